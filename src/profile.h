@@ -1,0 +1,142 @@
+/*
+ * The normalized stream every profile reader emits: space, then for each
+ * plane its lines, then for each line its events.  Consumers (the index
+ * builder, the Chrome-trace writer, tests) implement struct pf_handler and
+ * know nothing of the file format behind it.
+ *
+ * Ownership: everything a callback receives is borrowed from the reader and
+ * valid only during that callback, except the plane's metadata tables
+ * (struct pf_plane and the struct pf_event_meta it holds), which stay valid
+ * from plane_begin until plane_end returns.
+ */
+#ifndef JAXPROF_PROFILE_H
+#define JAXPROF_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bytes that are not NUL-terminated (they may point into the input). */
+struct pf_bytes {
+	const char	*ptr;
+	size_t		 len;
+};
+
+enum pf_value_kind {
+	PF_NONE,			/* stat with no value set */
+	PF_DOUBLE,
+	PF_UINT64,
+	PF_INT64,
+	PF_STR,
+	PF_BYTES,
+	PF_REF,				/* string stored by reference */
+};
+
+struct pf_stat {
+	int64_t		 metadata_id;
+	const char	*name;		/* "" when the metadata id is unknown */
+	enum pf_value_kind kind;
+	union {
+		double	 d;
+		uint64_t u;		/* PF_UINT64, and the id of PF_REF */
+		int64_t	 i;
+	} num;
+	struct pf_bytes	 str;		/* PF_STR, PF_BYTES, resolved PF_REF */
+};
+
+struct pf_event_meta {
+	int64_t		 id;
+	uint32_t	 index;		/* dense 0..nmetas-1 within the plane */
+	const char	*name;
+	const char	*display_name;	/* "" when unset */
+	struct pf_bytes	 metadata;
+	const struct pf_stat *stats;
+	size_t		 nstats;
+	const int64_t	*child_ids;
+	size_t		 nchild_ids;
+};
+
+struct pf_space {
+	const char	*path;		/* the file, as given */
+	char	**hostnames;
+	size_t	  nhostnames;
+	char	**errors;
+	size_t	  nerrors;
+	char	**warnings;
+	size_t	  nwarnings;
+	size_t	  nplanes;
+};
+
+struct pf_plane {
+	int64_t		 id;
+	const char	*name;
+	const struct pf_stat *stats;
+	size_t		 nstats;
+	size_t		 nlines;
+	/*
+	 * Event metadata, in the order of their map entries; an event whose
+	 * metadata id is missing points to metas[nmetas], an empty entry.
+	 */
+	const struct pf_event_meta *metas;
+	size_t		 nmetas;
+};
+
+struct pf_line {
+	int64_t		 id;
+	int64_t		 display_id;
+	const char	*name;
+	const char	*display_name;	/* "" when unset */
+	int64_t		 timestamp_ns;
+	int64_t		 duration_ps;
+	size_t		 nevents;
+};
+
+struct pf_event {
+	const struct pf_event_meta *meta;
+	int64_t		 metadata_id;
+	int		 aggregated;	/* num_occurrences set instead of offset */
+	int64_t		 offset_ps;
+	int64_t		 num_occurrences;
+	int64_t		 duration_ps;
+	int64_t		 start_ps;	/* line timestamp_ns * 1000 + offset_ps */
+	const struct pf_stat *stats;
+	size_t		 nstats;
+};
+
+/*
+ * Callbacks; any may be NULL.  A non-zero return stops the reader, which
+ * then returns that value.
+ */
+struct pf_handler {
+	void	*ctx;
+	int	(*space)(void *ctx, const struct pf_space *space);
+	int	(*plane_begin)(void *ctx, const struct pf_plane *plane);
+	int	(*line_begin)(void *ctx, const struct pf_plane *plane,
+		    const struct pf_line *line);
+	int	(*event)(void *ctx, const struct pf_plane *plane,
+		    const struct pf_line *line, const struct pf_event *event);
+	int	(*line_end)(void *ctx, const struct pf_plane *plane,
+		    const struct pf_line *line);
+	int	(*plane_end)(void *ctx, const struct pf_plane *plane);
+};
+
+/* Counts of tolerated defects, filled by a reader. */
+struct pf_read_stats {
+	uint64_t	missing_event_metadata;	/* events named "" */
+	uint64_t	missing_stat_metadata;	/* stats named "" */
+	uint64_t	bytes;			/* uncompressed input size */
+};
+
+/* The stat called name among stats, or NULL. */
+const struct pf_stat *pf_stat_find(const struct pf_stat *stats, size_t n,
+	    const char *name);
+/* The event's stat, falling back to its metadata's; NULL if neither has it. */
+const struct pf_stat *pf_event_stat(const struct pf_event *ev,
+	    const char *name);
+/* Integer value of an int, uint or double stat; 0 if none. */
+int		pf_stat_int(const struct pf_stat *st, int64_t *out);
+/* String value of a str or ref stat; 0 if it is not a string. */
+int		pf_stat_str(const struct pf_stat *st, struct pf_bytes *out);
+/* The display name of an event: metadata display_name, else name. */
+const char	*pf_event_name(const struct pf_event *ev);
+
+#endif

@@ -1,0 +1,1258 @@
+/* XSpace (`*.xplane.pb`) reader: a wire walker, and a protobuf-c reference. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/xplane.pb-c.h"
+
+#include "err.h"
+#include "read-xplane.h"
+#include "xmalloc.h"
+
+/* Field numbers and wire types of proto/xplane.proto (FORMATS.md 2.1). */
+enum {
+	WT_VARINT = 0,
+	WT_FIXED64 = 1,
+	WT_LEN = 2,
+	WT_GROUP_START = 3,
+	WT_GROUP_END = 4,
+	WT_FIXED32 = 5,
+};
+
+/* int64 -> dense index, open addressing; the map keys of XPlane. */
+struct idmap {
+	int64_t		*keys;
+	uint32_t	*vals;
+	uint8_t		*used;
+	size_t		 cap;		/* power of two */
+	size_t		 n;
+};
+
+static size_t
+idmap_slot(const struct idmap *m, int64_t key)
+{
+	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 17) & (m->cap - 1);
+}
+
+static void
+idmap_put(struct idmap *m, int64_t key, uint32_t val)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct idmap old = *m;
+		size_t j;
+
+		m->cap = old.cap == 0 ? 64 : old.cap * 2;
+		m->keys = xcalloc(m->cap, sizeof *m->keys);
+		m->vals = xcalloc(m->cap, sizeof *m->vals);
+		m->used = xcalloc(m->cap, 1);
+		m->n = 0;
+		for (j = 0; j < old.cap; j++)
+			if (old.used[j])
+				idmap_put(m, old.keys[j], old.vals[j]);
+		free(old.keys);
+		free(old.vals);
+		free(old.used);
+	}
+	for (i = idmap_slot(m, key); m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key) {
+			m->vals[i] = val;
+			return;
+		}
+	m->used[i] = 1;
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->n++;
+}
+
+/* 1 and *val when found. */
+static int
+idmap_get(const struct idmap *m, int64_t key, uint32_t *val)
+{
+	size_t i;
+
+	if (m->cap == 0)
+		return 0;
+	for (i = idmap_slot(m, key); m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key) {
+			*val = m->vals[i];
+			return 1;
+		}
+	return 0;
+}
+
+static void
+idmap_release(struct idmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	memset(m, 0, sizeof *m);
+}
+
+/*
+ * Plane state shared by both read paths: stat names, event metadata and
+ * the scratch arrays that events reuse.
+ */
+struct plane_tables {
+	struct idmap	 stat_ids;	/* stat metadata id -> stat_names index */
+	char		**stat_names;
+	size_t		 nstat_names;
+	struct idmap	 meta_ids;	/* event metadata id -> metas index */
+	struct pf_event_meta *metas;	/* nmetas + 1: the last one is empty */
+	size_t		 nmetas;
+	struct pf_stat	*stat_pool;	/* metadata and plane stats */
+	size_t		 nstat_pool;
+	int64_t		*child_pool;
+	size_t		 nchild_pool;
+};
+
+static const char *
+tables_stat_name(const struct plane_tables *t, int64_t id,
+    struct pf_read_stats *rs)
+{
+	uint32_t i;
+
+	if (idmap_get(&t->stat_ids, id, &i))
+		return t->stat_names[i];
+	rs->missing_stat_metadata++;
+	return "";
+}
+
+/* Resolves a stat's name and, for a reference, its string value. */
+static void
+tables_resolve_stat(const struct plane_tables *t, struct pf_stat *st,
+    struct pf_read_stats *rs)
+{
+	st->name = tables_stat_name(t, st->metadata_id, rs);
+	if (st->kind == PF_REF) {
+		const char *s = tables_stat_name(t, (int64_t)st->num.u, rs);
+
+		st->str.ptr = s;
+		st->str.len = strlen(s);
+	}
+}
+
+static void
+tables_add_stat_name(struct plane_tables *t, int64_t id, const char *name,
+    size_t len)
+{
+	uint32_t i;
+
+	if (idmap_get(&t->stat_ids, id, &i)) {
+		free(t->stat_names[i]);
+		t->stat_names[i] = xstrndup(name, len);
+		return;
+	}
+	t->stat_names = xreallocarray(t->stat_names, t->nstat_names + 1,
+	    sizeof *t->stat_names);
+	t->stat_names[t->nstat_names] = xstrndup(name, len);
+	idmap_put(&t->stat_ids, id, (uint32_t)t->nstat_names++);
+}
+
+/*
+ * Returns the slot for event metadata `id`: a later entry with the same key
+ * replaces the earlier one in place (protobuf map semantics, last wins).
+ */
+static struct pf_event_meta *
+tables_meta_slot(struct plane_tables *t, int64_t id)
+{
+	struct pf_event_meta *m;
+	uint32_t i;
+
+	if (idmap_get(&t->meta_ids, id, &i)) {
+		m = &t->metas[i];
+		free((char *)m->name);
+		free((char *)m->display_name);
+	} else {
+		t->metas = xreallocarray(t->metas, t->nmetas + 1,
+		    sizeof *t->metas);
+		i = (uint32_t)t->nmetas++;
+		idmap_put(&t->meta_ids, id, i);
+		m = &t->metas[i];
+	}
+	memset(m, 0, sizeof *m);
+	m->id = id;
+	m->index = i;
+	return m;
+}
+
+/* Adds the empty entry that events with an unknown metadata id point to. */
+static void
+tables_finish_metas(struct plane_tables *t)
+{
+	struct pf_event_meta *m;
+
+	t->metas = xreallocarray(t->metas, t->nmetas + 1, sizeof *t->metas);
+	m = &t->metas[t->nmetas];
+	memset(m, 0, sizeof *m);
+	m->index = (uint32_t)t->nmetas;
+	m->name = xstrdup("");
+	m->display_name = xstrdup("");
+}
+
+static const struct pf_event_meta *
+tables_event_meta(const struct plane_tables *t, int64_t id,
+    struct pf_read_stats *rs)
+{
+	uint32_t i;
+
+	if (idmap_get(&t->meta_ids, id, &i))
+		return &t->metas[i];
+	rs->missing_event_metadata++;
+	return &t->metas[t->nmetas];
+}
+
+static void
+tables_release(struct plane_tables *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nstat_names; i++)
+		free(t->stat_names[i]);
+	free(t->stat_names);
+	if (t->metas != NULL)
+		for (i = 0; i <= t->nmetas; i++) {
+			free((char *)t->metas[i].name);
+			free((char *)t->metas[i].display_name);
+		}
+	free(t->metas);
+	free(t->stat_pool);
+	free(t->child_pool);
+	idmap_release(&t->stat_ids);
+	idmap_release(&t->meta_ids);
+	memset(t, 0, sizeof *t);
+}
+
+static void
+free_strings(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* ---- The wire walker ---- */
+
+struct cur {
+	const uint8_t	*p;
+	const uint8_t	*end;
+};
+
+struct walker {
+	const uint8_t	*base;		/* byte 0 of the file */
+	struct source	*src;
+	char		*cause;
+	struct pf_read_stats *rs;
+	struct pf_stat	*scratch;	/* one event's stats */
+	size_t		 scratch_cap;
+};
+
+static int
+fail(struct walker *w, const uint8_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+fail(struct walker *w, const uint8_t *at, const char *fmt, ...)
+{
+	va_list ap;
+	char *what;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	what = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(what, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	w->cause = xasprintf("at byte %zu: %s", (size_t)(at - w->base), what);
+	free(what);
+	return -1;
+}
+
+static int
+get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
+{
+	const uint8_t *start = c->p;
+	uint64_t x = 0;
+	int shift;
+
+	for (shift = 0; shift < 70; shift += 7) {
+		uint8_t b;
+
+		if (c->p >= c->end)
+			return fail(w, start, "truncated varint in %s", msg);
+		b = *c->p++;
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if ((b & 0x80) == 0) {
+			*v = x;
+			return 0;
+		}
+	}
+	return fail(w, start, "varint longer than 10 bytes in %s", msg);
+}
+
+static int
+get_tag(struct walker *w, struct cur *c, uint32_t *field, int *wt,
+    const char *msg)
+{
+	const uint8_t *start = c->p;
+	uint64_t tag;
+
+	if (get_varint(w, c, &tag, msg) == -1)
+		return -1;
+	*wt = (int)(tag & 7);
+	if ((tag >> 3) == 0 || (tag >> 3) > 0x1fffffff)
+		return fail(w, start, "invalid field number %llu in %s",
+		    (unsigned long long)(tag >> 3), msg);
+	*field = (uint32_t)(tag >> 3);
+	return 0;
+}
+
+/* A length-delimited payload as a sub-cursor. */
+static int
+get_len(struct walker *w, struct cur *c, struct cur *sub, const char *msg)
+{
+	const uint8_t *start = c->p;
+	uint64_t len;
+
+	if (get_varint(w, c, &len, msg) == -1)
+		return -1;
+	if (len > (uint64_t)(c->end - c->p))
+		return fail(w, start, "length %llu in %s runs past the end "
+		    "of its message (%zu bytes left)", (unsigned long long)len,
+		    msg, (size_t)(c->end - c->p));
+	sub->p = c->p;
+	sub->end = c->p + len;
+	c->p += len;
+	return 0;
+}
+
+static int
+get_fixed64(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
+{
+	int i;
+
+	if (c->end - c->p < 8)
+		return fail(w, c->p, "truncated 64-bit value in %s", msg);
+	*v = 0;
+	for (i = 7; i >= 0; i--)
+		*v = (*v << 8) | c->p[i];
+	c->p += 8;
+	return 0;
+}
+
+static int
+skip_field(struct walker *w, struct cur *c, int wt, const char *msg)
+{
+	struct cur sub;
+	uint64_t v;
+
+	switch (wt) {
+	case WT_VARINT:
+		return get_varint(w, c, &v, msg);
+	case WT_FIXED64:
+		return get_fixed64(w, c, &v, msg);
+	case WT_LEN:
+		return get_len(w, c, &sub, msg);
+	case WT_FIXED32:
+		if (c->end - c->p < 4)
+			return fail(w, c->p, "truncated 32-bit value in %s",
+			    msg);
+		c->p += 4;
+		return 0;
+	case WT_GROUP_START:
+	case WT_GROUP_END:
+		return fail(w, c->p, "unsupported group wire type in %s", msg);
+	default:
+		return fail(w, c->p, "invalid wire type %d in %s", wt, msg);
+	}
+}
+
+/* Checks that field `field` of msg came with the wire type it must have. */
+static int
+want_wt(struct walker *w, const uint8_t *at, int wt, int want, uint32_t field,
+    const char *msg)
+{
+	if (wt == want)
+		return 0;
+	return fail(w, at, "field %u of %s has wire type %d, expected %d",
+	    field, msg, wt, want);
+}
+
+static int
+get_string(struct walker *w, struct cur *c, int wt, uint32_t field,
+    const char *msg, struct pf_bytes *out)
+{
+	const uint8_t *at = c->p;
+	struct cur sub;
+
+	if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+	    get_len(w, c, &sub, msg) == -1)
+		return -1;
+	out->ptr = (const char *)sub.p;
+	out->len = (size_t)(sub.end - sub.p);
+	return 0;
+}
+
+static int
+get_int_field(struct walker *w, struct cur *c, int wt, uint32_t field,
+    const char *msg, int64_t *out)
+{
+	uint64_t v;
+
+	if (want_wt(w, c->p, wt, WT_VARINT, field, msg) == -1 ||
+	    get_varint(w, c, &v, msg) == -1)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* Decodes one XStat; the name is resolved later. */
+static int
+decode_stat(struct walker *w, struct cur c, struct pf_stat *st)
+{
+	static const char msg[] = "XStat";
+
+	memset(st, 0, sizeof *st);
+	while (c.p < c.end) {
+		const uint8_t *at;
+		uint32_t field;
+		uint64_t v = 0;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			return -1;
+		at = c.p;
+		switch (field) {
+		case 1:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &st->metadata_id) == -1)
+				return -1;
+			break;
+		case 2:
+			if (want_wt(w, at, wt, WT_FIXED64, field, msg) == -1 ||
+			    get_fixed64(w, &c, &v, msg) == -1)
+				return -1;
+			memcpy(&st->num.d, &v, sizeof v);
+			st->kind = PF_DOUBLE;
+			st->str.ptr = NULL;
+			st->str.len = 0;
+			break;
+		case 3:
+		case 4:
+		case 7:
+			if (want_wt(w, at, wt, WT_VARINT, field, msg) == -1 ||
+			    get_varint(w, &c, &v, msg) == -1)
+				return -1;
+			st->num.u = v;
+			st->kind = field == 3 ? PF_UINT64 :
+			    field == 4 ? PF_INT64 : PF_REF;
+			st->str.ptr = NULL;
+			st->str.len = 0;
+			break;
+		case 5:
+		case 6:
+			if (get_string(w, &c, wt, field, msg, &st->str) == -1)
+				return -1;
+			st->kind = field == 5 ? PF_STR : PF_BYTES;
+			st->num.u = 0;
+			break;
+		default:
+			if (skip_field(w, &c, wt, msg) == -1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Appends one stat to the plane's pool; returns its index. */
+static size_t
+pool_stat(struct plane_tables *t)
+{
+	t->stat_pool = xreallocarray(t->stat_pool, t->nstat_pool + 1,
+	    sizeof *t->stat_pool);
+	return t->nstat_pool++;
+}
+
+/*
+ * Event metadata values point into the pools by index while the pools
+ * grow; pointers are fixed up once the plane's tables are complete.
+ */
+struct meta_ref {
+	size_t	stat_first, nstats;
+	size_t	child_first, nchild;
+};
+
+static int
+decode_event_meta(struct walker *w, struct plane_tables *t, struct cur c,
+    struct pf_event_meta *m, struct meta_ref *ref)
+{
+	static const char msg[] = "XEventMetadata";
+	struct pf_bytes name = { "", 0 }, display = { "", 0 };
+
+	ref->stat_first = t->nstat_pool;
+	ref->child_first = t->nchild_pool;
+	ref->nstats = ref->nchild = 0;
+	while (c.p < c.end) {
+		const uint8_t *at;
+		struct cur sub;
+		uint32_t field;
+		uint64_t v;
+		int64_t id;
+		size_t k;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			return -1;
+		at = c.p;
+		switch (field) {
+		case 1:
+			if (get_int_field(w, &c, wt, field, msg, &id) == -1)
+				return -1;
+			break;
+		case 2:
+			if (get_string(w, &c, wt, field, msg, &name) == -1)
+				return -1;
+			break;
+		case 3:
+			if (get_string(w, &c, wt, field, msg,
+			    &m->metadata) == -1)
+				return -1;
+			break;
+		case 4:
+			if (get_string(w, &c, wt, field, msg, &display) == -1)
+				return -1;
+			break;
+		case 5:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1)
+				return -1;
+			k = pool_stat(t);
+			if (decode_stat(w, sub, &t->stat_pool[k]) == -1)
+				return -1;
+			ref->nstats++;
+			break;
+		case 6:
+			/* child_id: packed or not, as protobuf accepts both */
+			if (wt == WT_LEN) {
+				if (get_len(w, &c, &sub, msg) == -1)
+					return -1;
+				while (sub.p < sub.end) {
+					if (get_varint(w, &sub, &v, msg) == -1)
+						return -1;
+					t->child_pool = xreallocarray(
+					    t->child_pool, t->nchild_pool + 1,
+					    sizeof *t->child_pool);
+					t->child_pool[t->nchild_pool++] =
+					    (int64_t)v;
+					ref->nchild++;
+				}
+				break;
+			}
+			if (get_int_field(w, &c, wt, field, msg, &id) == -1)
+				return -1;
+			t->child_pool = xreallocarray(t->child_pool,
+			    t->nchild_pool + 1, sizeof *t->child_pool);
+			t->child_pool[t->nchild_pool++] = id;
+			ref->nchild++;
+			break;
+		default:
+			if (skip_field(w, &c, wt, msg) == -1)
+				return -1;
+		}
+	}
+	m->name = xstrndup(name.ptr, name.len);
+	m->display_name = xstrndup(display.ptr, display.len);
+	return 0;
+}
+
+/* A map entry: key (field 1, int64) and value (field 2, a message). */
+static int
+decode_map_entry(struct walker *w, struct cur c, const char *msg,
+    int64_t *key, struct cur *value)
+{
+	*key = 0;
+	value->p = value->end = c.p;	/* absent value: empty message */
+	while (c.p < c.end) {
+		const uint8_t *at;
+		uint32_t field;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			return -1;
+		at = c.p;
+		if (field == 1) {
+			if (get_int_field(w, &c, wt, field, msg, key) == -1)
+				return -1;
+		} else if (field == 2) {
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, value, msg) == -1)
+				return -1;
+		} else if (skip_field(w, &c, wt, msg) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+decode_stat_meta(struct walker *w, struct cur c, struct plane_tables *t,
+    int64_t key)
+{
+	static const char msg[] = "XStatMetadata";
+	struct pf_bytes name = { "", 0 }, unused;
+
+	while (c.p < c.end) {
+		uint32_t field;
+		int64_t id;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			return -1;
+		if (field == 1) {
+			if (get_int_field(w, &c, wt, field, msg, &id) == -1)
+				return -1;
+		} else if (field == 2) {
+			if (get_string(w, &c, wt, field, msg, &name) == -1)
+				return -1;
+		} else if (field == 3) {
+			if (get_string(w, &c, wt, field, msg, &unused) == -1)
+				return -1;
+		} else if (skip_field(w, &c, wt, msg) == -1)
+			return -1;
+	}
+	tables_add_stat_name(t, key, name.ptr, name.len);
+	return 0;
+}
+
+/* The parts of an XPlane found by the first, metadata-only scan. */
+struct plane_scan {
+	struct pf_plane	 plane;
+	struct pf_bytes	 name;
+	struct cur	*metas;		/* event_metadata entries */
+	size_t		 nmetas;
+	struct cur	*stats;		/* plane stats */
+	size_t		 nstats;
+};
+
+static void
+plane_scan_release(struct plane_scan *ps)
+{
+	free((char *)ps->plane.name);
+	free(ps->metas);
+	free(ps->stats);
+	memset(ps, 0, sizeof *ps);
+}
+
+static void
+push_cur(struct cur **v, size_t *n, struct cur c)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = c;
+}
+
+/*
+ * First pass over an XPlane: everything but the lines, so that names are
+ * known before the first event (protobuf writes metadata after lines).
+ */
+static int
+scan_plane(struct walker *w, struct cur c, struct plane_tables *t,
+    struct plane_scan *ps)
+{
+	static const char msg[] = "XPlane";
+	struct meta_ref *refs = NULL;
+	size_t i;
+	int rc = -1;
+
+	memset(ps, 0, sizeof *ps);
+	ps->name.ptr = "";
+	while (c.p < c.end) {
+		const uint8_t *at;
+		struct cur sub, value;
+		uint32_t field;
+		int64_t key;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			goto out;
+		at = c.p;
+		switch (field) {
+		case 1:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &ps->plane.id) == -1)
+				goto out;
+			break;
+		case 2:
+			if (get_string(w, &c, wt, field, msg, &ps->name) == -1)
+				goto out;
+			break;
+		case 3:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1)
+				goto out;
+			ps->plane.nlines++;
+			break;
+		case 4:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1)
+				goto out;
+			push_cur(&ps->metas, &ps->nmetas, sub);
+			break;
+		case 5:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1 ||
+			    decode_map_entry(w, sub, "XPlane.stat_metadata entry",
+			    &key, &value) == -1 ||
+			    decode_stat_meta(w, value, t, key) == -1)
+				goto out;
+			break;
+		case 6:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1)
+				goto out;
+			push_cur(&ps->stats, &ps->nstats, sub);
+			break;
+		default:
+			if (skip_field(w, &c, wt, msg) == -1)
+				goto out;
+		}
+	}
+	ps->plane.name = xstrndup(ps->name.ptr, ps->name.len);
+
+	/* Event metadata, now that every stat name is known. */
+	refs = xcalloc(ps->nmetas, sizeof *refs);
+	for (i = 0; i < ps->nmetas; i++) {
+		struct pf_event_meta *m;
+		struct cur value;
+		int64_t key;
+
+		if (decode_map_entry(w, ps->metas[i],
+		    "XPlane.event_metadata entry", &key, &value) == -1)
+			goto out;
+		m = tables_meta_slot(t, key);
+		if (decode_event_meta(w, t, value, m, &refs[m->index]) == -1)
+			goto out;
+	}
+	{
+		size_t first = t->nstat_pool;
+
+		for (i = 0; i < ps->nstats; i++) {
+			size_t k = pool_stat(t);
+
+			if (decode_stat(w, ps->stats[i], &t->stat_pool[k]) ==
+			    -1)
+				goto out;
+		}
+		for (i = 0; i < t->nstat_pool; i++)
+			tables_resolve_stat(t, &t->stat_pool[i], w->rs);
+		ps->plane.stats = t->stat_pool + first;
+		ps->plane.nstats = ps->nstats;
+	}
+	for (i = 0; i < t->nmetas; i++) {
+		t->metas[i].stats = t->stat_pool + refs[i].stat_first;
+		t->metas[i].nstats = refs[i].nstats;
+		t->metas[i].child_ids = t->child_pool + refs[i].child_first;
+		t->metas[i].nchild_ids = refs[i].nchild;
+	}
+	tables_finish_metas(t);
+	ps->plane.metas = t->metas;
+	ps->plane.nmetas = t->nmetas;
+	rc = 0;
+out:
+	free(refs);
+	return rc;
+}
+
+static struct pf_stat *
+scratch_stat(struct walker *w, size_t n)
+{
+	if (n >= w->scratch_cap) {
+		w->scratch_cap = w->scratch_cap == 0 ? 16 : w->scratch_cap * 2;
+		w->scratch = xreallocarray(w->scratch, w->scratch_cap,
+		    sizeof *w->scratch);
+	}
+	return &w->scratch[n];
+}
+
+/* The hot loop: one XEvent, decoded by hand. */
+static int
+decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
+    const struct pf_line *line, struct pf_event *ev)
+{
+	static const char msg[] = "XEvent";
+	size_t i;
+
+	memset(ev, 0, sizeof *ev);
+	while (c.p < c.end) {
+		const uint8_t *at;
+		struct cur sub;
+		uint32_t field;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			return -1;
+		at = c.p;
+		switch (field) {
+		case 1:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &ev->metadata_id) == -1)
+				return -1;
+			break;
+		case 2:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &ev->offset_ps) == -1)
+				return -1;
+			ev->aggregated = 0;
+			ev->num_occurrences = 0;
+			break;
+		case 3:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &ev->duration_ps) == -1)
+				return -1;
+			break;
+		case 4:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1 ||
+			    decode_stat(w, sub, scratch_stat(w, ev->nstats)) ==
+			    -1)
+				return -1;
+			ev->nstats++;
+			break;
+		case 5:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &ev->num_occurrences) == -1)
+				return -1;
+			ev->aggregated = 1;
+			ev->offset_ps = 0;
+			break;
+		default:
+			if (skip_field(w, &c, wt, msg) == -1)
+				return -1;
+		}
+	}
+	for (i = 0; i < ev->nstats; i++)
+		tables_resolve_stat(t, &w->scratch[i], w->rs);
+	ev->stats = w->scratch;
+	ev->meta = tables_event_meta(t, ev->metadata_id, w->rs);
+	/* Unsigned arithmetic: absurd timestamps wrap instead of being UB. */
+	ev->start_ps = (int64_t)((uint64_t)line->timestamp_ns * 1000u +
+	    (uint64_t)ev->offset_ps);
+	return 0;
+}
+
+/* One XLine: a header scan, then its events in order. */
+static int
+read_line(struct walker *w, struct cur c, const struct plane_tables *t,
+    const struct pf_plane *plane, const struct pf_handler *h)
+{
+	static const char msg[] = "XLine";
+	struct pf_bytes name = { "", 0 }, display = { "", 0 };
+	struct pf_line line;
+	struct cur scan = c, sub;
+	int rc = -1;
+
+	memset(&line, 0, sizeof line);
+	while (scan.p < scan.end) {
+		const uint8_t *at;
+		uint32_t field;
+		int wt;
+
+		if (get_tag(w, &scan, &field, &wt, msg) == -1)
+			return -1;
+		at = scan.p;
+		switch (field) {
+		case 1:
+			rc = get_int_field(w, &scan, wt, field, msg, &line.id);
+			break;
+		case 2:
+			rc = get_string(w, &scan, wt, field, msg, &name);
+			break;
+		case 3:
+			rc = get_int_field(w, &scan, wt, field, msg,
+			    &line.timestamp_ns);
+			break;
+		case 4:
+			rc = want_wt(w, at, wt, WT_LEN, field, msg);
+			if (rc == 0)
+				rc = get_len(w, &scan, &sub, msg);
+			line.nevents++;
+			break;
+		case 9:
+			rc = get_int_field(w, &scan, wt, field, msg,
+			    &line.duration_ps);
+			break;
+		case 10:
+			rc = get_int_field(w, &scan, wt, field, msg,
+			    &line.display_id);
+			break;
+		case 11:
+			rc = get_string(w, &scan, wt, field, msg, &display);
+			break;
+		default:
+			rc = skip_field(w, &scan, wt, msg);
+		}
+		if (rc == -1)
+			return -1;
+	}
+	line.name = xstrndup(name.ptr, name.len);
+	line.display_name = xstrndup(display.ptr, display.len);
+	rc = h->line_begin != NULL ? h->line_begin(h->ctx, plane, &line) : 0;
+	while (rc == 0 && c.p < c.end) {
+		struct pf_event ev;
+		uint32_t field;
+		int wt;
+
+		/* The header scan validated every tag and length. */
+		(void)get_tag(w, &c, &field, &wt, msg);
+		if (field != 4) {
+			(void)skip_field(w, &c, wt, msg);
+			continue;
+		}
+		(void)get_len(w, &c, &sub, msg);
+		if (decode_event(w, sub, t, &line, &ev) == -1)
+			rc = -1;
+		else if (h->event != NULL)
+			rc = h->event(h->ctx, plane, &line, &ev);
+	}
+	if (rc == 0 && h->line_end != NULL)
+		rc = h->line_end(h->ctx, plane, &line);
+	free((char *)line.name);
+	free((char *)line.display_name);
+	return rc;
+}
+
+static int
+read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
+{
+	struct plane_tables t;
+	struct plane_scan ps;
+	struct cur lines = c;
+	int rc;
+
+	memset(&t, 0, sizeof t);
+	rc = scan_plane(w, c, &t, &ps);
+	if (rc == 0 && h->plane_begin != NULL)
+		rc = h->plane_begin(h->ctx, &ps.plane);
+	while (rc == 0 && lines.p < lines.end) {
+		struct cur sub;
+		uint32_t field;
+		int wt;
+
+		(void)get_tag(w, &lines, &field, &wt, "XPlane");
+		if (field != 3) {
+			(void)skip_field(w, &lines, wt, "XPlane");
+			continue;
+		}
+		(void)get_len(w, &lines, &sub, "XPlane");
+		rc = read_line(w, sub, &t, &ps.plane, h);
+		source_release(w->src, (size_t)(lines.p - w->base));
+	}
+	if (rc == 0 && h->plane_end != NULL)
+		rc = h->plane_end(h->ctx, &ps.plane);
+	plane_scan_release(&ps);
+	tables_release(&t);
+	return rc;
+}
+
+static int
+push_string(struct walker *w, struct cur *c, int wt, uint32_t field,
+    char ***v, size_t *n)
+{
+	struct pf_bytes s;
+
+	if (get_string(w, c, wt, field, "XSpace", &s) == -1)
+		return -1;
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = xstrndup(s.ptr, s.len);
+	return 0;
+}
+
+int
+xplane_read(struct source *src, const char *path, const struct pf_handler *h,
+    struct pf_read_stats *rs, char **cause)
+{
+	struct walker w;
+	struct pf_space space;
+	struct cur c = { src->data, src->data + src->size }, *planes = NULL;
+	size_t nplanes = 0, i;
+	int rc = 0;
+
+	memset(&w, 0, sizeof w);
+	memset(&space, 0, sizeof space);
+	memset(rs, 0, sizeof *rs);
+	rs->bytes = src->size;
+	w.base = src->data;
+	w.src = src;
+	w.rs = rs;
+	space.path = path;
+	/* Hostnames, errors and warnings follow the planes on the wire. */
+	while (rc == 0 && c.p < c.end) {
+		const uint8_t *at;
+		struct cur sub;
+		uint32_t field;
+		int wt;
+
+		if (get_tag(&w, &c, &field, &wt, "XSpace") == -1) {
+			rc = -1;
+			break;
+		}
+		at = c.p;
+		switch (field) {
+		case 1:
+			rc = want_wt(&w, at, wt, WT_LEN, field, "XSpace");
+			if (rc == 0)
+				rc = get_len(&w, &c, &sub, "XSpace");
+			if (rc == 0)
+				push_cur(&planes, &nplanes, sub);
+			break;
+		case 2:
+			rc = push_string(&w, &c, wt, field, &space.errors,
+			    &space.nerrors);
+			break;
+		case 3:
+			rc = push_string(&w, &c, wt, field, &space.warnings,
+			    &space.nwarnings);
+			break;
+		case 4:
+			rc = push_string(&w, &c, wt, field, &space.hostnames,
+			    &space.nhostnames);
+			break;
+		default:
+			rc = skip_field(&w, &c, wt, "XSpace");
+		}
+	}
+	space.nplanes = nplanes;
+	if (rc == 0 && h->space != NULL)
+		rc = h->space(h->ctx, &space);
+	for (i = 0; rc == 0 && i < nplanes; i++)
+		rc = read_plane(&w, planes[i], h);
+	if (rc == -1)
+		*cause = w.cause;
+	else
+		free(w.cause);
+	free(planes);
+	free(w.scratch);
+	free_strings(space.hostnames, space.nhostnames);
+	free_strings(space.errors, space.nerrors);
+	free_strings(space.warnings, space.nwarnings);
+	return rc;
+}
+
+/* ---- The protobuf-c reference ---- */
+
+static void
+convert_stat(const Tensorflow__Profiler__XStat *in, struct pf_stat *out)
+{
+	memset(out, 0, sizeof *out);
+	out->metadata_id = in->metadata_id;
+	switch (in->value_case) {
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_DOUBLE_VALUE:
+		out->kind = PF_DOUBLE;
+		out->num.d = in->double_value;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_UINT64_VALUE:
+		out->kind = PF_UINT64;
+		out->num.u = in->uint64_value;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE:
+		out->kind = PF_INT64;
+		out->num.i = in->int64_value;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE:
+		out->kind = PF_STR;
+		out->str.ptr = in->str_value;
+		out->str.len = strlen(in->str_value);
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_BYTES_VALUE:
+		out->kind = PF_BYTES;
+		out->str.ptr = (const char *)in->bytes_value.data;
+		out->str.len = in->bytes_value.len;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_REF_VALUE:
+		out->kind = PF_REF;
+		out->num.u = in->ref_value;
+		break;
+	default:
+		out->kind = PF_NONE;
+	}
+}
+
+static void
+build_tables(const Tensorflow__Profiler__XPlane *p, struct plane_tables *t,
+    struct pf_read_stats *rs)
+{
+	struct meta_ref *refs;
+	size_t i, j;
+
+	for (i = 0; i < p->n_stat_metadata; i++) {
+		const char *name = p->stat_metadata[i]->value != NULL ?
+		    p->stat_metadata[i]->value->name : "";
+
+		tables_add_stat_name(t, p->stat_metadata[i]->key, name,
+		    strlen(name));
+	}
+	refs = xcalloc(p->n_event_metadata, sizeof *refs);
+	for (i = 0; i < p->n_event_metadata; i++) {
+		const Tensorflow__Profiler__XEventMetadata *v =
+		    p->event_metadata[i]->value;
+		struct pf_event_meta *m;
+		struct meta_ref *r;
+
+		m = tables_meta_slot(t, p->event_metadata[i]->key);
+		r = &refs[m->index];
+		r->stat_first = t->nstat_pool;
+		r->child_first = t->nchild_pool;
+		r->nstats = r->nchild = 0;
+		m->name = xstrdup(v != NULL ? v->name : "");
+		m->display_name = xstrdup(v != NULL ? v->display_name : "");
+		if (v == NULL)
+			continue;
+		m->metadata.ptr = (const char *)v->metadata.data;
+		m->metadata.len = v->metadata.len;
+		for (j = 0; j < v->n_stats; j++) {
+			size_t k = pool_stat(t);
+
+			convert_stat(v->stats[j], &t->stat_pool[k]);
+			r->nstats++;
+		}
+		for (j = 0; j < v->n_child_id; j++) {
+			t->child_pool = xreallocarray(t->child_pool,
+			    t->nchild_pool + 1, sizeof *t->child_pool);
+			t->child_pool[t->nchild_pool++] = v->child_id[j];
+			r->nchild++;
+		}
+	}
+	for (i = 0; i < p->n_stats; i++) {
+		size_t k = pool_stat(t);
+
+		convert_stat(p->stats[i], &t->stat_pool[k]);
+	}
+	for (i = 0; i < t->nstat_pool; i++)
+		tables_resolve_stat(t, &t->stat_pool[i], rs);
+	for (i = 0; i < t->nmetas; i++) {
+		t->metas[i].stats = t->stat_pool + refs[i].stat_first;
+		t->metas[i].nstats = refs[i].nstats;
+		t->metas[i].child_ids = t->child_pool + refs[i].child_first;
+		t->metas[i].nchild_ids = refs[i].nchild;
+	}
+	tables_finish_metas(t);
+	free(refs);
+}
+
+static int
+emit_unpacked_plane(const Tensorflow__Profiler__XPlane *p,
+    const struct pf_handler *h, struct pf_read_stats *rs)
+{
+	struct plane_tables t;
+	struct pf_plane plane;
+	struct pf_stat *stats = NULL;
+	size_t i, j, k, cap = 0;
+	int rc;
+
+	memset(&t, 0, sizeof t);
+	build_tables(p, &t, rs);
+	memset(&plane, 0, sizeof plane);
+	plane.id = p->id;
+	plane.name = p->name;
+	plane.stats = t.stat_pool + (t.nstat_pool - p->n_stats);
+	plane.nstats = p->n_stats;
+	plane.nlines = p->n_lines;
+	plane.metas = t.metas;
+	plane.nmetas = t.nmetas;
+	rc = h->plane_begin != NULL ? h->plane_begin(h->ctx, &plane) : 0;
+	for (i = 0; rc == 0 && i < p->n_lines; i++) {
+		const Tensorflow__Profiler__XLine *l = p->lines[i];
+		struct pf_line line;
+
+		memset(&line, 0, sizeof line);
+		line.id = l->id;
+		line.display_id = l->display_id;
+		line.name = l->name;
+		line.display_name = l->display_name;
+		line.timestamp_ns = l->timestamp_ns;
+		line.duration_ps = l->duration_ps;
+		line.nevents = l->n_events;
+		rc = h->line_begin != NULL ?
+		    h->line_begin(h->ctx, &plane, &line) : 0;
+		for (j = 0; rc == 0 && j < l->n_events; j++) {
+			const Tensorflow__Profiler__XEvent *e = l->events[j];
+			struct pf_event ev;
+
+			if (e->n_stats > cap) {
+				cap = e->n_stats;
+				stats = xreallocarray(stats, cap,
+				    sizeof *stats);
+			}
+			memset(&ev, 0, sizeof ev);
+			for (k = 0; k < e->n_stats; k++) {
+				convert_stat(e->stats[k], &stats[k]);
+				tables_resolve_stat(&t, &stats[k], rs);
+			}
+			ev.stats = stats;
+			ev.nstats = e->n_stats;
+			ev.metadata_id = e->metadata_id;
+			ev.aggregated = e->data_case ==
+			    TENSORFLOW__PROFILER__XEVENT__DATA_NUM_OCCURRENCES;
+			if (ev.aggregated)
+				ev.num_occurrences = e->num_occurrences;
+			else if (e->data_case ==
+			    TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS)
+				ev.offset_ps = e->offset_ps;
+			ev.duration_ps = e->duration_ps;
+			ev.meta = tables_event_meta(&t, e->metadata_id, rs);
+			ev.start_ps = (int64_t)((uint64_t)l->timestamp_ns *
+			    1000u + (uint64_t)ev.offset_ps);
+			if (h->event != NULL)
+				rc = h->event(h->ctx, &plane, &line, &ev);
+		}
+		if (rc == 0 && h->line_end != NULL)
+			rc = h->line_end(h->ctx, &plane, &line);
+	}
+	if (rc == 0 && h->plane_end != NULL)
+		rc = h->plane_end(h->ctx, &plane);
+	free(stats);
+	tables_release(&t);
+	return rc;
+}
+
+int
+xplane_read_unpacked(const uint8_t *data, size_t size, const char *path,
+    const struct pf_handler *h, struct pf_read_stats *rs, char **cause)
+{
+	Tensorflow__Profiler__XSpace *xs;
+	struct pf_space space;
+	size_t i;
+	int rc = 0;
+
+	memset(rs, 0, sizeof *rs);
+	rs->bytes = size;
+	xs = tensorflow__profiler__xspace__unpack(NULL, size, data);
+	if (xs == NULL) {
+		*cause = xstrdup("protobuf-c cannot unpack it as an XSpace");
+		return -1;
+	}
+	memset(&space, 0, sizeof space);
+	space.path = path;
+	space.hostnames = xs->hostnames;
+	space.nhostnames = xs->n_hostnames;
+	space.errors = xs->errors;
+	space.nerrors = xs->n_errors;
+	space.warnings = xs->warnings;
+	space.nwarnings = xs->n_warnings;
+	space.nplanes = xs->n_planes;
+	if (h->space != NULL)
+		rc = h->space(h->ctx, &space);
+	for (i = 0; rc == 0 && i < xs->n_planes; i++)
+		rc = emit_unpacked_plane(xs->planes[i], h, rs);
+	tensorflow__profiler__xspace__free_unpacked(xs, NULL);
+	return rc;
+}

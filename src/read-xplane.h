@@ -1,0 +1,31 @@
+/*
+ * XSpace reader (`*.xplane.pb`, plain or gzip): emits the normalized stream
+ * of profile.h.  The only file that sees the protobuf-c types.
+ */
+#ifndef JAXPROF_READ_XPLANE_H
+#define JAXPROF_READ_XPLANE_H
+
+#include "profile.h"
+#include "source.h"
+
+/*
+ * Walks the wire format of src in place, one plane and one line at a time,
+ * so memory grows with the number of distinct names and not with the number
+ * of events.  path is only copied into struct pf_space.  Returns 0, the
+ * first non-zero value a callback returned, or -1 with *cause a new
+ * message like "at byte 1234: truncated varint in XEvent" (caller frees).
+ */
+int	xplane_read(struct source *src, const char *path,
+	    const struct pf_handler *h, struct pf_read_stats *stats,
+	    char **cause);
+
+/*
+ * The same stream from a plain protobuf-c unpack of the whole message: the
+ * slow, obviously correct reference that tests compare xplane_read with.
+ * Returns 0, a callback's value, or -1 with *cause set if unpack fails.
+ */
+int	xplane_read_unpacked(const uint8_t *data, size_t size, const char *path,
+	    const struct pf_handler *h, struct pf_read_stats *stats,
+	    char **cause);
+
+#endif

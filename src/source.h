@@ -1,0 +1,39 @@
+/*
+ * A profile file's bytes in memory: plain files are mapped; gzip files are
+ * inflated into an unlinked temporary file that is then mapped, so memory
+ * stays small whatever the size, and readers can walk the bytes twice.
+ *
+ * Recipe:
+ *	struct source src;
+ *	char *cause;
+ *	if (source_open(&src, path, &cause) == -1) { print cause; free(cause); }
+ *	... read src.data[0..src.size) ...; source_release(&src, done_offset);
+ *	source_close(&src);
+ */
+#ifndef JAXPROF_SOURCE_H
+#define JAXPROF_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct source {
+	const uint8_t	*data;		/* size bytes, read-only */
+	size_t		 size;
+	int		 compressed;	/* the file was gzip */
+	size_t		 released;	/* pages before this are dropped */
+	void		*map;		/* the mapping (NULL when size is 0) */
+	size_t		 map_size;
+};
+
+/*
+ * Opens path.  Returns 0, or -1 with *cause a new message naming what is
+ * wrong (caller frees), e.g. "truncated gzip data at byte 1234".
+ */
+int	source_open(struct source *src, const char *path, char **cause);
+/* Gives back the memory of bytes before offset: the reader is done there. */
+void	source_release(struct source *src, size_t offset);
+void	source_close(struct source *src);
+/* Whether the first bytes of path are the gzip magic; -1 if unreadable. */
+int	source_is_gzip(const char *path);
+
+#endif

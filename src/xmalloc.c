@@ -1,0 +1,64 @@
+/* Allocation that cannot fail: a report must never crash on NULL. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "xmalloc.h"
+
+void *
+xmalloc(size_t size)
+{
+	void *p = malloc(size == 0 ? 1 : size);
+
+	if (p == NULL)
+		jp_errx(EXIT_TROUBLE, "out of memory allocating %zu bytes", size);
+	return p;
+}
+
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (nmemb == 0 || size == 0)
+		nmemb = size = 1;
+	p = calloc(nmemb, size);
+	if (p == NULL)
+		jp_errx(EXIT_TROUBLE, "out of memory allocating %zu x %zu bytes",
+		    nmemb, size);
+	return p;
+}
+
+void *
+xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (size != 0 && nmemb > SIZE_MAX / size)
+		jp_errx(EXIT_TROUBLE, "allocation of %zu x %zu bytes overflows",
+		    nmemb, size);
+	p = realloc(ptr, nmemb * size == 0 ? 1 : nmemb * size);
+	if (p == NULL)
+		jp_errx(EXIT_TROUBLE, "out of memory allocating %zu x %zu bytes",
+		    nmemb, size);
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t len)
+{
+	char *p = xmalloc(len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}

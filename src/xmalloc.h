@@ -1,0 +1,14 @@
+/* Allocation that cannot fail: out of memory exits with status 2. */
+#ifndef JAXPROF_XMALLOC_H
+#define JAXPROF_XMALLOC_H
+
+#include <stddef.h>
+
+void	*xmalloc(size_t size);
+void	*xcalloc(size_t nmemb, size_t size);
+void	*xreallocarray(void *ptr, size_t nmemb, size_t size);
+char	*xstrdup(const char *s);
+/* A NUL-terminated copy of the first len bytes of s. */
+char	*xstrndup(const char *s, size_t len);
+
+#endif
