@@ -1,0 +1,1033 @@
+/*
+ * Classify a file's events into ops, kernels, modules, steps, compiles and
+ * transfers (the definitions are in man/jaxprof.1, DEFINITIONS).
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify.h"
+#include "xmalloc.h"
+
+/* Candidate op tables per plane; the plane's final one is chosen at the end. */
+enum candidate {
+	CAND_XLA_OPS,		/* the device's "XLA Ops" line */
+	CAND_KERNELS,		/* device kernels carrying hlo_op */
+	CAND_HOST_XLA,		/* host events carrying hlo_op */
+	CAND_HOST_TF,		/* host TensorFlow "name:Type" events */
+	NCAND,
+};
+
+/* An op's identity before its module is resolved. */
+struct op_key {
+	uint32_t	name;
+	uint32_t	module;		/* string id, or NO_ID */
+	int64_t		program_id;	/* -1 when unknown */
+};
+
+#define NO_ID	UINT32_MAX
+
+/* Open-addressing map from op_key to an index in an op_agg array. */
+struct op_table {
+	struct op_key	*keys;
+	struct op_agg	*aggs;
+	size_t		 n;
+	uint32_t	*slots;		/* index + 1; 0 is empty */
+	size_t		 cap;
+};
+
+/* An op event whose children are still arriving (self time). */
+struct open_op {
+	int64_t		 start_ps;
+	int64_t		 end_ps;
+	int64_t		 dur_ps;
+	int64_t		 child_ps;
+	struct op_agg	*agg;		/* reset when the table grows */
+	size_t		 agg_index;
+	enum candidate	 cand;
+};
+
+/* A host event that may enclose later ones (compile attribution). */
+struct open_event {
+	int64_t		 end_ps;
+	const char	*name;
+	int		 compile;
+};
+
+struct classify {
+	struct file_summary *fs;
+	struct plane_summary *plane;	/* the current one */
+	struct op_table	 cand[NCAND];
+	int		 has_xla_ops_line;
+	/* Program id -> module name from this plane's "XLA Modules" line. */
+	int64_t		*module_pids;
+	uint32_t	*module_names;
+	size_t		 nmodule_pids;
+
+	/* Per line. */
+	enum {
+		LINE_PLAIN, LINE_XLA_OPS, LINE_MODULES, LINE_STEPS,
+	}		 line_kind;
+	uint32_t	 line_name;
+	struct open_op	*ops_stack;
+	size_t		 nops_stack, ops_stack_cap;
+	struct open_event *ev_stack;
+	size_t		 nev_stack, ev_stack_cap;
+	/* Consecutive kernels of one op on a line merge into one occurrence. */
+	int		 pending;
+	struct op_key	 pending_key;
+	uint32_t	 pending_category;
+	int64_t		 pending_start, pending_dur;
+	uint64_t	 pending_flops, pending_bytes;
+	int		 pending_has_flops, pending_has_bytes;
+};
+
+static const char *const compile_names[] = {
+	"backend_compile_and_load",
+	"backend_compile",
+	"TfrtTpuCompiler::Compile",
+};
+
+/* Host calls that move data between host and device (FORMATS.md 6.2). */
+static const struct {
+	const char	*name;
+	enum transfer_dir dir;
+} host_transfer_names[] = {
+	{ "DevicePut", XFER_H2D },
+	{ "DevicePutWithSharding", XFER_H2D },
+	{ "ArrayImpl.copy_to_host_async", XFER_D2H },
+	{ "np.asarray(jax.Array)", XFER_D2H },
+	{ "batched_copy_array_to_devices_with_sharding", XFER_D2D },
+	{ "tpu::System::TransferToDevice", XFER_H2D },
+	{ "tpu::System::TransferFromDevice", XFER_D2H },
+	{ "TransferH2DRequest", XFER_H2D },
+	{ "TransferD2HRequest", XFER_D2H },
+};
+
+const char *
+plane_kind_name(enum plane_kind kind)
+{
+	switch (kind) {
+	case PLANE_DEVICE:
+		return "device";
+	case PLANE_HOST:
+		return "host";
+	default:
+		return "other";
+	}
+}
+
+const char *
+op_source_name(enum op_source src)
+{
+	switch (src) {
+	case OPS_DEVICE:
+		return "device";
+	case OPS_HOST_XLA:
+		return "host-xla";
+	case OPS_HOST_TF:
+		return "host-tf";
+	default:
+		return "none";
+	}
+}
+
+const char *
+transfer_dir_name(enum transfer_dir dir)
+{
+	switch (dir) {
+	case XFER_H2D:
+		return "H2D";
+	case XFER_D2H:
+		return "D2H";
+	case XFER_D2D:
+		return "D2D";
+	default:
+		return "other";
+	}
+}
+
+char *
+derive_category(const char *name)
+{
+	size_t len = strlen(name);
+	char *base;
+
+	/* Strip every trailing ".<digits>": "fusion.1.2" -> "fusion". */
+	for (;;) {
+		size_t i = len;
+
+		while (i > 0 && isdigit((unsigned char)name[i - 1]))
+			i--;
+		if (i == len || i == 0 || name[i - 1] != '.')
+			break;
+		len = i - 1;
+	}
+	base = xstrndup(name, len);
+	if (len >= 6 && strcmp(base + len - 6, "fusion") == 0) {
+		const char *kind = "fusion";
+
+		if (strncmp(base, "loop_", 5) == 0)
+			kind = "loop fusion";
+		else if (strncmp(base, "input_", 6) == 0)
+			kind = "input fusion";
+		else if (strncmp(base, "output_", 7) == 0)
+			kind = "output fusion";
+		free(base);
+		return xstrdup(kind);
+	}
+	return base;
+}
+
+/* ---- op tables ---- */
+
+static uint64_t
+op_key_hash(const struct op_key *k)
+{
+	uint64_t h = k->name * 0x9e3779b97f4a7c15ULL;
+
+	h ^= (k->module + 0x632be59bd9b4e019ULL) * 0xbf58476d1ce4e5b9ULL;
+	h ^= (uint64_t)k->program_id * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+static int
+op_key_eq(const struct op_key *a, const struct op_key *b)
+{
+	return a->name == b->name && a->module == b->module &&
+	    a->program_id == b->program_id;
+}
+
+static size_t
+op_table_slot(const struct op_table *t, const struct op_key *k)
+{
+	size_t i = (size_t)op_key_hash(k) & (t->cap - 1);
+
+	while (t->slots[i] != 0 && !op_key_eq(&t->keys[t->slots[i] - 1], k))
+		i = (i + 1) & (t->cap - 1);
+	return i;
+}
+
+/* The aggregate for k, created (zeroed, with category) when new. */
+static size_t
+op_table_get(struct op_table *t, const struct op_key *k, uint32_t category)
+{
+	size_t i;
+
+	if ((t->n + 1) * 2 > t->cap) {
+		size_t j;
+
+		free(t->slots);
+		t->cap = t->cap == 0 ? 64 : t->cap * 2;
+		t->slots = xcalloc(t->cap, sizeof *t->slots);
+		for (j = 0; j < t->n; j++)
+			t->slots[op_table_slot(t, &t->keys[j])] =
+			    (uint32_t)j + 1;
+	}
+	i = op_table_slot(t, k);
+	if (t->slots[i] != 0)
+		return t->slots[i] - 1;
+	t->keys = xreallocarray(t->keys, t->n + 1, sizeof *t->keys);
+	t->aggs = xreallocarray(t->aggs, t->n + 1, sizeof *t->aggs);
+	t->keys[t->n] = *k;
+	memset(&t->aggs[t->n], 0, sizeof t->aggs[t->n]);
+	t->aggs[t->n].name = k->name;
+	t->aggs[t->n].category = category;
+	t->slots[i] = (uint32_t)t->n + 1;
+	return t->n++;
+}
+
+static void
+op_table_release(struct op_table *t)
+{
+	free(t->keys);
+	free(t->aggs);
+	free(t->slots);
+	memset(t, 0, sizeof *t);
+}
+
+static void
+agg_add(struct op_agg *a, int64_t dur, uint64_t flops, int has_flops,
+    uint64_t bytes, int has_bytes)
+{
+	if (a->count == 0 || dur < a->min_ps)
+		a->min_ps = dur;
+	if (a->count == 0 || dur > a->max_ps)
+		a->max_ps = dur;
+	a->count++;
+	a->total_ps += dur;
+	a->flops += flops;
+	a->bytes_accessed += bytes;
+	a->has_flops |= has_flops;
+	a->has_bytes |= has_bytes;
+}
+
+/* ---- helpers over events ---- */
+
+static uint32_t
+intern(struct classify *c, const char *s, size_t len)
+{
+	return strmap_intern(&c->fs->strings, s, len);
+}
+
+static uint32_t
+intern_str(struct classify *c, const char *s)
+{
+	return intern(c, s, strlen(s));
+}
+
+static int
+event_int(const struct pf_event *ev, const char *stat, int64_t *v)
+{
+	return pf_stat_int(pf_event_stat(ev, stat), v);
+}
+
+static int
+event_str(const struct pf_event *ev, const char *stat, struct pf_bytes *v)
+{
+	return pf_stat_str(pf_event_stat(ev, stat), v);
+}
+
+/* xprof's GetDeviceEventTimespan: device_offset_ps/duration override. */
+static void
+event_span(const struct pf_event *ev, int64_t *start, int64_t *dur)
+{
+	int64_t off, d;
+
+	if (event_int(ev, "device_offset_ps", &off) &&
+	    event_int(ev, "device_duration_ps", &d)) {
+		*start = off;
+		*dur = d;
+	} else {
+		*start = ev->start_ps;
+		*dur = ev->duration_ps;
+	}
+}
+
+/* The innermost op of an hlo_op value "outer::inner". */
+static struct pf_bytes
+last_component(struct pf_bytes s)
+{
+	size_t i;
+
+	for (i = s.len; i >= 2; i--)
+		if (s.ptr[i - 1] == ':' && s.ptr[i - 2] == ':') {
+			s.ptr += i;
+			s.len -= i;
+			break;
+		}
+	return s;
+}
+
+/* TensorFlow op names "name:Type": one ':' and an identifier type. */
+static int
+split_tf_op(const char *name, size_t *name_len)
+{
+	const char *colon = strchr(name, ':'), *p;
+
+	if (colon == NULL || colon == name || strchr(colon + 1, ':') != NULL)
+		return 0;
+	for (p = name; p < colon; p++)
+		if (isspace((unsigned char)*p))
+			return 0;
+	p = colon + 1;
+	if (!(isalpha((unsigned char)*p) || *p == '_'))
+		return 0;
+	for (; *p != '\0'; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_'))
+			return 0;
+	*name_len = (size_t)(colon - name);
+	return 1;
+}
+
+static uint32_t
+category_of(struct classify *c, const struct pf_event *ev, const char *op)
+{
+	struct pf_bytes cat;
+	char *derived;
+	uint32_t id;
+
+	if (event_str(ev, "hlo_category", &cat))
+		return intern(c, cat.ptr, cat.len);
+	derived = derive_category(op);
+	id = intern_str(c, derived);
+	free(derived);
+	return id;
+}
+
+static void
+op_key_from_event(struct classify *c, const struct pf_event *ev,
+    uint32_t name, struct op_key *k)
+{
+	struct pf_bytes module;
+
+	k->name = name;
+	k->module = event_str(ev, "hlo_module", &module) ?
+	    intern(c, module.ptr, module.len) : NO_ID;
+	if (!event_int(ev, "program_id", &k->program_id))
+		k->program_id = -1;
+	if (k->module != NO_ID)
+		k->program_id = -1;	/* the module name is enough */
+}
+
+static void
+event_cost(const struct pf_event *ev, uint64_t *flops, int *has_flops,
+    uint64_t *bytes, int *has_bytes)
+{
+	int64_t v;
+
+	*has_flops = event_int(ev, "flops", &v);
+	*flops = *has_flops ? (uint64_t)v : 0;
+	*has_bytes = event_int(ev, "bytes_accessed", &v);
+	*bytes = *has_bytes ? (uint64_t)v : 0;
+}
+
+/* ---- self time: a stack of open op events per line ---- */
+
+static void
+close_op(struct classify *c, struct open_op *o)
+{
+	c->cand[o->cand].aggs[o->agg_index].self_ps += o->dur_ps - o->child_ps;
+}
+
+static void
+close_ops_before(struct classify *c, int64_t start, int64_t end)
+{
+	while (c->nops_stack > 0) {
+		struct open_op *top = &c->ops_stack[c->nops_stack - 1];
+
+		/* A child lies inside its parent's [start, end]. */
+		if (top->start_ps <= start && end <= top->end_ps)
+			break;
+		close_op(c, top);
+		c->nops_stack--;
+	}
+}
+
+static void
+add_op_occurrence(struct classify *c, enum candidate cand,
+    const struct op_key *k, uint32_t category, int64_t start, int64_t dur,
+    uint64_t flops, int has_flops, uint64_t bytes, int has_bytes)
+{
+	struct op_table *t = &c->cand[cand];
+	size_t i = op_table_get(t, k, category);
+	struct open_op *o;
+
+	agg_add(&t->aggs[i], dur, flops, has_flops, bytes, has_bytes);
+	if (cand == CAND_KERNELS) {
+		/* Kernels on a stream never nest. */
+		t->aggs[i].self_ps += dur;
+		return;
+	}
+	close_ops_before(c, start, start + dur);
+	if (c->nops_stack > 0)
+		c->ops_stack[c->nops_stack - 1].child_ps += dur;
+	if (c->nops_stack == c->ops_stack_cap) {
+		c->ops_stack_cap = c->ops_stack_cap == 0 ? 16 :
+		    c->ops_stack_cap * 2;
+		c->ops_stack = xreallocarray(c->ops_stack, c->ops_stack_cap,
+		    sizeof *c->ops_stack);
+	}
+	o = &c->ops_stack[c->nops_stack++];
+	o->start_ps = start;
+	o->end_ps = start + dur;
+	o->dur_ps = dur;
+	o->child_ps = 0;
+	o->agg_index = i;
+	o->cand = cand;
+}
+
+static void
+flush_pending(struct classify *c)
+{
+	if (!c->pending)
+		return;
+	add_op_occurrence(c, CAND_KERNELS, &c->pending_key,
+	    c->pending_category, c->pending_start, c->pending_dur,
+	    c->pending_flops, c->pending_has_flops, c->pending_bytes,
+	    c->pending_has_bytes);
+	c->pending = 0;
+}
+
+/* ---- per event kind ---- */
+
+static void
+on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	struct pf_bytes hlo_op, op = { "", 0 };
+	int has_op = event_str(ev, "hlo_op", &hlo_op);
+	uint64_t flops, bytes;
+	int has_flops, has_bytes;
+	struct kernel_agg *k = NULL;
+	uint32_t kname, op_id = NO_ID;
+	size_t i;
+
+	if (!has_op && pf_event_stat(ev, "kernel_details") == NULL)
+		return;
+	if (has_op) {
+		struct op_key key;
+
+		op = last_component(hlo_op);
+		op_id = intern(c, op.ptr, op.len);
+		op_key_from_event(c, ev, op_id, &key);
+		event_cost(ev, &flops, &has_flops, &bytes, &has_bytes);
+		if (c->pending && op_key_eq(&key, &c->pending_key)) {
+			/* One op execution: its cost is the first kernel's. */
+			c->pending_dur += dur;
+		} else {
+			flush_pending(c);
+			c->pending = 1;
+			c->pending_key = key;
+			c->pending_category = category_of(c, ev,
+			    c->fs->strings.strings[op_id]);
+			c->pending_start = start;
+			c->pending_dur = dur;
+			c->pending_flops = flops;
+			c->pending_bytes = bytes;
+			c->pending_has_flops = has_flops;
+			c->pending_has_bytes = has_bytes;
+		}
+	}
+	/* Kernels per name: few distinct names, so a linear scan will do. */
+	kname = intern_str(c, pf_event_name(ev));
+	for (i = 0; i < c->plane->nkernels; i++)
+		if (c->plane->kernels[i].name == kname) {
+			k = &c->plane->kernels[i];
+			break;
+		}
+	if (k == NULL) {
+		c->plane->kernels = xreallocarray(c->plane->kernels,
+		    c->plane->nkernels + 1, sizeof *c->plane->kernels);
+		k = &c->plane->kernels[c->plane->nkernels++];
+		memset(k, 0, sizeof *k);
+		k->name = kname;
+		k->op = op_id;
+	}
+	if (k->count == 0 || dur < k->min_ps)
+		k->min_ps = dur;
+	if (k->count == 0 || dur > k->max_ps)
+		k->max_ps = dur;
+	k->count++;
+	k->total_ps += dur;
+}
+
+static void
+add_transfer(struct classify *c, const struct pf_event *ev,
+    enum transfer_dir dir, int on_host, int64_t bytes, int64_t start,
+    int64_t dur)
+{
+	struct plane_summary *p = c->plane;
+	struct transfer_rec *t;
+
+	p->transfers = xreallocarray(p->transfers, p->ntransfers + 1,
+	    sizeof *p->transfers);
+	t = &p->transfers[p->ntransfers++];
+	t->name = intern_str(c, pf_event_name(ev));
+	t->line = c->line_name;
+	t->dir = dir;
+	t->on_host = on_host;
+	t->bytes = bytes;
+	t->start_ps = start;
+	t->dur_ps = dur;
+}
+
+/* Device copies: Memcpy* events and anything with memcpy_details. */
+static void
+on_device_copy(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	const char *name = pf_event_name(ev);
+	struct pf_bytes details;
+	int has_details = event_str(ev, "memcpy_details", &details);
+	enum transfer_dir dir = XFER_OTHER;
+	int64_t bytes = -1;
+
+	if (strncmp(name, "Memcpy", 6) != 0 && !has_details)
+		return;
+	if (strcmp(name, "MemcpyH2D") == 0)
+		dir = XFER_H2D;
+	else if (strcmp(name, "MemcpyD2H") == 0)
+		dir = XFER_D2H;
+	else if (strcmp(name, "MemcpyD2D") == 0 ||
+	    strcmp(name, "MemcpyP2P") == 0)
+		dir = XFER_D2D;
+	if (has_details) {
+		/* "kind_src:... kind_dst:... size:<bytes> dest:... async:..." */
+		const char *p = details.ptr, *end = details.ptr + details.len;
+
+		for (; p + 5 <= end; p++)
+			if (memcmp(p, "size:", 5) == 0 &&
+			    (p == details.ptr || p[-1] == ' ')) {
+				bytes = 0;
+				for (p += 5; p < end && isdigit((unsigned char)*p);
+				    p++)
+					bytes = bytes * 10 + (*p - '0');
+				break;
+			}
+	}
+	add_transfer(c, ev, dir, 0, bytes, start, dur);
+}
+
+static void
+on_module(struct classify *c, const struct pf_event *ev, int64_t dur)
+{
+	const char *name = pf_event_name(ev), *paren = strrchr(name, '(');
+	struct plane_summary *p = c->plane;
+	struct module_agg *m = NULL;
+	int64_t pid = -1;
+	uint32_t id;
+	size_t i, len = strlen(name);
+
+	/* "jit_f(12190760917235803885)": the program id in parentheses. */
+	if (paren != NULL && len > 0 && name[len - 1] == ')' &&
+	    paren + 1 < name + len - 1) {
+		const char *q;
+		uint64_t v = 0;
+
+		for (q = paren + 1; q < name + len - 1 &&
+		    isdigit((unsigned char)*q); q++)
+			v = v * 10 + (uint64_t)(*q - '0');
+		if (q == name + len - 1) {
+			pid = (int64_t)v;
+			len = (size_t)(paren - name);
+		}
+	}
+	id = intern(c, name, len);
+	if (pid != -1) {
+		c->module_pids = xreallocarray(c->module_pids,
+		    c->nmodule_pids + 1, sizeof *c->module_pids);
+		c->module_names = xreallocarray(c->module_names,
+		    c->nmodule_pids + 1, sizeof *c->module_names);
+		c->module_pids[c->nmodule_pids] = pid;
+		c->module_names[c->nmodule_pids++] = id;
+	}
+	for (i = 0; i < p->nmodules; i++)
+		if (p->modules[i].name == id && p->modules[i].program_id == pid) {
+			m = &p->modules[i];
+			break;
+		}
+	if (m == NULL) {
+		p->modules = xreallocarray(p->modules, p->nmodules + 1,
+		    sizeof *p->modules);
+		m = &p->modules[p->nmodules++];
+		memset(m, 0, sizeof *m);
+		m->name = id;
+		m->program_id = pid;
+	}
+	if (m->count == 0 || dur < m->min_ps)
+		m->min_ps = dur;
+	if (m->count == 0 || dur > m->max_ps)
+		m->max_ps = dur;
+	m->count++;
+	m->total_ps += dur;
+}
+
+static void
+add_step(struct classify *c, enum step_source src, int64_t step,
+    const char *name, int64_t start, int64_t dur)
+{
+	struct plane_summary *p = c->plane;
+	struct step_rec *s;
+
+	p->steps = xreallocarray(p->steps, p->nsteps + 1, sizeof *p->steps);
+	s = &p->steps[p->nsteps++];
+	s->source = src;
+	s->step = step;
+	s->name = intern_str(c, name);
+	s->start_ps = start;
+	s->dur_ps = dur;
+}
+
+static void
+on_device_step(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	const char *name = pf_event_name(ev);
+	char *end;
+	int64_t step;
+
+	if (!event_int(ev, "step_num", &step) &&
+	    !event_int(ev, "group_id", &step)) {
+		step = strtoll(name, &end, 10);
+		if (end == name)
+			step = (int64_t)c->plane->nsteps;
+	}
+	add_step(c, STEP_DEVICE, step, name, start, dur);
+}
+
+/* Nearest enclosing "PjitFunction(f)" on the line, as "f". */
+static uint32_t
+enclosing_function(struct classify *c)
+{
+	size_t i;
+
+	for (i = c->nev_stack; i > 0; i--) {
+		const char *n = c->ev_stack[i - 1].name;
+		size_t len = strlen(n);
+
+		if (strncmp(n, "PjitFunction(", 13) == 0 && n[len - 1] == ')')
+			return intern(c, n + 13, len - 14);
+	}
+	return intern_str(c, "");
+}
+
+static void
+on_host_event(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	const char *name = pf_event_name(ev);
+	struct plane_summary *p = c->plane;
+	struct pf_bytes hlo_op;
+	struct open_event *o;
+	int64_t step;
+	size_t i, tf_len;
+	int compile = 0, inside_compile = 0;
+
+	while (c->nev_stack > 0 &&
+	    !(start + dur <= c->ev_stack[c->nev_stack - 1].end_ps))
+		c->nev_stack--;
+	for (i = 0; i < c->nev_stack; i++)
+		inside_compile |= c->ev_stack[i].compile;
+
+	if (event_str(ev, "hlo_op", &hlo_op)) {
+		struct pf_bytes op = last_component(hlo_op);
+		uint64_t flops, bytes;
+		int has_flops, has_bytes;
+		struct op_key k;
+
+		op_key_from_event(c, ev, intern(c, op.ptr, op.len), &k);
+		event_cost(ev, &flops, &has_flops, &bytes, &has_bytes);
+		add_op_occurrence(c, CAND_HOST_XLA, &k, category_of(c, ev,
+		    c->fs->strings.strings[k.name]), start, dur, flops,
+		    has_flops, bytes, has_bytes);
+	} else if (name[0] != '$' && split_tf_op(name, &tf_len)) {
+		struct op_key k = { intern(c, name, tf_len), NO_ID, -1 };
+
+		add_op_occurrence(c, CAND_HOST_TF, &k,
+		    intern_str(c, name + tf_len + 1), start, dur, 0, 0, 0, 0);
+	}
+
+	if (event_int(ev, "step_num", &step) && pf_event_stat(ev, "_r") != NULL)
+		add_step(c, STEP_HOST, step, name, start, dur);
+
+	for (i = 0; i < sizeof compile_names / sizeof compile_names[0]; i++)
+		if (strcmp(name, compile_names[i]) == 0)
+			compile = 1;
+	if (compile && !inside_compile) {
+		struct compile_rec *r;
+
+		p->compiles = xreallocarray(p->compiles, p->ncompiles + 1,
+		    sizeof *p->compiles);
+		r = &p->compiles[p->ncompiles++];
+		r->name = intern_str(c, name);
+		r->function = enclosing_function(c);
+		r->line = c->line_name;
+		r->start_ps = start;
+		r->dur_ps = dur;
+	}
+	for (i = 0; i < sizeof host_transfer_names /
+	    sizeof host_transfer_names[0]; i++)
+		if (strcmp(name, host_transfer_names[i].name) == 0)
+			add_transfer(c, ev, host_transfer_names[i].dir, 1, -1,
+			    start, dur);
+
+	if (c->nev_stack == c->ev_stack_cap) {
+		c->ev_stack_cap = c->ev_stack_cap == 0 ? 16 :
+		    c->ev_stack_cap * 2;
+		c->ev_stack = xreallocarray(c->ev_stack, c->ev_stack_cap,
+		    sizeof *c->ev_stack);
+	}
+	o = &c->ev_stack[c->nev_stack++];
+	o->end_ps = start + dur;
+	o->name = name;
+	o->compile = compile;
+}
+
+/* ---- stream callbacks ---- */
+
+static int
+cb_space(void *ctx, const struct pf_space *space)
+{
+	struct classify *c = ctx;
+	struct file_summary *fs = c->fs;
+	size_t i;
+
+	fs->host = xstrdup(space->nhostnames > 0 ? space->hostnames[0] : "");
+	fs->errors = xcalloc(space->nerrors, sizeof *fs->errors);
+	for (i = 0; i < space->nerrors; i++)
+		fs->errors[i] = xstrdup(space->errors[i]);
+	fs->nerrors = space->nerrors;
+	fs->warnings = xcalloc(space->nwarnings, sizeof *fs->warnings);
+	for (i = 0; i < space->nwarnings; i++)
+		fs->warnings[i] = xstrdup(space->warnings[i]);
+	fs->nwarnings = space->nwarnings;
+	return 0;
+}
+
+static int
+cb_plane_begin(void *ctx, const struct pf_plane *plane)
+{
+	struct classify *c = ctx;
+	struct file_summary *fs = c->fs;
+	struct plane_summary *p;
+	int64_t v;
+
+	fs->planes = xreallocarray(fs->planes, fs->nplanes + 1,
+	    sizeof *fs->planes);
+	p = &fs->planes[fs->nplanes++];
+	memset(p, 0, sizeof *p);
+	p->id = plane->id;
+	p->name = intern_str(c, plane->name);
+	if (strncmp(plane->name, "/device:", 8) == 0)
+		p->kind = PLANE_DEVICE;
+	else if (strncmp(plane->name, "/host:", 6) == 0 &&
+	    strcmp(plane->name, "/host:metadata") != 0)
+		p->kind = PLANE_HOST;
+	else
+		p->kind = PLANE_OTHER;
+	p->start_ps = INT64_MAX;
+	p->end_ps = INT64_MIN;
+	if (strcmp(plane->name, "Task Environment") == 0 &&
+	    pf_stat_int(pf_stat_find(plane->stats, plane->nstats,
+	    "profile_start_time"), &v))
+		fs->profile_start_ns = v;
+	c->plane = p;
+	c->has_xla_ops_line = 0;
+	c->nmodule_pids = 0;
+	return 0;
+}
+
+static int
+cb_line_begin(void *ctx, const struct pf_plane *plane,
+    const struct pf_line *line)
+{
+	struct classify *c = ctx;
+	const char *name = line->display_name[0] != '\0' ?
+	    line->display_name : line->name;
+
+	(void)plane;
+	c->plane->nlines++;
+	c->line_name = intern_str(c, name);
+	c->line_kind = LINE_PLAIN;
+	if (c->plane->kind == PLANE_DEVICE) {
+		if (strcmp(line->name, "XLA Ops") == 0) {
+			c->line_kind = LINE_XLA_OPS;
+			c->has_xla_ops_line = 1;
+		} else if (strcmp(line->name, "XLA Modules") == 0)
+			c->line_kind = LINE_MODULES;
+		else if (strcmp(line->name, "Steps") == 0)
+			c->line_kind = LINE_STEPS;
+	}
+	c->nops_stack = c->nev_stack = 0;
+	c->pending = 0;
+	return 0;
+}
+
+static int
+cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_event *ev)
+{
+	struct classify *c = ctx;
+	struct plane_summary *p = c->plane;
+	int64_t start, dur;
+
+	(void)plane;
+	(void)line;
+	event_span(ev, &start, &dur);
+	p->nevents++;
+	if (start < p->start_ps)
+		p->start_ps = start;
+	if (start + dur > p->end_ps)
+		p->end_ps = start + dur;
+	if (p->kind == PLANE_DEVICE) {
+		switch (c->line_kind) {
+		case LINE_XLA_OPS: {
+			struct op_key k;
+			uint64_t flops, bytes;
+			int has_flops, has_bytes;
+			uint32_t name = intern_str(c, pf_event_name(ev));
+
+			op_key_from_event(c, ev, name, &k);
+			event_cost(ev, &flops, &has_flops, &bytes, &has_bytes);
+			add_op_occurrence(c, CAND_XLA_OPS, &k, category_of(c,
+			    ev, c->fs->strings.strings[name]), start, dur,
+			    flops, has_flops, bytes, has_bytes);
+			break;
+		}
+		case LINE_MODULES:
+			on_module(c, ev, dur);
+			break;
+		case LINE_STEPS:
+			on_device_step(c, ev, start, dur);
+			break;
+		default:
+			on_kernel(c, ev, start, dur);
+			on_device_copy(c, ev, start, dur);
+		}
+	} else if (p->kind == PLANE_HOST)
+		on_host_event(c, ev, start, dur);
+	return 0;
+}
+
+static int
+cb_line_end(void *ctx, const struct pf_plane *plane,
+    const struct pf_line *line)
+{
+	struct classify *c = ctx;
+
+	(void)plane;
+	(void)line;
+	flush_pending(c);
+	while (c->nops_stack > 0)
+		close_op(c, &c->ops_stack[--c->nops_stack]);
+	return 0;
+}
+
+/* Moves a candidate table into the plane, resolving modules. */
+static void
+take_ops(struct classify *c, struct op_table *t)
+{
+	struct plane_summary *p = c->plane;
+	uint32_t empty = intern_str(c, "");
+	size_t i, j;
+
+	for (i = 0; i < t->n; i++) {
+		struct op_key *k = &t->keys[i];
+
+		t->aggs[i].module = k->module != NO_ID ? k->module : empty;
+		if (k->module != NO_ID || k->program_id == -1)
+			continue;
+		for (j = 0; j < c->nmodule_pids; j++)
+			if (c->module_pids[j] == k->program_id) {
+				t->aggs[i].module = c->module_names[j];
+				break;
+			}
+	}
+	p->ops = t->aggs;
+	p->nops = t->n;
+	t->aggs = NULL;
+	op_table_release(t);
+}
+
+static int
+cb_plane_end(void *ctx, const struct pf_plane *plane)
+{
+	struct classify *c = ctx;
+	int i;
+
+	(void)plane;
+	if (c->plane->kind == PLANE_DEVICE) {
+		take_ops(c, &c->cand[c->has_xla_ops_line ? CAND_XLA_OPS :
+		    CAND_KERNELS]);
+		c->plane->ops_from = OPS_DEVICE;
+	} else if (c->plane->kind == PLANE_HOST) {
+		/* Kept aside: host ops count only in a CPU-only profile. */
+		int xla = c->cand[CAND_HOST_XLA].n > 0;
+
+		take_ops(c, &c->cand[xla ? CAND_HOST_XLA : CAND_HOST_TF]);
+		c->plane->ops_from = xla ? OPS_HOST_XLA : OPS_HOST_TF;
+	}
+	for (i = 0; i < NCAND; i++)
+		op_table_release(&c->cand[i]);
+	return 0;
+}
+
+struct classify *
+classify_new(struct file_summary *fs, struct pf_handler *h)
+{
+	struct classify *c = xcalloc(1, sizeof *c);
+
+	memset(fs, 0, sizeof *fs);
+	strmap_init(&fs->strings);
+	fs->host = NULL;
+	c->fs = fs;
+	memset(h, 0, sizeof *h);
+	h->ctx = c;
+	h->space = cb_space;
+	h->plane_begin = cb_plane_begin;
+	h->line_begin = cb_line_begin;
+	h->event = cb_event;
+	h->line_end = cb_line_end;
+	h->plane_end = cb_plane_end;
+	return c;
+}
+
+void
+classify_finish(struct classify *c)
+{
+	struct file_summary *fs = c->fs;
+	int device_ops = 0;
+	size_t i;
+
+	if (fs->host == NULL)
+		fs->host = xstrdup("");
+	fs->start_ps = INT64_MAX;
+	fs->end_ps = INT64_MIN;
+	for (i = 0; i < fs->nplanes; i++) {
+		struct plane_summary *p = &fs->planes[i];
+
+		fs->nlines += p->nlines;
+		fs->nevents += p->nevents;
+		if (p->nevents > 0 && p->start_ps < fs->start_ps)
+			fs->start_ps = p->start_ps;
+		if (p->nevents > 0 && p->end_ps > fs->end_ps)
+			fs->end_ps = p->end_ps;
+		if (p->kind == PLANE_DEVICE && p->nops > 0)
+			device_ops = 1;
+	}
+	/*
+	 * Host ops play the device's part only in a CPU-only profile;
+	 * otherwise they would count twice (launch and kernel).
+	 */
+	for (i = 0; i < fs->nplanes; i++) {
+		struct plane_summary *p = &fs->planes[i];
+
+		if (p->kind != PLANE_HOST || p->nops == 0)
+			continue;
+		if (device_ops) {
+			free(p->ops);
+			p->ops = NULL;
+			p->nops = 0;
+		} else if (fs->op_source == OPS_NONE)
+			fs->op_source = p->ops_from;
+	}
+	if (device_ops)
+		fs->op_source = OPS_DEVICE;
+	for (i = 0; i < NCAND; i++)
+		op_table_release(&c->cand[i]);
+	free(c->module_pids);
+	free(c->module_names);
+	free(c->ops_stack);
+	free(c->ev_stack);
+	free(c);
+}
+
+void
+file_summary_release(struct file_summary *fs)
+{
+	size_t i;
+
+	for (i = 0; i < fs->nplanes; i++) {
+		struct plane_summary *p = &fs->planes[i];
+
+		free(p->ops);
+		free(p->kernels);
+		free(p->modules);
+		free(p->steps);
+		free(p->compiles);
+		free(p->transfers);
+	}
+	free(fs->planes);
+	for (i = 0; i < fs->nerrors; i++)
+		free(fs->errors[i]);
+	free(fs->errors);
+	for (i = 0; i < fs->nwarnings; i++)
+		free(fs->warnings[i]);
+	free(fs->warnings);
+	free(fs->host);
+	strmap_release(&fs->strings);
+	memset(fs, 0, sizeof *fs);
+}

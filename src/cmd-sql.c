@@ -1,0 +1,114 @@
+/* Run SQL against the index: for anything the reports do not show. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "err.h"
+#include "output.h"
+#include "report.h"
+#include "xmalloc.h"
+
+static int	sql_run(int argc, char **argv);
+
+const struct cmd cmd_sql = {
+	.name = "sql",
+	.usage = "jaxprof sql [--latest] [--format=fmt] [--db=file] query "
+	    "path ...",
+	.summary = "run an SQL query on the index of the profiles under path",
+	.options =
+	    "  --latest        only the newest run\n"
+	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
+	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n"
+	    "The temporary table selected(file_id) holds the files found "
+	    "under path.\n",
+	.run = sql_run,
+};
+
+static int
+sql_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		REPORT_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report r;
+	struct output *o = NULL;
+	struct out_col *cols = NULL;
+	sqlite3_stmt *st;
+	const char *query;
+	int ch, i, n, rc, status = EXIT_OK;
+
+	report_init(&r, "sql");
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (report_option(&r, ch, optarg))
+			continue;
+		if (ch == 'h') {
+			cmd_print_help(&cmd_sql, stdout);
+			return EXIT_OK;
+		}
+		cmd_usage_error(&cmd_sql);
+	}
+	if (argc - optind < 2)
+		cmd_usage_error(&cmd_sql);
+	query = argv[optind];
+	report_open(&r, argc - optind - 1, argv + optind + 1);
+	if (sqlite3_prepare_v2(index_db(r.ix), query, -1, &st, NULL) !=
+	    SQLITE_OK) {
+		jp_warnx("invalid query: %s", sqlite3_errmsg(index_db(r.ix)));
+		return report_close(&r, EXIT_TROUBLE);
+	}
+	n = sqlite3_column_count(st);
+	cols = calloc((size_t)n + 1, sizeof *cols);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (o == NULL) {
+			/* Column types from the first row's values. */
+			for (i = 0; i < n; i++) {
+				int t = sqlite3_column_type(st, i);
+
+				cols[i].name = sqlite3_column_name(st, i);
+				cols[i].type = t == SQLITE_INTEGER ? COL_INT :
+				    t == SQLITE_FLOAT ? COL_RATE : COL_STR;
+			}
+			o = output_new(r.format, stdout, cols, (size_t)n);
+		}
+		for (i = 0; i < n; i++) {
+			switch (sqlite3_column_type(st, i)) {
+			case SQLITE_NULL:
+				output_null(o);
+				break;
+			case SQLITE_INTEGER:
+				output_int(o, sqlite3_column_int64(st, i));
+				break;
+			case SQLITE_FLOAT:
+				output_double(o, sqlite3_column_double(st, i));
+				break;
+			default:
+				output_str(o, (const char *)
+				    sqlite3_column_text(st, i));
+			}
+		}
+		output_end_row(o);
+	}
+	if (rc != SQLITE_DONE) {
+		jp_warnx("query failed: %s", sqlite3_errmsg(index_db(r.ix)));
+		status = EXIT_TROUBLE;
+	}
+	if (o == NULL) {
+		for (i = 0; i < n; i++) {
+			cols[i].name = sqlite3_column_name(st, i);
+			cols[i].type = COL_STR;
+		}
+		o = output_new(r.format, stdout, cols, (size_t)n);
+	}
+	if (output_finish(o) == -1)
+		status = EXIT_TROUBLE;
+	sqlite3_finalize(st);
+	free(cols);
+	return report_close(&r, status);
+}

@@ -1,0 +1,35 @@
+/*
+ * Subcommands.  Adding one:
+ *  1. src/cmd-<name>.c defining `const struct cmd cmd_<name>` and its run();
+ *  2. a row in the sorted table in src/main.c and a declaration below;
+ *  3. the file in libjaxprof_a_SOURCES in Makefile.am;
+ *  4. man/jaxprof-<name>.1 (SYNOPSIS = .usage, word for word) in
+ *     dist_man_MANS, and a line in man/jaxprof.1;
+ *  5. CLI tests tests/cli/tNNNN-<name>-*.sh.
+ */
+#ifndef JAXPROF_CMD_H
+#define JAXPROF_CMD_H
+
+#include <stdio.h>
+
+struct cmd {
+	const char	*name;
+	const char	*usage;		/* the man page SYNOPSIS */
+	const char	*summary;
+	const char	*options;	/* the option list --help prints */
+	int		(*run)(int argc, char **argv);
+};
+
+extern const struct cmd cmd_index;
+extern const struct cmd cmd_list;
+extern const struct cmd cmd_sql;
+extern const struct cmd cmd_top;
+
+/* Prints cmd's usage and option list to fp. */
+void	cmd_print_help(const struct cmd *cmd, FILE *fp);
+/* Usage on stderr and exit 2: a misuse. */
+void	cmd_usage_error(const struct cmd *cmd) __attribute__((noreturn));
+/* Resets getopt so a command can parse its own arguments. */
+void	cmd_reset_getopt(void);
+
+#endif

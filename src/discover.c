@@ -1,0 +1,316 @@
+/* Walks PATHs for profile files and names their run and host. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "discover.h"
+#include "err.h"
+#include "xmalloc.h"
+
+/* Suffixes, longest first within a kind; the host is the part before. */
+static const struct {
+	const char	*suffix;
+	enum file_kind	 kind;
+} suffixes[] = {
+	{ ".xplane.pb.gz", KIND_XPLANE },
+	{ ".xplane.pb", KIND_XPLANE },
+	{ ".trace.json.gz", KIND_TRACE_JSON },
+	{ ".trace.json", KIND_TRACE_JSON },
+	/* Tool outputs written beside a profile (FORMATS.md 1.2). */
+	{ ".xplane.riegeli", KIND_OTHER },
+	{ ".input_pipeline.pb", KIND_OTHER },
+	{ ".input_pipeline.json", KIND_OTHER },
+	{ ".overview_page.pb", KIND_OTHER },
+	{ ".overview_page.json", KIND_OTHER },
+	{ ".tensorflow_stats.pb", KIND_OTHER },
+	{ ".kernel_stats.pb", KIND_OTHER },
+	{ ".memory_profile.json.gz", KIND_OTHER },
+	{ ".memory_viewer.json", KIND_OTHER },
+	{ ".pod_viewer.json", KIND_OTHER },
+	{ ".op_profile.json", KIND_OTHER },
+	{ ".hlo_proto.pb", KIND_OTHER },
+};
+
+const char *
+file_kind_name(enum file_kind kind)
+{
+	switch (kind) {
+	case KIND_XPLANE:
+		return "xplane";
+	case KIND_TRACE_JSON:
+		return "trace-json";
+	default:
+		return "other";
+	}
+}
+
+static int
+has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+int
+file_kind_of(const char *name, enum file_kind *kind)
+{
+	size_t i;
+
+	if (strcmp(name, "perfetto_trace.json.gz") == 0 ||
+	    strcmp(name, "perfetto_trace.json") == 0) {
+		*kind = KIND_TRACE_JSON;
+		return 0;
+	}
+	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+		if (has_suffix(name, suffixes[i].suffix)) {
+			*kind = suffixes[i].kind;
+			return 0;
+		}
+	return -1;
+}
+
+static char *
+host_of(const char *name)
+{
+	size_t i;
+
+	if (strncmp(name, "perfetto_trace.json", 19) == 0)
+		return xstrdup("");
+	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+		if (has_suffix(name, suffixes[i].suffix))
+			return xstrndup(name,
+			    strlen(name) - strlen(suffixes[i].suffix));
+	return xstrdup(name);
+}
+
+/* The run of dir/name: the folder under plugins/profile/, else the parent. */
+static char *
+run_of(const char *path)
+{
+	const char *marker = "/plugins/profile/", *p, *slash;
+	const char *last = strrchr(path, '/'), *prev;
+
+	if ((p = strstr(path, marker)) != NULL) {
+		p += strlen(marker);
+		if ((slash = strchr(p, '/')) != NULL)
+			return xstrndup(p, (size_t)(slash - p));
+	}
+	if (last == NULL || last == path)
+		return xstrdup("");
+	for (prev = last - 1; prev > path && *prev != '/'; prev--)
+		;
+	if (*prev == '/')
+		prev++;
+	return xstrndup(prev, (size_t)(last - prev));
+}
+
+/* Whether path lies in a plugins/profile/<run>/ folder. */
+static int
+in_run_folder(const char *path)
+{
+	const char *p = strstr(path, "/plugins/profile/");
+
+	return p != NULL && strchr(p + strlen("/plugins/profile/"), '/') != NULL;
+}
+
+void
+found_init(struct found *f)
+{
+	memset(f, 0, sizeof *f);
+}
+
+void
+found_release(struct found *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nfiles; i++) {
+		free(f->files[i].path);
+		free(f->files[i].run);
+		free(f->files[i].host);
+	}
+	free(f->files);
+	for (i = 0; i < f->nroots; i++)
+		free(f->roots[i]);
+	free(f->roots);
+	memset(f, 0, sizeof *f);
+}
+
+static void
+add_file(struct found *f, const char *path, const struct stat *st,
+    enum file_kind kind)
+{
+	const char *base = strrchr(path, '/');
+	struct found_file *ff;
+
+	base = base != NULL ? base + 1 : path;
+	f->files = xreallocarray(f->files, f->nfiles + 1, sizeof *f->files);
+	ff = &f->files[f->nfiles++];
+	ff->path = xstrdup(path);
+	ff->kind = kind;
+	ff->run = run_of(path);
+	ff->host = host_of(base);
+	ff->size = (int64_t)st->st_size;
+	ff->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 +
+	    st->st_mtim.tv_nsec;
+}
+
+static int
+walk(struct found *f, const char *dir, int depth, char **cause)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (depth > 64)
+		return 0;	/* deeper than any real layout: a loop */
+	if ((d = opendir(dir)) == NULL) {
+		*cause = xasprintf("cannot open directory '%s': %s", dir,
+		    strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		enum file_kind kind;
+		struct stat st;
+		char *path;
+
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		path = xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" : dir,
+		    de->d_name);
+		/* Directory symlinks are not followed (no loops). */
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (walk(f, path, depth + 1, cause) == -1) {
+				free(path);
+				closedir(d);
+				return -1;
+			}
+		} else if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (file_kind_of(de->d_name, &kind) == 0)
+				add_file(f, path, &st, kind);
+			else if (in_run_folder(path))
+				add_file(f, path, &st, KIND_OTHER);
+		}
+		free(path);
+	}
+	closedir(d);
+	return 0;
+}
+
+int
+discover(struct found *f, const char *path, char **cause)
+{
+	char abs[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) == -1) {
+		*cause = xasprintf("cannot read '%s': %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if (realpath(path, abs) == NULL) {
+		*cause = xasprintf("cannot resolve '%s': %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	f->roots = xreallocarray(f->roots, f->nroots + 1, sizeof *f->roots);
+	f->roots[f->nroots++] = xstrdup(abs);
+	if (S_ISDIR(st.st_mode))
+		return walk(f, abs, 0, cause);
+	if (!S_ISREG(st.st_mode)) {
+		*cause = xasprintf("'%s' is not a regular file", path);
+		return -1;
+	}
+	{
+		const char *base = strrchr(abs, '/');
+		enum file_kind kind;
+
+		base = base != NULL ? base + 1 : abs;
+		/* A file named explicitly is read as an XSpace unless named
+		 * otherwise. */
+		if (file_kind_of(base, &kind) == -1)
+			kind = KIND_XPLANE;
+		add_file(f, abs, &st, kind);
+	}
+	return 0;
+}
+
+static int
+cmp_path(const void *a, const void *b)
+{
+	return strcmp(((const struct found_file *)a)->path,
+	    ((const struct found_file *)b)->path);
+}
+
+void
+found_finish(struct found *f)
+{
+	size_t i, j = 0;
+
+	qsort(f->files, f->nfiles, sizeof *f->files, cmp_path);
+	for (i = 0; i < f->nfiles; i++) {
+		if (j > 0 && strcmp(f->files[j - 1].path, f->files[i].path) == 0) {
+			free(f->files[i].path);
+			free(f->files[i].run);
+			free(f->files[i].host);
+			continue;
+		}
+		f->files[j++] = f->files[i];
+	}
+	f->nfiles = j;
+}
+
+/*
+ * JAX names runs by time (YYYY_MM_DD_HH_MM_SS), so the newest run is the
+ * greatest name; ties and other names fall back to the newest file.
+ */
+void
+found_keep_latest(struct found *f)
+{
+	const char *best = NULL;
+	int64_t best_mtime = INT64_MIN;
+	size_t i, j = 0;
+
+	for (i = 0; i < f->nfiles; i++) {
+		const struct found_file *ff = &f->files[i];
+
+		if (ff->kind == KIND_OTHER)
+			continue;
+		if (best == NULL || strcmp(ff->run, best) > 0 ||
+		    (strcmp(ff->run, best) == 0 && ff->mtime_ns > best_mtime)) {
+			best = ff->run;
+			best_mtime = ff->mtime_ns;
+		}
+	}
+	if (best == NULL)
+		return;
+	best = xstrdup(best);
+	for (i = 0; i < f->nfiles; i++) {
+		if (strcmp(f->files[i].run, best) == 0) {
+			f->files[j++] = f->files[i];
+			continue;
+		}
+		free(f->files[i].path);
+		free(f->files[i].run);
+		free(f->files[i].host);
+	}
+	f->nfiles = j;
+	free((char *)best);
+}
+
+size_t
+found_profiles(const struct found *f)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->nfiles; i++)
+		n += f->files[i].kind != KIND_OTHER;
+	return n;
+}

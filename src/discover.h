@@ -1,0 +1,56 @@
+/*
+ * Finding profile files: a PATH may be a file, a run folder, or any tree
+ * holding plugins/profile/<run>/ folders.  Each file gets its kind, run and
+ * host from its place and name (FORMATS.md 1).
+ *
+ *	struct found f;
+ *	found_init(&f);
+ *	if (discover(&f, path, &cause) == -1) ...;
+ *	found_keep_latest(&f);   (for --latest)
+ *	... f.files[i] ...
+ *	found_release(&f);
+ */
+#ifndef JAXPROF_DISCOVER_H
+#define JAXPROF_DISCOVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum file_kind {
+	KIND_XPLANE,		/* *.xplane.pb[.gz] */
+	KIND_TRACE_JSON,	/* *.trace.json[.gz], perfetto_trace.json.gz */
+	KIND_OTHER,		/* other files tools write into a run folder */
+};
+
+struct found_file {
+	char		*path;		/* absolute, normalized */
+	enum file_kind	 kind;
+	char		*run;		/* folder under plugins/profile/, or parent */
+	char		*host;		/* file name before the kind's suffix */
+	int64_t		 size;
+	int64_t		 mtime_ns;
+};
+
+struct found {
+	struct found_file *files;	/* sorted by path, no duplicates */
+	size_t		 nfiles;
+	char		**roots;	/* absolute form of each PATH given */
+	size_t		 nroots;
+};
+
+const char	*file_kind_name(enum file_kind kind);
+/* Kind of a file by its name; -1 when it is nothing jaxprof knows. */
+int		 file_kind_of(const char *name, enum file_kind *kind);
+
+void		 found_init(struct found *f);
+void		 found_release(struct found *f);
+/* Adds the profile files under path; -1 with *cause (caller frees). */
+int		 discover(struct found *f, const char *path, char **cause);
+/* Sorts and removes duplicates; call once after the last discover(). */
+void		 found_finish(struct found *f);
+/* Keeps only the files of the newest run. */
+void		 found_keep_latest(struct found *f);
+/* Number of files of kind xplane or trace-json. */
+size_t		 found_profiles(const struct found *f);
+
+#endif

@@ -1,0 +1,725 @@
+/* The SQLite index: schema, incremental refresh, one transaction per file. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "classify.h"
+#include "err.h"
+#include "index.h"
+#include "read-xplane.h"
+#include "source.h"
+#include "xmalloc.h"
+
+/* How long a process waits for another one holding the index (ms). */
+#define BUSY_TIMEOUT_MS	(10 * 60 * 1000)
+
+struct index {
+	sqlite3	*db;
+	char	*path;
+};
+
+static const char *const schema[] = {
+	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+	"CREATE TABLE files("
+	    "id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, "
+	    "kind TEXT NOT NULL, run TEXT NOT NULL, host TEXT NOT NULL, "
+	    "size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, "
+	    "hostname TEXT, planes INTEGER, lines INTEGER, events INTEGER, "
+	    "start_ps INTEGER, end_ps INTEGER, profile_start_ns INTEGER, "
+	    "op_source TEXT, errors TEXT, warnings TEXT, "
+	    "missing_metadata INTEGER, indexed_at INTEGER)",
+	"CREATE TABLE planes("
+	    "id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, "
+	    "plane_id INTEGER, name TEXT NOT NULL, kind TEXT NOT NULL, "
+	    "lines INTEGER, events INTEGER, start_ps INTEGER, end_ps INTEGER)",
+	"CREATE TABLE ops("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "name TEXT NOT NULL, module TEXT NOT NULL, category TEXT NOT NULL, "
+	    "count INTEGER, total_ps INTEGER, self_ps INTEGER, "
+	    "min_ps INTEGER, max_ps INTEGER, flops INTEGER, "
+	    "bytes_accessed INTEGER)",
+	"CREATE TABLE kernels("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "name TEXT NOT NULL, op TEXT, count INTEGER, total_ps INTEGER, "
+	    "min_ps INTEGER, max_ps INTEGER)",
+	"CREATE TABLE modules("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "name TEXT NOT NULL, program_id INTEGER, count INTEGER, "
+	    "total_ps INTEGER, min_ps INTEGER, max_ps INTEGER)",
+	"CREATE TABLE steps("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "source TEXT NOT NULL, step INTEGER, name TEXT, "
+	    "start_ps INTEGER, dur_ps INTEGER)",
+	"CREATE TABLE compiles("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
+	    "name TEXT NOT NULL, function TEXT, start_ps INTEGER, "
+	    "dur_ps INTEGER)",
+	"CREATE TABLE transfers("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
+	    "name TEXT NOT NULL, direction TEXT NOT NULL, "
+	    "on_host INTEGER NOT NULL, bytes INTEGER, start_ps INTEGER, "
+	    "dur_ps INTEGER)",
+	"CREATE INDEX planes_file ON planes(file_id)",
+	"CREATE INDEX ops_file ON ops(file_id)",
+	"CREATE INDEX kernels_file ON kernels(file_id)",
+	"CREATE INDEX modules_file ON modules(file_id)",
+	"CREATE INDEX steps_file ON steps(file_id)",
+	"CREATE INDEX compiles_file ON compiles(file_id)",
+	"CREATE INDEX transfers_file ON transfers(file_id)",
+};
+
+/* Tables holding one file's rows, cleared when it is re-read. */
+static const char *const per_file_tables[] = {
+	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
+};
+
+static int
+exec(struct index *ix, const char *sql, char **cause)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(ix->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	*cause = xasprintf("%s", msg != NULL ? msg :
+	    sqlite3_errmsg(ix->db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+sqlite3_stmt *
+index_prepare(struct index *ix, const char *sql)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+		jp_errx(EXIT_TROUBLE, "index '%s': %s", ix->path,
+		    sqlite3_errmsg(ix->db));
+	return st;
+}
+
+sqlite3 *
+index_db(struct index *ix)
+{
+	return ix->db;
+}
+
+/* The schema version stored in the database; 0 if it has none. */
+static int
+stored_version(struct index *ix)
+{
+	sqlite3_stmt *st;
+	int v = 0;
+
+	if (sqlite3_prepare_v2(ix->db,
+	    "SELECT value FROM meta WHERE key = 'schema_version'", -1, &st,
+	    NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = atoi((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Creates the schema, dropping an index of another version first. */
+static int
+ensure_schema(struct index *ix, char **cause)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	char *sql;
+
+	if (exec(ix, "BEGIN IMMEDIATE", cause) == -1)
+		return -1;
+	if (stored_version(ix) == INDEX_SCHEMA_VERSION)
+		return exec(ix, "COMMIT", cause);
+	if (stored_version(ix) == 0) {
+		/* Never drop the tables of a database that is not ours. */
+		int foreign;
+
+		st = index_prepare(ix, "SELECT count(*) FROM sqlite_master");
+		foreign = sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_int(st, 0) > 0;
+		sqlite3_finalize(st);
+		if (foreign) {
+			*cause = xstrdup("not a jaxprof index (it has tables "
+			    "but no schema_version)");
+			return -1;
+		}
+	}
+	/* An index of another version: rebuilt from scratch. */
+	st = index_prepare(ix, "SELECT name FROM sqlite_master "
+	    "WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		sql = xasprintf("DROP TABLE IF EXISTS \"%s\"",
+		    (const char *)sqlite3_column_text(st, 0));
+		sqlite3_reset(st);
+		if (exec(ix, sql, cause) == -1) {
+			free(sql);
+			sqlite3_finalize(st);
+			return -1;
+		}
+		free(sql);
+	}
+	sqlite3_finalize(st);
+	for (i = 0; i < sizeof schema / sizeof schema[0]; i++)
+		if (exec(ix, schema[i], cause) == -1)
+			return -1;
+	sql = xasprintf("INSERT INTO meta VALUES ('schema_version', '%d')",
+	    INDEX_SCHEMA_VERSION);
+	if (exec(ix, sql, cause) == -1) {
+		free(sql);
+		return -1;
+	}
+	free(sql);
+	return exec(ix, "COMMIT", cause);
+}
+
+int
+index_open(struct index **ixp, const char *path, char **cause)
+{
+	struct index *ix = xcalloc(1, sizeof *ix);
+
+	ix->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &ix->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		*cause = xasprintf("cannot open index '%s': %s", path,
+		    ix->db != NULL ? sqlite3_errmsg(ix->db) : "out of memory");
+		index_close(ix);
+		return -1;
+	}
+	sqlite3_busy_timeout(ix->db, BUSY_TIMEOUT_MS);
+	if (exec(ix, "PRAGMA journal_mode = WAL", cause) == -1 ||
+	    exec(ix, "PRAGMA synchronous = NORMAL", cause) == -1 ||
+	    ensure_schema(ix, cause) == -1 ||
+	    exec(ix, "CREATE TEMP TABLE selected("
+	    "file_id INTEGER PRIMARY KEY)", cause) == -1) {
+		char *c = *cause;
+
+		*cause = xasprintf("index '%s': %s", path, c);
+		free(c);
+		index_close(ix);
+		return -1;
+	}
+	*ixp = ix;
+	return 0;
+}
+
+void
+index_close(struct index *ix)
+{
+	if (ix == NULL)
+		return;
+	sqlite3_close(ix->db);
+	free(ix->path);
+	free(ix);
+}
+
+/* ---- writing one file ---- */
+
+static void
+bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+static int
+step_done(struct index *ix, sqlite3_stmt *st, char **cause)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return 0;
+	*cause = xasprintf("%s", sqlite3_errmsg(ix->db));
+	return -1;
+}
+
+static char *
+join_lines(char **v, size_t n)
+{
+	size_t i, len = 1;
+	char *s;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	s = xmalloc(len);
+	s[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strcat(s, "\n");
+		strcat(s, v[i]);
+	}
+	return s;
+}
+
+/* Deletes every row of the file with this path (inside a transaction). */
+static int
+delete_file(struct index *ix, const char *path, char **cause)
+{
+	sqlite3_stmt *st;
+	sqlite3_int64 id = -1;
+	size_t i;
+
+	st = index_prepare(ix, "SELECT id FROM files WHERE path = ?");
+	bind_text(st, 1, path);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (id == -1)
+		return 0;
+	for (i = 0; i < sizeof per_file_tables / sizeof per_file_tables[0];
+	    i++) {
+		char *sql = xasprintf("DELETE FROM %s WHERE file_id = ?",
+		    per_file_tables[i]);
+
+		st = index_prepare(ix, sql);
+		free(sql);
+		sqlite3_bind_int64(st, 1, id);
+		if (step_done(ix, st, cause) == -1) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		sqlite3_finalize(st);
+	}
+	st = index_prepare(ix, "DELETE FROM files WHERE id = ?");
+	sqlite3_bind_int64(st, 1, id);
+	if (step_done(ix, st, cause) == -1) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static sqlite3_int64
+insert_file(struct index *ix, const struct found_file *ff,
+    const struct file_summary *fs, char **cause)
+{
+	sqlite3_stmt *st;
+	sqlite3_int64 id = -1;
+
+	st = index_prepare(ix, "INSERT INTO files(path, kind, run, host, "
+	    "size, mtime_ns, hostname, planes, lines, events, start_ps, "
+	    "end_ps, profile_start_ns, op_source, errors, warnings, "
+	    "missing_metadata, indexed_at) "
+	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	bind_text(st, 1, ff->path);
+	bind_text(st, 2, file_kind_name(ff->kind));
+	bind_text(st, 3, ff->run);
+	bind_text(st, 4, ff->host);
+	sqlite3_bind_int64(st, 5, ff->size);
+	sqlite3_bind_int64(st, 6, ff->mtime_ns);
+	if (fs != NULL) {
+		char *errors = join_lines(fs->errors, fs->nerrors);
+		char *warnings = join_lines(fs->warnings, fs->nwarnings);
+
+		bind_text(st, 7, fs->host);
+		sqlite3_bind_int64(st, 8, (sqlite3_int64)fs->nplanes);
+		sqlite3_bind_int64(st, 9, (sqlite3_int64)fs->nlines);
+		sqlite3_bind_int64(st, 10, (sqlite3_int64)fs->nevents);
+		if (fs->nevents > 0) {
+			sqlite3_bind_int64(st, 11, fs->start_ps);
+			sqlite3_bind_int64(st, 12, fs->end_ps);
+		}
+		if (fs->profile_start_ns != 0)
+			sqlite3_bind_int64(st, 13, fs->profile_start_ns);
+		bind_text(st, 14, op_source_name(fs->op_source));
+		bind_text(st, 15, errors);
+		bind_text(st, 16, warnings);
+		sqlite3_bind_int64(st, 17, (sqlite3_int64)
+		    (fs->read_stats.missing_event_metadata +
+		    fs->read_stats.missing_stat_metadata));
+		free(errors);
+		free(warnings);
+	}
+	sqlite3_bind_int64(st, 18, (sqlite3_int64)time(NULL));
+	if (step_done(ix, st, cause) == 0)
+		id = sqlite3_last_insert_rowid(ix->db);
+	sqlite3_finalize(st);
+	return id;
+}
+
+/* Statements for the per-plane tables, prepared once per file. */
+struct writers {
+	sqlite3_stmt	*plane, *op, *kernel, *module, *step, *compile,
+			*transfer;
+};
+
+static void
+writers_prepare(struct index *ix, struct writers *w)
+{
+	w->plane = index_prepare(ix, "INSERT INTO planes(file_id, plane_id, "
+	    "name, kind, lines, events, start_ps, end_ps) "
+	    "VALUES (?,?,?,?,?,?,?,?)");
+	w->op = index_prepare(ix, "INSERT INTO ops VALUES "
+	    "(?,?,?,?,?,?,?,?,?,?,?,?)");
+	w->kernel = index_prepare(ix, "INSERT INTO kernels VALUES "
+	    "(?,?,?,?,?,?,?,?)");
+	w->module = index_prepare(ix, "INSERT INTO modules VALUES "
+	    "(?,?,?,?,?,?,?,?)");
+	w->step = index_prepare(ix, "INSERT INTO steps VALUES "
+	    "(?,?,?,?,?,?,?)");
+	w->compile = index_prepare(ix, "INSERT INTO compiles VALUES "
+	    "(?,?,?,?,?,?,?)");
+	w->transfer = index_prepare(ix, "INSERT INTO transfers VALUES "
+	    "(?,?,?,?,?,?,?,?,?)");
+}
+
+static void
+writers_finalize(struct writers *w)
+{
+	sqlite3_finalize(w->plane);
+	sqlite3_finalize(w->op);
+	sqlite3_finalize(w->kernel);
+	sqlite3_finalize(w->module);
+	sqlite3_finalize(w->step);
+	sqlite3_finalize(w->compile);
+	sqlite3_finalize(w->transfer);
+}
+
+static int
+write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
+    const struct file_summary *fs, const struct plane_summary *p,
+    char **cause)
+{
+	char *const *s = fs->strings.strings;
+	sqlite3_int64 plane;
+	size_t i;
+
+	sqlite3_bind_int64(w->plane, 1, file_id);
+	sqlite3_bind_int64(w->plane, 2, p->id);
+	bind_text(w->plane, 3, s[p->name]);
+	bind_text(w->plane, 4, plane_kind_name(p->kind));
+	sqlite3_bind_int64(w->plane, 5, (sqlite3_int64)p->nlines);
+	sqlite3_bind_int64(w->plane, 6, (sqlite3_int64)p->nevents);
+	if (p->nevents > 0) {
+		sqlite3_bind_int64(w->plane, 7, p->start_ps);
+		sqlite3_bind_int64(w->plane, 8, p->end_ps);
+	}
+	if (step_done(ix, w->plane, cause) == -1)
+		return -1;
+	plane = sqlite3_last_insert_rowid(ix->db);
+
+	for (i = 0; i < p->nops; i++) {
+		const struct op_agg *o = &p->ops[i];
+		sqlite3_stmt *st = w->op;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		bind_text(st, 3, s[o->name]);
+		bind_text(st, 4, s[o->module]);
+		bind_text(st, 5, s[o->category]);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)o->count);
+		sqlite3_bind_int64(st, 7, o->total_ps);
+		sqlite3_bind_int64(st, 8, o->self_ps);
+		sqlite3_bind_int64(st, 9, o->min_ps);
+		sqlite3_bind_int64(st, 10, o->max_ps);
+		if (o->has_flops)
+			sqlite3_bind_int64(st, 11, (sqlite3_int64)o->flops);
+		if (o->has_bytes)
+			sqlite3_bind_int64(st, 12,
+			    (sqlite3_int64)o->bytes_accessed);
+		if (step_done(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->nkernels; i++) {
+		const struct kernel_agg *k = &p->kernels[i];
+		sqlite3_stmt *st = w->kernel;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		bind_text(st, 3, s[k->name]);
+		if (k->op != UINT32_MAX)
+			bind_text(st, 4, s[k->op]);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)k->count);
+		sqlite3_bind_int64(st, 6, k->total_ps);
+		sqlite3_bind_int64(st, 7, k->min_ps);
+		sqlite3_bind_int64(st, 8, k->max_ps);
+		if (step_done(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->nmodules; i++) {
+		const struct module_agg *m = &p->modules[i];
+		sqlite3_stmt *st = w->module;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		bind_text(st, 3, s[m->name]);
+		if (m->program_id != -1)
+			sqlite3_bind_int64(st, 4, m->program_id);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)m->count);
+		sqlite3_bind_int64(st, 6, m->total_ps);
+		sqlite3_bind_int64(st, 7, m->min_ps);
+		sqlite3_bind_int64(st, 8, m->max_ps);
+		if (step_done(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->nsteps; i++) {
+		const struct step_rec *r = &p->steps[i];
+		sqlite3_stmt *st = w->step;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		bind_text(st, 3, r->source == STEP_DEVICE ? "device" : "host");
+		sqlite3_bind_int64(st, 4, r->step);
+		bind_text(st, 5, s[r->name]);
+		sqlite3_bind_int64(st, 6, r->start_ps);
+		sqlite3_bind_int64(st, 7, r->dur_ps);
+		if (step_done(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->ncompiles; i++) {
+		const struct compile_rec *r = &p->compiles[i];
+		sqlite3_stmt *st = w->compile;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		bind_text(st, 3, s[r->line]);
+		bind_text(st, 4, s[r->name]);
+		bind_text(st, 5, s[r->function]);
+		sqlite3_bind_int64(st, 6, r->start_ps);
+		sqlite3_bind_int64(st, 7, r->dur_ps);
+		if (step_done(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->ntransfers; i++) {
+		const struct transfer_rec *r = &p->transfers[i];
+		sqlite3_stmt *st = w->transfer;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		bind_text(st, 3, s[r->line]);
+		bind_text(st, 4, s[r->name]);
+		bind_text(st, 5, transfer_dir_name(r->dir));
+		sqlite3_bind_int(st, 6, r->on_host);
+		if (r->bytes >= 0)
+			sqlite3_bind_int64(st, 7, r->bytes);
+		sqlite3_bind_int64(st, 8, r->start_ps);
+		sqlite3_bind_int64(st, 9, r->dur_ps);
+		if (step_done(ix, st, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Reads and classifies one profile file; -1 with *cause. */
+static int
+summarize(const struct found_file *ff, struct file_summary *fs, char **cause)
+{
+	struct pf_handler h;
+	struct classify *c;
+	struct source src;
+	int rc;
+
+	if (source_open(&src, ff->path, cause) == -1)
+		return -1;
+	c = classify_new(fs, &h);
+	rc = xplane_read(&src, ff->path, &h, &fs->read_stats, cause);
+	classify_finish(c);
+	source_close(&src);
+	if (rc != 0)
+		file_summary_release(fs);
+	return rc == 0 ? 0 : -1;
+}
+
+/* Whether the index already holds ff as it is on disk; its id if so. */
+static int
+is_current(struct index *ix, const struct found_file *ff, sqlite3_int64 *id)
+{
+	sqlite3_stmt *st;
+	int current = 0;
+
+	st = index_prepare(ix, "SELECT id FROM files WHERE path = ? AND "
+	    "size = ? AND mtime_ns = ? AND kind = ?");
+	bind_text(st, 1, ff->path);
+	sqlite3_bind_int64(st, 2, ff->size);
+	sqlite3_bind_int64(st, 3, ff->mtime_ns);
+	bind_text(st, 4, file_kind_name(ff->kind));
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		current = 1;
+	}
+	sqlite3_finalize(st);
+	return current;
+}
+
+static int
+select_file(struct index *ix, sqlite3_int64 id, char **cause)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	st = index_prepare(ix, "INSERT OR IGNORE INTO selected VALUES (?)");
+	sqlite3_bind_int64(st, 1, id);
+	rc = step_done(ix, st, cause);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * Writes ff (and fs when it was parsed) in one transaction, replacing
+ * what the index held for that path.
+ */
+static int
+store_file(struct index *ix, const struct found_file *ff,
+    const struct file_summary *fs, sqlite3_int64 *id, char **cause)
+{
+	struct writers w;
+	size_t i;
+
+	if (exec(ix, "BEGIN IMMEDIATE", cause) == -1)
+		return -1;
+	/* Another jaxprof may have stored it while this one was reading. */
+	if (is_current(ix, ff, id))
+		return exec(ix, "COMMIT", cause);
+	if (delete_file(ix, ff->path, cause) == -1 ||
+	    (*id = insert_file(ix, ff, fs, cause)) == -1)
+		goto fail;
+	if (fs != NULL) {
+		writers_prepare(ix, &w);
+		for (i = 0; i < fs->nplanes; i++)
+			if (write_plane(ix, &w, *id, fs, &fs->planes[i],
+			    cause) == -1) {
+				writers_finalize(&w);
+				goto fail;
+			}
+		writers_finalize(&w);
+	}
+	return exec(ix, "COMMIT", cause);
+fail:
+	sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static int
+forget_file(struct index *ix, const char *path, char **cause)
+{
+	if (exec(ix, "BEGIN IMMEDIATE", cause) == -1)
+		return -1;
+	if (delete_file(ix, path, cause) == -1) {
+		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return exec(ix, "COMMIT", cause);
+}
+
+static int
+found_has(const struct found *f, const char *path)
+{
+	size_t lo = 0, hi = f->nfiles;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(f->files[mid].path, path);
+
+		if (c == 0)
+			return 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* Drops indexed files under the roots that no longer exist. */
+static int
+drop_deleted(struct index *ix, const struct found *f, char **cause)
+{
+	sqlite3_stmt *st;
+	char **gone = NULL;
+	size_t ngone = 0, i;
+	int rc = 0;
+
+	st = index_prepare(ix, "SELECT path FROM files WHERE path = ?1 OR "
+	    "substr(path, 1, length(?1) + 1) = ?1 || '/'");
+	for (i = 0; i < f->nroots; i++) {
+		bind_text(st, 1, f->roots[i]);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *path =
+			    (const char *)sqlite3_column_text(st, 0);
+			struct stat sb;
+
+			if (found_has(f, path) || stat(path, &sb) == 0)
+				continue;
+			gone = xreallocarray(gone, ngone + 1, sizeof *gone);
+			gone[ngone++] = xstrdup(path);
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	for (i = 0; i < ngone; i++) {
+		if (rc == 0 && forget_file(ix, gone[i], cause) == -1)
+			rc = -1;
+		free(gone[i]);
+	}
+	free(gone);
+	return rc;
+}
+
+int
+index_refresh(struct index *ix, const struct found *f)
+{
+	char *cause = NULL;
+	size_t i;
+	int bad = 0;
+
+	if (exec(ix, "DELETE FROM selected", &cause) == -1)
+		goto dberr;
+	for (i = 0; i < f->nfiles; i++) {
+		const struct found_file *ff = &f->files[i];
+		struct file_summary fs;
+		sqlite3_int64 id;
+		int parsed = 0;
+
+		if (!is_current(ix, ff, &id)) {
+			/* Only XSpace files are read for now. */
+			if (ff->kind == KIND_XPLANE) {
+				if (summarize(ff, &fs, &cause) == -1) {
+					jp_warnx("cannot read '%s': %s",
+					    ff->path, cause);
+					free(cause);
+					cause = NULL;
+					bad++;
+					if (forget_file(ix, ff->path,
+					    &cause) == -1)
+						goto dberr;
+					continue;
+				}
+				parsed = 1;
+				if (fs.read_stats.missing_event_metadata +
+				    fs.read_stats.missing_stat_metadata > 0)
+					jp_warnx("warning: '%s': %llu events "
+					    "and %llu stats refer to missing "
+					    "metadata; their names are empty",
+					    ff->path, (unsigned long long)
+					    fs.read_stats.missing_event_metadata,
+					    (unsigned long long)
+					    fs.read_stats.missing_stat_metadata);
+			}
+			if (store_file(ix, ff, parsed ? &fs : NULL, &id,
+			    &cause) == -1) {
+				if (parsed)
+					file_summary_release(&fs);
+				goto dberr;
+			}
+			if (parsed)
+				file_summary_release(&fs);
+		}
+		if (select_file(ix, id, &cause) == -1)
+			goto dberr;
+	}
+	if (drop_deleted(ix, f, &cause) == -1)
+		goto dberr;
+	return bad;
+dberr:
+	jp_warnx("index '%s': %s", ix->path, cause != NULL ? cause : "error");
+	free(cause);
+	return -1;
+}

@@ -1,0 +1,41 @@
+/*
+ * The SQLite index: what reports read instead of the profiles.  Its schema
+ * is documented in man/jaxprof.1 (INDEX SCHEMA); bump INDEX_SCHEMA_VERSION
+ * with any change, and old indexes are rebuilt on open.
+ *
+ *	struct index *ix;
+ *	if (index_open(&ix, "/tmp/x.sqlite", &cause) == -1) ...;
+ *	nbad = index_refresh(ix, &found, quiet);   (fills temp table "selected")
+ *	sqlite3_stmt *st = index_prepare(ix, "SELECT ... JOIN selected ...");
+ *	index_close(ix);
+ */
+#ifndef JAXPROF_INDEX_H
+#define JAXPROF_INDEX_H
+
+#include <sqlite3.h>
+
+#include "discover.h"
+
+#define INDEX_SCHEMA_VERSION	1
+
+struct index;
+
+/* Opens or creates the database at path; -1 with *cause (caller frees). */
+int		 index_open(struct index **ix, const char *path, char **cause);
+void		 index_close(struct index *ix);
+sqlite3		*index_db(struct index *ix);
+
+/*
+ * Brings the index up to date with the files found: unchanged files (same
+ * size and mtime) are not read again, changed or new ones are re-read, each
+ * in its own transaction, and files gone from under the roots are dropped.
+ * Fills the temporary table selected(file_id) with the found files.
+ * Prints one message per unreadable file and returns how many there were
+ * (-1 on a database error, already reported).
+ */
+int		 index_refresh(struct index *ix, const struct found *found);
+
+/* A prepared statement, or exits 2 naming the SQLite error. */
+sqlite3_stmt	*index_prepare(struct index *ix, const char *sql);
+
+#endif

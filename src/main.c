@@ -1,0 +1,110 @@
+/* jaxprof: global options, the command table, and a checked stdout. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "err.h"
+
+/* Sorted by name. */
+static const struct cmd *const commands[] = {
+	&cmd_index,
+	&cmd_list,
+	&cmd_sql,
+	&cmd_top,
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void
+usage(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "usage: jaxprof [--help] [--version] <command> "
+	    "[<args>]\n\nCommands:\n");
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(fp, "  %-8s %s\n", commands[i]->name,
+		    commands[i]->summary);
+	fprintf(fp, "\n'jaxprof <command> --help' or 'man jaxprof-<command>' "
+	    "for more.\nExit status: 0 ok, 1 a check failed, 2 usage or "
+	    "input error.\n");
+}
+
+static const struct cmd *
+find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+/* A report cut short by a full disk or closed pipe must not exit 0. */
+static int
+close_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		if (errno == EPIPE)
+			return status;
+		jp_warn("cannot write standard output");
+		return EXIT_TROUBLE;
+	}
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cmd *cmd;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(stdout);
+			return close_stdout(EXIT_OK);
+		case 'V':
+			printf("jaxprof %s\n", PACKAGE_VERSION);
+			return close_stdout(EXIT_OK);
+		default:
+			usage(stderr);
+			return EXIT_TROUBLE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0) {
+		usage(stderr);
+		return EXIT_TROUBLE;
+	}
+	/* "jaxprof help top" is "jaxprof top --help". */
+	if (strcmp(argv[0], "help") == 0) {
+		if (argc == 1) {
+			usage(stdout);
+			return close_stdout(EXIT_OK);
+		}
+		if ((cmd = find_command(argv[1])) == NULL)
+			jp_errx(EXIT_TROUBLE, "'%s' is not a jaxprof command; "
+			    "see 'jaxprof --help'", argv[1]);
+		cmd_print_help(cmd, stdout);
+		return close_stdout(EXIT_OK);
+	}
+	if ((cmd = find_command(argv[0])) == NULL)
+		jp_errx(EXIT_TROUBLE, "'%s' is not a jaxprof command; see "
+		    "'jaxprof --help'", argv[0]);
+	err_set_command(cmd->name);
+	cmd_reset_getopt();
+	return close_stdout(cmd->run(argc, argv));
+}

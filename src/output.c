@@ -1,0 +1,464 @@
+/* table | csv | json | markdown rendering of report rows. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "xmalloc.h"
+
+#define TABLE_MAX_NAME	80	/* longer names are cut in tables */
+
+const char output_formats[] = "table, csv, json, markdown";
+
+struct cell {
+	char	*text;		/* NULL: no value */
+	int	 numeric;	/* JSON: emit unquoted */
+};
+
+struct output {
+	enum out_format	 fmt;
+	FILE		*fp;
+	const struct out_col *cols;
+	size_t		 ncols;
+	struct cell	*row;		/* the row being filled */
+	size_t		 ncells;
+	struct cell	*rows;		/* table/markdown: all rows */
+	size_t		 nrows;
+	char		**titles, **notes;
+	size_t		 ntitles, nnotes;
+	size_t		 emitted;	/* json: rows written */
+};
+
+int
+output_parse_format(const char *s, enum out_format *fmt)
+{
+	if (strcmp(s, "table") == 0)
+		*fmt = FMT_TABLE;
+	else if (strcmp(s, "csv") == 0)
+		*fmt = FMT_CSV;
+	else if (strcmp(s, "json") == 0)
+		*fmt = FMT_JSON;
+	else if (strcmp(s, "markdown") == 0 || strcmp(s, "md") == 0)
+		*fmt = FMT_MARKDOWN;
+	else
+		return -1;
+	return 0;
+}
+
+void
+fmt_fixed(char *buf, size_t size, double v, int decimals)
+{
+	char *p;
+
+	if (!isfinite(v)) {
+		snprintf(buf, size, "%s", "0");
+		return;
+	}
+	snprintf(buf, size, "%.*f", decimals, v);
+	/* A locale that writes ',' as the decimal point must not leak out. */
+	for (p = buf; *p != '\0'; p++)
+		if (*p == ',')
+			*p = '.';
+	if (strcmp(buf, "-0") == 0 || strncmp(buf, "-0.", 3) == 0) {
+		for (p = buf + 1; *p == '0' || *p == '.'; p++)
+			;
+		if (*p == '\0')
+			memmove(buf, buf + 1, strlen(buf));
+	}
+}
+
+void
+fmt_duration(char *buf, size_t size, int64_t ps)
+{
+	double v = (double)ps;
+	char num[40];
+	const char *unit;
+
+	if (llabs(ps) >= 1000000000000LL) {
+		v /= 1e12;
+		unit = "s";
+	} else if (llabs(ps) >= 1000000000LL) {
+		v /= 1e9;
+		unit = "ms";
+	} else if (llabs(ps) >= 1000000LL) {
+		v /= 1e6;
+		unit = "us";
+	} else {
+		fmt_fixed(num, sizeof num, v / 1e3, 0);
+		snprintf(buf, size, "%s ns", num);
+		return;
+	}
+	fmt_fixed(num, sizeof num, v, 3);
+	snprintf(buf, size, "%s %s", num, unit);
+}
+
+static void
+fmt_bytes(char *buf, size_t size, int64_t b)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	char num[40];
+	int i = -1;
+
+	while (fabs(v) >= 1024 && i < 3) {
+		v /= 1024;
+		i++;
+	}
+	if (i < 0) {
+		snprintf(buf, size, "%lld B", (long long)b);
+		return;
+	}
+	fmt_fixed(num, sizeof num, v, 2);
+	snprintf(buf, size, "%s %s", num, units[i]);
+}
+
+struct output *
+output_new(enum out_format fmt, FILE *fp, const struct out_col *cols,
+    size_t ncols)
+{
+	struct output *o = xcalloc(1, sizeof *o);
+
+	o->fmt = fmt;
+	o->fp = fp;
+	o->cols = cols;
+	o->ncols = ncols;
+	o->row = xcalloc(ncols, sizeof *o->row);
+	if (fmt == FMT_CSV) {
+		size_t i;
+
+		for (i = 0; i < ncols; i++)
+			fprintf(fp, "%s%s", i > 0 ? "," : "", cols[i].name);
+		fputc('\n', fp);
+	}
+	return o;
+}
+
+static void
+push_line(char ***v, size_t *n, const char *s)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+void
+output_title(struct output *o, const char *line)
+{
+	push_line(&o->titles, &o->ntitles, line);
+}
+
+void
+output_note(struct output *o, const char *line)
+{
+	push_line(&o->notes, &o->nnotes, line);
+}
+
+static void
+put_cell(struct output *o, char *text, int numeric)
+{
+	if (o->ncells >= o->ncols) {
+		free(text);
+		return;
+	}
+	o->row[o->ncells].text = text;
+	o->row[o->ncells].numeric = numeric;
+	o->ncells++;
+}
+
+void
+output_str(struct output *o, const char *s)
+{
+	put_cell(o, xstrdup(s != NULL ? s : ""), 0);
+}
+
+void
+output_int(struct output *o, int64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%lld", (long long)v);
+	put_cell(o, xstrdup(buf), 1);
+}
+
+/* Machine formats get µs with 3 decimals; tables get human units. */
+void
+output_ps(struct output *o, double ps)
+{
+	char buf[64];
+
+	if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
+		fmt_duration(buf, sizeof buf, (int64_t)ps);
+	else
+		fmt_fixed(buf, sizeof buf, ps / 1e6, 3);
+	put_cell(o, xstrdup(buf), 1);
+}
+
+void
+output_double(struct output *o, double v)
+{
+	enum col_type type = o->ncells < o->ncols ?
+	    o->cols[o->ncells].type : COL_RATE;
+	char buf[64];
+
+	if (type == COL_BYTES && (o->fmt == FMT_TABLE ||
+	    o->fmt == FMT_MARKDOWN)) {
+		fmt_bytes(buf, sizeof buf, (int64_t)v);
+		put_cell(o, xstrdup(buf), 1);
+		return;
+	}
+	fmt_fixed(buf, sizeof buf, v, type == COL_PCT ? 2 : 3);
+	if (type == COL_PCT && (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN))
+		strncat(buf, "%", sizeof buf - strlen(buf) - 1);
+	put_cell(o, xstrdup(buf), 1);
+}
+
+void
+output_null(struct output *o)
+{
+	put_cell(o, NULL, 0);
+}
+
+static void
+csv_field(FILE *fp, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+static void
+json_string(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s != '\0'; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(fp, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", fp);
+		else if (ch == '\t')
+			fputs("\\t", fp);
+		else if (ch < 0x20)
+			fprintf(fp, "\\u%04x", ch);
+		else
+			fputc(ch, fp);
+	}
+	fputc('"', fp);
+}
+
+void
+output_end_row(struct output *o)
+{
+	size_t i;
+
+	while (o->ncells < o->ncols)
+		put_cell(o, NULL, 0);
+	switch (o->fmt) {
+	case FMT_CSV:
+		for (i = 0; i < o->ncols; i++) {
+			if (i > 0)
+				fputc(',', o->fp);
+			if (o->row[i].text != NULL)
+				csv_field(o->fp, o->row[i].text);
+			free(o->row[i].text);
+		}
+		fputc('\n', o->fp);
+		break;
+	case FMT_JSON:
+		fputs(o->emitted++ == 0 ? "[\n  {" : ",\n  {", o->fp);
+		for (i = 0; i < o->ncols; i++) {
+			if (i > 0)
+				fputs(", ", o->fp);
+			json_string(o->fp, o->cols[i].name);
+			fputs(": ", o->fp);
+			if (o->row[i].text == NULL)
+				fputs("null", o->fp);
+			else if (o->row[i].numeric)
+				fputs(o->row[i].text, o->fp);
+			else
+				json_string(o->fp, o->row[i].text);
+			free(o->row[i].text);
+		}
+		fputc('}', o->fp);
+		break;
+	default:
+		o->rows = xreallocarray(o->rows, o->nrows + 1,
+		    o->ncols * sizeof *o->rows);
+		memcpy(o->rows + o->nrows * o->ncols, o->row,
+		    o->ncols * sizeof *o->row);
+		o->nrows++;
+	}
+	memset(o->row, 0, o->ncols * sizeof *o->row);
+	o->ncells = 0;
+}
+
+/* Table cell text: control characters shown as '?', long names cut. */
+static char *
+table_text(const struct cell *c, int markdown)
+{
+	const char *s = c->text != NULL ? c->text : "";
+	size_t len = strlen(s), i, j = 0;
+	char *out = xmalloc(len * 2 + 4);
+
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (!markdown && !c->numeric && i == TABLE_MAX_NAME - 3 &&
+		    len > TABLE_MAX_NAME) {
+			memcpy(out + j, "...", 3);
+			j += 3;
+			break;
+		}
+		if (ch < 0x20 || ch == 0x7f)
+			out[j++] = '?';
+		else {
+			if (markdown && ch == '|')
+				out[j++] = '\\';
+			out[j++] = (char)ch;
+		}
+	}
+	out[j] = '\0';
+	return out;
+}
+
+/* Display width: UTF-8 continuation bytes take no column. */
+static size_t
+text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static void
+pad(FILE *fp, size_t n)
+{
+	while (n-- > 0)
+		fputc(' ', fp);
+}
+
+static const char *
+header_of(const struct out_col *c)
+{
+	return c->header != NULL ? c->header : c->name;
+}
+
+static void
+render_grid(struct output *o)
+{
+	int md = o->fmt == FMT_MARKDOWN;
+	size_t *width = xcalloc(o->ncols, sizeof *width);
+	char **text = xcalloc(o->nrows * o->ncols + 1, sizeof *text);
+	size_t r, i;
+
+	for (i = 0; i < o->ncols; i++) {
+		width[i] = strlen(header_of(&o->cols[i]));
+		if (md && width[i] < 3)
+			width[i] = 3;
+	}
+	for (r = 0; r < o->nrows; r++)
+		for (i = 0; i < o->ncols; i++) {
+			char *t = table_text(&o->rows[r * o->ncols + i], md);
+			size_t w = text_width(t);
+
+			text[r * o->ncols + i] = t;
+			if (w > width[i])
+				width[i] = w;
+		}
+	for (i = 0; i < o->ntitles; i++)
+		fprintf(o->fp, "%s\n", o->titles[i]);
+	if (o->ntitles > 0)
+		fputc('\n', o->fp);
+	/* Header: numbers are right-aligned, names left. */
+	for (i = 0; i < o->ncols; i++) {
+		int right = o->cols[i].type != COL_STR;
+		size_t w = strlen(header_of(&o->cols[i]));
+
+		fputs(md ? "| " : (i > 0 ? "  " : ""), o->fp);
+		if (right)
+			pad(o->fp, width[i] - w);
+		fputs(header_of(&o->cols[i]), o->fp);
+		if (!right && (md || i + 1 < o->ncols))
+			pad(o->fp, width[i] - w);
+		if (md)
+			fputc(' ', o->fp);
+	}
+	fputs(md ? "|\n" : "\n", o->fp);
+	if (md) {
+		for (i = 0; i < o->ncols; i++) {
+			size_t k;
+
+			fputs("|", o->fp);
+			for (k = 0; k < width[i] + 1; k++)
+				fputc('-', o->fp);
+			fputc(o->cols[i].type != COL_STR ? ':' : '-', o->fp);
+		}
+		fputs("|\n", o->fp);
+	}
+	for (r = 0; r < o->nrows; r++) {
+		for (i = 0; i < o->ncols; i++) {
+			const char *t = text[r * o->ncols + i];
+			int right = o->cols[i].type != COL_STR;
+			size_t w = text_width(t);
+
+			fputs(md ? "| " : (i > 0 ? "  " : ""), o->fp);
+			if (right)
+				pad(o->fp, width[i] - w);
+			fputs(t, o->fp);
+			if (!right && (md || i + 1 < o->ncols))
+				pad(o->fp, width[i] - w);
+			if (md)
+				fputc(' ', o->fp);
+		}
+		fputs(md ? "|\n" : "\n", o->fp);
+	}
+	if (o->nnotes > 0)
+		fputc('\n', o->fp);
+	for (i = 0; i < o->nnotes; i++)
+		fprintf(o->fp, "%s\n", o->notes[i]);
+	for (i = 0; i < o->nrows * o->ncols; i++)
+		free(text[i]);
+	free(text);
+	free(width);
+}
+
+int
+output_finish(struct output *o)
+{
+	size_t i;
+	int rc;
+
+	if (o->ncells > 0)
+		output_end_row(o);
+	if (o->fmt == FMT_JSON)
+		fputs(o->emitted == 0 ? "[]\n" : "\n]\n", o->fp);
+	else if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
+		render_grid(o);
+	rc = fflush(o->fp) == 0 && !ferror(o->fp) ? 0 : -1;
+	for (i = 0; i < o->nrows * o->ncols; i++)
+		free(o->rows[i].text);
+	free(o->rows);
+	free(o->row);
+	for (i = 0; i < o->ntitles; i++)
+		free(o->titles[i]);
+	free(o->titles);
+	for (i = 0; i < o->nnotes; i++)
+		free(o->notes[i]);
+	free(o->notes);
+	free(o);
+	return rc;
+}

@@ -1,0 +1,179 @@
+/* Shared report setup: options, discovery, index refresh, filters. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "err.h"
+#include "report.h"
+#include "strmap.h"
+#include "xmalloc.h"
+
+void
+report_init(struct report *r, const char *cmd)
+{
+	memset(r, 0, sizeof *r);
+	r->cmd = cmd;
+	r->format = FMT_TABLE;
+	r->host_glob = r->device_glob = r->run_glob = "*";
+	found_init(&r->found);
+}
+
+int
+report_option(struct report *r, int ch, const char *arg)
+{
+	switch (ch) {
+	case OPT_DB:
+		r->db_path = arg;
+		break;
+	case OPT_DEVICE:
+		r->device_glob = arg;
+		break;
+	case OPT_FORMAT:
+		if (output_parse_format(arg, &r->format) == -1)
+			jp_errx(EXIT_TROUBLE, "invalid --format '%s' "
+			    "(choose from %s)", arg, output_formats);
+		break;
+	case OPT_HOST:
+		r->host_glob = arg;
+		break;
+	case OPT_LATEST:
+		r->latest = 1;
+		break;
+	case OPT_RUN:
+		r->run_glob = arg;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+long
+parse_long_option(const char *cmd, const char *name, const char *arg,
+    long min, long max)
+{
+	char *end;
+	long v;
+
+	(void)cmd;
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno != 0 || end == arg || *end != '\0' || v < min || v > max)
+		jp_errx(EXIT_TROUBLE, "invalid --%s '%s' (expected a whole "
+		    "number from %ld to %ld)", name, arg, min, max);
+	return v;
+}
+
+/* mkdir -p for the cache folder; errors surface when the index opens. */
+static void
+make_dirs(const char *path)
+{
+	char *p = xstrdup(path), *s;
+
+	for (s = p + 1; *s != '\0'; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		(void)mkdir(p, 0700);
+		*s = '/';
+	}
+	(void)mkdir(p, 0700);
+	free(p);
+}
+
+char *
+default_db_path(char **roots, size_t nroots)
+{
+	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	uint64_t h = 0;
+	char *dir, *path;
+	size_t i;
+
+	for (i = 0; i < nroots; i++)
+		h = h * 31 + strmap_hash(roots[i], strlen(roots[i]));
+	if (cache != NULL && cache[0] == '/')
+		dir = xasprintf("%s/jaxprof", cache);
+	else
+		dir = xasprintf("%s/.cache/jaxprof",
+		    home != NULL && *home != '\0' ? home : "/tmp");
+	make_dirs(dir);
+	path = xasprintf("%s/%016llx.sqlite", dir, (unsigned long long)h);
+	free(dir);
+	return path;
+}
+
+void
+report_open(struct report *r, int npaths, char **paths)
+{
+	const char *env = getenv("JAXPROF_DB");
+	char *cause;
+	int i, failed = 0;
+
+	if (npaths == 0)
+		jp_errx(EXIT_TROUBLE, "no PATH given; see 'jaxprof %s --help'",
+		    r->cmd);
+	for (i = 0; i < npaths; i++) {
+		size_t before = found_profiles(&r->found);
+
+		if (discover(&r->found, paths[i], &cause) == -1) {
+			jp_warnx("%s", cause);
+			free(cause);
+			failed = 1;
+		} else if (found_profiles(&r->found) == before) {
+			jp_warnx("no profiles found under '%s'", paths[i]);
+			failed = 1;
+		}
+	}
+	if (failed)
+		exit(EXIT_TROUBLE);
+	found_finish(&r->found);
+	if (r->latest)
+		found_keep_latest(&r->found);
+	if (r->db_path == NULL && env != NULL && *env != '\0')
+		r->db_path = env;
+	if (r->db_path == NULL) {
+		r->db_owned = default_db_path(r->found.roots, r->found.nroots);
+		r->db_path = r->db_owned;
+	}
+	if (index_open(&r->ix, r->db_path, &cause) == -1) {
+		jp_warnx("%s", cause);
+		free(cause);
+		exit(EXIT_TROUBLE);
+	}
+	r->nbad = index_refresh(r->ix, &r->found);
+	if (r->nbad == -1)
+		exit(EXIT_TROUBLE);
+}
+
+const char *
+report_filter_sql(void)
+{
+	return " AND f.host GLOB ?101 AND f.run GLOB ?103 AND "
+	    "(p.name GLOB ?102 OR substr(p.name, instr(p.name, ':') + 1) "
+	    "GLOB ?102)";
+}
+
+void
+report_bind_filters(const struct report *r, sqlite3_stmt *st)
+{
+	sqlite3_bind_text(st, 101, r->host_glob, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 102, r->device_glob, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 103, r->run_glob, -1, SQLITE_STATIC);
+}
+
+int
+report_close(struct report *r, int status)
+{
+	int bad = r->nbad;
+
+	index_close(r->ix);
+	found_release(&r->found);
+	free(r->db_owned);
+	memset(r, 0, sizeof *r);
+	return bad > 0 ? EXIT_TROUBLE : status;
+}
