@@ -61,6 +61,14 @@ struct classify {
 	struct plane_summary *plane;	/* the current one */
 	struct op_table	 cand[NCAND];
 	int		 has_xla_ops_line;
+	/* Per event metadata of the plane: name and category ids, or NO_ID. */
+	uint32_t	*meta_name;
+	uint32_t	*meta_category;
+	struct pf_bytes	 last_module;	/* hlo_module of the last event */
+	uint32_t	 last_module_id;
+	/* Per string id: the category derived from it as an op name. */
+	uint32_t	*cat_of_name;
+	size_t		 ncat_of_name;
 	/* Program id -> module name from this plane's "XLA Modules" line. */
 	int64_t		*module_pids;
 	uint32_t	*module_names;
@@ -279,15 +287,15 @@ intern_str(struct classify *c, const char *s)
 }
 
 static int
-event_int(const struct pf_event *ev, const char *stat, int64_t *v)
+event_int(const struct pf_event *ev, enum pf_key key, int64_t *v)
 {
-	return pf_stat_int(pf_event_stat(ev, stat), v);
+	return pf_stat_int(pf_event_stat(ev, key), v);
 }
 
 static int
-event_str(const struct pf_event *ev, const char *stat, struct pf_bytes *v)
+event_str(const struct pf_event *ev, enum pf_key key, struct pf_bytes *v)
 {
-	return pf_stat_str(pf_event_stat(ev, stat), v);
+	return pf_stat_str(pf_event_stat(ev, key), v);
 }
 
 /* xprof's GetDeviceEventTimespan: device_offset_ps/duration override. */
@@ -296,8 +304,8 @@ event_span(const struct pf_event *ev, int64_t *start, int64_t *dur)
 {
 	int64_t off, d;
 
-	if (event_int(ev, "device_offset_ps", &off) &&
-	    event_int(ev, "device_duration_ps", &d)) {
+	if (event_int(ev, PF_KEY_DEVICE_OFFSET_PS, &off) &&
+	    event_int(ev, PF_KEY_DEVICE_DURATION_PS, &d)) {
 		*start = off;
 		*dur = d;
 	} else {
@@ -342,19 +350,62 @@ split_tf_op(const char *name, size_t *name_len)
 	return 1;
 }
 
+/* The display name of an event as a string id, cached per metadata. */
 static uint32_t
-category_of(struct classify *c, const struct pf_event *ev, const char *op)
+event_name_id(struct classify *c, const struct pf_event *ev)
 {
-	struct pf_bytes cat;
-	char *derived;
-	uint32_t id;
+	uint32_t *slot = &c->meta_name[ev->meta->index];
 
-	if (event_str(ev, "hlo_category", &cat))
+	if (*slot == NO_ID)
+		*slot = intern_str(c, pf_event_name(ev));
+	return *slot;
+}
+
+/* The category derived from op name `op` (a string id), cached. */
+static uint32_t
+derived_category(struct classify *c, uint32_t op)
+{
+	char *derived;
+
+	if (op >= c->ncat_of_name) {
+		size_t n = c->fs->strings.n, i;
+
+		c->cat_of_name = xreallocarray(c->cat_of_name, n,
+		    sizeof *c->cat_of_name);
+		for (i = c->ncat_of_name; i < n; i++)
+			c->cat_of_name[i] = NO_ID;
+		c->ncat_of_name = n;
+	}
+	if (c->cat_of_name[op] == NO_ID) {
+		derived = derive_category(c->fs->strings.strings[op]);
+		c->cat_of_name[op] = intern_str(c, derived);
+		free(derived);
+	}
+	return c->cat_of_name[op];
+}
+
+/*
+ * The op's category: its hlo_category stat (the event's, else the
+ * metadata's), else derived from the op name.
+ */
+static uint32_t
+category_of(struct classify *c, const struct pf_event *ev, uint32_t op)
+{
+	const struct pf_stat *st;
+	struct pf_bytes cat;
+	uint32_t *slot;
+
+	st = pf_stat_find(ev->stats, ev->nstats, PF_KEY_HLO_CATEGORY);
+	if (pf_stat_str(st, &cat))
 		return intern(c, cat.ptr, cat.len);
-	derived = derive_category(op);
-	id = intern_str(c, derived);
-	free(derived);
-	return id;
+	slot = &c->meta_category[ev->meta->index];
+	if (*slot == NO_ID) {
+		st = pf_stat_find(ev->meta->stats, ev->meta->nstats,
+		    PF_KEY_HLO_CATEGORY);
+		*slot = pf_stat_str(st, &cat) ? intern(c, cat.ptr, cat.len) :
+		    NO_ID - 1;
+	}
+	return *slot != NO_ID - 1 ? *slot : derived_category(c, op);
 }
 
 static void
@@ -364,9 +415,17 @@ op_key_from_event(struct classify *c, const struct pf_event *ev,
 	struct pf_bytes module;
 
 	k->name = name;
-	k->module = event_str(ev, "hlo_module", &module) ?
-	    intern(c, module.ptr, module.len) : NO_ID;
-	if (!event_int(ev, "program_id", &k->program_id))
+	k->module = NO_ID;
+	if (event_str(ev, PF_KEY_HLO_MODULE, &module)) {
+		/* Reference strings repeat by pointer: skip hashing them. */
+		if (module.ptr != c->last_module.ptr ||
+		    module.len != c->last_module.len) {
+			c->last_module = module;
+			c->last_module_id = intern(c, module.ptr, module.len);
+		}
+		k->module = c->last_module_id;
+	}
+	if (!event_int(ev, PF_KEY_PROGRAM_ID, &k->program_id))
 		k->program_id = -1;
 	if (k->module != NO_ID)
 		k->program_id = -1;	/* the module name is enough */
@@ -378,9 +437,9 @@ event_cost(const struct pf_event *ev, uint64_t *flops, int *has_flops,
 {
 	int64_t v;
 
-	*has_flops = event_int(ev, "flops", &v);
+	*has_flops = event_int(ev, PF_KEY_FLOPS, &v);
 	*flops = *has_flops ? (uint64_t)v : 0;
-	*has_bytes = event_int(ev, "bytes_accessed", &v);
+	*has_bytes = event_int(ev, PF_KEY_BYTES_ACCESSED, &v);
 	*bytes = *has_bytes ? (uint64_t)v : 0;
 }
 
@@ -458,14 +517,14 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
 {
 	struct pf_bytes hlo_op, op = { "", 0 };
-	int has_op = event_str(ev, "hlo_op", &hlo_op);
+	int has_op = event_str(ev, PF_KEY_HLO_OP, &hlo_op);
 	uint64_t flops, bytes;
 	int has_flops, has_bytes;
 	struct kernel_agg *k = NULL;
 	uint32_t kname, op_id = NO_ID;
 	size_t i;
 
-	if (!has_op && pf_event_stat(ev, "kernel_details") == NULL)
+	if (!has_op && pf_event_stat(ev, PF_KEY_KERNEL_DETAILS) == NULL)
 		return;
 	if (has_op) {
 		struct op_key key;
@@ -481,8 +540,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 			flush_pending(c);
 			c->pending = 1;
 			c->pending_key = key;
-			c->pending_category = category_of(c, ev,
-			    c->fs->strings.strings[op_id]);
+			c->pending_category = category_of(c, ev, op_id);
 			c->pending_start = start;
 			c->pending_dur = dur;
 			c->pending_flops = flops;
@@ -492,7 +550,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		}
 	}
 	/* Kernels per name: few distinct names, so a linear scan will do. */
-	kname = intern_str(c, pf_event_name(ev));
+	kname = event_name_id(c, ev);
 	for (i = 0; i < c->plane->nkernels; i++)
 		if (c->plane->kernels[i].name == kname) {
 			k = &c->plane->kernels[i];
@@ -525,7 +583,7 @@ add_transfer(struct classify *c, const struct pf_event *ev,
 	p->transfers = xreallocarray(p->transfers, p->ntransfers + 1,
 	    sizeof *p->transfers);
 	t = &p->transfers[p->ntransfers++];
-	t->name = intern_str(c, pf_event_name(ev));
+	t->name = event_name_id(c, ev);
 	t->line = c->line_name;
 	t->dir = dir;
 	t->on_host = on_host;
@@ -541,7 +599,7 @@ on_device_copy(struct classify *c, const struct pf_event *ev, int64_t start,
 {
 	const char *name = pf_event_name(ev);
 	struct pf_bytes details;
-	int has_details = event_str(ev, "memcpy_details", &details);
+	int has_details = event_str(ev, PF_KEY_MEMCPY_DETAILS, &details);
 	enum transfer_dir dir = XFER_OTHER;
 	int64_t bytes = -1;
 
@@ -649,8 +707,8 @@ on_device_step(struct classify *c, const struct pf_event *ev, int64_t start,
 	char *end;
 	int64_t step;
 
-	if (!event_int(ev, "step_num", &step) &&
-	    !event_int(ev, "group_id", &step)) {
+	if (!event_int(ev, PF_KEY_STEP_NUM, &step) &&
+	    !event_int(ev, PF_KEY_GROUP_ID, &step)) {
 		step = strtoll(name, &end, 10);
 		if (end == name)
 			step = (int64_t)c->plane->nsteps;
@@ -692,7 +750,7 @@ on_host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 	for (i = 0; i < c->nev_stack; i++)
 		inside_compile |= c->ev_stack[i].compile;
 
-	if (event_str(ev, "hlo_op", &hlo_op)) {
+	if (event_str(ev, PF_KEY_HLO_OP, &hlo_op)) {
 		struct pf_bytes op = last_component(hlo_op);
 		uint64_t flops, bytes;
 		int has_flops, has_bytes;
@@ -701,7 +759,7 @@ on_host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 		op_key_from_event(c, ev, intern(c, op.ptr, op.len), &k);
 		event_cost(ev, &flops, &has_flops, &bytes, &has_bytes);
 		add_op_occurrence(c, CAND_HOST_XLA, &k, category_of(c, ev,
-		    c->fs->strings.strings[k.name]), start, dur, flops,
+		    k.name), start, dur, flops,
 		    has_flops, bytes, has_bytes);
 	} else if (name[0] != '$' && split_tf_op(name, &tf_len)) {
 		struct op_key k = { intern(c, name, tf_len), NO_ID, -1 };
@@ -710,7 +768,7 @@ on_host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 		    intern_str(c, name + tf_len + 1), start, dur, 0, 0, 0, 0);
 	}
 
-	if (event_int(ev, "step_num", &step) && pf_event_stat(ev, "_r") != NULL)
+	if (event_int(ev, PF_KEY_STEP_NUM, &step) && pf_event_stat(ev, PF_KEY_IS_ROOT) != NULL)
 		add_step(c, STEP_HOST, step, name, start, dur);
 
 	for (i = 0; i < sizeof compile_names / sizeof compile_names[0]; i++)
@@ -774,6 +832,7 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	struct file_summary *fs = c->fs;
 	struct plane_summary *p;
 	int64_t v;
+	size_t i;
 
 	fs->planes = xreallocarray(fs->planes, fs->nplanes + 1,
 	    sizeof *fs->planes);
@@ -792,11 +851,22 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	p->end_ps = INT64_MIN;
 	if (strcmp(plane->name, "Task Environment") == 0 &&
 	    pf_stat_int(pf_stat_find(plane->stats, plane->nstats,
-	    "profile_start_time"), &v))
+	    PF_KEY_PROFILE_START_TIME), &v))
 		fs->profile_start_ns = v;
 	c->plane = p;
+	/* The last plane's strings are gone: forget pointers into them. */
+	c->last_module.ptr = NULL;
+	c->last_module.len = 0;
 	c->has_xla_ops_line = 0;
 	c->nmodule_pids = 0;
+	free(c->meta_name);
+	free(c->meta_category);
+	c->meta_name = xreallocarray(NULL, plane->nmetas + 1,
+	    sizeof *c->meta_name);
+	c->meta_category = xreallocarray(NULL, plane->nmetas + 1,
+	    sizeof *c->meta_category);
+	for (i = 0; i <= plane->nmetas; i++)
+		c->meta_name[i] = c->meta_category[i] = NO_ID;
 	return 0;
 }
 
@@ -848,12 +918,12 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 			struct op_key k;
 			uint64_t flops, bytes;
 			int has_flops, has_bytes;
-			uint32_t name = intern_str(c, pf_event_name(ev));
+			uint32_t name = event_name_id(c, ev);
 
 			op_key_from_event(c, ev, name, &k);
 			event_cost(ev, &flops, &has_flops, &bytes, &has_bytes);
 			add_op_occurrence(c, CAND_XLA_OPS, &k, category_of(c,
-			    ev, c->fs->strings.strings[name]), start, dur,
+			    ev, name), start, dur,
 			    flops, has_flops, bytes, has_bytes);
 			break;
 		}
@@ -1000,6 +1070,9 @@ classify_finish(struct classify *c)
 		op_table_release(&c->cand[i]);
 	free(c->module_pids);
 	free(c->module_names);
+	free(c->meta_name);
+	free(c->meta_category);
+	free(c->cat_of_name);
 	free(c->ops_stack);
 	free(c->ev_stack);
 	free(c);

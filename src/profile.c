@@ -5,25 +5,54 @@
 
 #include "profile.h"
 
+/* Indexed by enum pf_key; names from FORMATS.md section 5. */
+static const char *const key_names[PF_NKEYS] = {
+	[PF_KEY_BYTES_ACCESSED] = "bytes_accessed",
+	[PF_KEY_DEVICE_DURATION_PS] = "device_duration_ps",
+	[PF_KEY_DEVICE_OFFSET_PS] = "device_offset_ps",
+	[PF_KEY_FLOPS] = "flops",
+	[PF_KEY_GROUP_ID] = "group_id",
+	[PF_KEY_HLO_CATEGORY] = "hlo_category",
+	[PF_KEY_HLO_MODULE] = "hlo_module",
+	[PF_KEY_HLO_OP] = "hlo_op",
+	[PF_KEY_IS_ROOT] = "_r",
+	[PF_KEY_KERNEL_DETAILS] = "kernel_details",
+	[PF_KEY_MEMCPY_DETAILS] = "memcpy_details",
+	[PF_KEY_PROFILE_START_TIME] = "profile_start_time",
+	[PF_KEY_PROGRAM_ID] = "program_id",
+	[PF_KEY_STEP_NUM] = "step_num",
+};
+
+enum pf_key
+pf_key_of(const char *name)
+{
+	int k;
+
+	for (k = 1; k < PF_NKEYS; k++)
+		if (strcmp(key_names[k], name) == 0)
+			return (enum pf_key)k;
+	return PF_KEY_OTHER;
+}
+
 const struct pf_stat *
-pf_stat_find(const struct pf_stat *stats, size_t n, const char *name)
+pf_stat_find(const struct pf_stat *stats, size_t n, enum pf_key key)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(stats[i].name, name) == 0)
+		if (stats[i].key == key)
 			return &stats[i];
 	return NULL;
 }
 
 const struct pf_stat *
-pf_event_stat(const struct pf_event *ev, const char *name)
+pf_event_stat(const struct pf_event *ev, enum pf_key key)
 {
 	const struct pf_stat *st;
 
-	st = pf_stat_find(ev->stats, ev->nstats, name);
+	st = pf_stat_find(ev->stats, ev->nstats, key);
 	if (st == NULL)
-		st = pf_stat_find(ev->meta->stats, ev->meta->nstats, name);
+		st = pf_stat_find(ev->meta->stats, ev->meta->nstats, key);
 	return st;
 }
 

@@ -31,9 +31,33 @@ enum pf_value_kind {
 	PF_REF,				/* string stored by reference */
 };
 
+/*
+ * Stat names consumers look for, resolved once per plane by the reader so
+ * the per-event lookups compare integers, not strings.
+ */
+enum pf_key {
+	PF_KEY_OTHER,
+	PF_KEY_BYTES_ACCESSED,
+	PF_KEY_DEVICE_DURATION_PS,
+	PF_KEY_DEVICE_OFFSET_PS,
+	PF_KEY_FLOPS,
+	PF_KEY_GROUP_ID,
+	PF_KEY_HLO_CATEGORY,
+	PF_KEY_HLO_MODULE,
+	PF_KEY_HLO_OP,
+	PF_KEY_IS_ROOT,			/* "_r" */
+	PF_KEY_KERNEL_DETAILS,
+	PF_KEY_MEMCPY_DETAILS,
+	PF_KEY_PROFILE_START_TIME,
+	PF_KEY_PROGRAM_ID,
+	PF_KEY_STEP_NUM,
+	PF_NKEYS,
+};
+
 struct pf_stat {
 	int64_t		 metadata_id;
 	const char	*name;		/* "" when the metadata id is unknown */
+	enum pf_key	 key;		/* the name, when it is a known one */
 	enum pf_value_kind kind;
 	union {
 		double	 d;
@@ -126,12 +150,14 @@ struct pf_read_stats {
 	uint64_t	bytes;			/* uncompressed input size */
 };
 
-/* The stat called name among stats, or NULL. */
+/* The key of a stat name (PF_KEY_OTHER when it is not a known one). */
+enum pf_key	 pf_key_of(const char *name);
+/* The stat with that key among stats, or NULL. */
 const struct pf_stat *pf_stat_find(const struct pf_stat *stats, size_t n,
-	    const char *name);
+	    enum pf_key key);
 /* The event's stat, falling back to its metadata's; NULL if neither has it. */
 const struct pf_stat *pf_event_stat(const struct pf_event *ev,
-	    const char *name);
+	    enum pf_key key);
 /* Integer value of an int, uint or double stat; 0 if none. */
 int		pf_stat_int(const struct pf_stat *st, int64_t *out);
 /* String value of a str or ref stat; 0 if it is not a string. */

@@ -103,6 +103,7 @@ idmap_release(struct idmap *m)
 struct plane_tables {
 	struct idmap	 stat_ids;	/* stat metadata id -> stat_names index */
 	char		**stat_names;
+	enum pf_key	*stat_keys;	/* the key of each stat name */
 	size_t		 nstat_names;
 	struct idmap	 meta_ids;	/* event metadata id -> metas index */
 	struct pf_event_meta *metas;	/* nmetas + 1: the last one is empty */
@@ -115,13 +116,16 @@ struct plane_tables {
 
 static const char *
 tables_stat_name(const struct plane_tables *t, int64_t id,
-    struct pf_read_stats *rs)
+    struct pf_read_stats *rs, enum pf_key *key)
 {
 	uint32_t i;
 
-	if (idmap_get(&t->stat_ids, id, &i))
+	if (idmap_get(&t->stat_ids, id, &i)) {
+		*key = t->stat_keys[i];
 		return t->stat_names[i];
+	}
 	rs->missing_stat_metadata++;
+	*key = PF_KEY_OTHER;
 	return "";
 }
 
@@ -130,9 +134,12 @@ static void
 tables_resolve_stat(const struct plane_tables *t, struct pf_stat *st,
     struct pf_read_stats *rs)
 {
-	st->name = tables_stat_name(t, st->metadata_id, rs);
+	enum pf_key unused;
+
+	st->name = tables_stat_name(t, st->metadata_id, rs, &st->key);
 	if (st->kind == PF_REF) {
-		const char *s = tables_stat_name(t, (int64_t)st->num.u, rs);
+		const char *s = tables_stat_name(t, (int64_t)st->num.u, rs,
+		    &unused);
 
 		st->str.ptr = s;
 		st->str.len = strlen(s);
@@ -147,13 +154,16 @@ tables_add_stat_name(struct plane_tables *t, int64_t id, const char *name,
 
 	if (idmap_get(&t->stat_ids, id, &i)) {
 		free(t->stat_names[i]);
-		t->stat_names[i] = xstrndup(name, len);
-		return;
+	} else {
+		i = (uint32_t)t->nstat_names++;
+		t->stat_names = xreallocarray(t->stat_names, t->nstat_names,
+		    sizeof *t->stat_names);
+		t->stat_keys = xreallocarray(t->stat_keys, t->nstat_names,
+		    sizeof *t->stat_keys);
+		idmap_put(&t->stat_ids, id, i);
 	}
-	t->stat_names = xreallocarray(t->stat_names, t->nstat_names + 1,
-	    sizeof *t->stat_names);
-	t->stat_names[t->nstat_names] = xstrndup(name, len);
-	idmap_put(&t->stat_ids, id, (uint32_t)t->nstat_names++);
+	t->stat_names[i] = xstrndup(name, len);
+	t->stat_keys[i] = pf_key_of(t->stat_names[i]);
 }
 
 /*
@@ -217,6 +227,7 @@ tables_release(struct plane_tables *t)
 	for (i = 0; i < t->nstat_names; i++)
 		free(t->stat_names[i]);
 	free(t->stat_names);
+	free(t->stat_keys);
 	if (t->metas != NULL)
 		for (i = 0; i <= t->nmetas; i++) {
 			free((char *)t->metas[i].name);
@@ -280,7 +291,8 @@ fail(struct walker *w, const uint8_t *at, const char *fmt, ...)
 }
 
 static int
-get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
+get_varint_slow(struct walker *w, struct cur *c, uint64_t *v,
+    const char *msg)
 {
 	const uint8_t *start = c->p;
 	uint64_t x = 0;
@@ -299,6 +311,17 @@ get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
 		}
 	}
 	return fail(w, start, "varint longer than 10 bytes in %s", msg);
+}
+
+/* Most varints on the wire (tags, small ids) are one byte. */
+static inline int
+get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
+{
+	if (c->p < c->end && *c->p < 0x80) {
+		*v = *c->p++;
+		return 0;
+	}
+	return get_varint_slow(w, c, v, msg);
 }
 
 static int
