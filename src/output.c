@@ -410,21 +410,32 @@ render_grid(struct output *o)
 		fputs("|\n", o->fp);
 	}
 	for (r = 0; r < o->nrows; r++) {
+		char *line = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&line, &len);
+
 		for (i = 0; i < o->ncols; i++) {
 			const char *t = text[r * o->ncols + i];
 			int right = o->cols[i].type != COL_STR;
 			size_t w = text_width(t);
 
-			fputs(md ? "| " : (i > 0 ? "  " : ""), o->fp);
+			fputs(md ? "| " : (i > 0 ? "  " : ""), fp);
 			if (right)
-				pad(o->fp, width[i] - w);
-			fputs(t, o->fp);
-			if (!right && (md || i + 1 < o->ncols))
-				pad(o->fp, width[i] - w);
+				pad(fp, width[i] - w);
+			fputs(t, fp);
+			if (!right)
+				pad(fp, width[i] - w);
 			if (md)
-				fputc(' ', o->fp);
+				fputc(' ', fp);
 		}
-		fputs(md ? "|\n" : "\n", o->fp);
+		if (md)
+			fputc('|', fp);
+		fclose(fp);
+		/* Empty cells at the end leave no trailing blanks. */
+		while (len > 0 && line[len - 1] == ' ')
+			line[--len] = '\0';
+		fprintf(o->fp, "%s\n", line);
+		free(line);
 	}
 	if (o->nnotes > 0)
 		fputc('\n', o->fp);
