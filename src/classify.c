@@ -61,6 +61,12 @@ struct classify {
 	struct plane_summary *plane;	/* the current one */
 	struct op_table	 cand[NCAND];
 	int		 has_xla_ops_line;
+	/* The current event's known stats (load_view). */
+	const struct pf_stat *view[PF_NKEYS];
+	/* Per event metadata of the plane: its stats by key, computed once. */
+	const struct pf_stat **meta_views;
+	uint8_t		*meta_view_done;
+	size_t		*meta_agg;	/* add_op_occurrence hints */
 	/* Per event metadata of the plane: name and category ids, or NO_ID. */
 	uint32_t	*meta_name;
 	uint32_t	*meta_category;
@@ -286,26 +292,52 @@ intern_str(struct classify *c, const char *s)
 	return intern(c, s, strlen(s));
 }
 
-static int
-event_int(const struct pf_event *ev, enum pf_key key, int64_t *v)
+/*
+ * Loads the current event's known stats into c->view: the event's own
+ * over its metadata's (FORMATS.md 2.6); the first of duplicates wins.
+ * The metadata's part is computed once per plane.
+ */
+static void
+load_view(struct classify *c, const struct pf_event *ev)
 {
-	return pf_stat_int(pf_event_stat(ev, key), v);
+	const struct pf_stat **meta_view =
+	    &c->meta_views[(size_t)ev->meta->index * PF_NKEYS];
+	size_t i;
+
+	if (!c->meta_view_done[ev->meta->index]) {
+		for (i = ev->meta->nstats; i > 0; i--)
+			if (ev->meta->stats[i - 1].key != PF_KEY_OTHER)
+				meta_view[ev->meta->stats[i - 1].key] =
+				    &ev->meta->stats[i - 1];
+		c->meta_view_done[ev->meta->index] = 1;
+	}
+	memcpy(c->view, meta_view, sizeof c->view);
+	for (i = ev->nstats; i > 0; i--)
+		if (ev->stats[i - 1].key != PF_KEY_OTHER)
+			c->view[ev->stats[i - 1].key] = &ev->stats[i - 1];
 }
 
 static int
-event_str(const struct pf_event *ev, enum pf_key key, struct pf_bytes *v)
+event_int(struct classify *c, enum pf_key key, int64_t *v)
 {
-	return pf_stat_str(pf_event_stat(ev, key), v);
+	return pf_stat_int(c->view[key], v);
+}
+
+static int
+event_str(struct classify *c, enum pf_key key, struct pf_bytes *v)
+{
+	return pf_stat_str(c->view[key], v);
 }
 
 /* xprof's GetDeviceEventTimespan: device_offset_ps/duration override. */
 static void
-event_span(const struct pf_event *ev, int64_t *start, int64_t *dur)
+event_span(struct classify *c, const struct pf_event *ev, int64_t *start,
+    int64_t *dur)
 {
 	int64_t off, d;
 
-	if (event_int(ev, PF_KEY_DEVICE_OFFSET_PS, &off) &&
-	    event_int(ev, PF_KEY_DEVICE_DURATION_PS, &d)) {
+	if (event_int(c, PF_KEY_DEVICE_OFFSET_PS, &off) &&
+	    event_int(c, PF_KEY_DEVICE_DURATION_PS, &d)) {
 		*start = off;
 		*dur = d;
 	} else {
@@ -409,14 +441,13 @@ category_of(struct classify *c, const struct pf_event *ev, uint32_t op)
 }
 
 static void
-op_key_from_event(struct classify *c, const struct pf_event *ev,
-    uint32_t name, struct op_key *k)
+op_key_from_event(struct classify *c, uint32_t name, struct op_key *k)
 {
 	struct pf_bytes module;
 
 	k->name = name;
 	k->module = NO_ID;
-	if (event_str(ev, PF_KEY_HLO_MODULE, &module)) {
+	if (event_str(c, PF_KEY_HLO_MODULE, &module)) {
 		/* Reference strings repeat by pointer: skip hashing them. */
 		if (module.ptr != c->last_module.ptr ||
 		    module.len != c->last_module.len) {
@@ -425,21 +456,21 @@ op_key_from_event(struct classify *c, const struct pf_event *ev,
 		}
 		k->module = c->last_module_id;
 	}
-	if (!event_int(ev, PF_KEY_PROGRAM_ID, &k->program_id))
+	if (!event_int(c, PF_KEY_PROGRAM_ID, &k->program_id))
 		k->program_id = -1;
 	if (k->module != NO_ID)
 		k->program_id = -1;	/* the module name is enough */
 }
 
 static void
-event_cost(const struct pf_event *ev, uint64_t *flops, int *has_flops,
+event_cost(struct classify *c, uint64_t *flops, int *has_flops,
     uint64_t *bytes, int *has_bytes)
 {
 	int64_t v;
 
-	*has_flops = event_int(ev, PF_KEY_FLOPS, &v);
+	*has_flops = event_int(c, PF_KEY_FLOPS, &v);
 	*flops = *has_flops ? (uint64_t)v : 0;
-	*has_bytes = event_int(ev, PF_KEY_BYTES_ACCESSED, &v);
+	*has_bytes = event_int(c, PF_KEY_BYTES_ACCESSED, &v);
 	*bytes = *has_bytes ? (uint64_t)v : 0;
 }
 
@@ -468,11 +499,20 @@ close_ops_before(struct classify *c, int64_t start, int64_t end)
 static void
 add_op_occurrence(struct classify *c, enum candidate cand,
     const struct op_key *k, uint32_t category, int64_t start, int64_t dur,
-    uint64_t flops, int has_flops, uint64_t bytes, int has_bytes)
+    uint64_t flops, int has_flops, uint64_t bytes, int has_bytes,
+    size_t *hint)
 {
 	struct op_table *t = &c->cand[cand];
-	size_t i = op_table_get(t, k, category);
 	struct open_op *o;
+	size_t i;
+
+	/* hint: the index + 1 this event's metadata led to last time. */
+	if (hint != NULL && *hint != 0 && op_key_eq(&t->keys[*hint - 1], k))
+		i = *hint - 1;
+	else
+		i = op_table_get(t, k, category);
+	if (hint != NULL)
+		*hint = i + 1;
 
 	agg_add(&t->aggs[i], dur, flops, has_flops, bytes, has_bytes);
 	if (cand == CAND_KERNELS) {
@@ -506,7 +546,7 @@ flush_pending(struct classify *c)
 	add_op_occurrence(c, CAND_KERNELS, &c->pending_key,
 	    c->pending_category, c->pending_start, c->pending_dur,
 	    c->pending_flops, c->pending_has_flops, c->pending_bytes,
-	    c->pending_has_bytes);
+	    c->pending_has_bytes, NULL);
 	c->pending = 0;
 }
 
@@ -517,22 +557,22 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
 {
 	struct pf_bytes hlo_op, op = { "", 0 };
-	int has_op = event_str(ev, PF_KEY_HLO_OP, &hlo_op);
+	int has_op = event_str(c, PF_KEY_HLO_OP, &hlo_op);
 	uint64_t flops, bytes;
 	int has_flops, has_bytes;
 	struct kernel_agg *k = NULL;
 	uint32_t kname, op_id = NO_ID;
 	size_t i;
 
-	if (!has_op && pf_event_stat(ev, PF_KEY_KERNEL_DETAILS) == NULL)
+	if (!has_op && c->view[PF_KEY_KERNEL_DETAILS] == NULL)
 		return;
 	if (has_op) {
 		struct op_key key;
 
 		op = last_component(hlo_op);
 		op_id = intern(c, op.ptr, op.len);
-		op_key_from_event(c, ev, op_id, &key);
-		event_cost(ev, &flops, &has_flops, &bytes, &has_bytes);
+		op_key_from_event(c, op_id, &key);
+		event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
 		if (c->pending && op_key_eq(&key, &c->pending_key)) {
 			/* One op execution: its cost is the first kernel's. */
 			c->pending_dur += dur;
@@ -599,7 +639,7 @@ on_device_copy(struct classify *c, const struct pf_event *ev, int64_t start,
 {
 	const char *name = pf_event_name(ev);
 	struct pf_bytes details;
-	int has_details = event_str(ev, PF_KEY_MEMCPY_DETAILS, &details);
+	int has_details = event_str(c, PF_KEY_MEMCPY_DETAILS, &details);
 	enum transfer_dir dir = XFER_OTHER;
 	int64_t bytes = -1;
 
@@ -707,8 +747,8 @@ on_device_step(struct classify *c, const struct pf_event *ev, int64_t start,
 	char *end;
 	int64_t step;
 
-	if (!event_int(ev, PF_KEY_STEP_NUM, &step) &&
-	    !event_int(ev, PF_KEY_GROUP_ID, &step)) {
+	if (!event_int(c, PF_KEY_STEP_NUM, &step) &&
+	    !event_int(c, PF_KEY_GROUP_ID, &step)) {
 		step = strtoll(name, &end, 10);
 		if (end == name)
 			step = (int64_t)c->plane->nsteps;
@@ -750,25 +790,27 @@ on_host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 	for (i = 0; i < c->nev_stack; i++)
 		inside_compile |= c->ev_stack[i].compile;
 
-	if (event_str(ev, PF_KEY_HLO_OP, &hlo_op)) {
+	if (event_str(c, PF_KEY_HLO_OP, &hlo_op)) {
 		struct pf_bytes op = last_component(hlo_op);
 		uint64_t flops, bytes;
 		int has_flops, has_bytes;
 		struct op_key k;
 
-		op_key_from_event(c, ev, intern(c, op.ptr, op.len), &k);
-		event_cost(ev, &flops, &has_flops, &bytes, &has_bytes);
+		op_key_from_event(c, intern(c, op.ptr, op.len), &k);
+		event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
 		add_op_occurrence(c, CAND_HOST_XLA, &k, category_of(c, ev,
 		    k.name), start, dur, flops,
-		    has_flops, bytes, has_bytes);
+		    has_flops, bytes, has_bytes, NULL);
 	} else if (name[0] != '$' && split_tf_op(name, &tf_len)) {
 		struct op_key k = { intern(c, name, tf_len), NO_ID, -1 };
 
 		add_op_occurrence(c, CAND_HOST_TF, &k,
-		    intern_str(c, name + tf_len + 1), start, dur, 0, 0, 0, 0);
+		    intern_str(c, name + tf_len + 1), start, dur, 0, 0, 0, 0,
+		    NULL);
 	}
 
-	if (event_int(ev, PF_KEY_STEP_NUM, &step) && pf_event_stat(ev, PF_KEY_IS_ROOT) != NULL)
+	if (event_int(c, PF_KEY_STEP_NUM, &step) &&
+	    c->view[PF_KEY_IS_ROOT] != NULL)
 		add_step(c, STEP_HOST, step, name, start, dur);
 
 	for (i = 0; i < sizeof compile_names / sizeof compile_names[0]; i++)
@@ -861,6 +903,13 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	c->nmodule_pids = 0;
 	free(c->meta_name);
 	free(c->meta_category);
+	free(c->meta_views);
+	free(c->meta_view_done);
+	free(c->meta_agg);
+	c->meta_agg = xcalloc(plane->nmetas + 1, sizeof *c->meta_agg);
+	c->meta_views = xcalloc((plane->nmetas + 1) * PF_NKEYS,
+	    sizeof *c->meta_views);
+	c->meta_view_done = xcalloc(plane->nmetas + 1, 1);
 	c->meta_name = xreallocarray(NULL, plane->nmetas + 1,
 	    sizeof *c->meta_name);
 	c->meta_category = xreallocarray(NULL, plane->nmetas + 1,
@@ -906,7 +955,8 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 
 	(void)plane;
 	(void)line;
-	event_span(ev, &start, &dur);
+	load_view(c, ev);
+	event_span(c, ev, &start, &dur);
 	p->nevents++;
 	if (start < p->start_ps)
 		p->start_ps = start;
@@ -920,11 +970,12 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 			int has_flops, has_bytes;
 			uint32_t name = event_name_id(c, ev);
 
-			op_key_from_event(c, ev, name, &k);
-			event_cost(ev, &flops, &has_flops, &bytes, &has_bytes);
+			op_key_from_event(c, name, &k);
+			event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
 			add_op_occurrence(c, CAND_XLA_OPS, &k, category_of(c,
 			    ev, name), start, dur,
-			    flops, has_flops, bytes, has_bytes);
+			    flops, has_flops, bytes, has_bytes,
+			    &c->meta_agg[ev->meta->index]);
 			break;
 		}
 		case LINE_MODULES:
@@ -1072,6 +1123,9 @@ classify_finish(struct classify *c)
 	free(c->module_names);
 	free(c->meta_name);
 	free(c->meta_category);
+	free(c->meta_views);
+	free(c->meta_view_done);
+	free(c->meta_agg);
 	free(c->cat_of_name);
 	free(c->ops_stack);
 	free(c->ev_stack);
