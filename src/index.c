@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +16,9 @@
 #include "read-xplane.h"
 #include "source.h"
 #include "xmalloc.h"
+
+/* Files read at once, at most (and no more than there are CPUs). */
+#define MAX_THREADS	8
 
 /* How long a process waits for another one holding the index (ms). */
 #define BUSY_TIMEOUT_MS	(10 * 60 * 1000)
@@ -663,63 +668,158 @@ drop_deleted(struct index *ix, const struct found *f, char **cause)
 	return rc;
 }
 
+/*
+ * Files to read are parsed by worker threads (hosts are independent) and
+ * stored by the calling thread in order, one transaction each.
+ */
+struct job {
+	const struct found_file *ff;
+	struct file_summary fs;
+	char		*cause;		/* set when rc is -1 */
+	int		 rc;
+	int		 done;
+};
+
+struct pool {
+	struct job	*jobs;
+	size_t		 njobs;
+	size_t		 next;		/* the next job a worker takes */
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 done;
+};
+
+static void *
+worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		struct job *j;
+
+		pthread_mutex_lock(&p->mu);
+		if (p->next == p->njobs) {
+			pthread_mutex_unlock(&p->mu);
+			return NULL;
+		}
+		j = &p->jobs[p->next++];
+		pthread_mutex_unlock(&p->mu);
+		j->rc = summarize(j->ff, &j->fs, &j->cause);
+		pthread_mutex_lock(&p->mu);
+		j->done = 1;
+		pthread_cond_broadcast(&p->done);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+/* Stores one finished job; -1 on a database error (*cause set). */
+static int
+store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
+    char **cause)
+{
+	const struct pf_read_stats *rs = &j->fs.read_stats;
+	int rc;
+
+	if (j->rc == -1) {
+		jp_warnx("cannot read '%s': %s", j->ff->path, j->cause);
+		free(j->cause);
+		(*bad)++;
+		*id = -1;
+		return forget_file(ix, j->ff->path, cause);
+	}
+	if (rs->missing_event_metadata + rs->missing_stat_metadata > 0)
+		jp_warnx("warning: '%s': %llu events and %llu stats refer to "
+		    "missing metadata; their names are empty", j->ff->path,
+		    (unsigned long long)rs->missing_event_metadata,
+		    (unsigned long long)rs->missing_stat_metadata);
+	rc = store_file(ix, j->ff, &j->fs, id, cause);
+	file_summary_release(&j->fs);
+	return rc;
+}
+
 int
 index_refresh(struct index *ix, const struct found *f)
 {
+	struct pool pool;
+	pthread_t threads[MAX_THREADS];
+	sqlite3_int64 *ids = xcalloc(f->nfiles + 1, sizeof *ids);
+	size_t *job_of = xcalloc(f->nfiles + 1, sizeof *job_of);
 	char *cause = NULL;
-	size_t i;
-	int bad = 0;
+	size_t i, nthreads = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int bad = 0, rc = -1;
 
+	memset(&pool, 0, sizeof pool);
+	pthread_mutex_init(&pool.mu, NULL);
+	pthread_cond_init(&pool.done, NULL);
 	if (exec(ix, "DELETE FROM selected", &cause) == -1)
-		goto dberr;
+		goto out;
+	/* Which files need reading; only XSpace files are read for now. */
+	pool.jobs = xcalloc(f->nfiles + 1, sizeof *pool.jobs);
+	for (i = 0; i < f->nfiles; i++) {
+		job_of[i] = SIZE_MAX;
+		if (is_current(ix, &f->files[i], &ids[i]))
+			continue;
+		ids[i] = -1;
+		if (f->files[i].kind == KIND_XPLANE) {
+			job_of[i] = pool.njobs;
+			pool.jobs[pool.njobs++].ff = &f->files[i];
+		}
+	}
+	while (nthreads < MAX_THREADS && nthreads < pool.njobs &&
+	    (long)nthreads < (ncpu > 0 ? ncpu : 1)) {
+		if (pthread_create(&threads[nthreads], NULL, worker,
+		    &pool) != 0)
+			break;
+		nthreads++;
+	}
+	if (nthreads == 0)
+		worker(&pool);	/* no thread could start: read here */
 	for (i = 0; i < f->nfiles; i++) {
 		const struct found_file *ff = &f->files[i];
-		struct file_summary fs;
-		sqlite3_int64 id;
-		int parsed = 0;
 
-		if (!is_current(ix, ff, &id)) {
-			/* Only XSpace files are read for now. */
-			if (ff->kind == KIND_XPLANE) {
-				if (summarize(ff, &fs, &cause) == -1) {
-					jp_warnx("cannot read '%s': %s",
-					    ff->path, cause);
-					free(cause);
-					cause = NULL;
-					bad++;
-					if (forget_file(ix, ff->path,
-					    &cause) == -1)
-						goto dberr;
-					continue;
-				}
-				parsed = 1;
-				if (fs.read_stats.missing_event_metadata +
-				    fs.read_stats.missing_stat_metadata > 0)
-					jp_warnx("warning: '%s': %llu events "
-					    "and %llu stats refer to missing "
-					    "metadata; their names are empty",
-					    ff->path, (unsigned long long)
-					    fs.read_stats.missing_event_metadata,
-					    (unsigned long long)
-					    fs.read_stats.missing_stat_metadata);
-			}
-			if (store_file(ix, ff, parsed ? &fs : NULL, &id,
-			    &cause) == -1) {
-				if (parsed)
-					file_summary_release(&fs);
-				goto dberr;
-			}
-			if (parsed)
-				file_summary_release(&fs);
-		}
-		if (select_file(ix, id, &cause) == -1)
-			goto dberr;
+		if (job_of[i] != SIZE_MAX) {
+			struct job *j = &pool.jobs[job_of[i]];
+
+			pthread_mutex_lock(&pool.mu);
+			while (!j->done)
+				pthread_cond_wait(&pool.done, &pool.mu);
+			pthread_mutex_unlock(&pool.mu);
+			if (store_job(ix, j, &ids[i], &bad, &cause) == -1)
+				goto out;
+			if (ids[i] == -1)
+				continue;
+		} else if (ids[i] == -1 &&
+		    store_file(ix, ff, NULL, &ids[i], &cause) == -1)
+			goto out;
+		if (select_file(ix, ids[i], &cause) == -1)
+			goto out;
 	}
 	if (drop_deleted(ix, f, &cause) == -1)
-		goto dberr;
-	return bad;
-dberr:
-	jp_warnx("index '%s': %s", ix->path, cause != NULL ? cause : "error");
-	free(cause);
-	return -1;
+		goto out;
+	rc = bad;
+out:
+	if (rc == -1) {
+		jp_warnx("index '%s': %s", ix->path,
+		    cause != NULL ? cause : "error");
+		free(cause);
+		/* Let the workers finish before their jobs are freed. */
+		pthread_mutex_lock(&pool.mu);
+		pool.next = pool.njobs;
+		pthread_mutex_unlock(&pool.mu);
+	}
+	for (i = 0; i < nthreads; i++)
+		pthread_join(threads[i], NULL);
+	if (rc == -1)
+		for (i = 0; i < pool.njobs; i++) {
+			if (pool.jobs[i].done && pool.jobs[i].rc == 0)
+				file_summary_release(&pool.jobs[i].fs);
+			else if (pool.jobs[i].done)
+				free(pool.jobs[i].cause);
+		}
+	pthread_mutex_destroy(&pool.mu);
+	pthread_cond_destroy(&pool.done);
+	free(pool.jobs);
+	free(ids);
+	free(job_of);
+	return rc;
 }
