@@ -8,117 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "classify.h"
+#include "classify-int.h"
+#include "steps.h"
 #include "xmalloc.h"
-
-/* Candidate op tables per plane; the plane's final one is chosen at the end. */
-enum candidate {
-	CAND_XLA_OPS,		/* the device's "XLA Ops" line */
-	CAND_KERNELS,		/* device kernels carrying hlo_op */
-	CAND_HOST_XLA,		/* host events carrying hlo_op */
-	CAND_HOST_TF,		/* host TensorFlow "name:Type" events */
-	NCAND,
-};
-
-/* An op's identity before its module is resolved. */
-struct op_key {
-	uint32_t	name;
-	uint32_t	module;		/* string id, or NO_ID */
-	int64_t		program_id;	/* -1 when unknown */
-};
-
-#define NO_ID	UINT32_MAX
-
-/* Open-addressing map from op_key to an index in an op_agg array. */
-struct op_table {
-	struct op_key	*keys;
-	struct op_agg	*aggs;
-	size_t		 n;
-	uint32_t	*slots;		/* index + 1; 0 is empty */
-	size_t		 cap;
-};
-
-/* An op event whose children are still arriving (self time). */
-struct open_op {
-	int64_t		 start_ps;
-	int64_t		 end_ps;
-	int64_t		 dur_ps;
-	int64_t		 child_ps;
-	struct op_agg	*agg;		/* reset when the table grows */
-	size_t		 agg_index;
-	enum candidate	 cand;
-};
-
-/* A host event that may enclose later ones (compile attribution). */
-struct open_event {
-	int64_t		 end_ps;
-	const char	*name;
-	int		 compile;
-};
-
-struct classify {
-	struct file_summary *fs;
-	struct plane_summary *plane;	/* the current one */
-	struct op_table	 cand[NCAND];
-	int		 has_xla_ops_line;
-	/* The current event's known stats (load_view). */
-	const struct pf_stat *view[PF_NKEYS];
-	/* Per event metadata of the plane: its stats by key, computed once. */
-	const struct pf_stat **meta_views;
-	uint8_t		*meta_view_done;
-	size_t		*meta_agg;	/* add_op_occurrence hints */
-	/* Per event metadata of the plane: name and category ids, or NO_ID. */
-	uint32_t	*meta_name;
-	uint32_t	*meta_category;
-	struct pf_bytes	 last_module;	/* hlo_module of the last event */
-	uint32_t	 last_module_id;
-	/* Per string id: the category derived from it as an op name. */
-	uint32_t	*cat_of_name;
-	size_t		 ncat_of_name;
-	/* Program id -> module name from this plane's "XLA Modules" line. */
-	int64_t		*module_pids;
-	uint32_t	*module_names;
-	size_t		 nmodule_pids;
-
-	/* Per line. */
-	enum {
-		LINE_PLAIN, LINE_XLA_OPS, LINE_MODULES, LINE_STEPS,
-	}		 line_kind;
-	uint32_t	 line_name;
-	struct open_op	*ops_stack;
-	size_t		 nops_stack, ops_stack_cap;
-	struct open_event *ev_stack;
-	size_t		 nev_stack, ev_stack_cap;
-	/* Consecutive kernels of one op on a line merge into one occurrence. */
-	int		 pending;
-	struct op_key	 pending_key;
-	uint32_t	 pending_category;
-	int64_t		 pending_start, pending_dur;
-	uint64_t	 pending_flops, pending_bytes;
-	int		 pending_has_flops, pending_has_bytes;
-};
-
-static const char *const compile_names[] = {
-	"backend_compile_and_load",
-	"backend_compile",
-	"TfrtTpuCompiler::Compile",
-};
-
-/* Host calls that move data between host and device (FORMATS.md 6.2). */
-static const struct {
-	const char	*name;
-	enum transfer_dir dir;
-} host_transfer_names[] = {
-	{ "DevicePut", XFER_H2D },
-	{ "DevicePutWithSharding", XFER_H2D },
-	{ "ArrayImpl.copy_to_host_async", XFER_D2H },
-	{ "np.asarray(jax.Array)", XFER_D2H },
-	{ "batched_copy_array_to_devices_with_sharding", XFER_D2D },
-	{ "tpu::System::TransferToDevice", XFER_H2D },
-	{ "tpu::System::TransferFromDevice", XFER_D2H },
-	{ "TransferH2DRequest", XFER_H2D },
-	{ "TransferD2HRequest", XFER_D2H },
-};
 
 const char *
 plane_kind_name(enum plane_kind kind)
@@ -145,6 +37,19 @@ op_source_name(enum op_source src)
 		return "host-tf";
 	default:
 		return "none";
+	}
+}
+
+const char *
+step_source_name(enum step_source src)
+{
+	switch (src) {
+	case STEP_DEVICE:
+		return "device";
+	case STEP_HOST:
+		return "host";
+	default:
+		return "module";
 	}
 }
 
@@ -225,7 +130,7 @@ op_table_slot(const struct op_table *t, const struct op_key *k)
 }
 
 /* The aggregate for k, created (zeroed, with category) when new. */
-static size_t
+size_t
 op_table_get(struct op_table *t, const struct op_key *k, uint32_t category)
 {
 	size_t i;
@@ -253,7 +158,7 @@ op_table_get(struct op_table *t, const struct op_key *k, uint32_t category)
 	return t->n++;
 }
 
-static void
+void
 op_table_release(struct op_table *t)
 {
 	free(t->keys);
@@ -280,13 +185,13 @@ agg_add(struct op_agg *a, int64_t dur, uint64_t flops, int has_flops,
 
 /* ---- helpers over events ---- */
 
-static uint32_t
+uint32_t
 intern(struct classify *c, const char *s, size_t len)
 {
 	return strmap_intern(&c->fs->strings, s, len);
 }
 
-static uint32_t
+uint32_t
 intern_str(struct classify *c, const char *s)
 {
 	return intern(c, s, strlen(s));
@@ -317,13 +222,13 @@ load_view(struct classify *c, const struct pf_event *ev)
 			c->view[ev->stats[i - 1].key] = &ev->stats[i - 1];
 }
 
-static int
+int
 event_int(struct classify *c, enum pf_key key, int64_t *v)
 {
 	return pf_stat_int(c->view[key], v);
 }
 
-static int
+int
 event_str(struct classify *c, enum pf_key key, struct pf_bytes *v)
 {
 	return pf_stat_str(c->view[key], v);
@@ -347,7 +252,7 @@ event_span(struct classify *c, const struct pf_event *ev, int64_t *start,
 }
 
 /* The innermost op of an hlo_op value "outer::inner". */
-static struct pf_bytes
+struct pf_bytes
 last_component(struct pf_bytes s)
 {
 	size_t i;
@@ -362,7 +267,7 @@ last_component(struct pf_bytes s)
 }
 
 /* TensorFlow op names "name:Type": one ':' and an identifier type. */
-static int
+int
 split_tf_op(const char *name, size_t *name_len)
 {
 	const char *colon = strchr(name, ':'), *p;
@@ -420,7 +325,7 @@ derived_category(struct classify *c, uint32_t op)
  * The op's category: its hlo_category stat (the event's, else the
  * metadata's), else derived from the op name.
  */
-static uint32_t
+uint32_t
 category_of(struct classify *c, const struct pf_event *ev, uint32_t op)
 {
 	const struct pf_stat *st;
@@ -440,7 +345,7 @@ category_of(struct classify *c, const struct pf_event *ev, uint32_t op)
 	return *slot != NO_ID - 1 ? *slot : derived_category(c, op);
 }
 
-static void
+void
 op_key_from_event(struct classify *c, uint32_t name, struct op_key *k)
 {
 	struct pf_bytes module;
@@ -462,7 +367,7 @@ op_key_from_event(struct classify *c, uint32_t name, struct op_key *k)
 		k->program_id = -1;	/* the module name is enough */
 }
 
-static void
+void
 event_cost(struct classify *c, uint64_t *flops, int *has_flops,
     uint64_t *bytes, int *has_bytes)
 {
@@ -496,7 +401,57 @@ close_ops_before(struct classify *c, int64_t start, int64_t end)
 	}
 }
 
-static void
+/* Op categories of collective communication (FORMATS.md 7.4). */
+static const char *const collective_prefixes[] = {
+	"all-reduce", "all-gather", "all-to-all", "reduce-scatter",
+	"collective-permute", "collective-broadcast", "send", "recv",
+	"nccl", "rccl",
+};
+
+/* Categories of copies between memories, and host I/O. */
+static const char *const transfer_prefixes[] = {
+	"copy-start", "copy-done", "infeed", "outfeed", "host send",
+	"host recv",
+};
+
+enum busy_class
+busy_class_of(const char *category)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof collective_prefixes /
+	    sizeof collective_prefixes[0]; i++)
+		if (strncmp(category, collective_prefixes[i],
+		    strlen(collective_prefixes[i])) == 0)
+			return BUSY_COLLECTIVE;
+	for (i = 0; i < sizeof transfer_prefixes /
+	    sizeof transfer_prefixes[0]; i++)
+		if (strncmp(category, transfer_prefixes[i],
+		    strlen(transfer_prefixes[i])) == 0)
+			return BUSY_TRANSFER;
+	return BUSY_COMPUTE;
+}
+
+/*
+ * The JAX-level op an event runs: its tf_op stat (a name-stack path such
+ * as "jit(f)/dot_general"), else its "name" annotation, unless that is
+ * just the module annotation "XlaModule:...".
+ */
+static uint32_t
+framework_op_of(struct classify *c)
+{
+	static const enum pf_key keys[] = { PF_KEY_TF_OP, PF_KEY_NAME };
+	struct pf_bytes v;
+	size_t i;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (event_str(c, keys[i], &v) && v.len > 0 &&
+		    !(v.len >= 9 && memcmp(v.ptr, "XlaModule", 9) == 0))
+			return intern(c, v.ptr, v.len);
+	return intern_str(c, "");
+}
+
+void
 add_op_occurrence(struct classify *c, enum candidate cand,
     const struct op_key *k, uint32_t category, int64_t start, int64_t dur,
     uint64_t flops, int has_flops, uint64_t bytes, int has_bytes,
@@ -514,6 +469,8 @@ add_op_occurrence(struct classify *c, enum candidate cand,
 	if (hint != NULL)
 		*hint = i + 1;
 
+	if (t->aggs[i].count == 0)
+		t->aggs[i].framework_op = framework_op_of(c);
 	agg_add(&t->aggs[i], dur, flops, has_flops, bytes, has_bytes);
 	if (cand == CAND_KERNELS) {
 		/* Kernels on a stream never nest. */
@@ -553,6 +510,41 @@ flush_pending(struct classify *c)
 /* ---- per event kind ---- */
 
 static void
+flush_run(struct classify *c)
+{
+	struct plane_summary *p = c->plane;
+
+	if (!c->run_open)
+		return;
+	p->execs = xreallocarray(p->execs, p->nexecs + 1, sizeof *p->execs);
+	p->execs[p->nexecs++] = c->run;
+	c->run_open = 0;
+}
+
+/* Consecutive kernels of one module on a line are one execution of it. */
+static void
+kernel_run(struct classify *c, const struct op_key *k, int64_t start,
+    int64_t dur)
+{
+	uint32_t module = k->module;
+
+	if (module == NO_ID)
+		return;
+	if (c->run_open && c->run.module == module) {
+		if (start + dur > c->run.start_ps + c->run.dur_ps)
+			c->run.dur_ps = start + dur - c->run.start_ps;
+		return;
+	}
+	flush_run(c);
+	c->run_open = 1;
+	c->run.module = module;
+	c->run.program_id = k->program_id;
+	c->run.run_id = -1;
+	c->run.start_ps = start;
+	c->run.dur_ps = dur;
+}
+
+static void
 on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
 {
@@ -561,7 +553,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	uint64_t flops, bytes;
 	int has_flops, has_bytes;
 	struct kernel_agg *k = NULL;
-	uint32_t kname, op_id = NO_ID;
+	uint32_t kname, op_id = NO_ID, category;
 	size_t i;
 
 	if (!has_op && c->view[PF_KEY_KERNEL_DETAILS] == NULL)
@@ -572,6 +564,10 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		op = last_component(hlo_op);
 		op_id = intern(c, op.ptr, op.len);
 		op_key_from_event(c, op_id, &key);
+		category = category_of(c, ev, op_id);
+		ivals_add(&c->busy_kernels[busy_class_of(
+		    c->fs->strings.strings[category])], start, start + dur);
+		kernel_run(c, &key, start, dur);
 		event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
 		if (c->pending && op_key_eq(&key, &c->pending_key)) {
 			/* One op execution: its cost is the first kernel's. */
@@ -580,7 +576,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 			flush_pending(c);
 			c->pending = 1;
 			c->pending_key = key;
-			c->pending_category = category_of(c, ev, op_id);
+			c->pending_category = category;
 			c->pending_start = start;
 			c->pending_dur = dur;
 			c->pending_flops = flops;
@@ -589,13 +585,22 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 			c->pending_has_bytes = has_bytes;
 		}
 	}
-	/* Kernels per name: few distinct names, so a linear scan will do. */
+	else {
+		/* A kernel outside XLA: NCCL collectives, library calls. */
+		const char *name = pf_event_name(ev);
+
+		ivals_add(&c->busy_kernels[strncmp(name, "nccl", 4) == 0 ||
+		    strncmp(name, "rccl", 4) == 0 ? BUSY_COLLECTIVE :
+		    BUSY_COMPUTE], start, start + dur);
+	}
+	/* Kernels per name, found through the metadata they share. */
 	kname = event_name_id(c, ev);
-	for (i = 0; i < c->plane->nkernels; i++)
-		if (c->plane->kernels[i].name == kname) {
+	i = c->meta_kernel[ev->meta->index];
+	if (i != 0 && c->plane->kernels[i - 1].name == kname)
+		k = &c->plane->kernels[i - 1];
+	for (i = 0; k == NULL && i < c->plane->nkernels; i++)
+		if (c->plane->kernels[i].name == kname)
 			k = &c->plane->kernels[i];
-			break;
-		}
 	if (k == NULL) {
 		c->plane->kernels = xreallocarray(c->plane->kernels,
 		    c->plane->nkernels + 1, sizeof *c->plane->kernels);
@@ -604,6 +609,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		k->name = kname;
 		k->op = op_id;
 	}
+	c->meta_kernel[ev->meta->index] = (size_t)(k - c->plane->kernels) + 1;
 	if (k->count == 0 || dur < k->min_ps)
 		k->min_ps = dur;
 	if (k->count == 0 || dur > k->max_ps)
@@ -612,7 +618,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	k->total_ps += dur;
 }
 
-static void
+void
 add_transfer(struct classify *c, const struct pf_event *ev,
     enum transfer_dir dir, int on_host, int64_t bytes, int64_t start,
     int64_t dur)
@@ -667,19 +673,21 @@ on_device_copy(struct classify *c, const struct pf_event *ev, int64_t start,
 			}
 	}
 	add_transfer(c, ev, dir, 0, bytes, start, dur);
+	ivals_add(&c->busy_ops[BUSY_TRANSFER], start, start + dur);
+	ivals_add(&c->busy_kernels[BUSY_TRANSFER], start, start + dur);
 }
 
+/* One event of a device's "XLA Modules" line: "jit_f(1234)". */
 static void
-on_module(struct classify *c, const struct pf_event *ev, int64_t dur)
+on_module(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
 {
 	const char *name = pf_event_name(ev), *paren = strrchr(name, '(');
 	struct plane_summary *p = c->plane;
-	struct module_agg *m = NULL;
+	struct exec_rec *e;
+	size_t len = strlen(name);
 	int64_t pid = -1;
-	uint32_t id;
-	size_t i, len = strlen(name);
 
-	/* "jit_f(12190760917235803885)": the program id in parentheses. */
 	if (paren != NULL && len > 0 && name[len - 1] == ')' &&
 	    paren + 1 < name + len - 1) {
 		const char *q;
@@ -693,157 +701,40 @@ on_module(struct classify *c, const struct pf_event *ev, int64_t dur)
 			len = (size_t)(paren - name);
 		}
 	}
-	id = intern(c, name, len);
-	if (pid != -1) {
-		c->module_pids = xreallocarray(c->module_pids,
-		    c->nmodule_pids + 1, sizeof *c->module_pids);
-		c->module_names = xreallocarray(c->module_names,
-		    c->nmodule_pids + 1, sizeof *c->module_names);
-		c->module_pids[c->nmodule_pids] = pid;
-		c->module_names[c->nmodule_pids++] = id;
-	}
-	for (i = 0; i < p->nmodules; i++)
-		if (p->modules[i].name == id && p->modules[i].program_id == pid) {
-			m = &p->modules[i];
-			break;
-		}
-	if (m == NULL) {
-		p->modules = xreallocarray(p->modules, p->nmodules + 1,
-		    sizeof *p->modules);
-		m = &p->modules[p->nmodules++];
-		memset(m, 0, sizeof *m);
-		m->name = id;
-		m->program_id = pid;
-	}
-	if (m->count == 0 || dur < m->min_ps)
-		m->min_ps = dur;
-	if (m->count == 0 || dur > m->max_ps)
-		m->max_ps = dur;
-	m->count++;
-	m->total_ps += dur;
+	p->execs = xreallocarray(p->execs, p->nexecs + 1, sizeof *p->execs);
+	e = &p->execs[p->nexecs++];
+	e->module = intern(c, name, len);
+	e->program_id = pid;
+	e->run_id = -1;
+	e->start_ps = start;
+	e->dur_ps = dur;
 }
 
+/* "/host:metadata" names one event metadata per program: "jit_f(12)". */
 static void
-add_step(struct classify *c, enum step_source src, int64_t step,
-    const char *name, int64_t start, int64_t dur)
+read_programs(struct classify *c, const struct pf_plane *plane)
 {
-	struct plane_summary *p = c->plane;
-	struct step_rec *s;
-
-	p->steps = xreallocarray(p->steps, p->nsteps + 1, sizeof *p->steps);
-	s = &p->steps[p->nsteps++];
-	s->source = src;
-	s->step = step;
-	s->name = intern_str(c, name);
-	s->start_ps = start;
-	s->dur_ps = dur;
-}
-
-static void
-on_device_step(struct classify *c, const struct pf_event *ev, int64_t start,
-    int64_t dur)
-{
-	const char *name = pf_event_name(ev);
-	char *end;
-	int64_t step;
-
-	if (!event_int(c, PF_KEY_STEP_NUM, &step) &&
-	    !event_int(c, PF_KEY_GROUP_ID, &step)) {
-		step = strtoll(name, &end, 10);
-		if (end == name)
-			step = (int64_t)c->plane->nsteps;
-	}
-	add_step(c, STEP_DEVICE, step, name, start, dur);
-}
-
-/* Nearest enclosing "PjitFunction(f)" on the line, as "f". */
-static uint32_t
-enclosing_function(struct classify *c)
-{
+	struct file_summary *fs = c->fs;
 	size_t i;
 
-	for (i = c->nev_stack; i > 0; i--) {
-		const char *n = c->ev_stack[i - 1].name;
-		size_t len = strlen(n);
+	for (i = 0; i < plane->nmetas; i++) {
+		const char *name = plane->metas[i].name;
+		const char *paren = strrchr(name, '(');
+		char *end;
+		long long id;
 
-		if (strncmp(n, "PjitFunction(", 13) == 0 && n[len - 1] == ')')
-			return intern(c, n + 13, len - 14);
+		if (paren == NULL || paren == name)
+			continue;
+		id = strtoll(paren + 1, &end, 10);
+		if (end == paren + 1 || strcmp(end, ")") != 0)
+			continue;
+		fs->programs = xreallocarray(fs->programs, fs->nprograms + 1,
+		    sizeof *fs->programs);
+		fs->programs[fs->nprograms].module = intern(c, name,
+		    (size_t)(paren - name));
+		fs->programs[fs->nprograms].program_id = id;
+		fs->nprograms++;
 	}
-	return intern_str(c, "");
-}
-
-static void
-on_host_event(struct classify *c, const struct pf_event *ev, int64_t start,
-    int64_t dur)
-{
-	const char *name = pf_event_name(ev);
-	struct plane_summary *p = c->plane;
-	struct pf_bytes hlo_op;
-	struct open_event *o;
-	int64_t step;
-	size_t i, tf_len;
-	int compile = 0, inside_compile = 0;
-
-	while (c->nev_stack > 0 &&
-	    !(start + dur <= c->ev_stack[c->nev_stack - 1].end_ps))
-		c->nev_stack--;
-	for (i = 0; i < c->nev_stack; i++)
-		inside_compile |= c->ev_stack[i].compile;
-
-	if (event_str(c, PF_KEY_HLO_OP, &hlo_op)) {
-		struct pf_bytes op = last_component(hlo_op);
-		uint64_t flops, bytes;
-		int has_flops, has_bytes;
-		struct op_key k;
-
-		op_key_from_event(c, intern(c, op.ptr, op.len), &k);
-		event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
-		add_op_occurrence(c, CAND_HOST_XLA, &k, category_of(c, ev,
-		    k.name), start, dur, flops,
-		    has_flops, bytes, has_bytes, NULL);
-	} else if (name[0] != '$' && split_tf_op(name, &tf_len)) {
-		struct op_key k = { intern(c, name, tf_len), NO_ID, -1 };
-
-		add_op_occurrence(c, CAND_HOST_TF, &k,
-		    intern_str(c, name + tf_len + 1), start, dur, 0, 0, 0, 0,
-		    NULL);
-	}
-
-	if (event_int(c, PF_KEY_STEP_NUM, &step) &&
-	    c->view[PF_KEY_IS_ROOT] != NULL)
-		add_step(c, STEP_HOST, step, name, start, dur);
-
-	for (i = 0; i < sizeof compile_names / sizeof compile_names[0]; i++)
-		if (strcmp(name, compile_names[i]) == 0)
-			compile = 1;
-	if (compile && !inside_compile) {
-		struct compile_rec *r;
-
-		p->compiles = xreallocarray(p->compiles, p->ncompiles + 1,
-		    sizeof *p->compiles);
-		r = &p->compiles[p->ncompiles++];
-		r->name = intern_str(c, name);
-		r->function = enclosing_function(c);
-		r->line = c->line_name;
-		r->start_ps = start;
-		r->dur_ps = dur;
-	}
-	for (i = 0; i < sizeof host_transfer_names /
-	    sizeof host_transfer_names[0]; i++)
-		if (strcmp(name, host_transfer_names[i].name) == 0)
-			add_transfer(c, ev, host_transfer_names[i].dir, 1, -1,
-			    start, dur);
-
-	if (c->nev_stack == c->ev_stack_cap) {
-		c->ev_stack_cap = c->ev_stack_cap == 0 ? 16 :
-		    c->ev_stack_cap * 2;
-		c->ev_stack = xreallocarray(c->ev_stack, c->ev_stack_cap,
-		    sizeof *c->ev_stack);
-	}
-	o = &c->ev_stack[c->nev_stack++];
-	o->end_ps = start + dur;
-	o->name = name;
-	o->compile = compile;
 }
 
 /* ---- stream callbacks ---- */
@@ -895,12 +786,15 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	    pf_stat_int(pf_stat_find(plane->stats, plane->nstats,
 	    PF_KEY_PROFILE_START_TIME), &v))
 		fs->profile_start_ns = v;
+	if (strcmp(plane->name, "/host:metadata") == 0)
+		read_programs(c, plane);
 	c->plane = p;
 	/* The last plane's strings are gone: forget pointers into them. */
 	c->last_module.ptr = NULL;
 	c->last_module.len = 0;
 	c->has_xla_ops_line = 0;
-	c->nmodule_pids = 0;
+	free(c->meta_kernel);
+	c->meta_kernel = xcalloc(plane->nmetas + 1, sizeof *c->meta_kernel);
 	free(c->meta_name);
 	free(c->meta_category);
 	free(c->meta_views);
@@ -942,6 +836,7 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 	}
 	c->nops_stack = c->nev_stack = 0;
 	c->pending = 0;
+	c->run_open = 0;
 	return 0;
 }
 
@@ -972,24 +867,29 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 
 			op_key_from_event(c, name, &k);
 			event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
-			add_op_occurrence(c, CAND_XLA_OPS, &k, category_of(c,
-			    ev, name), start, dur,
-			    flops, has_flops, bytes, has_bytes,
+			uint32_t category = category_of(c, ev, name);
+
+			op_key_from_event(c, name, &k);
+			event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
+			add_op_occurrence(c, CAND_XLA_OPS, &k, category, start,
+			    dur, flops, has_flops, bytes, has_bytes,
 			    &c->meta_agg[ev->meta->index]);
+			ivals_add(&c->busy_ops[busy_class_of(
+			    c->fs->strings.strings[category])], start,
+			    start + dur);
 			break;
 		}
 		case LINE_MODULES:
-			on_module(c, ev, dur);
+			on_module(c, ev, start, dur);
 			break;
 		case LINE_STEPS:
-			on_device_step(c, ev, start, dur);
-			break;
+			break;	/* step windows come from the first pass */
 		default:
 			on_kernel(c, ev, start, dur);
 			on_device_copy(c, ev, start, dur);
 		}
 	} else if (p->kind == PLANE_HOST)
-		on_host_event(c, ev, start, dur);
+		host_event(c, ev, start, dur);
 	return 0;
 }
 
@@ -1002,8 +902,10 @@ cb_line_end(void *ctx, const struct pf_plane *plane,
 	(void)plane;
 	(void)line;
 	flush_pending(c);
+	flush_run(c);
 	while (c->nops_stack > 0)
 		close_op(c, &c->ops_stack[--c->nops_stack]);
+	host_line_end(c);
 	return 0;
 }
 
@@ -1021,9 +923,9 @@ take_ops(struct classify *c, struct op_table *t)
 		t->aggs[i].module = k->module != NO_ID ? k->module : empty;
 		if (k->module != NO_ID || k->program_id == -1)
 			continue;
-		for (j = 0; j < c->nmodule_pids; j++)
-			if (c->module_pids[j] == k->program_id) {
-				t->aggs[i].module = c->module_names[j];
+		for (j = 0; j < p->nexecs; j++)
+			if (p->execs[j].program_id == k->program_id) {
+				t->aggs[i].module = p->execs[j].module;
 				break;
 			}
 	}
@@ -1034,30 +936,140 @@ take_ops(struct classify *c, struct op_table *t)
 }
 
 static int
+cmp_exec(const void *a, const void *b)
+{
+	const struct exec_rec *x = a, *y = b;
+
+	if (x->start_ps != y->start_ps)
+		return x->start_ps < y->start_ps ? -1 : 1;
+	return (x->module > y->module) - (x->module < y->module);
+}
+
+/*
+ * Kernel runs of one module on several streams overlap: they are one
+ * execution.  Sorts the plane's executions and merges those.
+ */
+static void
+merge_device_execs(struct plane_summary *p)
+{
+	size_t i, j = 0;
+
+	qsort(p->execs, p->nexecs, sizeof *p->execs, cmp_exec);
+	for (i = 0; i < p->nexecs; i++) {
+		struct exec_rec *e = &p->execs[i], *prev = NULL;
+		size_t k;
+
+		/* The last execution of the same module, if it overlaps. */
+		for (k = j; k > 0 && k + 8 > j; k--)
+			if (p->execs[k - 1].module == e->module) {
+				prev = &p->execs[k - 1];
+				break;
+			}
+		if (e->run_id == -1 && e->program_id == -1 && prev != NULL &&
+		    e->start_ps <= prev->start_ps + prev->dur_ps) {
+			int64_t end = e->start_ps + e->dur_ps;
+
+			if (end > prev->start_ps + prev->dur_ps)
+				prev->dur_ps = end - prev->start_ps;
+			continue;
+		}
+		p->execs[j++] = *e;
+	}
+	p->nexecs = j;
+}
+
+/* Executions aggregated per module: the modules table. */
+static void
+aggregate_modules(struct plane_summary *p)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nexecs; i++) {
+		const struct exec_rec *e = &p->execs[i];
+		struct module_agg *m = NULL;
+
+		for (j = 0; j < p->nmodules; j++)
+			if (p->modules[j].name == e->module &&
+			    p->modules[j].program_id == e->program_id) {
+				m = &p->modules[j];
+				break;
+			}
+		if (m == NULL) {
+			p->modules = xreallocarray(p->modules,
+			    p->nmodules + 1, sizeof *p->modules);
+			m = &p->modules[p->nmodules++];
+			memset(m, 0, sizeof *m);
+			m->name = e->module;
+			m->program_id = e->program_id;
+		}
+		if (m->count == 0 || e->dur_ps < m->min_ps)
+			m->min_ps = e->dur_ps;
+		if (m->count == 0 || e->dur_ps > m->max_ps)
+			m->max_ps = e->dur_ps;
+		m->count++;
+		m->total_ps += e->dur_ps;
+	}
+}
+
+/* Steps of a device-like plane, from the best source it has. */
+static void
+measure_steps(struct classify *c, const struct pf_plane *plane,
+    struct ivals busy[NBUSY])
+{
+	struct plane_summary *p = c->plane;
+	const struct window *win;
+	struct window *owned = NULL;
+	enum step_source src;
+	size_t n;
+
+	n = step_windows_for(c->windows, plane->name, &win, &src);
+	if (n == 0) {
+		owned = module_windows(p->execs, p->nexecs,
+		    c->fs->strings.strings, &n);
+		win = owned;
+		src = STEP_MODULE;
+	}
+	steps_measure(p, &c->fs->strings, win, n, src, busy);
+	free(owned);
+}
+
+static int
 cb_plane_end(void *ctx, const struct pf_plane *plane)
 {
 	struct classify *c = ctx;
+	struct plane_summary *p = c->plane;
 	int i;
 
-	(void)plane;
-	if (c->plane->kind == PLANE_DEVICE) {
+	if (p->kind == PLANE_DEVICE) {
+		merge_device_execs(p);
 		take_ops(c, &c->cand[c->has_xla_ops_line ? CAND_XLA_OPS :
 		    CAND_KERNELS]);
-		c->plane->ops_from = OPS_DEVICE;
-	} else if (c->plane->kind == PLANE_HOST) {
+		p->ops_from = OPS_DEVICE;
+		measure_steps(c, plane, c->has_xla_ops_line ? c->busy_ops :
+		    c->busy_kernels);
+	} else if (p->kind == PLANE_HOST) {
 		/* Kept aside: host ops count only in a CPU-only profile. */
 		int xla = c->cand[CAND_HOST_XLA].n > 0;
 
+		host_plane_end(c);
 		take_ops(c, &c->cand[xla ? CAND_HOST_XLA : CAND_HOST_TF]);
-		c->plane->ops_from = xla ? OPS_HOST_XLA : OPS_HOST_TF;
+		p->ops_from = xla ? OPS_HOST_XLA : OPS_HOST_TF;
+		if (p->nops > 0)
+			measure_steps(c, plane, c->busy_kernels);
 	}
+	aggregate_modules(p);
 	for (i = 0; i < NCAND; i++)
 		op_table_release(&c->cand[i]);
+	for (i = 0; i < NBUSY; i++) {
+		ivals_release(&c->busy_ops[i]);
+		ivals_release(&c->busy_kernels[i]);
+	}
 	return 0;
 }
 
 struct classify *
-classify_new(struct file_summary *fs, struct pf_handler *h)
+classify_new(struct file_summary *fs, const struct step_windows *windows,
+    struct pf_handler *h)
 {
 	struct classify *c = xcalloc(1, sizeof *c);
 
@@ -1065,6 +1077,7 @@ classify_new(struct file_summary *fs, struct pf_handler *h)
 	strmap_init(&fs->strings);
 	fs->host = NULL;
 	c->fs = fs;
+	c->windows = windows;
 	memset(h, 0, sizeof *h);
 	h->ctx = c;
 	h->space = cb_space;
@@ -1112,6 +1125,9 @@ classify_finish(struct classify *c)
 			free(p->ops);
 			p->ops = NULL;
 			p->nops = 0;
+			/* Its steps and gaps were of host ops, too. */
+			p->nsteps = 0;
+			p->ngaps = 0;
 		} else if (fs->op_source == OPS_NONE)
 			fs->op_source = p->ops_from;
 	}
@@ -1119,8 +1135,12 @@ classify_finish(struct classify *c)
 		fs->op_source = OPS_DEVICE;
 	for (i = 0; i < NCAND; i++)
 		op_table_release(&c->cand[i]);
-	free(c->module_pids);
-	free(c->module_names);
+	for (i = 0; i < NBUSY; i++) {
+		ivals_release(&c->busy_ops[i]);
+		ivals_release(&c->busy_kernels[i]);
+	}
+	op_table_release(&c->scopes);
+	free(c->meta_kernel);
 	free(c->meta_name);
 	free(c->meta_category);
 	free(c->meta_views);
@@ -1146,8 +1166,14 @@ file_summary_release(struct file_summary *fs)
 		free(p->steps);
 		free(p->compiles);
 		free(p->transfers);
+		free(p->phases);
+		free(p->execs);
+		free(p->gaps);
+		free(p->host_events);
+		free(p->scopes);
 	}
 	free(fs->planes);
+	free(fs->programs);
 	for (i = 0; i < fs->nerrors; i++)
 		free(fs->errors[i]);
 	free(fs->errors);

@@ -34,6 +34,7 @@ enum op_source {
 /* Strings below are ids into file_summary.strings. */
 struct op_agg {
 	uint32_t	name, module, category;
+	uint32_t	framework_op;	/* tf_op or name stat; "" if none */
 	uint64_t	count;
 	int64_t		total_ps, self_ps, min_ps, max_ps;
 	uint64_t	flops, bytes_accessed;
@@ -54,22 +55,80 @@ struct module_agg {
 };
 
 enum step_source {
-	STEP_DEVICE,		/* device "Steps" line */
-	STEP_HOST,		/* host StepTraceAnnotation (step_num) */
+	STEP_DEVICE,		/* the device's "Steps" line */
+	STEP_HOST,		/* host StepTraceAnnotation (step_num, _r) */
+	STEP_MODULE,		/* executions of the most run module */
 };
 
+/* What a device is busy with, for the step breakdown. */
+enum busy_class {
+	BUSY_COMPUTE,
+	BUSY_COLLECTIVE,	/* all-reduce, all-gather, send/recv, nccl... */
+	BUSY_TRANSFER,		/* memcpy events, copy-start/done, infeed... */
+	NBUSY,
+};
+
+/* One step on one device (or host, in a CPU-only profile). */
 struct step_rec {
 	enum step_source source;
 	int64_t		step;
 	uint32_t	name;
 	int64_t		start_ps, dur_ps;
+	int64_t		busy_ps[NBUSY];	/* time in the step each class ran */
+	int64_t		idle_ps;	/* step time none of them ran */
 };
+
+/* A device idle gap (no op, kernel or copy) of at least GAP_FLOOR_PS. */
+struct gap_rec {
+	int64_t		start_ps, dur_ps;
+};
+
+#define GAP_FLOOR_PS		100000000LL	/* 100 us */
+#define HOST_EVENT_FLOOR_PS	100000000LL	/* host events kept: >= 100 us */
+
+/* One execution of a module (program) on a device. */
+struct exec_rec {
+	uint32_t	module;
+	int64_t		program_id;	/* -1 when unknown */
+	int64_t		run_id;		/* -1 when unknown */
+	int64_t		start_ps, dur_ps;
+};
+
+/* A long host event, for what the host did while a device idled. */
+struct host_event_rec {
+	uint32_t	name, line;
+	int		depth;		/* nesting level on its line, 0 = top */
+	int64_t		start_ps, dur_ps;
+};
+
+/* Host time per annotation scope (a path of nested host events). */
+struct scope_agg {
+	uint32_t	name;
+	uint32_t	parent;		/* index in the plane's scopes; NO_SCOPE */
+	uint64_t	count;
+	int64_t		total_ps, self_ps;
+};
+
+#define NO_SCOPE	UINT32_MAX
 
 struct compile_rec {
 	uint32_t	name;		/* backend_compile_and_load, ... */
 	uint32_t	function;	/* from the enclosing PjitFunction(...) */
 	uint32_t	line;
 	int64_t		start_ps, dur_ps;
+	size_t		first_phase;	/* its direct children on the line */
+	size_t		nphases;
+};
+
+struct compile_phase {
+	uint32_t	name;
+	int64_t		start_ps, dur_ps;
+};
+
+/* A compiled program named in /host:metadata: "jit_f(12)". */
+struct program_rec {
+	uint32_t	module;
+	int64_t		program_id;
 };
 
 enum transfer_dir { XFER_H2D, XFER_D2H, XFER_D2D, XFER_OTHER };
@@ -102,6 +161,16 @@ struct plane_summary {
 	size_t		 ncompiles;
 	struct transfer_rec *transfers;
 	size_t		 ntransfers;
+	struct compile_phase *phases;
+	size_t		 nphases;
+	struct exec_rec	*execs;
+	size_t		 nexecs;
+	struct gap_rec	*gaps;
+	size_t		 ngaps;
+	struct host_event_rec *host_events;
+	size_t		 nhost_events;
+	struct scope_agg *scopes;
+	size_t		 nscopes;
 };
 
 struct file_summary {
@@ -117,20 +186,36 @@ struct file_summary {
 	enum op_source	 op_source;
 	struct plane_summary *planes;
 	size_t		 nplanes;
+	struct program_rec *programs;
+	size_t		 nprograms;
 	struct pf_read_stats read_stats;
 };
 
 const char	*plane_kind_name(enum plane_kind kind);
 const char	*op_source_name(enum op_source src);
 const char	*transfer_dir_name(enum transfer_dir dir);
+const char	*step_source_name(enum step_source src);
 /* The category XLA would give op `name` when no hlo_category is known. */
 char		*derive_category(const char *name);
 
 /*
- * A consumer of the stream; the handler's ctx is the returned state.
- * classify_finish() completes fs and frees the state.
+ * Reading a file takes two passes over its stream.  The first, cheap one
+ * (steps_prepass_new) finds the step boundaries: device "Steps" lines and
+ * host StepTraceAnnotation events, which may come after the device planes
+ * they apply to.  The second (classify_new) does the rest, with them.
  */
-struct classify	*classify_new(struct file_summary *fs, struct pf_handler *h);
+struct step_windows;
+
+struct step_windows *steps_prepass_new(struct pf_handler *h);
+void		 step_windows_free(struct step_windows *w);
+
+/*
+ * A consumer of the stream; the handler's ctx is the returned state.
+ * windows (borrowed) come from the first pass.  classify_finish()
+ * completes fs and frees the state.
+ */
+struct classify	*classify_new(struct file_summary *fs,
+		    const struct step_windows *windows, struct pf_handler *h);
 void		 classify_finish(struct classify *c);
 void		 file_summary_release(struct file_summary *fs);
 

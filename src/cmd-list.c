@@ -121,8 +121,12 @@ static int
 list_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
-		REPORT_LONGOPTS,
+		{ "host", required_argument, NULL, OPT_HOST },
+		{ "latest", no_argument, NULL, OPT_LATEST },
+		{ "run", required_argument, NULL, OPT_RUN },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r;

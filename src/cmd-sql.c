@@ -1,6 +1,7 @@
 /* Run SQL against the index: for anything the reports do not show. */
 #include "config.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@ const struct cmd cmd_sql = {
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n"
 	    "The temporary table selected(file_id) holds the files found "
-	    "under path.\n",
+	    "under path.\nThe query runs read-only, one statement.\n",
 	.run = sql_run,
 };
 
@@ -33,15 +34,17 @@ static int
 sql_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
-		REPORT_LONGOPTS,
+		{ "latest", no_argument, NULL, OPT_LATEST },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r;
 	struct output *o = NULL;
 	struct out_col *cols = NULL;
 	sqlite3_stmt *st;
-	const char *query;
+	const char *query, *tail = NULL;
 	int ch, i, n, rc, status = EXIT_OK;
 
 	report_init(&r, "sql");
@@ -58,9 +61,20 @@ sql_run(int argc, char **argv)
 		cmd_usage_error(&cmd_sql);
 	query = argv[optind];
 	report_open(&r, argc - optind - 1, argv + optind + 1);
-	if (sqlite3_prepare_v2(index_db(r.ix), query, -1, &st, NULL) !=
+	/* The index is jaxprof's to change: the user's query only reads. */
+	if (sqlite3_exec(index_db(r.ix), "PRAGMA query_only = ON", NULL, NULL,
+	    NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(index_db(r.ix), query, -1, &st, &tail) !=
 	    SQLITE_OK) {
 		jp_warnx("invalid query: %s", sqlite3_errmsg(index_db(r.ix)));
+		return report_close(&r, EXIT_TROUBLE);
+	}
+	while (tail != NULL && isspace((unsigned char)*tail))
+		tail++;
+	if (st == NULL || (tail != NULL && *tail != '\0' &&
+	    strcmp(tail, ";") != 0)) {
+		jp_warnx("invalid query: give exactly one SQL statement");
+		sqlite3_finalize(st);
 		return report_close(&r, EXIT_TROUBLE);
 	}
 	n = sqlite3_column_count(st);

@@ -254,6 +254,8 @@ found_finish(struct found *f)
 {
 	size_t i, j = 0;
 
+	if (f->nfiles == 0)
+		return;	/* files is NULL: qsort(NULL, 0) is undefined */
 	qsort(f->files, f->nfiles, sizeof *f->files, cmp_path);
 	for (i = 0; i < f->nfiles; i++) {
 		if (j > 0 && strcmp(f->files[j - 1].path, f->files[i].path) == 0) {
@@ -269,13 +271,12 @@ found_finish(struct found *f)
 
 /*
  * JAX names runs by time (YYYY_MM_DD_HH_MM_SS), so the newest run is the
- * greatest name; ties and other names fall back to the newest file.
+ * one whose name sorts last.
  */
 void
 found_keep_latest(struct found *f)
 {
 	const char *best = NULL;
-	int64_t best_mtime = INT64_MIN;
 	size_t i, j = 0;
 
 	for (i = 0; i < f->nfiles; i++) {
@@ -283,11 +284,8 @@ found_keep_latest(struct found *f)
 
 		if (ff->kind == KIND_OTHER)
 			continue;
-		if (best == NULL || strcmp(ff->run, best) > 0 ||
-		    (strcmp(ff->run, best) == 0 && ff->mtime_ns > best_mtime)) {
+		if (best == NULL || strcmp(ff->run, best) > 0)
 			best = ff->run;
-			best_mtime = ff->mtime_ns;
-		}
 	}
 	if (best == NULL)
 		return;

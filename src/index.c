@@ -47,7 +47,7 @@ static const char *const schema[] = {
 	    "name TEXT NOT NULL, module TEXT NOT NULL, category TEXT NOT NULL, "
 	    "count INTEGER, total_ps INTEGER, self_ps INTEGER, "
 	    "min_ps INTEGER, max_ps INTEGER, flops INTEGER, "
-	    "bytes_accessed INTEGER)",
+	    "bytes_accessed INTEGER, framework_op TEXT)",
 	"CREATE TABLE kernels("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, op TEXT, count INTEGER, total_ps INTEGER, "
@@ -59,11 +59,33 @@ static const char *const schema[] = {
 	"CREATE TABLE steps("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "source TEXT NOT NULL, step INTEGER, name TEXT, "
-	    "start_ps INTEGER, dur_ps INTEGER)",
+	    "start_ps INTEGER, dur_ps INTEGER, compute_ps INTEGER, "
+	    "collective_ps INTEGER, transfer_ps INTEGER, idle_ps INTEGER)",
 	"CREATE TABLE compiles("
+	    "id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, "
+	    "plane INTEGER NOT NULL, line TEXT, name TEXT NOT NULL, "
+	    "function TEXT, start_ps INTEGER, dur_ps INTEGER)",
+	"CREATE TABLE compile_phases("
+	    "file_id INTEGER NOT NULL, compile INTEGER NOT NULL, "
+	    "name TEXT NOT NULL, start_ps INTEGER, dur_ps INTEGER)",
+	"CREATE TABLE executions("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "module TEXT NOT NULL, program_id INTEGER, run_id INTEGER, "
+	    "start_ps INTEGER, dur_ps INTEGER)",
+	"CREATE TABLE gaps("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "start_ps INTEGER, dur_ps INTEGER)",
+	"CREATE TABLE host_events("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
-	    "name TEXT NOT NULL, function TEXT, start_ps INTEGER, "
+	    "name TEXT NOT NULL, depth INTEGER, start_ps INTEGER, "
 	    "dur_ps INTEGER)",
+	"CREATE TABLE scopes("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "path TEXT NOT NULL, name TEXT NOT NULL, depth INTEGER, "
+	    "count INTEGER, total_ps INTEGER, self_ps INTEGER)",
+	"CREATE TABLE programs("
+	    "file_id INTEGER NOT NULL, module TEXT NOT NULL, "
+	    "program_id INTEGER)",
 	"CREATE TABLE transfers("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
 	    "name TEXT NOT NULL, direction TEXT NOT NULL, "
@@ -76,11 +98,19 @@ static const char *const schema[] = {
 	"CREATE INDEX steps_file ON steps(file_id)",
 	"CREATE INDEX compiles_file ON compiles(file_id)",
 	"CREATE INDEX transfers_file ON transfers(file_id)",
+	"CREATE INDEX compile_phases_file ON compile_phases(file_id)",
+	"CREATE INDEX executions_file ON executions(file_id)",
+	"CREATE INDEX gaps_file ON gaps(file_id)",
+	"CREATE INDEX host_events_file ON host_events(file_id)",
+	"CREATE INDEX scopes_file ON scopes(file_id)",
+	"CREATE INDEX programs_file ON programs(file_id)",
 };
 
 /* Tables holding one file's rows, cleared when it is re-read. */
 static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
+	"compile_phases", "executions", "gaps", "host_events", "scopes",
+	"programs",
 };
 
 static int
@@ -353,7 +383,8 @@ insert_file(struct index *ix, const struct found_file *ff,
 /* Statements for the per-plane tables, prepared once per file. */
 struct writers {
 	sqlite3_stmt	*plane, *op, *kernel, *module, *step, *compile,
-			*transfer;
+			*transfer, *phase, *exec, *gap, *host_event, *scope,
+			*program;
 };
 
 static void
@@ -363,15 +394,25 @@ writers_prepare(struct index *ix, struct writers *w)
 	    "name, kind, lines, events, start_ps, end_ps) "
 	    "VALUES (?,?,?,?,?,?,?,?)");
 	w->op = index_prepare(ix, "INSERT INTO ops VALUES "
-	    "(?,?,?,?,?,?,?,?,?,?,?,?)");
+	    "(?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	w->kernel = index_prepare(ix, "INSERT INTO kernels VALUES "
 	    "(?,?,?,?,?,?,?,?)");
 	w->module = index_prepare(ix, "INSERT INTO modules VALUES "
 	    "(?,?,?,?,?,?,?,?)");
 	w->step = index_prepare(ix, "INSERT INTO steps VALUES "
+	    "(?,?,?,?,?,?,?,?,?,?,?)");
+	w->compile = index_prepare(ix, "INSERT INTO compiles(file_id, plane, "
+	    "line, name, function, start_ps, dur_ps) VALUES (?,?,?,?,?,?,?)");
+	w->phase = index_prepare(ix, "INSERT INTO compile_phases VALUES "
+	    "(?,?,?,?,?)");
+	w->exec = index_prepare(ix, "INSERT INTO executions VALUES "
 	    "(?,?,?,?,?,?,?)");
-	w->compile = index_prepare(ix, "INSERT INTO compiles VALUES "
+	w->gap = index_prepare(ix, "INSERT INTO gaps VALUES (?,?,?,?)");
+	w->host_event = index_prepare(ix, "INSERT INTO host_events VALUES "
 	    "(?,?,?,?,?,?,?)");
+	w->scope = index_prepare(ix, "INSERT INTO scopes VALUES "
+	    "(?,?,?,?,?,?,?,?)");
+	w->program = index_prepare(ix, "INSERT INTO programs VALUES (?,?,?)");
 	w->transfer = index_prepare(ix, "INSERT INTO transfers VALUES "
 	    "(?,?,?,?,?,?,?,?,?)");
 }
@@ -386,6 +427,137 @@ writers_finalize(struct writers *w)
 	sqlite3_finalize(w->step);
 	sqlite3_finalize(w->compile);
 	sqlite3_finalize(w->transfer);
+	sqlite3_finalize(w->phase);
+	sqlite3_finalize(w->exec);
+	sqlite3_finalize(w->gap);
+	sqlite3_finalize(w->host_event);
+	sqlite3_finalize(w->scope);
+	sqlite3_finalize(w->program);
+}
+
+static int
+write_phases(struct index *ix, struct writers *w, sqlite3_int64 file_id,
+    const struct file_summary *fs, const struct plane_summary *p,
+    const struct compile_rec *r, sqlite3_int64 compile, char **cause)
+{
+	size_t i;
+
+	for (i = r->first_phase; i < r->first_phase + r->nphases; i++) {
+		const struct compile_phase *ph = &p->phases[i];
+
+		sqlite3_bind_int64(w->phase, 1, file_id);
+		sqlite3_bind_int64(w->phase, 2, compile);
+		bind_text(w->phase, 3, fs->strings.strings[ph->name]);
+		sqlite3_bind_int64(w->phase, 4, ph->start_ps);
+		sqlite3_bind_int64(w->phase, 5, ph->dur_ps);
+		if (step_done(ix, w->phase, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* A scope's path: its ancestors' names and its own, joined by ';'. */
+static char *
+scope_path(const struct file_summary *fs, const struct plane_summary *p,
+    uint32_t i, int *depth)
+{
+	const char *name = fs->strings.strings[p->scopes[i].name];
+	char *parent, *path;
+
+	if (p->scopes[i].parent == NO_SCOPE) {
+		*depth = 0;
+		return xstrdup(name);
+	}
+	parent = scope_path(fs, p, p->scopes[i].parent, depth);
+	(*depth)++;
+	path = xasprintf("%s;%s", parent, name);
+	free(parent);
+	return path;
+}
+
+/* Executions, idle gaps, long host events and scopes of a plane. */
+static int
+write_timeline(struct index *ix, struct writers *w, sqlite3_int64 file_id,
+    const struct file_summary *fs, const struct plane_summary *p,
+    sqlite3_int64 plane, char **cause)
+{
+	char *const *s = fs->strings.strings;
+	size_t i;
+
+	for (i = 0; i < p->nexecs; i++) {
+		const struct exec_rec *e = &p->execs[i];
+		sqlite3_stmt *st = w->exec;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		bind_text(st, 3, s[e->module]);
+		if (e->program_id != -1)
+			sqlite3_bind_int64(st, 4, e->program_id);
+		if (e->run_id != -1)
+			sqlite3_bind_int64(st, 5, e->run_id);
+		sqlite3_bind_int64(st, 6, e->start_ps);
+		sqlite3_bind_int64(st, 7, e->dur_ps);
+		if (step_done(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->ngaps; i++) {
+		sqlite3_bind_int64(w->gap, 1, file_id);
+		sqlite3_bind_int64(w->gap, 2, plane);
+		sqlite3_bind_int64(w->gap, 3, p->gaps[i].start_ps);
+		sqlite3_bind_int64(w->gap, 4, p->gaps[i].dur_ps);
+		if (step_done(ix, w->gap, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->nhost_events; i++) {
+		const struct host_event_rec *h = &p->host_events[i];
+		sqlite3_stmt *st = w->host_event;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		bind_text(st, 3, s[h->line]);
+		bind_text(st, 4, s[h->name]);
+		sqlite3_bind_int(st, 5, h->depth);
+		sqlite3_bind_int64(st, 6, h->start_ps);
+		sqlite3_bind_int64(st, 7, h->dur_ps);
+		if (step_done(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->nscopes; i++) {
+		const struct scope_agg *sc = &p->scopes[i];
+		sqlite3_stmt *st = w->scope;
+		int depth;
+		char *path = scope_path(fs, p, (uint32_t)i, &depth);
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		bind_text(st, 3, path);
+		bind_text(st, 4, s[sc->name]);
+		sqlite3_bind_int(st, 5, depth);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)sc->count);
+		sqlite3_bind_int64(st, 7, sc->total_ps);
+		sqlite3_bind_int64(st, 8, sc->self_ps);
+		free(path);
+		if (step_done(ix, st, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+write_programs(struct index *ix, struct writers *w, sqlite3_int64 file_id,
+    const struct file_summary *fs, char **cause)
+{
+	size_t i;
+
+	for (i = 0; i < fs->nprograms; i++) {
+		sqlite3_bind_int64(w->program, 1, file_id);
+		bind_text(w->program, 2,
+		    fs->strings.strings[fs->programs[i].module]);
+		sqlite3_bind_int64(w->program, 3, fs->programs[i].program_id);
+		if (step_done(ix, w->program, cause) == -1)
+			return -1;
+	}
+	return 0;
 }
 
 static int
@@ -430,6 +602,7 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		if (o->has_bytes)
 			sqlite3_bind_int64(st, 12,
 			    (sqlite3_int64)o->bytes_accessed);
+		bind_text(st, 13, s[o->framework_op]);
 		if (step_done(ix, st, cause) == -1)
 			return -1;
 	}
@@ -471,11 +644,15 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 
 		sqlite3_bind_int64(st, 1, file_id);
 		sqlite3_bind_int64(st, 2, plane);
-		bind_text(st, 3, r->source == STEP_DEVICE ? "device" : "host");
+		bind_text(st, 3, step_source_name(r->source));
 		sqlite3_bind_int64(st, 4, r->step);
 		bind_text(st, 5, s[r->name]);
 		sqlite3_bind_int64(st, 6, r->start_ps);
 		sqlite3_bind_int64(st, 7, r->dur_ps);
+		sqlite3_bind_int64(st, 8, r->busy_ps[BUSY_COMPUTE]);
+		sqlite3_bind_int64(st, 9, r->busy_ps[BUSY_COLLECTIVE]);
+		sqlite3_bind_int64(st, 10, r->busy_ps[BUSY_TRANSFER]);
+		sqlite3_bind_int64(st, 11, r->idle_ps);
 		if (step_done(ix, st, cause) == -1)
 			return -1;
 	}
@@ -490,7 +667,9 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		bind_text(st, 5, s[r->function]);
 		sqlite3_bind_int64(st, 6, r->start_ps);
 		sqlite3_bind_int64(st, 7, r->dur_ps);
-		if (step_done(ix, st, cause) == -1)
+		if (step_done(ix, st, cause) == -1 ||
+		    write_phases(ix, w, file_id, fs, p, r,
+		    sqlite3_last_insert_rowid(ix->db), cause) == -1)
 			return -1;
 	}
 	for (i = 0; i < p->ntransfers; i++) {
@@ -510,7 +689,7 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		if (step_done(ix, st, cause) == -1)
 			return -1;
 	}
-	return 0;
+	return write_timeline(ix, w, file_id, fs, p, plane, cause);
 }
 
 /* Reads and classifies one profile file; -1 with *cause. */
@@ -518,15 +697,26 @@ static int
 summarize(const struct found_file *ff, struct file_summary *fs, char **cause)
 {
 	struct pf_handler h;
+	struct pf_read_stats unused;
+	struct step_windows *windows;
 	struct classify *c;
 	struct source src;
 	int rc;
 
 	if (source_open(&src, ff->path, cause) == -1)
 		return -1;
-	c = classify_new(fs, &h);
+	/* Step boundaries first: the host may come after its devices. */
+	windows = steps_prepass_new(&h);
+	rc = xplane_read(&src, ff->path, &h, &unused, cause);
+	if (rc != 0) {
+		step_windows_free(windows);
+		source_close(&src);
+		return -1;
+	}
+	c = classify_new(fs, windows, &h);
 	rc = xplane_read(&src, ff->path, &h, &fs->read_stats, cause);
 	classify_finish(c);
+	step_windows_free(windows);
 	source_close(&src);
 	if (rc != 0)
 		file_summary_release(fs);
@@ -588,6 +778,10 @@ store_file(struct index *ix, const struct found_file *ff,
 		goto fail;
 	if (fs != NULL) {
 		writers_prepare(ix, &w);
+		if (write_programs(ix, &w, *id, fs, cause) == -1) {
+			writers_finalize(&w);
+			goto fail;
+		}
 		for (i = 0; i < fs->nplanes; i++)
 			if (write_plane(ix, &w, *id, fs, &fs->planes[i],
 			    cause) == -1) {

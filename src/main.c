@@ -67,9 +67,13 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char prog[64];
 	const struct cmd *cmd;
 	int ch;
 
+	/* getopt's messages start with argv[0]: make it "jaxprof". */
+	if (argc > 0)
+		argv[0] = (char *)"jaxprof";
 	while ((ch = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -106,5 +110,8 @@ main(int argc, char **argv)
 		    "'jaxprof --help'", argv[0]);
 	err_set_command(cmd->name);
 	cmd_reset_getopt();
+	/* ... and in a command, "jaxprof: top: unrecognized option ...". */
+	snprintf(prog, sizeof prog, "jaxprof: %s", cmd->name);
+	argv[0] = prog;
 	return close_stdout(cmd->run(argc, argv));
 }

@@ -208,7 +208,9 @@ output_double(struct output *o, double v)
 		put_cell(o, xstrdup(buf), 1);
 		return;
 	}
-	fmt_fixed(buf, sizeof buf, v, type == COL_PCT ? 2 : 3);
+	/* Machine formats: bytes are a whole number, like every base unit. */
+	fmt_fixed(buf, sizeof buf, v, type == COL_PCT ? 2 :
+	    type == COL_BYTES ? 0 : 3);
 	if (type == COL_PCT && (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN))
 		strncat(buf, "%", sizeof buf - strlen(buf) - 1);
 	put_cell(o, xstrdup(buf), 1);

@@ -18,9 +18,12 @@ static const char *const key_names[PF_NKEYS] = {
 	[PF_KEY_IS_ROOT] = "_r",
 	[PF_KEY_KERNEL_DETAILS] = "kernel_details",
 	[PF_KEY_MEMCPY_DETAILS] = "memcpy_details",
+	[PF_KEY_NAME] = "name",
 	[PF_KEY_PROFILE_START_TIME] = "profile_start_time",
 	[PF_KEY_PROGRAM_ID] = "program_id",
+	[PF_KEY_RUN_ID] = "run_id",
 	[PF_KEY_STEP_NUM] = "step_num",
+	[PF_KEY_TF_OP] = "tf_op",
 };
 
 enum pf_key

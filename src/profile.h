@@ -48,9 +48,12 @@ enum pf_key {
 	PF_KEY_IS_ROOT,			/* "_r" */
 	PF_KEY_KERNEL_DETAILS,
 	PF_KEY_MEMCPY_DETAILS,
+	PF_KEY_NAME,			/* "name": an XLA annotation's op */
 	PF_KEY_PROFILE_START_TIME,
 	PF_KEY_PROGRAM_ID,
+	PF_KEY_RUN_ID,
 	PF_KEY_STEP_NUM,
+	PF_KEY_TF_OP,
 	PF_NKEYS,
 };
 
@@ -128,8 +131,11 @@ struct pf_event {
 
 /*
  * Callbacks; any may be NULL.  A non-zero return stops the reader, which
- * then returns that value.
+ * then returns that value, except PF_SKIP from plane_begin or line_begin:
+ * the reader then passes over that plane's lines or that line's events
+ * without decoding them (and calls no plane_end or line_end for it).
  */
+#define PF_SKIP	0x736b6970
 struct pf_handler {
 	void	*ctx;
 	int	(*space)(void *ctx, const struct pf_space *space);

@@ -929,6 +929,8 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 	line.name = xstrndup(name.ptr, name.len);
 	line.display_name = xstrndup(display.ptr, display.len);
 	rc = h->line_begin != NULL ? h->line_begin(h->ctx, plane, &line) : 0;
+	if (rc == PF_SKIP)
+		c.p = c.end;
 	while (rc == 0 && c.p < c.end) {
 		struct pf_event ev;
 		uint32_t field;
@@ -950,7 +952,7 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 		rc = h->line_end(h->ctx, plane, &line);
 	free((char *)line.name);
 	free((char *)line.display_name);
-	return rc;
+	return rc == PF_SKIP ? 0 : rc;
 }
 
 static int
@@ -965,6 +967,8 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 	rc = scan_plane(w, c, &t, &ps);
 	if (rc == 0 && h->plane_begin != NULL)
 		rc = h->plane_begin(h->ctx, &ps.plane);
+	if (rc == PF_SKIP)
+		lines.p = lines.end;
 	while (rc == 0 && lines.p < lines.end) {
 		struct cur sub;
 		uint32_t field;
@@ -983,7 +987,7 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 		rc = h->plane_end(h->ctx, &ps.plane);
 	plane_scan_release(&ps);
 	tables_release(&t);
-	return rc;
+	return rc == PF_SKIP ? 0 : rc;
 }
 
 static int
@@ -1206,6 +1210,10 @@ emit_unpacked_plane(const Tensorflow__Profiler__XPlane *p,
 		line.nevents = l->n_events;
 		rc = h->line_begin != NULL ?
 		    h->line_begin(h->ctx, &plane, &line) : 0;
+		if (rc == PF_SKIP) {
+			rc = 0;
+			continue;
+		}
 		for (j = 0; rc == 0 && j < l->n_events; j++) {
 			const Tensorflow__Profiler__XEvent *e = l->events[j];
 			struct pf_event ev;
@@ -1244,7 +1252,7 @@ emit_unpacked_plane(const Tensorflow__Profiler__XPlane *p,
 		rc = h->plane_end(h->ctx, &plane);
 	free(stats);
 	tables_release(&t);
-	return rc;
+	return rc == PF_SKIP ? 0 : rc;
 }
 
 int

@@ -94,8 +94,9 @@ default_db_path(char **roots, size_t nroots)
 	char *dir, *path;
 	size_t i;
 
+	/* Order-free, so "top a b" and "top b a" share an index. */
 	for (i = 0; i < nroots; i++)
-		h = h * 31 + strmap_hash(roots[i], strlen(roots[i]));
+		h += strmap_hash(roots[i], strlen(roots[i]));
 	if (cache != NULL && cache[0] == '/')
 		dir = xasprintf("%s/jaxprof", cache);
 	else
@@ -148,6 +149,9 @@ report_open(struct report *r, int npaths, char **paths)
 	r->nbad = index_refresh(r->ix, &r->found);
 	if (r->nbad == -1)
 		exit(EXIT_TROUBLE);
+	/* Every profile unreadable (each one reported): nothing to show. */
+	if (r->nbad > 0 && (size_t)r->nbad == found_profiles(&r->found))
+		exit(report_close(r, EXIT_TROUBLE));
 }
 
 const char *

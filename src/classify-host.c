@@ -1,0 +1,311 @@
+/*
+ * Host events: XLA:CPU and TensorFlow ops (they stand in for device ops in
+ * a CPU-only profile), compiles and their phases, host transfer calls,
+ * annotation scopes, and the long events idle reports show.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify-int.h"
+#include "xmalloc.h"
+
+static const char *const compile_names[] = {
+	"backend_compile_and_load",
+	"backend_compile",
+	"TfrtTpuCompiler::Compile",
+};
+
+/* Host calls that move data between host and device (FORMATS.md 6.2). */
+static const struct {
+	const char	*name;
+	enum transfer_dir dir;
+} host_transfer_names[] = {
+	{ "DevicePut", XFER_H2D },
+	{ "DevicePutWithSharding", XFER_H2D },
+	{ "ArrayImpl.copy_to_host_async", XFER_D2H },
+	{ "np.asarray(jax.Array)", XFER_D2H },
+	{ "batched_copy_array_to_devices_with_sharding", XFER_D2D },
+	{ "tpu::System::TransferToDevice", XFER_H2D },
+	{ "tpu::System::TransferFromDevice", XFER_D2H },
+	{ "TransferH2DRequest", XFER_H2D },
+	{ "TransferD2HRequest", XFER_D2H },
+};
+
+
+/* Nearest enclosing "PjitFunction(f)" on the line, as "f". */
+static uint32_t
+enclosing_function(struct classify *c)
+{
+	size_t i;
+
+	for (i = c->nev_stack; i > 0; i--) {
+		const char *n = c->ev_stack[i - 1].name;
+		size_t len = strlen(n);
+
+		if (strncmp(n, "PjitFunction(", 13) == 0 && n[len - 1] == ')')
+			return intern(c, n + 13, len - 14);
+	}
+	return intern_str(c, "");
+}
+
+static void
+close_event(struct classify *c, const struct open_event *o)
+{
+	if (o->scope != NO_SCOPE)
+		c->scopes.aggs[o->scope].self_ps += o->dur_ps - o->child_ps;
+}
+
+/* Closes the open events that do not contain [start, end]. */
+static void
+close_events_before(struct classify *c, int64_t end)
+{
+	while (c->nev_stack > 0 &&
+	    end > c->ev_stack[c->nev_stack - 1].end_ps)
+		close_event(c, &c->ev_stack[--c->nev_stack]);
+}
+
+/* The execution an XLA:CPU op belongs to: its (module, run_id). */
+static void
+add_to_run(struct classify *c, uint32_t module, int64_t run_id,
+    int64_t start, int64_t dur)
+{
+	struct plane_summary *p = c->plane;
+	struct exec_rec *e;
+	size_t i, n;
+
+	/* Runs are local in time: look at the last few only. */
+	for (i = p->nexecs, n = 0; i > 0 && n < 8; i--, n++) {
+		e = &p->execs[i - 1];
+		if (e->module != module || e->run_id != run_id)
+			continue;
+		if (start < e->start_ps) {
+			e->dur_ps += e->start_ps - start;
+			e->start_ps = start;
+		}
+		if (start + dur > e->start_ps + e->dur_ps)
+			e->dur_ps = start + dur - e->start_ps;
+		return;
+	}
+	p->execs = xreallocarray(p->execs, p->nexecs + 1, sizeof *p->execs);
+	e = &p->execs[p->nexecs++];
+	e->module = module;
+	e->program_id = -1;
+	e->run_id = run_id;
+	e->start_ps = start;
+	e->dur_ps = dur;
+}
+
+/* Returns 1 if the event is an op (XLA:CPU or TensorFlow). */
+static int
+host_op(struct classify *c, const struct pf_event *ev, const char *name,
+    int64_t start, int64_t dur)
+{
+	struct pf_bytes hlo_op;
+	size_t tf_len;
+	uint32_t category;
+
+	if (event_str(c, PF_KEY_HLO_OP, &hlo_op)) {
+		struct pf_bytes op = last_component(hlo_op);
+		uint64_t flops, bytes;
+		int has_flops, has_bytes;
+		struct op_key k;
+		int64_t run_id;
+
+		op_key_from_event(c, intern(c, op.ptr, op.len), &k);
+		event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
+		category = category_of(c, ev, k.name);
+		add_op_occurrence(c, CAND_HOST_XLA, &k, category, start, dur,
+		    flops, has_flops, bytes, has_bytes, NULL);
+		if (k.module != NO_ID && event_int(c, PF_KEY_RUN_ID, &run_id))
+			add_to_run(c, k.module, run_id, start, dur);
+	} else if (name[0] != '$' && split_tf_op(name, &tf_len)) {
+		struct op_key k = { intern(c, name, tf_len), NO_ID, -1 };
+
+		category = intern_str(c, name + tf_len + 1);
+		add_op_occurrence(c, CAND_HOST_TF, &k, category, start, dur,
+		    0, 0, 0, 0, NULL);
+	} else
+		return 0;
+	ivals_add(&c->busy_kernels[busy_class_of(
+	    c->fs->strings.strings[category])], start, start + dur);
+	return 1;
+}
+
+/* A compile event not inside another one; its index or NONE. */
+static size_t
+host_compile(struct classify *c, const char *name, int64_t start,
+    int64_t dur)
+{
+	struct plane_summary *p = c->plane;
+	struct compile_rec *r;
+	size_t i;
+	int compile = 0;
+
+	for (i = 0; i < sizeof compile_names / sizeof compile_names[0]; i++)
+		if (strcmp(name, compile_names[i]) == 0)
+			compile = 1;
+	for (i = 0; compile && i < c->nev_stack; i++)
+		if (c->ev_stack[i].compile != NONE)
+			compile = 0;
+	if (!compile)
+		return NONE;
+	p->compiles = xreallocarray(p->compiles, p->ncompiles + 1,
+	    sizeof *p->compiles);
+	r = &p->compiles[p->ncompiles];
+	r->name = intern_str(c, name);
+	r->function = enclosing_function(c);
+	r->line = c->line_name;
+	r->start_ps = start;
+	r->dur_ps = dur;
+	r->first_phase = p->nphases;
+	r->nphases = 0;
+	return p->ncompiles++;
+}
+
+/* Host time per scope: a path of nested host events on one line. */
+static uint32_t
+host_scope(struct classify *c, const char *name, int64_t dur)
+{
+	struct op_key k;
+	size_t i, idx;
+
+	k.name = intern_str(c, name);
+	k.module = NO_SCOPE;
+	k.program_id = -1;
+	for (i = c->nev_stack; i > 0; i--)
+		if (c->ev_stack[i - 1].scope != NO_SCOPE) {
+			k.module = c->ev_stack[i - 1].scope;
+			c->ev_stack[i - 1].child_ps += dur;
+			break;
+		}
+	idx = op_table_get(&c->scopes, &k, 0);
+	c->scopes.aggs[idx].count++;
+	c->scopes.aggs[idx].total_ps += dur;
+	return (uint32_t)idx;
+}
+
+void
+host_event(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	const char *name = pf_event_name(ev);
+	struct plane_summary *p = c->plane;
+	struct open_event *o, *parent;
+	size_t i, compile;
+	int is_op;
+
+	close_events_before(c, start + dur);
+	parent = c->nev_stack > 0 ? &c->ev_stack[c->nev_stack - 1] : NULL;
+	is_op = host_op(c, ev, name, start, dur);
+	compile = host_compile(c, name, start, dur);
+	if (parent != NULL && parent->compile != NONE) {
+		/* A phase of the compile (an XLA pass, lowering...). */
+		p->phases = xreallocarray(p->phases, p->nphases + 1,
+		    sizeof *p->phases);
+		p->phases[p->nphases].name = intern_str(c, name);
+		p->phases[p->nphases].start_ps = start;
+		p->phases[p->nphases].dur_ps = dur;
+		p->nphases++;
+		p->compiles[parent->compile].nphases++;
+	}
+	for (i = 0; i < sizeof host_transfer_names /
+	    sizeof host_transfer_names[0]; i++)
+		if (strcmp(name, host_transfer_names[i].name) == 0)
+			add_transfer(c, ev, host_transfer_names[i].dir, 1, -1,
+			    start, dur);
+	if (dur >= HOST_EVENT_FLOOR_PS) {
+		struct host_event_rec *h;
+
+		p->host_events = xreallocarray(p->host_events,
+		    p->nhost_events + 1, sizeof *p->host_events);
+		h = &p->host_events[p->nhost_events++];
+		h->name = intern_str(c, name);
+		h->line = c->line_name;
+		h->depth = (int)c->nev_stack;
+		h->start_ps = start;
+		h->dur_ps = dur;
+	}
+
+	if (c->nev_stack == c->ev_stack_cap) {
+		c->ev_stack_cap = c->ev_stack_cap == 0 ? 16 :
+		    c->ev_stack_cap * 2;
+		c->ev_stack = xreallocarray(c->ev_stack, c->ev_stack_cap,
+		    sizeof *c->ev_stack);
+	}
+	/* Python tracer frames ($...) and ops are not annotation scopes. */
+	o = &c->ev_stack[c->nev_stack];
+	o->scope = is_op || name[0] == '$' ? NO_SCOPE :
+	    host_scope(c, name, dur);
+	c->nev_stack++;
+	o->end_ps = start + dur;
+	o->dur_ps = dur;
+	o->name = name;
+	o->compile = compile;
+	o->child_ps = 0;
+}
+
+void
+host_line_end(struct classify *c)
+{
+	while (c->nev_stack > 0)
+		close_event(c, &c->ev_stack[--c->nev_stack]);
+}
+
+static int
+cmp_exec_run(const void *a, const void *b)
+{
+	const struct exec_rec *x = a, *y = b;
+
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	if (x->run_id != y->run_id)
+		return x->run_id < y->run_id ? -1 : 1;
+	return (x->start_ps > y->start_ps) - (x->start_ps < y->start_ps);
+}
+
+static int
+cmp_exec_start(const void *a, const void *b)
+{
+	const struct exec_rec *x = a, *y = b;
+
+	return (x->start_ps > y->start_ps) - (x->start_ps < y->start_ps);
+}
+
+void
+host_plane_end(struct classify *c)
+{
+	struct plane_summary *p = c->plane;
+	size_t i, j = 0;
+
+	p->scopes = xcalloc(c->scopes.n + 1, sizeof *p->scopes);
+	for (i = 0; i < c->scopes.n; i++) {
+		p->scopes[i].name = c->scopes.keys[i].name;
+		p->scopes[i].parent = c->scopes.keys[i].module;
+		p->scopes[i].count = c->scopes.aggs[i].count;
+		p->scopes[i].total_ps = c->scopes.aggs[i].total_ps;
+		p->scopes[i].self_ps = c->scopes.aggs[i].self_ps;
+	}
+	p->nscopes = c->scopes.n;
+	op_table_release(&c->scopes);
+
+	/* One execution per (module, run_id), whichever lines ran it. */
+	qsort(p->execs, p->nexecs, sizeof *p->execs, cmp_exec_run);
+	for (i = 0; i < p->nexecs; i++) {
+		struct exec_rec *prev = j > 0 ? &p->execs[j - 1] : NULL;
+		struct exec_rec *e = &p->execs[i];
+
+		if (prev != NULL && prev->module == e->module &&
+		    prev->run_id == e->run_id) {
+			int64_t end = e->start_ps + e->dur_ps;
+
+			if (end > prev->start_ps + prev->dur_ps)
+				prev->dur_ps = end - prev->start_ps;
+			continue;
+		}
+		p->execs[j++] = *e;
+	}
+	p->nexecs = j;
+	qsort(p->execs, p->nexecs, sizeof *p->execs, cmp_exec_start);
+}

@@ -1,0 +1,143 @@
+/*
+ * The classifier's private parts, shared by classify.c (devices, ops,
+ * the stream callbacks) and classify-host.c (host events).
+ */
+#ifndef JAXPROF_CLASSIFY_INT_H
+#define JAXPROF_CLASSIFY_INT_H
+
+#include "classify.h"
+#include "timeline.h"
+
+/* Candidate op tables per plane; the plane's final one is chosen at the end. */
+enum candidate {
+	CAND_XLA_OPS,		/* the device's "XLA Ops" line */
+	CAND_KERNELS,		/* device kernels carrying hlo_op */
+	CAND_HOST_XLA,		/* host events carrying hlo_op */
+	CAND_HOST_TF,		/* host TensorFlow "name:Type" events */
+	NCAND,
+};
+
+/* An op's identity before its module is resolved. */
+struct op_key {
+	uint32_t	name;
+	uint32_t	module;		/* string id, or NO_ID */
+	int64_t		program_id;	/* -1 when unknown */
+};
+
+#define NO_ID	UINT32_MAX
+
+/* Open-addressing map from op_key to an index in an op_agg array. */
+struct op_table {
+	struct op_key	*keys;
+	struct op_agg	*aggs;
+	size_t		 n;
+	uint32_t	*slots;		/* index + 1; 0 is empty */
+	size_t		 cap;
+};
+
+/* An op event whose children are still arriving (self time). */
+struct open_op {
+	int64_t		 start_ps;
+	int64_t		 end_ps;
+	int64_t		 dur_ps;
+	int64_t		 child_ps;
+	struct op_agg	*agg;		/* reset when the table grows */
+	size_t		 agg_index;
+	enum candidate	 cand;
+};
+
+/* A host event that may enclose later ones on its line. */
+struct open_event {
+	int64_t		 end_ps;
+	int64_t		 dur_ps;
+	const char	*name;
+	size_t		 compile;	/* its index in plane compiles, or NONE */
+	uint32_t	 scope;		/* its scope, or NO_SCOPE */
+	int64_t		 child_ps;	/* time of its direct child scopes */
+};
+
+#define NONE	SIZE_MAX
+
+struct classify {
+	struct file_summary *fs;
+	const struct step_windows *windows;	/* from the first pass */
+	struct plane_summary *plane;	/* the current one */
+	struct op_table	 cand[NCAND];
+	int		 has_xla_ops_line;
+	/*
+	 * Busy time by class: of the "XLA Ops" line, and of kernels (or,
+	 * on a host plane, of host ops); copies count in both.
+	 */
+	struct ivals	 busy_ops[NBUSY];
+	struct ivals	 busy_kernels[NBUSY];
+	/* Host scopes of the plane: key (name, parent) -> scope_agg. */
+	struct op_table	 scopes;
+	/* A run of kernels of one module on the current line. */
+	int		 run_open;
+	struct exec_rec	 run;
+	/* The current event's known stats (load_view). */
+	const struct pf_stat *view[PF_NKEYS];
+	/* Per event metadata of the plane: its stats by key, computed once. */
+	const struct pf_stat **meta_views;
+	uint8_t		*meta_view_done;
+	size_t		*meta_agg;	/* add_op_occurrence hints */
+	size_t		*meta_kernel;	/* kernel index + 1 per metadata */
+	/* Per event metadata of the plane: name and category ids, or NO_ID. */
+	uint32_t	*meta_name;
+	uint32_t	*meta_category;
+	struct pf_bytes	 last_module;	/* hlo_module of the last event */
+	uint32_t	 last_module_id;
+	/* Per string id: the category derived from it as an op name. */
+	uint32_t	*cat_of_name;
+	size_t		 ncat_of_name;
+
+	/* Per line. */
+	enum {
+		LINE_PLAIN, LINE_XLA_OPS, LINE_MODULES, LINE_STEPS,
+	}		 line_kind;
+	uint32_t	 line_name;
+	struct open_op	*ops_stack;
+	size_t		 nops_stack, ops_stack_cap;
+	struct open_event *ev_stack;
+	size_t		 nev_stack, ev_stack_cap;
+	/* Consecutive kernels of one op on a line merge into one occurrence. */
+	int		 pending;
+	struct op_key	 pending_key;
+	uint32_t	 pending_category;
+	int64_t		 pending_start, pending_dur;
+	uint64_t	 pending_flops, pending_bytes;
+	int		 pending_has_flops, pending_has_bytes;
+};
+
+uint32_t	intern(struct classify *c, const char *s, size_t len);
+uint32_t	intern_str(struct classify *c, const char *s);
+int		event_int(struct classify *c, enum pf_key key, int64_t *v);
+int		event_str(struct classify *c, enum pf_key key,
+		    struct pf_bytes *v);
+struct pf_bytes	last_component(struct pf_bytes s);
+int		split_tf_op(const char *name, size_t *name_len);
+uint32_t	category_of(struct classify *c, const struct pf_event *ev,
+		    uint32_t op);
+void		op_key_from_event(struct classify *c, uint32_t name,
+		    struct op_key *k);
+void		event_cost(struct classify *c, uint64_t *flops,
+		    int *has_flops, uint64_t *bytes, int *has_bytes);
+size_t		op_table_get(struct op_table *t, const struct op_key *k,
+		    uint32_t category);
+void		op_table_release(struct op_table *t);
+void		add_op_occurrence(struct classify *c, enum candidate cand,
+		    const struct op_key *k, uint32_t category, int64_t start,
+		    int64_t dur, uint64_t flops, int has_flops, uint64_t bytes,
+		    int has_bytes, size_t *hint);
+void		add_transfer(struct classify *c, const struct pf_event *ev,
+		    enum transfer_dir dir, int on_host, int64_t bytes,
+		    int64_t start, int64_t dur);
+enum busy_class	busy_class_of(const char *category);
+
+/* classify-host.c */
+void		host_event(struct classify *c, const struct pf_event *ev,
+		    int64_t start, int64_t dur);
+void		host_line_end(struct classify *c);
+void		host_plane_end(struct classify *c);
+
+#endif

@@ -1,0 +1,284 @@
+/* Step boundaries (first pass) and the per-step busy/idle breakdown. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "steps.h"
+#include "xmalloc.h"
+
+struct window_list {
+	char		*plane;		/* NULL: the host's */
+	struct window	*v;
+	size_t		 n;
+};
+
+struct step_windows {
+	struct window_list host;
+	struct window_list *device;	/* one per plane with a Steps line */
+	size_t		 ndevice;
+	struct window_list *cur;	/* the Steps line being read */
+	int		 cur_host;	/* reading a host plane */
+};
+
+static void
+push_window(struct window_list *l, int64_t step, const char *name,
+    int64_t start, int64_t dur)
+{
+	struct window *w;
+
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	w = &l->v[l->n++];
+	w->step = step;
+	w->name = xstrdup(name);
+	w->start_ps = start;
+	w->dur_ps = dur;
+}
+
+static int
+pre_plane_begin(void *ctx, const struct pf_plane *plane)
+{
+	struct step_windows *w = ctx;
+
+	w->cur = NULL;
+	w->cur_host = strncmp(plane->name, "/host:", 6) == 0 &&
+	    strcmp(plane->name, "/host:metadata") != 0;
+	if (w->cur_host || strncmp(plane->name, "/device:", 8) == 0)
+		return 0;
+	return PF_SKIP;
+}
+
+static int
+pre_line_begin(void *ctx, const struct pf_plane *plane,
+    const struct pf_line *line)
+{
+	struct step_windows *w = ctx;
+
+	if (w->cur_host)
+		return 0;
+	if (strcmp(line->name, "Steps") != 0)
+		return PF_SKIP;
+	w->device = xreallocarray(w->device, w->ndevice + 1,
+	    sizeof *w->device);
+	w->cur = &w->device[w->ndevice++];
+	memset(w->cur, 0, sizeof *w->cur);
+	w->cur->plane = xstrdup(plane->name);
+	return 0;
+}
+
+/* The span, honouring device_offset_ps/device_duration_ps (FORMATS 2.4). */
+static void
+span_of(const struct pf_event *ev, int64_t *start, int64_t *dur)
+{
+	int64_t off, d;
+
+	if (pf_stat_int(pf_event_stat(ev, PF_KEY_DEVICE_OFFSET_PS), &off) &&
+	    pf_stat_int(pf_event_stat(ev, PF_KEY_DEVICE_DURATION_PS), &d)) {
+		*start = off;
+		*dur = d;
+	} else {
+		*start = ev->start_ps;
+		*dur = ev->duration_ps;
+	}
+}
+
+static int
+pre_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_event *ev)
+{
+	struct step_windows *w = ctx;
+	const char *name = pf_event_name(ev);
+	int64_t step, start, dur;
+	char *end;
+
+	(void)plane;
+	(void)line;
+	span_of(ev, &start, &dur);
+	if (w->cur_host) {
+		/* StepTraceAnnotation: TraceMe "name#_r=1,step_num=N#". */
+		if (pf_stat_int(pf_event_stat(ev, PF_KEY_STEP_NUM), &step) &&
+		    pf_event_stat(ev, PF_KEY_IS_ROOT) != NULL)
+			push_window(&w->host, step, name, start, dur);
+		return 0;
+	}
+	if (!pf_stat_int(pf_event_stat(ev, PF_KEY_STEP_NUM), &step) &&
+	    !pf_stat_int(pf_event_stat(ev, PF_KEY_GROUP_ID), &step)) {
+		step = strtoll(name, &end, 10);
+		if (end == name)
+			step = (int64_t)w->cur->n;
+	}
+	push_window(w->cur, step, name, start, dur);
+	return 0;
+}
+
+static int
+cmp_window(const void *a, const void *b)
+{
+	const struct window *x = a, *y = b;
+
+	if (x->start_ps != y->start_ps)
+		return x->start_ps < y->start_ps ? -1 : 1;
+	return (x->step > y->step) - (x->step < y->step);
+}
+
+struct step_windows *
+steps_prepass_new(struct pf_handler *h)
+{
+	struct step_windows *w = xcalloc(1, sizeof *w);
+
+	memset(h, 0, sizeof *h);
+	h->ctx = w;
+	h->plane_begin = pre_plane_begin;
+	h->line_begin = pre_line_begin;
+	h->event = pre_event;
+	return w;
+}
+
+static void
+list_release(struct window_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free((char *)l->v[i].name);
+	free(l->v);
+	free(l->plane);
+}
+
+void
+step_windows_free(struct step_windows *w)
+{
+	size_t i;
+
+	if (w == NULL)
+		return;
+	list_release(&w->host);
+	for (i = 0; i < w->ndevice; i++)
+		list_release(&w->device[i]);
+	free(w->device);
+	free(w);
+}
+
+size_t
+step_windows_for(const struct step_windows *w, const char *plane,
+    const struct window **out, enum step_source *src)
+{
+	size_t i;
+
+	for (i = 0; i < w->ndevice; i++)
+		if (strcmp(w->device[i].plane, plane) == 0 &&
+		    w->device[i].n > 0) {
+			qsort(w->device[i].v, w->device[i].n,
+			    sizeof *w->device[i].v, cmp_window);
+			*out = w->device[i].v;
+			*src = STEP_DEVICE;
+			return w->device[i].n;
+		}
+	qsort(w->host.v, w->host.n, sizeof *w->host.v, cmp_window);
+	*out = w->host.v;
+	*src = STEP_HOST;
+	return w->host.n;
+}
+
+struct window *
+module_windows(const struct exec_rec *execs, size_t nexecs,
+    char *const *strings, size_t *nout)
+{
+	struct window *v = NULL;
+	struct {
+		uint32_t	module;
+		uint64_t	count;
+		int64_t		total;
+	} *mods = NULL;
+	uint32_t best = UINT32_MAX;
+	size_t i, j, n = 0, nmods = 0;
+
+	/* The module run most often; modules are few, execs many. */
+	for (i = 0; i < nexecs; i++) {
+		for (j = 0; j < nmods; j++)
+			if (mods[j].module == execs[i].module)
+				break;
+		if (j == nmods) {
+			mods = xreallocarray(mods, nmods + 1, sizeof *mods);
+			mods[nmods].module = execs[i].module;
+			mods[nmods].count = 0;
+			mods[nmods].total = 0;
+			nmods++;
+		}
+		mods[j].count++;
+		mods[j].total += execs[i].dur_ps;
+	}
+	for (j = 0; j < nmods; j++)
+		if (best == UINT32_MAX || mods[j].count > mods[0].count ||
+		    (mods[j].count == mods[0].count &&
+		    mods[j].total > mods[0].total)) {
+			best = mods[j].module;
+			mods[0] = mods[j];
+		}
+	free(mods);
+	for (i = 0; i < nexecs; i++) {
+		struct window *w;
+
+		if (execs[i].module != best)
+			continue;
+		v = xreallocarray(v, n + 1, sizeof *v);
+		w = &v[n];
+		w->step = (int64_t)n;
+		w->name = strings[best];
+		w->start_ps = execs[i].start_ps;
+		w->dur_ps = execs[i].dur_ps;
+		if (n > 0 && v[n - 1].start_ps + v[n - 1].dur_ps < w->start_ps)
+			v[n - 1].dur_ps = w->start_ps - v[n - 1].start_ps;
+		n++;
+	}
+	*nout = n;
+	return v;
+}
+
+void
+steps_measure(struct plane_summary *p, struct strmap *names,
+    const struct window *win, size_t nwin, enum step_source src,
+    struct ivals busy[NBUSY])
+{
+	struct ivals all, tmp;
+	size_t i;
+	int k;
+
+	memset(&all, 0, sizeof all);
+	for (k = 0; k < NBUSY; k++) {
+		ivals_normalize(&busy[k]);
+		ivals_union(&tmp, &all, &busy[k]);
+		ivals_release(&all);
+		all = tmp;
+	}
+	p->steps = xreallocarray(p->steps, p->nsteps + nwin + 1,
+	    sizeof *p->steps);
+	for (i = 0; i < nwin; i++) {
+		const struct window *w = &win[i];
+		struct step_rec *s = &p->steps[p->nsteps++];
+		int64_t end = w->start_ps + w->dur_ps;
+
+		memset(s, 0, sizeof *s);
+		s->source = src;
+		s->step = w->step;
+		s->name = strmap_intern(names, w->name, strlen(w->name));
+		s->start_ps = w->start_ps;
+		s->dur_ps = w->dur_ps;
+		for (k = 0; k < NBUSY; k++)
+			s->busy_ps[k] = ivals_measure(&busy[k], w->start_ps,
+			    end);
+		s->idle_ps = w->dur_ps - ivals_measure(&all, w->start_ps, end);
+	}
+	for (i = 1; i < all.n; i++) {
+		int64_t gap = all.v[i].start - all.v[i - 1].end;
+
+		if (gap < GAP_FLOOR_PS)
+			continue;
+		p->gaps = xreallocarray(p->gaps, p->ngaps + 1,
+		    sizeof *p->gaps);
+		p->gaps[p->ngaps].start_ps = all.v[i - 1].end;
+		p->gaps[p->ngaps].dur_ps = gap;
+		p->ngaps++;
+	}
+	ivals_release(&all);
+}
