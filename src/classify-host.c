@@ -128,8 +128,8 @@ host_op(struct classify *c, const struct pf_event *ev, const char *name,
 		    0, 0, 0, 0, NULL);
 	} else
 		return 0;
-	ivals_add(&c->busy_kernels[busy_class_of(
-	    c->fs->strings.strings[category])], start, start + dur);
+	ivals_add(&c->busy_kernels[busy_class_id(c, category)], start,
+	    start + dur);
 	return 1;
 }
 
@@ -291,7 +291,8 @@ host_plane_end(struct classify *c)
 	op_table_release(&c->scopes);
 
 	/* One execution per (module, run_id), whichever lines ran it. */
-	qsort(p->execs, p->nexecs, sizeof *p->execs, cmp_exec_run);
+	if (p->nexecs > 0)	/* execs may be NULL */
+		qsort(p->execs, p->nexecs, sizeof *p->execs, cmp_exec_run);
 	for (i = 0; i < p->nexecs; i++) {
 		struct exec_rec *prev = j > 0 ? &p->execs[j - 1] : NULL;
 		struct exec_rec *e = &p->execs[i];
@@ -307,5 +308,6 @@ host_plane_end(struct classify *c)
 		p->execs[j++] = *e;
 	}
 	p->nexecs = j;
-	qsort(p->execs, p->nexecs, sizeof *p->execs, cmp_exec_start);
+	if (p->nexecs > 0)	/* execs may be NULL */
+		qsort(p->execs, p->nexecs, sizeof *p->execs, cmp_exec_start);
 }

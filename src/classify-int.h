@@ -87,6 +87,9 @@ struct classify {
 	uint32_t	*meta_category;
 	struct pf_bytes	 last_module;	/* hlo_module of the last event */
 	uint32_t	 last_module_id;
+	/* Per string id: its busy class as a category, or -1. */
+	int8_t		*class_of;
+	size_t		 nclass_of;
 	/* Per string id: the category derived from it as an op name. */
 	uint32_t	*cat_of_name;
 	size_t		 ncat_of_name;
@@ -133,6 +136,7 @@ void		add_transfer(struct classify *c, const struct pf_event *ev,
 		    enum transfer_dir dir, int on_host, int64_t bytes,
 		    int64_t start, int64_t dur);
 enum busy_class	busy_class_of(const char *category);
+enum busy_class	busy_class_id(struct classify *c, uint32_t category);
 
 /* classify-host.c */
 void		host_event(struct classify *c, const struct pf_event *ev,

@@ -414,6 +414,25 @@ static const char *const transfer_prefixes[] = {
 	"host recv",
 };
 
+/* busy_class_of() a category string id, cached per id. */
+enum busy_class
+busy_class_id(struct classify *c, uint32_t category)
+{
+	if (category >= c->nclass_of) {
+		size_t n = c->fs->strings.n, i;
+
+		c->class_of = xreallocarray(c->class_of, n,
+		    sizeof *c->class_of);
+		for (i = c->nclass_of; i < n; i++)
+			c->class_of[i] = -1;
+		c->nclass_of = n;
+	}
+	if (c->class_of[category] == -1)
+		c->class_of[category] = (int8_t)busy_class_of(
+		    c->fs->strings.strings[category]);
+	return (enum busy_class)c->class_of[category];
+}
+
 enum busy_class
 busy_class_of(const char *category)
 {
@@ -446,8 +465,12 @@ framework_op_of(struct classify *c)
 
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (event_str(c, keys[i], &v) && v.len > 0 &&
-		    !(v.len >= 9 && memcmp(v.ptr, "XlaModule", 9) == 0))
+		    !(v.len >= 9 && memcmp(v.ptr, "XlaModule", 9) == 0)) {
+			/* TF-style "name:Type" with no type: "jit(f)/add:". */
+			if (v.ptr[v.len - 1] == ':')
+				v.len--;
 			return intern(c, v.ptr, v.len);
+		}
 	return intern_str(c, "");
 }
 
@@ -565,8 +588,8 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		op_id = intern(c, op.ptr, op.len);
 		op_key_from_event(c, op_id, &key);
 		category = category_of(c, ev, op_id);
-		ivals_add(&c->busy_kernels[busy_class_of(
-		    c->fs->strings.strings[category])], start, start + dur);
+		ivals_add(&c->busy_kernels[busy_class_id(c, category)], start,
+		    start + dur);
 		kernel_run(c, &key, start, dur);
 		event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
 		if (c->pending && op_key_eq(&key, &c->pending_key)) {
@@ -874,9 +897,8 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 			add_op_occurrence(c, CAND_XLA_OPS, &k, category, start,
 			    dur, flops, has_flops, bytes, has_bytes,
 			    &c->meta_agg[ev->meta->index]);
-			ivals_add(&c->busy_ops[busy_class_of(
-			    c->fs->strings.strings[category])], start,
-			    start + dur);
+			ivals_add(&c->busy_ops[busy_class_id(c, category)],
+			    start, start + dur);
 			break;
 		}
 		case LINE_MODULES:
@@ -954,7 +976,8 @@ merge_device_execs(struct plane_summary *p)
 {
 	size_t i, j = 0;
 
-	qsort(p->execs, p->nexecs, sizeof *p->execs, cmp_exec);
+	if (p->nexecs > 0)	/* execs may be NULL */
+		qsort(p->execs, p->nexecs, sizeof *p->execs, cmp_exec);
 	for (i = 0; i < p->nexecs; i++) {
 		struct exec_rec *e = &p->execs[i], *prev = NULL;
 		size_t k;
@@ -1141,6 +1164,7 @@ classify_finish(struct classify *c)
 	}
 	op_table_release(&c->scopes);
 	free(c->meta_kernel);
+	free(c->class_of);
 	free(c->meta_name);
 	free(c->meta_category);
 	free(c->meta_views);

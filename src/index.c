@@ -160,6 +160,28 @@ stored_version(struct index *ix)
 	return v;
 }
 
+/*
+ * Whether the database holds tables but no jaxprof schema version: then
+ * it is somebody else's, and nothing in it may be changed.
+ */
+static int
+is_foreign(struct index *ix)
+{
+	sqlite3_stmt *st;
+	int tables = 0, ours = 0;
+
+	if (sqlite3_prepare_v2(ix->db, "SELECT count(*), "
+	    "count(CASE WHEN name = 'meta' THEN 1 END) FROM sqlite_master "
+	    "WHERE type = 'table'", -1, &st, NULL) != SQLITE_OK)
+		return 0;	/* not a database at all: open says so */
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		tables = sqlite3_column_int(st, 0);
+		ours = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	return tables > 0 && !ours;
+}
+
 /* Creates the schema, dropping an index of another version first. */
 static int
 ensure_schema(struct index *ix, char **cause)
@@ -172,20 +194,6 @@ ensure_schema(struct index *ix, char **cause)
 		return -1;
 	if (stored_version(ix) == INDEX_SCHEMA_VERSION)
 		return exec(ix, "COMMIT", cause);
-	if (stored_version(ix) == 0) {
-		/* Never drop the tables of a database that is not ours. */
-		int foreign;
-
-		st = index_prepare(ix, "SELECT count(*) FROM sqlite_master");
-		foreign = sqlite3_step(st) == SQLITE_ROW &&
-		    sqlite3_column_int(st, 0) > 0;
-		sqlite3_finalize(st);
-		if (foreign) {
-			*cause = xstrdup("not a jaxprof index (it has tables "
-			    "but no schema_version)");
-			return -1;
-		}
-	}
 	/* An index of another version: rebuilt from scratch. */
 	st = index_prepare(ix, "SELECT name FROM sqlite_master "
 	    "WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
@@ -214,6 +222,25 @@ ensure_schema(struct index *ix, char **cause)
 	return exec(ix, "COMMIT", cause);
 }
 
+/*
+ * While another process turns a fresh index to WAL, this pragma answers
+ * SQLITE_BUSY at once, without calling the busy handler: wait and retry.
+ */
+static int
+set_wal(struct index *ix, char **cause)
+{
+	int rc, waited;
+
+	for (waited = 0; (rc = sqlite3_exec(ix->db, "PRAGMA journal_mode = WAL",
+	    NULL, NULL, NULL)) == SQLITE_BUSY && waited < BUSY_TIMEOUT_MS;
+	    waited += 10)
+		sqlite3_sleep(10);
+	if (rc == SQLITE_OK)
+		return 0;
+	*cause = xstrdup(sqlite3_errmsg(ix->db));
+	return -1;
+}
+
 int
 index_open(struct index **ixp, const char *path, char **cause)
 {
@@ -228,7 +255,13 @@ index_open(struct index **ixp, const char *path, char **cause)
 		return -1;
 	}
 	sqlite3_busy_timeout(ix->db, BUSY_TIMEOUT_MS);
-	if (exec(ix, "PRAGMA journal_mode = WAL", cause) == -1 ||
+	if (is_foreign(ix)) {
+		*cause = xasprintf("index '%s': not a jaxprof index (it has tables "
+		    "but no schema_version)", path);
+		index_close(ix);
+		return -1;
+	}
+	if (set_wal(ix, cause) == -1 ||
 	    exec(ix, "PRAGMA synchronous = NORMAL", cause) == -1 ||
 	    ensure_schema(ix, cause) == -1 ||
 	    exec(ix, "CREATE TEMP TABLE selected("

@@ -1017,6 +1017,8 @@ xplane_read(struct source *src, const char *path, const struct pf_handler *h,
 	memset(&space, 0, sizeof space);
 	memset(rs, 0, sizeof *rs);
 	rs->bytes = src->size;
+	/* A second pass maps the pages in again: release them again too. */
+	src->released = 0;
 	w.base = src->data;
 	w.src = src;
 	w.rs = rs;

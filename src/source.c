@@ -16,7 +16,7 @@
 #include "source.h"
 #include "xmalloc.h"
 
-#define RELEASE_CHUNK	(16u << 20)	/* drop consumed pages 16 MiB at a time */
+#define RELEASE_CHUNK	(4u << 20)	/* drop consumed pages 4 MiB at a time */
 
 static int
 read_magic(int fd, unsigned char magic[2])

@@ -174,7 +174,8 @@ step_windows_for(const struct step_windows *w, const char *plane,
 			*src = STEP_DEVICE;
 			return w->device[i].n;
 		}
-	qsort(w->host.v, w->host.n, sizeof *w->host.v, cmp_window);
+	if (w->host.n > 0)
+		qsort(w->host.v, w->host.n, sizeof *w->host.v, cmp_window);
 	*out = w->host.v;
 	*src = STEP_HOST;
 	return w->host.n;

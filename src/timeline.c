@@ -12,6 +12,18 @@ ivals_add(struct ivals *s, int64_t start, int64_t end)
 {
 	if (end <= start)
 		return;
+	if (s->n > 0) {
+		struct ival *last = &s->v[s->n - 1];
+
+		/* Events of one line come in order: merge as they come. */
+		if (start >= last->start && start <= last->end) {
+			if (end > last->end)
+				last->end = end;
+			return;
+		}
+		if (start < last->start)
+			s->unsorted = 1;
+	}
 	if (s->n == s->cap) {
 		s->cap = s->cap == 0 ? 64 : s->cap * 2;
 		s->v = xreallocarray(s->v, s->cap, sizeof *s->v);
@@ -38,7 +50,9 @@ ivals_normalize(struct ivals *s)
 
 	if (s->n == 0)
 		return;
-	qsort(s->v, s->n, sizeof *s->v, cmp_ival);
+	if (s->unsorted)
+		qsort(s->v, s->n, sizeof *s->v, cmp_ival);
+	s->unsorted = 0;
 	for (i = 1; i < s->n; i++) {
 		if (s->v[i].start <= s->v[j].end) {
 			if (s->v[i].end > s->v[j].end)
@@ -52,14 +66,19 @@ ivals_normalize(struct ivals *s)
 void
 ivals_union(struct ivals *out, const struct ivals *a, const struct ivals *b)
 {
-	size_t i;
+	size_t i = 0, j = 0;
 
+	/* A merge of two sorted lists; ivals_add joins what overlaps. */
 	memset(out, 0, sizeof *out);
-	for (i = 0; i < a->n; i++)
-		ivals_add(out, a->v[i].start, a->v[i].end);
-	for (i = 0; i < b->n; i++)
-		ivals_add(out, b->v[i].start, b->v[i].end);
-	ivals_normalize(out);
+	while (i < a->n || j < b->n) {
+		const struct ival *next;
+
+		if (j == b->n || (i < a->n && a->v[i].start <= b->v[j].start))
+			next = &a->v[i++];
+		else
+			next = &b->v[j++];
+		ivals_add(out, next->start, next->end);
+	}
 }
 
 int64_t

@@ -24,6 +24,7 @@ struct ivals {
 	struct ival	*v;
 	size_t		 n;
 	size_t		 cap;
+	int		 unsorted;	/* some start is before the last one */
 };
 
 /* Adds [start, end); empty and inverted intervals are ignored. */
