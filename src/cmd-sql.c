@@ -87,7 +87,7 @@ sql_run(int argc, char **argv)
 
 				cols[i].name = sqlite3_column_name(st, i);
 				cols[i].type = t == SQLITE_INTEGER ? COL_INT :
-				    t == SQLITE_FLOAT ? COL_RATE : COL_STR;
+				    t == SQLITE_FLOAT ? COL_REAL : COL_STR;
 			}
 			o = output_new(r.format, stdout, cols, (size_t)n);
 		}
@@ -113,14 +113,15 @@ sql_run(int argc, char **argv)
 		jp_warnx("query failed: %s", sqlite3_errmsg(index_db(r.ix)));
 		status = EXIT_TROUBLE;
 	}
-	if (o == NULL) {
+	if (o == NULL && status == EXIT_OK) {
+		/* No rows: the header alone (csv), or an empty table. */
 		for (i = 0; i < n; i++) {
 			cols[i].name = sqlite3_column_name(st, i);
 			cols[i].type = COL_STR;
 		}
 		o = output_new(r.format, stdout, cols, (size_t)n);
 	}
-	if (output_finish(o) == -1)
+	if (o != NULL && output_finish(o) == -1)
 		status = EXIT_TROUBLE;
 	sqlite3_finalize(st);
 	free(cols);

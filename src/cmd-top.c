@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze-ops.h"
 #include "cmd.h"
 #include "err.h"
 #include "output.h"
@@ -16,13 +17,15 @@ static int	top_run(int argc, char **argv);
 
 const struct cmd cmd_top = {
 	.name = "top",
-	.usage = "jaxprof top [--by=key] [--group=key] [-n count] "
+	.usage = "jaxprof top [--by=key] [--group=key] [--tree] [-n count] "
 	    "[--device=glob] [--host=glob] [--run=glob] [--latest] "
 	    "[--format=fmt] [--db=file] path ...",
 	.summary = "rank ops by device time, self time, count or average",
 	.options =
 	    "  --by=KEY        device-time (default), self-time, count, avg\n"
-	    "  --group=KEY     op (default), category, module, kernel\n"
+	    "  --group=KEY     op (default), category, module, kernel,\n"
+	    "                  framework-op, scope (host annotations)\n"
+	    "  --tree          with --group=scope: the nesting as a tree\n"
 	    "  -n, --limit=N   show the first N rows (default 20; 0: all)\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
 	    "  --host=GLOB     only hosts matching\n"
@@ -32,42 +35,6 @@ const struct cmd cmd_top = {
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
 	.run = top_run,
-};
-
-/* --by: the ORDER BY of each ranking (columns of the query below). */
-static const struct {
-	const char	*name;
-	const char	*order;
-	const char	*title;
-} by_keys[] = {
-	{ "device-time", "5 DESC", "device time" },
-	{ "self-time", "6 DESC", "self time" },
-	{ "count", "4 DESC", "count" },
-	{ "avg", "CAST(5 AS REAL) / 4 DESC", "average time" },
-};
-
-/* --group: what a row is, as the select list's first columns. */
-static const struct {
-	const char	*name;
-	const char	*select;	/* name, module, category, ... */
-	const char	*group;
-	const char	*title;
-} group_keys[] = {
-	{ "op", "o.name, o.module, min(o.category), sum(o.count), "
-	    "sum(o.total_ps), sum(o.self_ps), min(o.min_ps), max(o.max_ps), "
-	    "sum(o.flops), sum(o.bytes_accessed) FROM ops o",
-	    "o.name, o.module", "ops" },
-	{ "category", "o.category, '', o.category, sum(o.count), "
-	    "sum(o.total_ps), sum(o.self_ps), min(o.min_ps), max(o.max_ps), "
-	    "sum(o.flops), sum(o.bytes_accessed) FROM ops o",
-	    "o.category", "op categories" },
-	{ "module", "o.module, o.module, '', sum(o.count), "
-	    "sum(o.total_ps), sum(o.self_ps), min(o.min_ps), max(o.max_ps), "
-	    "sum(o.flops), sum(o.bytes_accessed) FROM ops o",
-	    "o.module", "modules" },
-	{ "kernel", "o.name, '', coalesce(min(o.op), ''), sum(o.count), "
-	    "sum(o.total_ps), sum(o.total_ps), min(o.min_ps), max(o.max_ps), "
-	    "NULL, NULL FROM kernels o", "o.name", "kernels" },
 };
 
 static const struct out_col columns[] = {
@@ -87,37 +54,24 @@ static const struct out_col columns[] = {
 	{ "gbps", COL_RATE, "GB/s" },
 };
 
-struct top_row {
-	char		*name, *module, *category;
-	int64_t		 count, total_ps, self_ps, min_ps, max_ps;
-	int64_t		 flops, bytes;
-	int		 has_flops, has_bytes;
-};
-
-static char *
-column_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s != NULL ? (const char *)s : "");
-}
-
 /* The title lines: what was ranked, over which devices. */
 static void
-add_titles(struct report *r, struct output *o, int by, int group)
+add_titles(struct report *r, struct output *o, enum op_by by,
+    enum op_group group)
 {
 	sqlite3_stmt *st;
 	char *sql, *line;
 	int host_only = 1, any = 0, ndev = 0;
 
-	line = xasprintf("Top %s by %s", group_keys[group].title,
-	    by_keys[by].title);
+	line = xasprintf("Top %s by %s", op_group_title(group),
+	    op_by_title(by));
 	output_title(o, line);
 	free(line);
-	sql = xasprintf("SELECT DISTINCT p.name, f.op_source FROM ops o "
+	/* Each file's planes count: GPU:0 of two hosts is two planes. */
+	sql = xasprintf("SELECT DISTINCT p.id, f.op_source FROM %s o "
 	    "JOIN planes p ON p.id = o.plane JOIN files f ON f.id = o.file_id "
-	    "JOIN selected s ON s.file_id = f.id WHERE 1%s ORDER BY p.name",
-	    report_filter_sql());
+	    "JOIN selected s ON s.file_id = f.id WHERE 1%s ORDER BY p.id",
+	    group == GROUP_KERNEL ? "kernels" : "ops", report_filter_sql());
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
@@ -139,6 +93,202 @@ add_titles(struct report *r, struct output *o, int by, int group)
 	free(line);
 }
 
+/* Host time per annotation scope (a path of nested host events). */
+struct scope_row {
+	char		*path;		/* names joined by ';' */
+	const char	*name;		/* the last of them, in path */
+	int		 depth;
+	int64_t		 count, total_ps, self_ps;
+	size_t		 parent;	/* index, or SIZE_MAX at the top */
+};
+
+static struct scope_row *sort_rows;	/* for the comparators below */
+static enum op_by sort_by;
+
+static double
+scope_value(const struct scope_row *s)
+{
+	switch (sort_by) {
+	case BY_SELF_TIME:
+		return (double)s->self_ps;
+	case BY_COUNT:
+		return (double)s->count;
+	case BY_AVG:
+		return s->count > 0 ? (double)s->total_ps / (double)s->count : 0;
+	default:
+		return (double)s->total_ps;
+	}
+}
+
+static int
+cmp_scope(const void *a, const void *b)
+{
+	const struct scope_row *x = a, *y = b;
+	double vx = scope_value(x), vy = scope_value(y);
+
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/* Tree order: siblings by value, each followed by its subtree. */
+static int
+cmp_tree(const void *a, const void *b)
+{
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	size_t chain_a[64], chain_b[64];
+	size_t na = 0, nb = 0, i;
+
+	/* Compare the ancestors at the first level where they differ. */
+	for (i = ia; i != SIZE_MAX && na < 64; i = sort_rows[i].parent)
+		chain_a[na++] = i;
+	for (i = ib; i != SIZE_MAX && nb < 64; i = sort_rows[i].parent)
+		chain_b[nb++] = i;
+	while (na > 0 && nb > 0 && chain_a[na - 1] == chain_b[nb - 1]) {
+		na--;
+		nb--;
+	}
+	if (na == 0 || nb == 0)
+		return na == 0 ? -1 : 1;	/* an ancestor goes first */
+	return cmp_scope(&sort_rows[chain_a[na - 1]],
+	    &sort_rows[chain_b[nb - 1]]);
+}
+
+static struct scope_row *
+load_scopes(struct report *r, size_t *nrows)
+{
+	struct scope_row *rows = NULL;
+	sqlite3_stmt *st;
+	size_t n = 0, i, j;
+	char *sql;
+
+	sql = xasprintf("SELECT sc.path, min(sc.depth), sum(sc.count), "
+	    "sum(sc.total_ps), sum(sc.self_ps) FROM scopes sc "
+	    "JOIN planes p ON p.id = sc.plane JOIN files f ON f.id = "
+	    "sc.file_id JOIN selected s ON s.file_id = f.id WHERE 1%s "
+	    "GROUP BY sc.path ORDER BY sc.path", report_filter_sql());
+	st = index_prepare(r->ix, sql);
+	free(sql);
+	report_bind_filters(r, st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct scope_row *row;
+		const char *semi;
+
+		rows = xreallocarray(rows, n + 1, sizeof *rows);
+		row = &rows[n++];
+		row->path = xstrdup((const char *)sqlite3_column_text(st, 0));
+		semi = strrchr(row->path, ';');
+		row->name = semi != NULL ? semi + 1 : row->path;
+		row->depth = sqlite3_column_int(st, 1);
+		row->count = sqlite3_column_int64(st, 2);
+		row->total_ps = sqlite3_column_int64(st, 3);
+		row->self_ps = sqlite3_column_int64(st, 4);
+	}
+	sqlite3_finalize(st);
+	/* The parent's path is the path without its last name. */
+	for (i = 0; i < n; i++) {
+		size_t plen = (size_t)(rows[i].name - rows[i].path);
+
+		rows[i].parent = SIZE_MAX;
+		for (j = 0; plen > 0 && j < n; j++)
+			if (strlen(rows[j].path) == plen - 1 &&
+			    strncmp(rows[j].path, rows[i].path, plen - 1) == 0) {
+				rows[i].parent = j;
+				break;
+			}
+	}
+	*nrows = n;
+	return rows;
+}
+
+/*
+ * --group=scope: host annotations (TraceAnnotation, named functions,
+ * runtime events) with inclusive and self host time; --tree indents them
+ * under their parents, with each one's share of the top-level total.
+ */
+static void
+print_scopes(struct report *r, struct output *o, enum op_by by, int tree,
+    long limit)
+{
+	struct scope_row *rows;
+	size_t n, i, k, *order;
+	double self_sum = 0, top_sum = 0, cum = 0;
+
+	rows = load_scopes(r, &n);
+	order = xcalloc(n + 1, sizeof *order);
+	for (i = 0; i < n; i++) {
+		order[i] = i;
+		self_sum += (double)rows[i].self_ps;
+		if (rows[i].parent == SIZE_MAX)
+			top_sum += (double)rows[i].total_ps;
+	}
+	sort_rows = rows;
+	sort_by = by;
+	if (tree && n > 0)
+		qsort(order, n, sizeof *order, cmp_tree);
+	else if (n > 0) {
+		qsort(rows, n, sizeof *rows, cmp_scope);
+		for (i = 0; i < n; i++)	/* parents are stale now, unused */
+			rows[i].name = rows[i].path;
+	}
+	if (n == 0)
+		jp_warnx("no host annotation scopes in the selection");
+	output_title(o, tree ? "Host annotation scopes as a tree: % is the "
+	    "share of all top-level scopes' time." : "Host annotation "
+	    "scopes (paths of nested host events, ';'-separated): % is the "
+	    "share of all self time.");
+	k = limit == 0 || (size_t)limit > n ? n : (size_t)limit;
+	for (i = 0; i < k; i++) {
+		const struct scope_row *row = &rows[order[i]];
+		double pct;
+
+		if (tree) {
+			char *name = xasprintf("%*s%s", 2 * row->depth, "",
+			    row->name);
+
+			pct = top_sum > 0 ? 100 * (double)row->total_ps /
+			    top_sum : 0;
+			output_int(o, (int64_t)i + 1);
+			output_str(o, name);
+			free(name);
+		} else {
+			pct = self_sum > 0 ? 100 * (double)row->self_ps /
+			    self_sum : 0;
+			cum += pct;
+			output_int(o, (int64_t)i + 1);
+			output_str(o, row->path);
+		}
+		output_str(o, "");
+		output_str(o, "scope");
+		output_int(o, row->count);
+		output_ps(o, (double)row->total_ps);
+		output_ps(o, (double)row->self_ps);
+		output_ps(o, row->count > 0 ? (double)row->total_ps /
+		    (double)row->count : 0);
+		output_null(o);
+		output_null(o);
+		output_double(o, pct);
+		if (tree)
+			output_null(o);
+		else
+			output_double(o, cum);
+		output_null(o);
+		output_null(o);
+		output_end_row(o);
+	}
+	if (k < n) {
+		char *note = xasprintf("%zu more row%s; -n 0 shows all.",
+		    n - k, n - k == 1 ? "" : "s");
+
+		output_note(o, note);
+		free(note);
+	}
+	for (i = 0; i < n; i++)
+		free(rows[i].path);
+	free(rows);
+	free(order);
+}
+
 static int
 top_run(int argc, char **argv)
 {
@@ -147,18 +297,18 @@ top_run(int argc, char **argv)
 		{ "group", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "limit", required_argument, NULL, 'n' },
+		{ "tree", no_argument, NULL, 't' },
 		REPORT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r;
-	struct top_row *rows = NULL;
+	struct op_row *rows;
 	struct output *o;
-	sqlite3_stmt *st;
-	size_t nrows = 0, i, k;
+	size_t nrows, i, k;
 	long limit = 20;
-	int ch, by = 0, group = 0, status = EXIT_OK;
+	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status = EXIT_OK;
+	int scopes = 0, tree = 0;
 	double total_self = 0, cum = 0;
-	char *sql;
 
 	report_init(&r, "top");
 	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
@@ -166,25 +316,20 @@ top_run(int argc, char **argv)
 			continue;
 		switch (ch) {
 		case 'b':
-			for (by = 0; by < (int)(sizeof by_keys /
-			    sizeof by_keys[0]); by++)
-				if (strcmp(by_keys[by].name, optarg) == 0)
-					break;
-			if (by == (int)(sizeof by_keys / sizeof by_keys[0]))
+			if ((by = op_by_parse(optarg)) == -1)
 				jp_errx(EXIT_TROUBLE, "invalid --by '%s' "
-				    "(choose from device-time, self-time, "
-				    "count, avg)", optarg);
+				    "(choose from %s)", optarg, op_by_choices);
 			break;
 		case 'g':
-			for (group = 0; group < (int)(sizeof group_keys /
-			    sizeof group_keys[0]); group++)
-				if (strcmp(group_keys[group].name, optarg) == 0)
-					break;
-			if (group == (int)(sizeof group_keys /
-			    sizeof group_keys[0]))
+			if ((scopes = strcmp(optarg, "scope") == 0))
+				break;
+			if ((group = op_group_parse(optarg)) == -1)
 				jp_errx(EXIT_TROUBLE, "invalid --group '%s' "
-				    "(choose from op, category, module, "
-				    "kernel)", optarg);
+				    "(choose from %s, scope)", optarg,
+				    op_group_choices);
+			break;
+		case 't':
+			tree = 1;
 			break;
 		case 'h':
 			cmd_print_help(&cmd_top, stdout);
@@ -197,36 +342,23 @@ top_run(int argc, char **argv)
 			cmd_usage_error(&cmd_top);
 		}
 	}
+	if (tree && !scopes)
+		jp_errx(EXIT_TROUBLE, "--tree goes with --group=scope");
 	report_open(&r, argc - optind, argv + optind);
-
-	sql = xasprintf("SELECT %s JOIN planes p ON p.id = o.plane "
-	    "JOIN files f ON f.id = o.file_id "
-	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
-	    "GROUP BY %s ORDER BY %s, 1, 2", group_keys[group].select,
-	    report_filter_sql(), group_keys[group].group, by_keys[by].order);
-	st = index_prepare(r.ix, sql);
-	free(sql);
-	report_bind_filters(&r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct top_row *row;
-
-		rows = xreallocarray(rows, nrows + 1, sizeof *rows);
-		row = &rows[nrows++];
-		row->name = column_text(st, 0);
-		row->module = column_text(st, 1);
-		row->category = column_text(st, 2);
-		row->count = sqlite3_column_int64(st, 3);
-		row->total_ps = sqlite3_column_int64(st, 4);
-		row->self_ps = sqlite3_column_int64(st, 5);
-		row->min_ps = sqlite3_column_int64(st, 6);
-		row->max_ps = sqlite3_column_int64(st, 7);
-		row->has_flops = sqlite3_column_type(st, 8) != SQLITE_NULL;
-		row->flops = sqlite3_column_int64(st, 8);
-		row->has_bytes = sqlite3_column_type(st, 9) != SQLITE_NULL;
-		row->bytes = sqlite3_column_int64(st, 9);
-		total_self += (double)row->self_ps;
+	if (scopes) {
+		o = output_new(r.format, stdout, columns,
+		    sizeof columns / sizeof columns[0]);
+		print_scopes(&r, o, by, tree, limit);
+		if (output_finish(o) == -1)
+			status = EXIT_TROUBLE;
+		return report_close(&r, status);
 	}
-	sqlite3_finalize(st);
+
+	op_rows_query(&r, group == GROUP_KERNEL, &rows, &nrows);
+	op_rows_group(&rows, &nrows, group);
+	op_rows_sort(rows, nrows, by);
+	for (i = 0; i < nrows; i++)
+		total_self += (double)rows[i].self_ps;
 	if (nrows == 0)
 		jp_warnx("no ops in the selection");
 
@@ -234,47 +366,42 @@ top_run(int argc, char **argv)
 	    sizeof columns / sizeof columns[0]);
 	add_titles(&r, o, by, group);
 	k = limit == 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
-	for (i = 0; i < nrows; i++) {
-		struct top_row *row = &rows[i];
+	for (i = 0; i < k; i++) {
+		struct op_row *row = &rows[i];
 		double pct = total_self > 0 ?
 		    100.0 * (double)row->self_ps / total_self : 0;
 
 		cum += pct;
-		if (i < k) {
-			output_int(o, (int64_t)i + 1);
-			output_str(o, row->name);
-			output_str(o, row->module);
-			output_str(o, row->category);
-			output_int(o, row->count);
-			output_ps(o, (double)row->total_ps);
-			output_ps(o, (double)row->self_ps);
-			output_ps(o, row->count > 0 ? (double)row->total_ps /
-			    (double)row->count : 0);
-			output_ps(o, (double)row->min_ps);
-			output_ps(o, (double)row->max_ps);
-			output_double(o, pct);
-			output_double(o, cum);
-			/* FLOP per ps * 1e3 = GFLOP/s; likewise GB/s. */
-			if (row->flops > 0 && row->total_ps > 0)
-				output_double(o, (double)row->flops /
-				    (double)row->total_ps * 1e3);
-			else
-				output_null(o);
-			if (row->bytes > 0 && row->total_ps > 0)
-				output_double(o, (double)row->bytes /
-				    (double)row->total_ps * 1e3);
-			else
-				output_null(o);
-			output_end_row(o);
-		}
-		free(row->name);
-		free(row->module);
-		free(row->category);
+		output_int(o, (int64_t)i + 1);
+		output_str(o, row->name);
+		output_str(o, row->module);
+		output_str(o, row->category);
+		output_int(o, row->count);
+		output_ps(o, (double)row->total_ps);
+		output_ps(o, (double)row->self_ps);
+		output_ps(o, row->count > 0 ? (double)row->total_ps /
+		    (double)row->count : 0);
+		output_ps(o, (double)row->min_ps);
+		output_ps(o, (double)row->max_ps);
+		output_double(o, pct);
+		output_double(o, cum);
+		/* FLOP per ps * 1e3 = GFLOP/s; likewise GB/s. */
+		if (row->flops > 0 && row->total_ps > 0)
+			output_double(o, (double)row->flops /
+			    (double)row->total_ps * 1e3);
+		else
+			output_null(o);
+		if (row->bytes > 0 && row->total_ps > 0)
+			output_double(o, (double)row->bytes /
+			    (double)row->total_ps * 1e3);
+		else
+			output_null(o);
+		output_end_row(o);
 	}
-	free(rows);
+	op_rows_free(rows, nrows);
 	if (k < nrows) {
-		char *note = xasprintf("%zu more rows; -n 0 shows all.",
-		    nrows - k);
+		char *note = xasprintf("%zu more row%s; -n 0 shows all.",
+		    nrows - k, nrows - k == 1 ? "" : "s");
 
 		output_note(o, note);
 		free(note);

@@ -20,6 +20,9 @@ struct cmd {
 	int		(*run)(int argc, char **argv);
 };
 
+extern const struct cmd cmd_baseline;
+extern const struct cmd cmd_check;
+extern const struct cmd cmd_diff;
 extern const struct cmd cmd_index;
 extern const struct cmd cmd_list;
 extern const struct cmd cmd_sql;

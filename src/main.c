@@ -13,6 +13,9 @@
 
 /* Sorted by name. */
 static const struct cmd *const commands[] = {
+	&cmd_baseline,
+	&cmd_check,
+	&cmd_diff,
 	&cmd_index,
 	&cmd_list,
 	&cmd_sql,
@@ -28,7 +31,7 @@ usage(FILE *fp)
 	fprintf(fp, "usage: jaxprof [--help] [--version] <command> "
 	    "[<args>]\n\nCommands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(fp, "  %-8s %s\n", commands[i]->name,
+		fprintf(fp, "  %-10s %s\n", commands[i]->name,
 		    commands[i]->summary);
 	fprintf(fp, "\n'jaxprof <command> --help' or 'man jaxprof-<command>' "
 	    "for more.\nExit status: 0 ok, 1 a check failed, 2 usage or "

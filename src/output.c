@@ -209,6 +209,17 @@ output_double(struct output *o, double v)
 		return;
 	}
 	/* Machine formats: bytes are a whole number, like every base unit. */
+	if (type == COL_REAL || type == COL_STR || type == COL_INT) {
+		/* 15 significant digits, as sqlite3 prints; locale-free. */
+		char *p;
+
+		snprintf(buf, sizeof buf, "%.15g", v);
+		for (p = buf; *p != '\0'; p++)
+			if (*p == ',')
+				*p = '.';
+		put_cell(o, xstrdup(buf), 1);
+		return;
+	}
 	fmt_fixed(buf, sizeof buf, v, type == COL_PCT ? 2 :
 	    type == COL_BYTES ? 0 : 3);
 	if (type == COL_PCT && (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN))

@@ -31,6 +31,7 @@ enum col_type {
 	COL_PCT,	/* a percentage, 2 decimals */
 	COL_RATE,	/* a double, 3 decimals (GFLOP/s, GB/s) */
 	COL_BYTES,	/* bytes; table shows KiB/MiB/GiB */
+	COL_REAL,	/* a double as precise as it comes (sql results) */
 };
 
 struct out_col {

@@ -69,6 +69,30 @@ parse_long_option(const char *cmd, const char *name, const char *arg,
 	return v;
 }
 
+int64_t
+parse_duration(const char *arg)
+{
+	static const struct {
+		const char	*unit;
+		double		 ps;
+	} units[] = {
+		{ "", 1e6 }, { "ns", 1e3 }, { "us", 1e6 }, { "ms", 1e9 },
+		{ "s", 1e12 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno != 0 || end == arg || !(v >= 0) || v > 1e9)
+		return -1;
+	for (i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(end, units[i].unit) == 0)
+			return (int64_t)(v * units[i].ps + 0.5);
+	return -1;
+}
+
 /* mkdir -p for the cache folder; errors surface when the index opens. */
 static void
 make_dirs(const char *path)

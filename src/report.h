@@ -78,6 +78,11 @@ int	report_close(struct report *r, int status);
  */
 long	parse_long_option(const char *cmd, const char *name, const char *arg,
 	    long min, long max);
+/*
+ * A time such as "150ms", "2.5s", "500us" or "800ns" (a bare number is
+ * microseconds), in ps; -1 if arg is not one.
+ */
+int64_t	parse_duration(const char *arg);
 /* The default index path for these roots, under $XDG_CACHE_HOME/jaxprof. */
 char	*default_db_path(char **roots, size_t nroots);
 

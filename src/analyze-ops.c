@@ -1,0 +1,259 @@
+/* Op aggregates: loading, grouping and ranking, for top and diff. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze-ops.h"
+#include "err.h"
+#include "index.h"
+#include "report.h"
+#include "xmalloc.h"
+
+static const struct {
+	const char	*name;
+	const char	*title;
+} by_keys[] = {
+	[BY_DEVICE_TIME] = { "device-time", "device time" },
+	[BY_SELF_TIME] = { "self-time", "self time" },
+	[BY_COUNT] = { "count", "count" },
+	[BY_AVG] = { "avg", "average time" },
+};
+const char op_by_choices[] = "device-time, self-time, count, avg";
+
+static const struct {
+	const char	*name;
+	const char	*title;
+} group_keys[] = {
+	[GROUP_OP] = { "op", "ops" },
+	[GROUP_CATEGORY] = { "category", "op categories" },
+	[GROUP_MODULE] = { "module", "modules" },
+	[GROUP_KERNEL] = { "kernel", "kernels" },
+	[GROUP_FRAMEWORK_OP] = { "framework-op", "framework ops" },
+};
+const char op_group_choices[] = "op, category, module, kernel, framework-op";
+
+int
+op_by_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof by_keys / sizeof by_keys[0]; i++)
+		if (strcmp(by_keys[i].name, s) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+op_group_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof group_keys / sizeof group_keys[0]; i++)
+		if (strcmp(group_keys[i].name, s) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+op_by_title(enum op_by by)
+{
+	return by_keys[by].title;
+}
+
+const char *
+op_group_title(enum op_group group)
+{
+	return group_keys[group].title;
+}
+
+double
+op_by_value(enum op_by by, const struct op_row *row)
+{
+	switch (by) {
+	case BY_DEVICE_TIME:
+		return (double)row->total_ps;
+	case BY_SELF_TIME:
+		return (double)row->self_ps;
+	case BY_COUNT:
+		return (double)row->count;
+	case BY_AVG:
+		/* No executions: no average; ranks below every real one. */
+		return row->count > 0 ?
+		    (double)row->total_ps / (double)row->count : -1;
+	}
+	return 0;
+}
+
+static char *
+column_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return xstrdup(s != NULL ? (const char *)s : "");
+}
+
+void
+op_rows_query(struct report *r, int kernels, struct op_row **rows,
+    size_t *n)
+{
+	sqlite3_stmt *st;
+	char *sql;
+
+	/* Kernels have no self time of their own (self is total). */
+	sql = xasprintf("SELECT %s JOIN planes p ON p.id = o.plane "
+	    "JOIN files f ON f.id = o.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
+	    "GROUP BY %s ORDER BY 1, 2", kernels ?
+	    "o.name, '', coalesce(min(o.op), ''), sum(o.count), "
+	    "sum(o.total_ps), sum(o.total_ps), min(o.min_ps), max(o.max_ps), "
+	    "NULL, NULL, '' FROM kernels o" :
+	    "o.name, o.module, min(o.category), sum(o.count), "
+	    "sum(o.total_ps), sum(o.self_ps), min(o.min_ps), max(o.max_ps), "
+	    "sum(o.flops), sum(o.bytes_accessed), min(o.framework_op) "
+	    "FROM ops o",
+	    report_filter_sql(), kernels ? "o.name" : "o.name, o.module");
+	st = index_prepare(r->ix, sql);
+	free(sql);
+	report_bind_filters(r, st);
+	*rows = NULL;
+	*n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct op_row *row;
+
+		*rows = xreallocarray(*rows, *n + 1, sizeof **rows);
+		row = &(*rows)[(*n)++];
+		row->name = column_text(st, 0);
+		row->module = column_text(st, 1);
+		row->category = column_text(st, 2);
+		row->count = sqlite3_column_int64(st, 3);
+		row->total_ps = sqlite3_column_int64(st, 4);
+		row->self_ps = sqlite3_column_int64(st, 5);
+		row->min_ps = sqlite3_column_int64(st, 6);
+		row->max_ps = sqlite3_column_int64(st, 7);
+		row->has_flops = sqlite3_column_type(st, 8) != SQLITE_NULL;
+		row->flops = sqlite3_column_int64(st, 8);
+		row->has_bytes = sqlite3_column_type(st, 9) != SQLITE_NULL;
+		row->bytes = sqlite3_column_int64(st, 9);
+		row->framework_op = column_text(st, 10);
+	}
+	sqlite3_finalize(st);
+}
+
+/* The grouping key of an op-grain row. */
+static const char *
+group_key(const struct op_row *row, enum op_group group)
+{
+	switch (group) {
+	case GROUP_CATEGORY:
+		return row->category;
+	case GROUP_FRAMEWORK_OP:
+		return row->framework_op;
+	default:
+		return row->module;
+	}
+}
+
+static enum op_group sort_group;	/* for cmp_group_key() */
+
+static int
+cmp_group_key(const void *a, const void *b)
+{
+	return strcmp(group_key(a, sort_group), group_key(b, sort_group));
+}
+
+void
+op_rows_group(struct op_row **rows, size_t *n, enum op_group group)
+{
+	struct op_row *in = *rows, *out = NULL, *g;
+	size_t nout = 0, i;
+
+	if ((group != GROUP_CATEGORY && group != GROUP_MODULE &&
+	    group != GROUP_FRAMEWORK_OP) || *n == 0)
+		return;
+	sort_group = group;
+	qsort(in, *n, sizeof *in, cmp_group_key);
+	for (i = 0; i < *n; i++) {
+		const char *key = group_key(&in[i], group);
+
+		if (group == GROUP_FRAMEWORK_OP && *key == '\0')
+			key = "(none)";	/* no tf_op or name annotation */
+
+		g = nout > 0 ? &out[nout - 1] : NULL;
+		if (g == NULL || strcmp(g->name, key) != 0) {
+			out = xreallocarray(out, nout + 1, sizeof *out);
+			g = &out[nout++];
+			memset(g, 0, sizeof *g);
+			g->name = xstrdup(key);
+			g->module = xstrdup(group == GROUP_MODULE ? key : "");
+			g->category = xstrdup(group == GROUP_CATEGORY ?
+			    key : "");
+			g->framework_op = xstrdup(group == GROUP_FRAMEWORK_OP ?
+			    key : "");
+			g->min_ps = in[i].min_ps;
+			g->max_ps = in[i].max_ps;
+		}
+		g->count += in[i].count;
+		g->total_ps += in[i].total_ps;
+		g->self_ps += in[i].self_ps;
+		if (in[i].min_ps < g->min_ps)
+			g->min_ps = in[i].min_ps;
+		if (in[i].max_ps > g->max_ps)
+			g->max_ps = in[i].max_ps;
+		g->flops += in[i].has_flops ? in[i].flops : 0;
+		g->has_flops |= in[i].has_flops;
+		g->bytes += in[i].has_bytes ? in[i].bytes : 0;
+		g->has_bytes |= in[i].has_bytes;
+	}
+	op_rows_free(in, *n);
+	*rows = out;
+	*n = nout;
+}
+
+static enum op_by sort_by;	/* for cmp_by() */
+
+static int
+cmp_by(const void *a, const void *b)
+{
+	const struct op_row *x = a, *y = b;
+	double vx = op_by_value(sort_by, x), vy = op_by_value(sort_by, y);
+	int c;
+
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return strcmp(x->module, y->module);
+}
+
+void
+op_rows_sort(struct op_row *rows, size_t n, enum op_by by)
+{
+	sort_by = by;
+	if (n > 0)
+		qsort(rows, n, sizeof *rows, cmp_by);
+}
+
+void
+op_row_copy(struct op_row *dst, const struct op_row *row)
+{
+	*dst = *row;
+	dst->name = xstrdup(row->name);
+	dst->module = xstrdup(row->module);
+	dst->category = xstrdup(row->category);
+	dst->framework_op = xstrdup(row->framework_op);
+}
+
+void
+op_rows_free(struct op_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(rows[i].name);
+		free(rows[i].module);
+		free(rows[i].category);
+		free(rows[i].framework_op);
+	}
+	free(rows);
+}

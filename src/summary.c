@@ -1,0 +1,322 @@
+/* Profile summaries for diff and check, from the index or a baseline. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "baseline.h"
+#include "discover.h"
+#include "err.h"
+#include "index.h"
+#include "report.h"
+#include "stats.h"
+#include "summary.h"
+#include "xmalloc.h"
+
+void
+summary_init(struct summary *s)
+{
+	memset(s, 0, sizeof *s);
+}
+
+static void
+free_strings(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+summary_release(struct summary *s)
+{
+	size_t i;
+
+	free(s->label);
+	free(s->jaxprof_version);
+	free(s->created);
+	free_strings(s->sources, s->nsources);
+	free(s->host_glob);
+	free(s->device_glob);
+	free(s->run_glob);
+	free_strings(s->hosts, s->nhosts);
+	free_strings(s->runs, s->nruns);
+	op_rows_free(s->ops, s->nops);
+	op_rows_free(s->kernels, s->nkernels);
+	free(s->step_source);
+	for (i = 0; i < s->nsteps; i++) {
+		free(s->steps[i].host);
+		free(s->steps[i].run);
+		free(s->steps[i].plane);
+		free(s->steps[i].dur_ps);
+	}
+	free(s->steps);
+	for (i = 0; i < s->ncompiles; i++)
+		free(s->compiles[i].function);
+	free(s->compiles);
+	for (i = 0; i < s->ntransfers; i++)
+		free(s->transfers[i].direction);
+	free(s->transfers);
+	memset(s, 0, sizeof *s);
+}
+
+static char *
+column_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return xstrdup(t != NULL ? (const char *)t : "");
+}
+
+/*
+ * The query head + the report's filters on files f and planes p + tail,
+ * with the filters bound.
+ */
+static sqlite3_stmt *
+prepare_filtered(struct report *r, const char *head, const char *tail)
+{
+	sqlite3_stmt *st;
+	char *sql = xasprintf("%s%s%s", head, report_filter_sql(), tail);
+
+	st = index_prepare(r->ix, sql);
+	free(sql);
+	report_bind_filters(r, st);
+	return st;
+}
+
+/* The distinct values of files column col in the selection. */
+static void
+load_distinct(struct report *r, const char *col, char ***v, size_t *n)
+{
+	sqlite3_stmt *st;
+	char *sql;
+
+	sql = xasprintf("SELECT DISTINCT f.%s FROM files f JOIN selected s "
+	    "ON s.file_id = f.id WHERE f.host <> '' AND f.host GLOB ?101 "
+	    "AND f.run GLOB ?103 "
+	    "ORDER BY 1", col);
+	st = index_prepare(r->ix, sql);
+	free(sql);
+	report_bind_filters(r, st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		*v = xreallocarray(*v, *n + 1, sizeof **v);
+		(*v)[(*n)++] = column_text(st, 0);
+	}
+	sqlite3_finalize(st);
+}
+
+/*
+ * Step durations per (file, plane).  Device steps are used when the
+ * selection has any, else host steps (StepTraceAnnotation), so a GPU
+ * profile's host annotations do not count its steps twice.  This is
+ * the one place that picks step rows; adapt it with the steps schema.
+ */
+static void
+load_steps(struct summary *s, struct report *r)
+{
+	sqlite3_stmt *st;
+	struct step_series *cur = NULL;
+	int64_t last_file = -1, last_plane = -1;
+
+	st = prepare_filtered(r, "SELECT st.source FROM steps st "
+	    "JOIN planes p ON p.id = st.plane JOIN files f ON f.id = "
+	    "st.file_id JOIN selected s ON s.file_id = f.id WHERE 1",
+	    " ORDER BY st.source = 'device' DESC LIMIT 1");
+	s->step_source = sqlite3_step(st) == SQLITE_ROW ?
+	    column_text(st, 0) : xstrdup("");
+	sqlite3_finalize(st);
+
+	st = prepare_filtered(r, "SELECT f.id, p.id, f.host, f.run, p.name, "
+	    "st.dur_ps FROM steps st JOIN planes p ON p.id = st.plane "
+	    "JOIN files f ON f.id = st.file_id JOIN selected s ON s.file_id "
+	    "= f.id WHERE st.source = ?1",
+	    " ORDER BY f.path, p.id, st.step, st.start_ps");
+	sqlite3_bind_text(st, 1, s->step_source, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t file = sqlite3_column_int64(st, 0);
+		int64_t plane = sqlite3_column_int64(st, 1);
+
+		if (cur == NULL || file != last_file || plane != last_plane) {
+			s->steps = xreallocarray(s->steps, s->nsteps + 1,
+			    sizeof *s->steps);
+			cur = &s->steps[s->nsteps++];
+			memset(cur, 0, sizeof *cur);
+			cur->host = column_text(st, 2);
+			cur->run = column_text(st, 3);
+			cur->plane = column_text(st, 4);
+			last_file = file;
+			last_plane = plane;
+		}
+		cur->dur_ps = xreallocarray(cur->dur_ps, cur->n + 1,
+		    sizeof *cur->dur_ps);
+		cur->dur_ps[cur->n++] = sqlite3_column_int64(st, 5);
+	}
+	sqlite3_finalize(st);
+}
+
+/* Compilations run on the host: --device does not apply to them. */
+static void
+load_compiles(struct summary *s, struct report *r)
+{
+	sqlite3_stmt *st;
+
+	st = index_prepare(r->ix, "SELECT coalesce(c.function, ''), "
+	    "count(*), sum(c.dur_ps) FROM compiles c JOIN files f ON f.id = "
+	    "c.file_id JOIN selected s ON s.file_id = f.id WHERE f.host GLOB "
+	    "?101 AND f.run GLOB ?103 GROUP BY 1 ORDER BY 1");
+	report_bind_filters(r, st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct compile_fn *c;
+
+		s->compiles = xreallocarray(s->compiles, s->ncompiles + 1,
+		    sizeof *s->compiles);
+		c = &s->compiles[s->ncompiles++];
+		c->function = column_text(st, 0);
+		c->count = sqlite3_column_int64(st, 1);
+		c->total_ps = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+}
+
+static void
+load_transfers(struct summary *s, struct report *r)
+{
+	sqlite3_stmt *st;
+
+	st = prepare_filtered(r, "SELECT t.direction, t.on_host, count(*), "
+	    "sum(t.bytes), sum(t.dur_ps) FROM transfers t JOIN planes p ON "
+	    "p.id = t.plane JOIN files f ON f.id = t.file_id JOIN selected s "
+	    "ON s.file_id = f.id WHERE 1", " GROUP BY 1, 2 ORDER BY 1, 2");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct transfer_total *t;
+
+		s->transfers = xreallocarray(s->transfers, s->ntransfers + 1,
+		    sizeof *s->transfers);
+		t = &s->transfers[s->ntransfers++];
+		t->direction = column_text(st, 0);
+		t->on_host = sqlite3_column_int(st, 1) != 0;
+		t->count = sqlite3_column_int64(st, 2);
+		t->has_bytes = sqlite3_column_type(st, 3) != SQLITE_NULL;
+		t->bytes = sqlite3_column_int64(st, 3);
+		t->total_ps = sqlite3_column_int64(st, 4);
+	}
+	sqlite3_finalize(st);
+}
+
+/* Reads the selection of an opened report into s. */
+static void
+summary_from_index(struct summary *s, struct report *r, const char *path)
+{
+	s->sources = xcalloc(1, sizeof *s->sources);
+	s->sources[s->nsources++] = xstrdup(path);
+	s->host_glob = xstrdup(r->host_glob);
+	s->device_glob = xstrdup(r->device_glob);
+	s->run_glob = xstrdup(r->run_glob);
+	s->latest = r->latest;
+	load_distinct(r, "host", &s->hosts, &s->nhosts);
+	load_distinct(r, "run", &s->runs, &s->nruns);
+	op_rows_query(r, 0, &s->ops, &s->nops);
+	op_rows_query(r, 1, &s->kernels, &s->nkernels);
+	load_steps(s, r);
+	load_compiles(s, r);
+	load_transfers(s, r);
+}
+
+/* Whether path names a baseline file rather than profiles. */
+static int
+is_baseline(const char *path, int want_baseline)
+{
+	const char *base = strrchr(path, '/');
+	enum file_kind kind;
+	struct stat sb;
+	size_t len = strlen(path);
+
+	base = base != NULL ? base + 1 : path;
+	if (stat(path, &sb) == -1)
+		return want_baseline ||
+		    (len > 5 && strcmp(path + len - 5, ".json") == 0);
+	return S_ISREG(sb.st_mode) && file_kind_of(base, &kind) == -1;
+}
+
+int
+summary_load(struct summary *s, const struct report *opts,
+    const char *path, int want_baseline)
+{
+	struct report r;
+	char *cause;
+
+	s->label = xstrdup(path);
+	if (is_baseline(path, want_baseline)) {
+		if (baseline_read(s, path, &cause) == -1)
+			jp_errx(EXIT_TROUBLE, "%s", cause);
+		return EXIT_OK;
+	}
+	/* A fresh report per side: report_close() clears it. */
+	r = *opts;
+	report_open(&r, 1, (char **)&path);
+	summary_from_index(s, &r, path);
+	return report_close(&r, EXIT_OK);
+}
+
+void
+summary_op_rows(const struct summary *s, enum op_group group,
+    struct op_row **rows, size_t *n)
+{
+	const struct op_row *from = group == GROUP_KERNEL ? s->kernels : s->ops;
+	size_t i;
+
+	*n = group == GROUP_KERNEL ? s->nkernels : s->nops;
+	*rows = xcalloc(*n + 1, sizeof **rows);
+	for (i = 0; i < *n; i++)
+		op_row_copy(&(*rows)[i], &from[i]);
+	op_rows_group(rows, n, group);
+}
+
+double
+summary_step_percentile(const struct summary *s, size_t skip, double pct,
+    size_t *n)
+{
+	struct sample all;
+	size_t i, j;
+	double v;
+
+	sample_init(&all);
+	for (i = 0; i < s->nsteps; i++)
+		for (j = skip; j < s->steps[i].n; j++)
+			sample_add(&all, s->steps[i].dur_ps[j]);
+	sample_sort(&all);
+	*n = all.n;
+	v = sample_percentile(&all, pct);
+	sample_release(&all);
+	return v;
+}
+
+int64_t
+summary_compile_total_ps(const struct summary *s, int64_t *count)
+{
+	int64_t total = 0;
+	size_t i;
+
+	*count = 0;
+	for (i = 0; i < s->ncompiles; i++) {
+		*count += s->compiles[i].count;
+		total += s->compiles[i].total_ps;
+	}
+	return total;
+}
+
+const struct compile_fn *
+summary_most_compiled(const struct summary *s)
+{
+	const struct compile_fn *most = NULL;
+	size_t i;
+
+	for (i = 0; i < s->ncompiles; i++)
+		if (most == NULL || s->compiles[i].count > most->count)
+			most = &s->compiles[i];
+	return most;
+}
