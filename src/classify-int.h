@@ -75,8 +75,13 @@ struct classify {
 	/* A run of kernels of one module on the current line. */
 	int		 run_open;
 	struct exec_rec	 run;
-	/* The current event's known stats (load_view). */
-	const struct pf_stat *view[PF_NKEYS];
+	/*
+	 * The current event's known stats (load_view): its own, in
+	 * ev_view where ev_keys has the key's bit, else its metadata's.
+	 */
+	const struct pf_stat *ev_view[PF_NKEYS];
+	uint32_t	 ev_keys;
+	const struct pf_stat **md_view;
 	/* Per event metadata of the plane: its stats by key, computed once. */
 	const struct pf_stat **meta_views;
 	uint8_t		*meta_view_done;
@@ -114,6 +119,13 @@ struct classify {
 
 uint32_t	intern(struct classify *c, const char *s, size_t len);
 uint32_t	intern_str(struct classify *c, const char *s);
+/* The current event's stat with that key (its own, else its metadata's). */
+static inline const struct pf_stat *
+event_stat(const struct classify *c, enum pf_key key)
+{
+	return (c->ev_keys >> key) & 1 ? c->ev_view[key] : c->md_view[key];
+}
+
 int		event_int(struct classify *c, enum pf_key key, int64_t *v);
 int		event_str(struct classify *c, enum pf_key key,
 		    struct pf_bytes *v);

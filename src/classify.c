@@ -198,7 +198,7 @@ intern_str(struct classify *c, const char *s)
 }
 
 /*
- * Loads the current event's known stats into c->view: the event's own
+ * Loads the current event's known stats for event_stat(): the event's own
  * over its metadata's (FORMATS.md 2.6); the first of duplicates wins.
  * The metadata's part is computed once per plane.
  */
@@ -216,22 +216,25 @@ load_view(struct classify *c, const struct pf_event *ev)
 				    &ev->meta->stats[i - 1];
 		c->meta_view_done[ev->meta->index] = 1;
 	}
-	memcpy(c->view, meta_view, sizeof c->view);
+	c->md_view = meta_view;
+	c->ev_keys = 0;
 	for (i = ev->nstats; i > 0; i--)
-		if (ev->stats[i - 1].key != PF_KEY_OTHER)
-			c->view[ev->stats[i - 1].key] = &ev->stats[i - 1];
+		if (ev->stats[i - 1].key != PF_KEY_OTHER) {
+			c->ev_view[ev->stats[i - 1].key] = &ev->stats[i - 1];
+			c->ev_keys |= 1u << ev->stats[i - 1].key;
+		}
 }
 
 int
 event_int(struct classify *c, enum pf_key key, int64_t *v)
 {
-	return pf_stat_int(c->view[key], v);
+	return pf_stat_int(event_stat(c, key), v);
 }
 
 int
 event_str(struct classify *c, enum pf_key key, struct pf_bytes *v)
 {
-	return pf_stat_str(c->view[key], v);
+	return pf_stat_str(event_stat(c, key), v);
 }
 
 /* xprof's GetDeviceEventTimespan: device_offset_ps/duration override. */
@@ -579,7 +582,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	uint32_t kname, op_id = NO_ID, category;
 	size_t i;
 
-	if (!has_op && c->view[PF_KEY_KERNEL_DETAILS] == NULL)
+	if (!has_op && event_stat(c, PF_KEY_KERNEL_DETAILS) == NULL)
 		return;
 	if (has_op) {
 		struct op_key key;
@@ -852,6 +855,8 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 		if (strcmp(line->name, "XLA Ops") == 0) {
 			c->line_kind = LINE_XLA_OPS;
 			c->has_xla_ops_line = 1;
+			/* Most of them compute: room for all, exactly. */
+			ivals_reserve(&c->busy_ops[BUSY_COMPUTE], line->nevents);
 		} else if (strcmp(line->name, "XLA Modules") == 0)
 			c->line_kind = LINE_MODULES;
 		else if (strcmp(line->name, "Steps") == 0)
@@ -1112,10 +1117,10 @@ classify_new(struct file_summary *fs, const struct step_windows *windows,
 	return c;
 }
 
-void
-classify_finish(struct classify *c)
+/* File-level results, once all its planes are in fs. */
+static void
+finalize(struct file_summary *fs)
 {
-	struct file_summary *fs = c->fs;
 	int device_ops = 0;
 	size_t i;
 
@@ -1156,6 +1161,13 @@ classify_finish(struct classify *c)
 	}
 	if (device_ops)
 		fs->op_source = OPS_DEVICE;
+}
+
+void
+classify_release(struct classify *c)
+{
+	int i;
+
 	for (i = 0; i < NCAND; i++)
 		op_table_release(&c->cand[i]);
 	for (i = 0; i < NBUSY; i++) {
@@ -1174,6 +1186,89 @@ classify_finish(struct classify *c)
 	free(c->ops_stack);
 	free(c->ev_stack);
 	free(c);
+}
+
+void
+classify_finish(struct classify *c)
+{
+	finalize(c->fs);
+	classify_release(c);
+}
+
+/* A string id of src's as one of dst's. */
+static uint32_t
+remap(const uint32_t *map, uint32_t id)
+{
+	return id == NO_ID ? NO_ID : map[id];
+}
+
+void
+file_summary_absorb(struct file_summary *dst, struct file_summary *src)
+{
+	uint32_t *map = xcalloc(src->strings.n + 1, sizeof *map);
+	size_t i, j;
+
+	for (i = 0; i < src->strings.n; i++)
+		map[i] = strmap_intern(&dst->strings, src->strings.strings[i],
+		    src->strings.lengths[i]);
+	for (i = 0; i < src->nplanes; i++) {
+		struct plane_summary *p = &src->planes[i];
+
+		p->name = map[p->name];
+		for (j = 0; j < p->nops; j++) {
+			p->ops[j].name = map[p->ops[j].name];
+			p->ops[j].module = map[p->ops[j].module];
+			p->ops[j].category = map[p->ops[j].category];
+			p->ops[j].framework_op = map[p->ops[j].framework_op];
+		}
+		for (j = 0; j < p->nkernels; j++) {
+			p->kernels[j].name = map[p->kernels[j].name];
+			p->kernels[j].op = remap(map, p->kernels[j].op);
+		}
+		for (j = 0; j < p->nmodules; j++)
+			p->modules[j].name = map[p->modules[j].name];
+		for (j = 0; j < p->nsteps; j++)
+			p->steps[j].name = map[p->steps[j].name];
+		for (j = 0; j < p->ncompiles; j++) {
+			p->compiles[j].name = map[p->compiles[j].name];
+			p->compiles[j].function = map[p->compiles[j].function];
+			p->compiles[j].line = map[p->compiles[j].line];
+		}
+		for (j = 0; j < p->ntransfers; j++) {
+			p->transfers[j].name = map[p->transfers[j].name];
+			p->transfers[j].line = map[p->transfers[j].line];
+		}
+		for (j = 0; j < p->nphases; j++)
+			p->phases[j].name = map[p->phases[j].name];
+		for (j = 0; j < p->nexecs; j++)
+			p->execs[j].module = map[p->execs[j].module];
+		for (j = 0; j < p->nhost_events; j++) {
+			p->host_events[j].name = map[p->host_events[j].name];
+			p->host_events[j].line = map[p->host_events[j].line];
+		}
+		for (j = 0; j < p->nscopes; j++)
+			p->scopes[j].name = map[p->scopes[j].name];
+		dst->planes = xreallocarray(dst->planes, dst->nplanes + 1,
+		    sizeof *dst->planes);
+		dst->planes[dst->nplanes++] = *p;
+	}
+	src->nplanes = 0;
+	for (i = 0; i < src->nprograms; i++) {
+		dst->programs = xreallocarray(dst->programs, dst->nprograms + 1,
+		    sizeof *dst->programs);
+		dst->programs[dst->nprograms] = src->programs[i];
+		dst->programs[dst->nprograms].module =
+		    map[src->programs[i].module];
+		dst->nprograms++;
+	}
+	if (src->profile_start_ns != 0)
+		dst->profile_start_ns = src->profile_start_ns;
+	dst->read_stats.missing_event_metadata +=
+	    src->read_stats.missing_event_metadata;
+	dst->read_stats.missing_stat_metadata +=
+	    src->read_stats.missing_stat_metadata;
+	free(map);
+	file_summary_release(src);
 }
 
 void

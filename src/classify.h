@@ -207,6 +207,8 @@ char		*derive_category(const char *name);
 struct step_windows;
 
 struct step_windows *steps_prepass_new(struct pf_handler *h);
+/* Orders the windows; after this they are only read (from any thread). */
+void		 step_windows_sort(struct step_windows *w);
 void		 step_windows_free(struct step_windows *w);
 
 /*
@@ -217,6 +219,15 @@ void		 step_windows_free(struct step_windows *w);
 struct classify	*classify_new(struct file_summary *fs,
 		    const struct step_windows *windows, struct pf_handler *h);
 void		 classify_finish(struct classify *c);
+/*
+ * Planes can be classified apart (in threads), each into its own summary
+ * by its own classify: classify_release() frees such a one without
+ * completing its summary, and file_summary_absorb() moves a summary's
+ * planes into the file's, after the ones there; src is emptied.
+ */
+void		 classify_release(struct classify *c);
+void		 file_summary_absorb(struct file_summary *dst,
+		    struct file_summary *src);
 void		 file_summary_release(struct file_summary *fs);
 
 #endif

@@ -13,6 +13,7 @@
 #include "classify.h"
 #include "err.h"
 #include "index.h"
+#include "load.h"
 #include "read-xplane.h"
 #include "source.h"
 #include "xmalloc.h"
@@ -725,37 +726,6 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 	return write_timeline(ix, w, file_id, fs, p, plane, cause);
 }
 
-/* Reads and classifies one profile file; -1 with *cause. */
-static int
-summarize(const struct found_file *ff, struct file_summary *fs, char **cause)
-{
-	struct pf_handler h;
-	struct pf_read_stats unused;
-	struct step_windows *windows;
-	struct classify *c;
-	struct source src;
-	int rc;
-
-	if (source_open(&src, ff->path, cause) == -1)
-		return -1;
-	/* Step boundaries first: the host may come after its devices. */
-	windows = steps_prepass_new(&h);
-	rc = xplane_read(&src, ff->path, &h, &unused, cause);
-	if (rc != 0) {
-		step_windows_free(windows);
-		source_close(&src);
-		return -1;
-	}
-	c = classify_new(fs, windows, &h);
-	rc = xplane_read(&src, ff->path, &h, &fs->read_stats, cause);
-	classify_finish(c);
-	step_windows_free(windows);
-	source_close(&src);
-	if (rc != 0)
-		file_summary_release(fs);
-	return rc == 0 ? 0 : -1;
-}
-
 /* Whether the index already holds ff as it is on disk; its id if so. */
 static int
 is_current(struct index *ix, const struct found_file *ff, sqlite3_int64 *id)
@@ -911,6 +881,7 @@ struct pool {
 	struct job	*jobs;
 	size_t		 njobs;
 	size_t		 next;		/* the next job a worker takes */
+	int		 plane_threads;	/* per file: CPUs left to its planes */
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 done;
 };
@@ -930,7 +901,8 @@ worker(void *arg)
 		}
 		j = &p->jobs[p->next++];
 		pthread_mutex_unlock(&p->mu);
-		j->rc = summarize(j->ff, &j->fs, &j->cause);
+		j->rc = load_file(j->ff->path, p->plane_threads, &j->fs,
+		    &j->cause);
 		pthread_mutex_lock(&p->mu);
 		j->done = 1;
 		pthread_cond_broadcast(&p->done);
@@ -992,6 +964,11 @@ index_refresh(struct index *ix, const struct found *f)
 			pool.jobs[pool.njobs++].ff = &f->files[i];
 		}
 	}
+	/* Fewer files than CPUs: the others read planes of a file. */
+	pool.plane_threads = pool.njobs == 0 ? 1 :
+	    (int)((ncpu > 0 ? (size_t)ncpu : 1) / pool.njobs);
+	if (pool.plane_threads < 1)
+		pool.plane_threads = 1;
 	while (nthreads < MAX_THREADS && nthreads < pool.njobs &&
 	    (long)nthreads < (ncpu > 0 ? ncpu : 1)) {
 		if (pthread_create(&threads[nthreads], NULL, worker,

@@ -261,6 +261,7 @@ struct cur {
 struct walker {
 	const uint8_t	*base;		/* byte 0 of the file */
 	struct source	*src;
+	size_t		 released;	/* pages before this offset dropped */
 	char		*cause;
 	struct pf_read_stats *rs;
 	struct pf_stat	*scratch;	/* one event's stats */
@@ -331,6 +332,12 @@ get_tag(struct walker *w, struct cur *c, uint32_t *field, int *wt,
 	const uint8_t *start = c->p;
 	uint64_t tag;
 
+	/* Fields 1-15 have one-byte tags: nearly every tag on the wire. */
+	if (c->p < c->end && *c->p >= 8 && *c->p < 0x80) {
+		*wt = *c->p & 7;
+		*field = *c->p++ >> 3;
+		return 0;
+	}
 	if (get_varint(w, c, &tag, msg) == -1)
 		return -1;
 	*wt = (int)(tag & 7);
@@ -881,6 +888,7 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 	struct pf_bytes name = { "", 0 }, display = { "", 0 };
 	struct pf_line line;
 	struct cur scan = c, sub;
+	size_t scan_mark = (size_t)(c.p - w->base);
 	int rc = -1;
 
 	memset(&line, 0, sizeof line);
@@ -908,6 +916,9 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 			if (rc == 0)
 				rc = get_len(w, &scan, &sub, msg);
 			line.nevents++;
+			/* The events are read next: hold no page meanwhile. */
+			source_release(w->src, &scan_mark,
+			    (size_t)(scan.p - w->base));
 			break;
 		case 9:
 			rc = get_int_field(w, &scan, wt, field, msg,
@@ -947,6 +958,8 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 			rc = -1;
 		else if (h->event != NULL)
 			rc = h->event(h->ctx, plane, &line, &ev);
+		/* Lines can be most of a file: give pages back within them. */
+		source_release(w->src, &w->released, (size_t)(c.p - w->base));
 	}
 	if (rc == 0 && h->line_end != NULL)
 		rc = h->line_end(h->ctx, plane, &line);
@@ -981,7 +994,8 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 		}
 		(void)get_len(w, &lines, &sub, "XPlane");
 		rc = read_line(w, sub, &t, &ps.plane, h);
-		source_release(w->src, (size_t)(lines.p - w->base));
+		source_release(w->src, &w->released,
+		    (size_t)(lines.p - w->base));
 	}
 	if (rc == 0 && h->plane_end != NULL)
 		rc = h->plane_end(h->ctx, &ps.plane);
@@ -1003,26 +1017,31 @@ push_string(struct walker *w, struct cur *c, int wt, uint32_t field,
 	return 0;
 }
 
+/* Where an XSpace's planes are, and its hostnames, errors, warnings. */
+struct xspace {
+	struct source	*src;
+	struct pf_space	 space;
+	struct cur	*planes;
+	size_t		 nplanes;
+};
+
 int
-xplane_read(struct source *src, const char *path, const struct pf_handler *h,
-    struct pf_read_stats *rs, char **cause)
+xspace_open(struct source *src, const char *path, struct xspace **out,
+    char **cause)
 {
+	struct xspace *xs = xcalloc(1, sizeof *xs);
+	struct pf_read_stats rs;
 	struct walker w;
-	struct pf_space space;
-	struct cur c = { src->data, src->data + src->size }, *planes = NULL;
-	size_t nplanes = 0, i;
+	struct cur c = { src->data, src->data + src->size };
 	int rc = 0;
 
 	memset(&w, 0, sizeof w);
-	memset(&space, 0, sizeof space);
-	memset(rs, 0, sizeof *rs);
-	rs->bytes = src->size;
-	/* A second pass maps the pages in again: release them again too. */
-	src->released = 0;
+	memset(&rs, 0, sizeof rs);
 	w.base = src->data;
 	w.src = src;
-	w.rs = rs;
-	space.path = path;
+	w.rs = &rs;
+	xs->src = src;
+	xs->space.path = path;
 	/* Hostnames, errors and warnings follow the planes on the wire. */
 	while (rc == 0 && c.p < c.end) {
 		const uint8_t *at;
@@ -1041,38 +1060,95 @@ xplane_read(struct source *src, const char *path, const struct pf_handler *h,
 			if (rc == 0)
 				rc = get_len(&w, &c, &sub, "XSpace");
 			if (rc == 0)
-				push_cur(&planes, &nplanes, sub);
+				push_cur(&xs->planes, &xs->nplanes, sub);
 			break;
 		case 2:
-			rc = push_string(&w, &c, wt, field, &space.errors,
-			    &space.nerrors);
+			rc = push_string(&w, &c, wt, field, &xs->space.errors,
+			    &xs->space.nerrors);
 			break;
 		case 3:
-			rc = push_string(&w, &c, wt, field, &space.warnings,
-			    &space.nwarnings);
+			rc = push_string(&w, &c, wt, field,
+			    &xs->space.warnings, &xs->space.nwarnings);
 			break;
 		case 4:
-			rc = push_string(&w, &c, wt, field, &space.hostnames,
-			    &space.nhostnames);
+			rc = push_string(&w, &c, wt, field,
+			    &xs->space.hostnames, &xs->space.nhostnames);
 			break;
 		default:
 			rc = skip_field(&w, &c, wt, "XSpace");
 		}
 	}
-	space.nplanes = nplanes;
-	if (rc == 0 && h->space != NULL)
-		rc = h->space(h->ctx, &space);
-	for (i = 0; rc == 0 && i < nplanes; i++)
-		rc = read_plane(&w, planes[i], h);
+	xs->space.nplanes = xs->nplanes;
+	if (rc == -1) {
+		*cause = w.cause;
+		xspace_free(xs);
+		return -1;
+	}
+	*out = xs;
+	return 0;
+}
+
+size_t
+xspace_nplanes(const struct xspace *xs)
+{
+	return xs->nplanes;
+}
+
+int
+xspace_read_space(const struct xspace *xs, const struct pf_handler *h)
+{
+	return h->space != NULL ? h->space(h->ctx, &xs->space) : 0;
+}
+
+int
+xspace_read_plane(const struct xspace *xs, size_t i,
+    const struct pf_handler *h, struct pf_read_stats *rs, char **cause)
+{
+	struct walker w;
+	int rc;
+
+	memset(&w, 0, sizeof w);
+	w.base = xs->src->data;
+	w.src = xs->src;
+	w.rs = rs;
+	w.released = (size_t)(xs->planes[i].p - w.base);
+	rc = read_plane(&w, xs->planes[i], h);
 	if (rc == -1)
 		*cause = w.cause;
 	else
 		free(w.cause);
-	free(planes);
 	free(w.scratch);
-	free_strings(space.hostnames, space.nhostnames);
-	free_strings(space.errors, space.nerrors);
-	free_strings(space.warnings, space.nwarnings);
+	return rc;
+}
+
+void
+xspace_free(struct xspace *xs)
+{
+	if (xs == NULL)
+		return;
+	free(xs->planes);
+	free_strings(xs->space.hostnames, xs->space.nhostnames);
+	free_strings(xs->space.errors, xs->space.nerrors);
+	free_strings(xs->space.warnings, xs->space.nwarnings);
+	free(xs);
+}
+
+int
+xplane_read(struct source *src, const char *path, const struct pf_handler *h,
+    struct pf_read_stats *rs, char **cause)
+{
+	struct xspace *xs;
+	size_t i;
+	int rc;
+
+	memset(rs, 0, sizeof *rs);
+	rs->bytes = src->size;
+	if (xspace_open(src, path, &xs, cause) == -1)
+		return -1;
+	rc = xspace_read_space(xs, h);
+	for (i = 0; rc == 0 && i < xs->nplanes; i++)
+		rc = xspace_read_plane(xs, i, h, rs, cause);
+	xspace_free(xs);
 	return rc;
 }
 

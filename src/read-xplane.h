@@ -20,6 +20,25 @@ int	xplane_read(struct source *src, const char *path,
 	    char **cause);
 
 /*
+ * The same, a plane at a time, so that planes can be read in parallel:
+ * xspace_open() finds the planes (and reads hostnames, errors, warnings),
+ * xspace_read_space() emits the space callback, and xspace_read_plane()
+ * reads plane i; calls for different planes may run in different threads
+ * (each with its own handler and stats, which it adds to).  The source
+ * must outlive xs.
+ */
+struct xspace;
+
+int	xspace_open(struct source *src, const char *path, struct xspace **xs,
+	    char **cause);
+size_t	xspace_nplanes(const struct xspace *xs);
+int	xspace_read_space(const struct xspace *xs, const struct pf_handler *h);
+int	xspace_read_plane(const struct xspace *xs, size_t i,
+	    const struct pf_handler *h, struct pf_read_stats *rs,
+	    char **cause);
+void	xspace_free(struct xspace *xs);
+
+/*
  * The same stream from a plain protobuf-c unpack of the whole message: the
  * slow, obviously correct reference that tests compare xplane_read with.
  * Returns 0, a callback's value, or -1 with *cause set if unpack fails.

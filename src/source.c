@@ -16,7 +16,7 @@
 #include "source.h"
 #include "xmalloc.h"
 
-#define RELEASE_CHUNK	(4u << 20)	/* drop consumed pages 4 MiB at a time */
+#define RELEASE_CHUNK	(1u << 20)	/* drop consumed pages 1 MiB at a time */
 
 static int
 read_magic(int fd, unsigned char magic[2])
@@ -212,17 +212,19 @@ out:
 }
 
 void
-source_release(struct source *src, size_t offset)
+source_release(struct source *src, size_t *mark, size_t offset)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	size_t end;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), start, end;
 
-	if (src->map == NULL || offset < src->released + RELEASE_CHUNK)
+	if (src->map == NULL || offset < *mark + RELEASE_CHUNK)
 		return;
-	end = offset - offset % (size_t)page;
-	(void)madvise((char *)src->map + src->released, end - src->released,
-	    MADV_DONTNEED);
-	src->released = end;
+	/* Whole pages only: the ends may hold a neighbour's bytes. */
+	start = (*mark + page - 1) / page * page;
+	end = offset / page * page;
+	if (end > start)
+		(void)madvise((char *)src->map + start, end - start,
+		    MADV_DONTNEED);
+	*mark = offset;
 }
 
 void

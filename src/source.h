@@ -7,7 +7,8 @@
  *	struct source src;
  *	char *cause;
  *	if (source_open(&src, path, &cause) == -1) { print cause; free(cause); }
- *	... read src.data[0..src.size) ...; source_release(&src, done_offset);
+ *	... read src.data[0..src.size) ...;
+ *	source_release(&src, &mark, done_offset);
  *	source_close(&src);
  */
 #ifndef JAXPROF_SOURCE_H
@@ -20,7 +21,6 @@ struct source {
 	const uint8_t	*data;		/* size bytes, read-only */
 	size_t		 size;
 	int		 compressed;	/* the file was gzip */
-	size_t		 released;	/* pages before this are dropped */
 	void		*map;		/* the mapping (NULL when size is 0) */
 	size_t		 map_size;
 };
@@ -30,8 +30,11 @@ struct source {
  * wrong (caller frees), e.g. "truncated gzip data at byte 1234".
  */
 int	source_open(struct source *src, const char *path, char **cause);
-/* Gives back the memory of bytes before offset: the reader is done there. */
-void	source_release(struct source *src, size_t offset);
+/*
+ * Gives back the memory of bytes from *mark to offset: a reader is done
+ * with them.  Readers of different parts of src keep their own marks.
+ */
+void	source_release(struct source *src, size_t *mark, size_t offset);
 void	source_close(struct source *src);
 /* Whether the first bytes of path are the gzip magic; -1 if unreadable. */
 int	source_is_gzip(const char *path);

@@ -159,6 +159,19 @@ step_windows_free(struct step_windows *w)
 	free(w);
 }
 
+void
+step_windows_sort(struct step_windows *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->ndevice; i++)
+		if (w->device[i].n > 0)
+			qsort(w->device[i].v, w->device[i].n,
+			    sizeof *w->device[i].v, cmp_window);
+	if (w->host.n > 0)
+		qsort(w->host.v, w->host.n, sizeof *w->host.v, cmp_window);
+}
+
 size_t
 step_windows_for(const struct step_windows *w, const char *plane,
     const struct window **out, enum step_source *src)
@@ -168,14 +181,10 @@ step_windows_for(const struct step_windows *w, const char *plane,
 	for (i = 0; i < w->ndevice; i++)
 		if (strcmp(w->device[i].plane, plane) == 0 &&
 		    w->device[i].n > 0) {
-			qsort(w->device[i].v, w->device[i].n,
-			    sizeof *w->device[i].v, cmp_window);
 			*out = w->device[i].v;
 			*src = STEP_DEVICE;
 			return w->device[i].n;
 		}
-	if (w->host.n > 0)
-		qsort(w->host.v, w->host.n, sizeof *w->host.v, cmp_window);
 	*out = w->host.v;
 	*src = STEP_HOST;
 	return w->host.n;
@@ -236,22 +245,93 @@ module_windows(const struct exec_rec *execs, size_t nexecs,
 	return v;
 }
 
+/* The union of the busy classes, walked in order (never stored). */
+struct union_walk {
+	const struct window *win;	/* sorted by start */
+	size_t		 nwin;
+	size_t		 first;		/* no window before it is open */
+	int64_t		*busy_all;	/* per window: union time inside */
+	struct plane_summary *p;
+	int64_t		 prev_end;	/* end of the last union interval */
+	int		 any;
+};
+
+/* One interval of the union: its share of each window, and a gap. */
+static void
+union_emit(struct union_walk *u, int64_t start, int64_t end)
+{
+	struct plane_summary *p = u->p;
+	size_t i;
+
+	if (u->any && start - u->prev_end >= GAP_FLOOR_PS) {
+		p->gaps = xreallocarray(p->gaps, p->ngaps + 1,
+		    sizeof *p->gaps);
+		p->gaps[p->ngaps].start_ps = u->prev_end;
+		p->gaps[p->ngaps].dur_ps = start - u->prev_end;
+		p->ngaps++;
+	}
+	u->any = 1;
+	u->prev_end = end;
+	while (u->first < u->nwin &&
+	    u->win[u->first].start_ps + u->win[u->first].dur_ps <= start)
+		u->first++;
+	for (i = u->first; i < u->nwin && u->win[i].start_ps < end; i++) {
+		int64_t a = u->win[i].start_ps > start ? u->win[i].start_ps :
+		    start;
+		int64_t b = u->win[i].start_ps + u->win[i].dur_ps;
+
+		if (b > end)
+			b = end;
+		if (b > a)
+			u->busy_all[i] += b - a;
+	}
+}
+
 void
 steps_measure(struct plane_summary *p, struct strmap *names,
     const struct window *win, size_t nwin, enum step_source src,
     struct ivals busy[NBUSY])
 {
-	struct ivals all, tmp;
-	size_t i;
-	int k;
+	struct union_walk u;
+	size_t i, at[NBUSY] = { 0 };
+	int64_t cur_start = 0, cur_end = 0;
+	int k, have = 0;
 
-	memset(&all, 0, sizeof all);
-	for (k = 0; k < NBUSY; k++) {
+	for (k = 0; k < NBUSY; k++)
 		ivals_normalize(&busy[k]);
-		ivals_union(&tmp, &all, &busy[k]);
-		ivals_release(&all);
-		all = tmp;
+	memset(&u, 0, sizeof u);
+	u.win = win;
+	u.nwin = nwin;
+	u.busy_all = xcalloc(nwin + 1, sizeof *u.busy_all);
+	u.p = p;
+	/* Merge the sorted classes, joining what overlaps or touches. */
+	for (;;) {
+		const struct ival *next = NULL;
+		int pick = -1;
+
+		for (k = 0; k < NBUSY; k++)
+			if (at[k] < busy[k].n && (next == NULL ||
+			    busy[k].v[at[k]].start < next->start)) {
+				next = &busy[k].v[at[k]];
+				pick = k;
+			}
+		if (next == NULL)
+			break;
+		at[pick]++;
+		if (have && next->start <= cur_end) {
+			if (next->end > cur_end)
+				cur_end = next->end;
+			continue;
+		}
+		if (have)
+			union_emit(&u, cur_start, cur_end);
+		cur_start = next->start;
+		cur_end = next->end;
+		have = 1;
 	}
+	if (have)
+		union_emit(&u, cur_start, cur_end);
+
 	p->steps = xreallocarray(p->steps, p->nsteps + nwin + 1,
 	    sizeof *p->steps);
 	for (i = 0; i < nwin; i++) {
@@ -268,18 +348,7 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 		for (k = 0; k < NBUSY; k++)
 			s->busy_ps[k] = ivals_measure(&busy[k], w->start_ps,
 			    end);
-		s->idle_ps = w->dur_ps - ivals_measure(&all, w->start_ps, end);
+		s->idle_ps = w->dur_ps - u.busy_all[i];
 	}
-	for (i = 1; i < all.n; i++) {
-		int64_t gap = all.v[i].start - all.v[i - 1].end;
-
-		if (gap < GAP_FLOOR_PS)
-			continue;
-		p->gaps = xreallocarray(p->gaps, p->ngaps + 1,
-		    sizeof *p->gaps);
-		p->gaps[p->ngaps].start_ps = all.v[i - 1].end;
-		p->gaps[p->ngaps].dur_ps = gap;
-		p->ngaps++;
-	}
-	ivals_release(&all);
+	free(u.busy_all);
 }

@@ -8,6 +8,15 @@
 #include "xmalloc.h"
 
 void
+ivals_reserve(struct ivals *s, size_t n)
+{
+	if (s->n + n <= s->cap)
+		return;
+	s->cap = s->n + n;
+	s->v = xreallocarray(s->v, s->cap, sizeof *s->v);
+}
+
+void
 ivals_add(struct ivals *s, int64_t start, int64_t end)
 {
 	if (end <= start)
@@ -61,24 +70,6 @@ ivals_normalize(struct ivals *s)
 			s->v[++j] = s->v[i];
 	}
 	s->n = j + 1;
-}
-
-void
-ivals_union(struct ivals *out, const struct ivals *a, const struct ivals *b)
-{
-	size_t i = 0, j = 0;
-
-	/* A merge of two sorted lists; ivals_add joins what overlaps. */
-	memset(out, 0, sizeof *out);
-	while (i < a->n || j < b->n) {
-		const struct ival *next;
-
-		if (j == b->n || (i < a->n && a->v[i].start <= b->v[j].start))
-			next = &a->v[i++];
-		else
-			next = &b->v[j++];
-		ivals_add(out, next->start, next->end);
-	}
 }
 
 int64_t

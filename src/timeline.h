@@ -27,13 +27,12 @@ struct ivals {
 	int		 unsorted;	/* some start is before the last one */
 };
 
+/* Makes room for n more intervals (no growth by doubling past them). */
+void	ivals_reserve(struct ivals *s, size_t n);
 /* Adds [start, end); empty and inverted intervals are ignored. */
 void	ivals_add(struct ivals *s, int64_t start, int64_t end);
 /* Sorts and merges overlapping or touching intervals. */
 void	ivals_normalize(struct ivals *s);
-/* out = a ∪ b (both normalized); out is normalized. */
-void	ivals_union(struct ivals *out, const struct ivals *a,
-	    const struct ivals *b);
 /* How much of [start, end) a normalized set covers. */
 int64_t	ivals_measure(const struct ivals *s, int64_t start, int64_t end);
 void	ivals_release(struct ivals *s);

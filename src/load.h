@@ -1,0 +1,21 @@
+/*
+ * Reading one profile file into a file_summary: a first pass for the step
+ * boundaries, then the classification of its planes, several at once.
+ *
+ *	struct file_summary fs;
+ *	if (load_file(path, 2, &fs, &cause) == -1) ... report cause ...
+ *	... file_summary_release(&fs);
+ */
+#ifndef JAXPROF_LOAD_H
+#define JAXPROF_LOAD_H
+
+#include "classify.h"
+
+/*
+ * Reads path with up to nthreads threads.  Returns 0, or -1 with *cause
+ * a new message (caller frees) and fs left empty.
+ */
+int	load_file(const char *path, int nthreads, struct file_summary *fs,
+	    char **cause);
+
+#endif
