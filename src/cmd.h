@@ -22,11 +22,15 @@ struct cmd {
 
 extern const struct cmd cmd_baseline;
 extern const struct cmd cmd_check;
+extern const struct cmd cmd_compile;
 extern const struct cmd cmd_diff;
+extern const struct cmd cmd_idle;
 extern const struct cmd cmd_index;
 extern const struct cmd cmd_list;
 extern const struct cmd cmd_sql;
+extern const struct cmd cmd_steps;
 extern const struct cmd cmd_top;
+extern const struct cmd cmd_transfers;
 
 /* Prints cmd's usage and option list to fp. */
 void	cmd_print_help(const struct cmd *cmd, FILE *fp);

@@ -15,11 +15,15 @@
 static const struct cmd *const commands[] = {
 	&cmd_baseline,
 	&cmd_check,
+	&cmd_compile,
 	&cmd_diff,
+	&cmd_idle,
 	&cmd_index,
 	&cmd_list,
 	&cmd_sql,
+	&cmd_steps,
 	&cmd_top,
+	&cmd_transfers,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

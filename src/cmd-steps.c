@@ -1,0 +1,541 @@
+/* Step times per device, their breakdown, summary statistics and skew. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "err.h"
+#include "output.h"
+#include "report.h"
+#include "stats.h"
+#include "xmalloc.h"
+
+static int	steps_run(int argc, char **argv);
+
+const struct cmd cmd_steps = {
+	.name = "steps",
+	.usage = "jaxprof steps [--summary | --skew] [--skip=n] "
+	    "[--device=glob] [--host=glob] [--run=glob] [--latest] "
+	    "[--format=fmt] [--db=file] path ...",
+	.summary = "step times per device, with compute, collective, "
+	    "transfer and idle time",
+	.options =
+	    "  --summary       per device: min, median, mean, p90, max, "
+	    "stddev, breakdown\n"
+	    "  --skew          per step: spread of step time across hosts\n"
+	    "  --skip=N        leave out each device's first N steps\n"
+	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
+	    "  --host=GLOB     only hosts matching\n"
+	    "  --run=GLOB      only runs matching\n"
+	    "  --latest        only the newest run\n"
+	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --db=FILE       the index to use\n",
+	.run = steps_run,
+};
+
+struct step_row {
+	char		*run, *host, *device, *name, *source;
+	int64_t		 file_id, plane_id;
+	int64_t		 step, start_ps, dur_ps;
+	int64_t		 busy_ps[3];	/* compute, collective, transfer */
+	int64_t		 idle_ps;
+	int		 outlier;
+};
+
+/* The steps of one device of one file, in start order. */
+struct device_steps {
+	struct step_row	*rows;
+	size_t		 n;
+};
+
+static const struct out_col step_cols[] = {
+	{ "run", COL_STR, NULL },
+	{ "host", COL_STR, NULL },
+	{ "device", COL_STR, NULL },
+	{ "step", COL_INT, NULL },
+	{ "name", COL_STR, NULL },
+	{ "start_us", COL_PS, "start" },
+	{ "duration_us", COL_PS, "duration" },
+	{ "compute_us", COL_PS, "compute" },
+	{ "collective_us", COL_PS, "collective" },
+	{ "transfer_us", COL_PS, "transfer" },
+	{ "idle_us", COL_PS, "idle" },
+	{ "outlier", COL_INT, NULL },
+};
+
+static const struct out_col summary_cols[] = {
+	{ "run", COL_STR, NULL },
+	{ "host", COL_STR, NULL },
+	{ "device", COL_STR, NULL },
+	{ "source", COL_STR, NULL },
+	{ "steps", COL_INT, NULL },
+	{ "min_us", COL_PS, "min" },
+	{ "median_us", COL_PS, "median" },
+	{ "mean_us", COL_PS, "mean" },
+	{ "p90_us", COL_PS, "p90" },
+	{ "max_us", COL_PS, "max" },
+	{ "stddev_us", COL_PS, "stddev" },
+	{ "compute_percent", COL_PCT, "compute" },
+	{ "collective_percent", COL_PCT, "collective" },
+	{ "transfer_percent", COL_PCT, "transfer" },
+	{ "idle_percent", COL_PCT, "idle" },
+	{ "outliers", COL_INT, NULL },
+};
+
+static const struct out_col skew_cols[] = {
+	{ "run", COL_STR, NULL },
+	{ "step", COL_INT, NULL },
+	{ "hosts", COL_INT, NULL },
+	{ "min_us", COL_PS, "fastest" },
+	{ "max_us", COL_PS, "slowest" },
+	{ "skew_us", COL_PS, "skew" },
+	{ "slowest_host", COL_STR, "slowest host" },
+};
+
+static char *
+text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return xstrdup(s != NULL ? (const char *)s : "");
+}
+
+/* Loads the selected steps, grouped per (file, device) in start order. */
+static struct device_steps *
+load_steps(struct report *r, size_t skip, size_t *ndev)
+{
+	struct device_steps *devs = NULL;
+	sqlite3_stmt *st;
+	size_t n = 0, i;
+	char *sql;
+
+	sql = xasprintf("SELECT f.run, f.host, p.name, s.step, s.name, "
+	    "s.source, s.start_ps, s.dur_ps, s.compute_ps, s.collective_ps, "
+	    "s.transfer_ps, s.idle_ps, f.id, p.id FROM steps s "
+	    "JOIN planes p ON p.id = s.plane JOIN files f ON f.id = s.file_id "
+	    "JOIN selected sel ON sel.file_id = f.id WHERE 1%s "
+	    "ORDER BY f.run, f.host, f.path, p.name, s.start_ps, s.step",
+	    report_filter_sql());
+	st = index_prepare(r->ix, sql);
+	free(sql);
+	report_bind_filters(r, st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct device_steps *d = n > 0 ? &devs[n - 1] : NULL;
+		struct step_row *row;
+		int k;
+
+		if (d == NULL || d->n == 0 ||
+		    d->rows[0].plane_id != sqlite3_column_int64(st, 13)) {
+			devs = xreallocarray(devs, n + 1, sizeof *devs);
+			d = &devs[n++];
+			memset(d, 0, sizeof *d);
+		}
+		d->rows = xreallocarray(d->rows, d->n + 1, sizeof *d->rows);
+		row = &d->rows[d->n++];
+		row->run = text(st, 0);
+		row->host = text(st, 1);
+		row->device = text(st, 2);
+		row->step = sqlite3_column_int64(st, 3);
+		row->name = text(st, 4);
+		row->source = text(st, 5);
+		row->start_ps = sqlite3_column_int64(st, 6);
+		row->dur_ps = sqlite3_column_int64(st, 7);
+		for (k = 0; k < 3; k++)
+			row->busy_ps[k] = sqlite3_column_int64(st, 8 + k);
+		row->idle_ps = sqlite3_column_int64(st, 11);
+		row->file_id = sqlite3_column_int64(st, 12);
+		row->plane_id = sqlite3_column_int64(st, 13);
+		row->outlier = 0;
+	}
+	sqlite3_finalize(st);
+	/* --skip drops each device's first steps: compile and warm-up. */
+	for (i = 0; i < n; i++) {
+		struct device_steps *d = &devs[i];
+		size_t drop = skip < d->n ? skip : d->n, j;
+
+		for (j = 0; j < drop; j++) {
+			free(d->rows[j].run);
+			free(d->rows[j].host);
+			free(d->rows[j].device);
+			free(d->rows[j].name);
+			free(d->rows[j].source);
+		}
+		memmove(d->rows, d->rows + drop, (d->n - drop) * sizeof *d->rows);
+		d->n -= drop;
+	}
+	*ndev = n;
+	return devs;
+}
+
+static void
+free_steps(struct device_steps *devs, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < devs[i].n; j++) {
+			free(devs[i].rows[j].run);
+			free(devs[i].rows[j].host);
+			free(devs[i].rows[j].device);
+			free(devs[i].rows[j].name);
+			free(devs[i].rows[j].source);
+		}
+		free(devs[i].rows);
+	}
+	free(devs);
+}
+
+/* Marks steps slower than median + 3 * MAD; returns how many. */
+static size_t
+mark_outliers(struct device_steps *d, struct sample *durations)
+{
+	double median = sample_percentile(durations, 50);
+	double mad = sample_mad(durations);
+	size_t i, n = 0;
+
+	for (i = 0; i < d->n; i++) {
+		d->rows[i].outlier = mad > 0 &&
+		    (double)d->rows[i].dur_ps > median + 3 * mad;
+		n += (size_t)d->rows[i].outlier;
+	}
+	return n;
+}
+
+/*
+ * The note for a first step that looks like compilation: a compile ran
+ * inside it, or it took more than twice the median of the others.
+ */
+static char *
+compile_step_note(struct report *r, const struct device_steps *d)
+{
+	const struct step_row *first = &d->rows[0];
+	struct sample rest;
+	sqlite3_stmt *st;
+	int64_t compile_ps = 0;
+	double median;
+	char what[96], dur[40], comp[40];
+	char *note = NULL;
+	size_t i;
+
+	if (d->n < 2)
+		return NULL;
+	sample_init(&rest);
+	for (i = 1; i < d->n; i++)
+		sample_add(&rest, d->rows[i].dur_ps);
+	median = sample_percentile(&rest, 50);
+	sample_release(&rest);
+	st = index_prepare(r->ix, "SELECT coalesce(sum(min(start_ps + dur_ps, "
+	    "?2) - max(start_ps, ?1)), 0) FROM compiles WHERE file_id = ?3 "
+	    "AND start_ps < ?2 AND start_ps + dur_ps > ?1");
+	sqlite3_bind_int64(st, 1, first->start_ps);
+	sqlite3_bind_int64(st, 2, first->start_ps + first->dur_ps);
+	sqlite3_bind_int64(st, 3, first->file_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		compile_ps = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (compile_ps > first->dur_ps)	/* compiles on threads overlap */
+		compile_ps = first->dur_ps;
+	if (compile_ps == 0 && (double)first->dur_ps <= 2 * median)
+		return NULL;
+	fmt_duration(dur, sizeof dur, first->dur_ps);
+	fmt_duration(comp, sizeof comp, compile_ps);
+	if (compile_ps > 0)
+		snprintf(what, sizeof what, "compilation ran %s of it", comp);
+	else
+		snprintf(what, sizeof what, "over twice the median");
+	note = xasprintf("%s %s: step %lld (%s) looks like a compile step "
+	    "(%s); --skip=1 leaves it out.", first->host, first->device,
+	    (long long)first->step, dur, what);
+	return note;
+}
+
+static void
+print_steps(struct output *o, struct device_steps *devs, size_t ndev)
+{
+	size_t i, j;
+
+	for (i = 0; i < ndev; i++) {
+		struct sample durations;
+
+		sample_init(&durations);
+		for (j = 0; j < devs[i].n; j++)
+			sample_add(&durations, devs[i].rows[j].dur_ps);
+		mark_outliers(&devs[i], &durations);
+		sample_release(&durations);
+		for (j = 0; j < devs[i].n; j++) {
+			const struct step_row *s = &devs[i].rows[j];
+			int k;
+
+			output_str(o, s->run);
+			output_str(o, s->host);
+			output_str(o, s->device);
+			output_int(o, s->step);
+			output_str(o, s->name);
+			output_ps(o, (double)s->start_ps);
+			output_ps(o, (double)s->dur_ps);
+			for (k = 0; k < 3; k++)
+				output_ps(o, (double)s->busy_ps[k]);
+			output_ps(o, (double)s->idle_ps);
+			output_int(o, s->outlier);
+			output_end_row(o);
+		}
+	}
+}
+
+static void
+print_summary(struct report *r, struct output *o, struct device_steps *devs,
+    size_t ndev, size_t skip)
+{
+	size_t i, j;
+
+	for (i = 0; i < ndev; i++) {
+		struct device_steps *d = &devs[i];
+		struct sample durations;
+		double busy[3] = { 0, 0, 0 }, idle = 0, total = 0;
+		size_t outliers;
+		int k;
+
+		if (d->n == 0)
+			continue;
+		sample_init(&durations);
+		for (j = 0; j < d->n; j++) {
+			sample_add(&durations, d->rows[j].dur_ps);
+			for (k = 0; k < 3; k++)
+				busy[k] += (double)d->rows[j].busy_ps[k];
+			idle += (double)d->rows[j].idle_ps;
+			total += (double)d->rows[j].dur_ps;
+		}
+		sample_sort(&durations);
+		outliers = mark_outliers(d, &durations);
+		output_str(o, d->rows[0].run);
+		output_str(o, d->rows[0].host);
+		output_str(o, d->rows[0].device);
+		output_str(o, d->rows[0].source);
+		output_int(o, (int64_t)d->n);
+		output_ps(o, (double)durations.v[0]);
+		output_ps(o, sample_percentile(&durations, 50));
+		output_ps(o, sample_mean(&durations));
+		output_ps(o, sample_percentile(&durations, 90));
+		output_ps(o, (double)durations.v[durations.n - 1]);
+		output_ps(o, sample_stddev(&durations));
+		for (k = 0; k < 3; k++)
+			output_double(o, total > 0 ? 100 * busy[k] / total : 0);
+		output_double(o, total > 0 ? 100 * idle / total : 0);
+		output_int(o, (int64_t)outliers);
+		output_end_row(o);
+		sample_release(&durations);
+		if (skip == 0) {
+			char *note = compile_step_note(r, d);
+
+			if (note != NULL) {
+				output_note(o, note);
+				free(note);
+			}
+		}
+		for (j = 0; j < d->n; j++)
+			if (d->rows[j].outlier) {
+				char dur[64], *note;
+
+				fmt_duration(dur, sizeof dur, d->rows[j].dur_ps);
+				note = xasprintf("%s %s: step %lld is an outlier "
+				    "(%s, above median + 3 MAD).",
+				    d->rows[j].host, d->rows[j].device,
+				    (long long)d->rows[j].step, dur);
+				output_note(o, note);
+				free(note);
+			}
+	}
+}
+
+/*
+ * Skew: for each (run, step) on two hosts or more, the spread of the
+ * hosts' step times (a host's time: its slowest device's).
+ */
+static void
+print_skew(struct output *o, struct device_steps *devs, size_t ndev)
+{
+	struct entry {
+		const char	*run, *host;
+		int64_t		 step, dur;
+	} *e = NULL;
+	size_t n = 0, i, j, k;
+
+	for (i = 0; i < ndev; i++)
+		for (j = 0; j < devs[i].n; j++) {
+			const struct step_row *s = &devs[i].rows[j];
+
+			for (k = 0; k < n; k++)
+				if (e[k].step == s->step &&
+				    strcmp(e[k].run, s->run) == 0 &&
+				    strcmp(e[k].host, s->host) == 0)
+					break;
+			if (k == n) {
+				e = xreallocarray(e, n + 1, sizeof *e);
+				e[n].run = s->run;
+				e[n].host = s->host;
+				e[n].step = s->step;
+				e[n].dur = s->dur_ps;
+				n++;
+			} else if (s->dur_ps > e[k].dur)
+				e[k].dur = s->dur_ps;
+		}
+	for (i = 0; i < n; i++) {
+		int64_t lo = e[i].dur, hi = e[i].dur;
+		const char *slowest = e[i].host;
+		size_t hosts = 0;
+		int first = 1;
+
+		for (j = 0; j < n; j++) {
+			if (e[j].step != e[i].step ||
+			    strcmp(e[j].run, e[i].run) != 0)
+				continue;
+			if (j < i) {
+				first = 0;	/* printed with an earlier one */
+				break;
+			}
+			hosts++;
+			if (e[j].dur < lo)
+				lo = e[j].dur;
+			if (e[j].dur > hi) {
+				hi = e[j].dur;
+				slowest = e[j].host;
+			}
+		}
+		if (!first || hosts < 2)
+			continue;
+		output_str(o, e[i].run);
+		output_int(o, e[i].step);
+		output_int(o, (int64_t)hosts);
+		output_ps(o, (double)lo);
+		output_ps(o, (double)hi);
+		output_ps(o, (double)(hi - lo));
+		output_str(o, slowest);
+		output_end_row(o);
+	}
+	free(e);
+}
+
+/*
+ * "Steps from ...": which source each device's steps came from, with the
+ * step events' names (host annotations) or the module's.
+ */
+static void
+add_source_titles(struct output *o, struct device_steps *devs, size_t ndev)
+{
+	static const struct {
+		const char	*source;
+		const char	*text;
+	} sources[] = {
+		{ "device", "the devices' \"Steps\" lines" },
+		{ "host", "host StepTraceAnnotation events" },
+		{ "module", "executions of the module run most often, as the "
+		    "profile has no step markers" },
+	};
+	size_t i, j, k;
+
+	for (k = 0; k < sizeof sources / sizeof sources[0]; k++) {
+		char *names = NULL, *line;
+
+		for (i = 0; i < ndev; i++) {
+			const char *name;
+
+			if (devs[i].n == 0 || strcmp(devs[i].rows[0].source,
+			    sources[k].source) != 0)
+				continue;
+			name = devs[i].rows[0].name;
+			for (j = 0; j < i; j++)
+				if (devs[j].n > 0 && strcmp(devs[j].rows[0].name,
+				    name) == 0 && strcmp(devs[j].rows[0].source,
+				    sources[k].source) == 0)
+					break;
+			if (j < i)
+				continue;	/* named already */
+			line = names == NULL ? xstrdup(name) :
+			    xasprintf("%s, %s", names, name);
+			free(names);
+			names = line;
+		}
+		if (names == NULL)
+			continue;
+		if (k == 0)
+			line = xasprintf("Steps from %s.", sources[k].text);
+		else
+			line = xasprintf("Steps from %s (%s).", sources[k].text,
+			    names);
+		output_title(o, line);
+		free(line);
+		free(names);
+	}
+}
+
+static int
+steps_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "skew", no_argument, NULL, 'k' },
+		{ "skip", required_argument, NULL, 's' },
+		{ "summary", no_argument, NULL, 'S' },
+		REPORT_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct device_steps *devs;
+	struct report r;
+	struct output *o;
+	size_t ndev, skip = 0, i, n = 0;
+	int ch, view = 0, status = EXIT_OK;
+
+	report_init(&r, "steps");
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (report_option(&r, ch, optarg))
+			continue;
+		switch (ch) {
+		case 'h':
+			cmd_print_help(&cmd_steps, stdout);
+			return EXIT_OK;
+		case 'k':
+		case 'S':
+			if (view != 0 && view != ch)
+				jp_errx(EXIT_TROUBLE, "--summary and --skew "
+				    "cannot be combined");
+			view = ch;
+			break;
+		case 's':
+			skip = (size_t)parse_long_option("steps", "skip",
+			    optarg, 0, 1000000000L);
+			break;
+		default:
+			cmd_usage_error(&cmd_steps);
+		}
+	}
+	report_open(&r, argc - optind, argv + optind);
+	devs = load_steps(&r, skip, &ndev);
+	for (i = 0; i < ndev; i++)
+		n += devs[i].n;
+	if (n == 0)
+		jp_warnx("no steps in the selection");
+	if (view == 'S') {
+		o = output_new(r.format, stdout, summary_cols,
+		    sizeof summary_cols / sizeof summary_cols[0]);
+		add_source_titles(o, devs, ndev);
+		print_summary(&r, o, devs, ndev, skip);
+	} else if (view == 'k') {
+		o = output_new(r.format, stdout, skew_cols,
+		    sizeof skew_cols / sizeof skew_cols[0]);
+		output_title(o, "Step time skew across hosts (a host's step "
+		    "time: its slowest device's).");
+		print_skew(o, devs, ndev);
+	} else {
+		o = output_new(r.format, stdout, step_cols,
+		    sizeof step_cols / sizeof step_cols[0]);
+		add_source_titles(o, devs, ndev);
+		print_steps(o, devs, ndev);
+	}
+	free_steps(devs, ndev);
+	if (output_finish(o) == -1)
+		status = EXIT_TROUBLE;
+	return report_close(&r, status);
+}

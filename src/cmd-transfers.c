@@ -1,0 +1,212 @@
+/* Host<->device and device<->device copies: bytes, time, bandwidth. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "err.h"
+#include "output.h"
+#include "report.h"
+#include "xmalloc.h"
+
+static int	transfers_run(int argc, char **argv);
+
+const struct cmd cmd_transfers = {
+	.name = "transfers",
+	.usage = "jaxprof transfers [--events] [--device=glob] [--host=glob] "
+	    "[--run=glob] [--latest] [--format=fmt] [--db=file] path ...",
+	.summary = "host-device and device-device copies with bytes and "
+	    "bandwidth",
+	.options =
+	    "  --events        one row per copy instead of totals\n"
+	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
+	    "  --host=GLOB     only hosts matching\n"
+	    "  --run=GLOB      only runs matching\n"
+	    "  --latest        only the newest run\n"
+	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --db=FILE       the index to use\n",
+	.run = transfers_run,
+};
+
+static const struct out_col total_cols[] = {
+	{ "host", COL_STR, NULL },
+	{ "device", COL_STR, NULL },
+	{ "direction", COL_STR, NULL },
+	{ "kind", COL_STR, NULL },
+	{ "count", COL_INT, NULL },
+	{ "bytes", COL_BYTES, NULL },
+	{ "time_us", COL_PS, "time" },
+	{ "gbps", COL_RATE, "GB/s" },
+};
+
+static const struct out_col event_cols[] = {
+	{ "host", COL_STR, NULL },
+	{ "device", COL_STR, NULL },
+	{ "line", COL_STR, NULL },
+	{ "name", COL_STR, NULL },
+	{ "direction", COL_STR, NULL },
+	{ "kind", COL_STR, NULL },
+	{ "bytes", COL_BYTES, NULL },
+	{ "start_us", COL_PS, "start" },
+	{ "duration_us", COL_PS, "duration" },
+	{ "gbps", COL_RATE, "GB/s" },
+	{ "module", COL_STR, NULL },
+	{ "step", COL_INT, NULL },
+};
+
+/* Bytes per ps * 1e3 = GB/s; unknown without bytes or time. */
+static void
+output_gbps(struct output *o, sqlite3_stmt *st, int bytes, int ps)
+{
+	if (sqlite3_column_type(st, bytes) == SQLITE_NULL ||
+	    sqlite3_column_int64(st, ps) <= 0)
+		output_null(o);
+	else
+		output_double(o, sqlite3_column_double(st, bytes) /
+		    sqlite3_column_double(st, ps) * 1e3);
+}
+
+static void
+output_bytes(struct output *o, sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		output_null(o);
+	else
+		output_double(o, (double)sqlite3_column_int64(st, i));
+}
+
+static void
+print_totals(struct report *r, struct output *o)
+{
+	sqlite3_stmt *st;
+	char *sql;
+
+	/* sum() of only NULLs is NULL: bytes unknown stay unknown. */
+	sql = xasprintf("SELECT f.host, p.name, t.direction, "
+	    "CASE t.on_host WHEN 1 THEN 'host call' ELSE 'device copy' END, "
+	    "count(*), sum(t.bytes), sum(t.dur_ps), "
+	    "sum(CASE WHEN t.bytes IS NOT NULL THEN t.dur_ps END) "
+	    "FROM transfers t "
+	    "JOIN planes p ON p.id = t.plane JOIN files f ON f.id = t.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
+	    "GROUP BY f.host, p.name, t.direction, t.on_host "
+	    "ORDER BY f.host, t.on_host, p.name, t.direction",
+	    report_filter_sql());
+	st = index_prepare(r->ix, sql);
+	free(sql);
+	report_bind_filters(r, st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		output_str(o, (const char *)sqlite3_column_text(st, 0));
+		output_str(o, (const char *)sqlite3_column_text(st, 1));
+		output_str(o, (const char *)sqlite3_column_text(st, 2));
+		output_str(o, (const char *)sqlite3_column_text(st, 3));
+		output_int(o, sqlite3_column_int64(st, 4));
+		output_bytes(o, st, 5);
+		output_ps(o, (double)sqlite3_column_int64(st, 6));
+		/* Bandwidth over the copies whose size is known. */
+		output_gbps(o, st, 5, 7);
+		output_end_row(o);
+	}
+	sqlite3_finalize(st);
+}
+
+static void
+print_events(struct report *r, struct output *o)
+{
+	sqlite3_stmt *st;
+	char *sql;
+
+	/*
+	 * The module execution and the step a copy starts in: on its own
+	 * plane first, else (host calls) on any plane of the file.
+	 */
+	sql = xasprintf("SELECT f.host, p.name, t.line, t.name, t.direction, "
+	    "CASE t.on_host WHEN 1 THEN 'host call' ELSE 'device copy' END, "
+	    "t.bytes, t.start_ps, t.dur_ps, "
+	    "coalesce((SELECT e.module FROM executions e WHERE "
+	    "e.plane = t.plane AND e.start_ps <= t.start_ps AND "
+	    "t.start_ps < e.start_ps + e.dur_ps), (SELECT e.module FROM "
+	    "executions e WHERE e.file_id = t.file_id AND e.start_ps <= "
+	    "t.start_ps AND t.start_ps < e.start_ps + e.dur_ps)), "
+	    "coalesce((SELECT st.step FROM steps st WHERE st.plane = t.plane "
+	    "AND st.start_ps <= t.start_ps AND t.start_ps < st.start_ps + "
+	    "st.dur_ps), (SELECT st.step FROM steps st WHERE "
+	    "st.file_id = t.file_id AND st.start_ps <= t.start_ps AND "
+	    "t.start_ps < st.start_ps + st.dur_ps)) "
+	    "FROM transfers t JOIN planes p ON p.id = t.plane "
+	    "JOIN files f ON f.id = t.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
+	    "ORDER BY f.host, p.name, t.start_ps", report_filter_sql());
+	st = index_prepare(r->ix, sql);
+	free(sql);
+	report_bind_filters(r, st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int i;
+
+		for (i = 0; i < 6; i++)
+			output_str(o, (const char *)sqlite3_column_text(st, i));
+		output_bytes(o, st, 6);
+		output_ps(o, (double)sqlite3_column_int64(st, 7));
+		output_ps(o, (double)sqlite3_column_int64(st, 8));
+		output_gbps(o, st, 6, 8);
+		if (sqlite3_column_type(st, 9) == SQLITE_NULL)
+			output_null(o);
+		else
+			output_str(o, (const char *)sqlite3_column_text(st, 9));
+		if (sqlite3_column_type(st, 10) == SQLITE_NULL)
+			output_null(o);
+		else
+			output_int(o, sqlite3_column_int64(st, 10));
+		output_end_row(o);
+	}
+	sqlite3_finalize(st);
+}
+
+static int
+transfers_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "events", no_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		REPORT_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report r;
+	struct output *o;
+	int ch, events = 0, status = EXIT_OK;
+
+	report_init(&r, "transfers");
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (report_option(&r, ch, optarg))
+			continue;
+		switch (ch) {
+		case 'e':
+			events = 1;
+			break;
+		case 'h':
+			cmd_print_help(&cmd_transfers, stdout);
+			return EXIT_OK;
+		default:
+			cmd_usage_error(&cmd_transfers);
+		}
+	}
+	report_open(&r, argc - optind, argv + optind);
+	if (events) {
+		o = output_new(r.format, stdout, event_cols,
+		    sizeof event_cols / sizeof event_cols[0]);
+		print_events(&r, o);
+	} else {
+		o = output_new(r.format, stdout, total_cols,
+		    sizeof total_cols / sizeof total_cols[0]);
+		print_totals(&r, o);
+	}
+	output_title(o, "Copies on the devices (Memcpy events: bytes from "
+	    "memcpy_details) and host calls that move data (DevicePut, "
+	    "copy_to_host_async, np.asarray: host wall time; their bytes "
+	    "are not in the profile).");
+	if (output_finish(o) == -1)
+		status = EXIT_TROUBLE;
+	return report_close(&r, status);
+}
