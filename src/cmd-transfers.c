@@ -119,8 +119,8 @@ print_events(struct report *r, struct output *o)
 	char *sql;
 
 	/*
-	 * The module execution and the step a copy starts in: on its own
-	 * plane first, else (host calls) on any plane of the file.
+	 * The module execution and the step a copy starts in, on its own
+	 * plane; a host call's, on any plane of its file.
 	 */
 	sql = xasprintf("SELECT f.host, p.name, t.line, t.name, t.direction, "
 	    "CASE t.on_host WHEN 1 THEN 'host call' ELSE 'device copy' END, "
@@ -128,11 +128,12 @@ print_events(struct report *r, struct output *o)
 	    "coalesce((SELECT e.module FROM executions e WHERE "
 	    "e.plane = t.plane AND e.start_ps <= t.start_ps AND "
 	    "t.start_ps < e.start_ps + e.dur_ps), (SELECT e.module FROM "
-	    "executions e WHERE e.file_id = t.file_id AND e.start_ps <= "
-	    "t.start_ps AND t.start_ps < e.start_ps + e.dur_ps)), "
+	    "executions e WHERE t.on_host AND e.file_id = t.file_id AND "
+	    "e.start_ps <= t.start_ps AND t.start_ps < e.start_ps + "
+	    "e.dur_ps)), "
 	    "coalesce((SELECT st.step FROM steps st WHERE st.plane = t.plane "
 	    "AND st.start_ps <= t.start_ps AND t.start_ps < st.start_ps + "
-	    "st.dur_ps), (SELECT st.step FROM steps st WHERE "
+	    "st.dur_ps), (SELECT st.step FROM steps st WHERE t.on_host AND "
 	    "st.file_id = t.file_id AND st.start_ps <= t.start_ps AND "
 	    "t.start_ps < st.start_ps + st.dur_ps)) "
 	    "FROM transfers t JOIN planes p ON p.id = t.plane "
