@@ -25,6 +25,7 @@
 #define DEV_TS_NS	1000000LL	/* device line timestamps (ns) */
 #define START_PS	2000000000LL	/* first host event (ps) */
 #define US		1000000LL	/* ps per microsecond */
+#define GAP_MIN_PS	(100 * US)	/* gaps.csv: idle gaps this long */
 
 /* Wire types. */
 #define WT_VARINT	0
@@ -42,6 +43,12 @@
 #define L_OPS		2
 #define L_STREAM	3
 #define NDEVLINES	4
+
+/* Busy classes of a device, for breakdown.csv. */
+#define BC_COMPUTE	0
+#define BC_COLLECTIVE	1
+#define BC_TRANSFER	2
+#define NBC		3
 
 static int verbose;
 
@@ -120,6 +127,14 @@ struct kind {
 	int64_t		 base_ps;	/* typical duration */
 	int		 child[2];	/* a while's two nested ops, else -1 */
 	int		 slow;		/* selected by --slow-op */
+	int		 busy;		/* BC_* of its category */
+};
+
+/* A busy interval [start, end) of the current device and step. */
+struct ival {
+	int64_t		 start;
+	int64_t		 end;
+	int		 cls;		/* BC_* */
 };
 
 /* Per op kind sums: one row of top.csv. */
@@ -179,6 +194,16 @@ struct gen {
 	FILE		*f_list;
 	FILE		*f_steps;
 	FILE		*f_xfer;
+	FILE		*f_brk;
+	FILE		*f_gaps;
+
+	struct ival	*iv;		/* the current step's busy intervals */
+	size_t		 niv;
+	size_t		 civ;
+	struct ival	*ivu;		/* union scratch */
+	size_t		 civu;
+	int64_t		 busy_end;	/* end of the device's busy union so far */
+	int		 busy_any;	/* busy_end is set */
 };
 
 static const struct tmpl tmpls[] = {
@@ -722,6 +747,141 @@ plane_write(struct gen *g, struct sink *sk, int64_t id, const char *name,
 	sink_write(sk, p->tail.data, p->tail.len);
 }
 
+/*
+ * The busy class of an hlo_category (man jaxprof, DEFINITIONS): collective
+ * and transfer by prefix, compute otherwise.  Memcpy events are transfers.
+ */
+static int
+busy_class(const char *category)
+{
+	static const char *const coll[] = {
+		"all-reduce", "all-gather", "all-to-all", "reduce-scatter",
+		"collective-permute", "collective-broadcast", "send", "recv",
+		"nccl", "rccl",
+	};
+	static const char *const xfer[] = {
+		"copy-start", "copy-done", "infeed", "outfeed", "host send",
+		"host recv",
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof(coll) / sizeof(coll[0]); i++)
+		if (strncmp(category, coll[i], strlen(coll[i])) == 0)
+			return BC_COLLECTIVE;
+	for (i = 0; i < sizeof(xfer) / sizeof(xfer[0]); i++)
+		if (strncmp(category, xfer[i], strlen(xfer[i])) == 0)
+			return BC_TRANSFER;
+	return BC_COMPUTE;
+}
+
+/* Busy intervals: what breakdown.csv and gaps.csv are computed from. */
+static void
+iv_add(struct gen *g, int64_t start, int64_t dur, int cls)
+{
+	if (g->niv == g->civ) {
+		g->civ = g->civ ? g->civ * 2 : 256;
+		g->iv = xrealloc(g->iv, g->civ * sizeof(*g->iv));
+	}
+	g->iv[g->niv].start = start;
+	g->iv[g->niv].end = start + dur;
+	g->iv[g->niv].cls = cls;
+	g->niv++;
+}
+
+static int
+ival_cmp(const void *va, const void *vb)
+{
+	const struct ival *a = va, *b = vb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->end > b->end) - (a->end < b->end);
+}
+
+/*
+ * The union of the step's intervals of class cls (-1: all classes),
+ * clipped to [lo, hi), into g->ivu as disjoint intervals in start order;
+ * returns how many.  Touching intervals are merged.
+ */
+static size_t
+ival_union(struct gen *g, int cls, int64_t lo, int64_t hi)
+{
+	size_t	 i, n = 0, m = 0;
+
+	if (g->civu < g->niv) {
+		g->civu = g->civ;
+		g->ivu = xrealloc(g->ivu, g->civu * sizeof(*g->ivu));
+	}
+	for (i = 0; i < g->niv; i++) {
+		struct ival	 v = g->iv[i];
+
+		if (cls >= 0 && v.cls != cls)
+			continue;
+		if (v.start < lo)
+			v.start = lo;
+		if (v.end > hi)
+			v.end = hi;
+		if (v.end > v.start)
+			g->ivu[n++] = v;
+	}
+	qsort(g->ivu, n, sizeof(*g->ivu), ival_cmp);
+	for (i = 0; i < n; i++) {
+		if (m > 0 && g->ivu[i].start <= g->ivu[m - 1].end) {
+			if (g->ivu[i].end > g->ivu[m - 1].end)
+				g->ivu[m - 1].end = g->ivu[i].end;
+		} else
+			g->ivu[m++] = g->ivu[i];
+	}
+	return m;
+}
+
+static int64_t
+ival_len(const struct gen *g, size_t n)
+{
+	int64_t	 sum = 0;
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		sum += g->ivu[i].end - g->ivu[i].start;
+	return sum;
+}
+
+/*
+ * One row of breakdown.csv for the step [t0, t1), then the idle gaps of
+ * the device's whole busy union up to the end of this step: steps run in
+ * time order and never overlap, so the union can be walked step by step.
+ */
+static void
+step_breakdown(struct gen *g, int s, int64_t t0, int64_t t1)
+{
+	int64_t	 busy[NBC], all;
+	size_t	 i, n;
+	int	 c;
+
+	for (c = 0; c < NBC; c++)
+		busy[c] = ival_len(g, ival_union(g, c, t0, t1));
+	n = ival_union(g, -1, t0, t1);
+	all = ival_len(g, n);
+	fprintf(g->f_brk, "%s,%s,%d,%" PRId64 ",%" PRId64 ",%" PRId64 ",%"
+	    PRId64 ",%" PRId64 ",%" PRId64 "\n", g->host, g->dev, s, t0,
+	    t1 - t0, busy[BC_COMPUTE], busy[BC_COLLECTIVE], busy[BC_TRANSFER],
+	    t1 - t0 - all);
+
+	/* Unclipped: the gaps count every busy instant of the plane. */
+	n = ival_union(g, -1, INT64_MIN, INT64_MAX);
+	for (i = 0; i < n; i++) {
+		if (g->busy_any && g->ivu[i].start < g->busy_end)
+			die("internal error: steps overlap on %s", g->dev);
+		if (g->busy_any && g->ivu[i].start - g->busy_end >= GAP_MIN_PS)
+			fprintf(g->f_gaps, "%s,%s,%" PRId64 ",%" PRId64 "\n",
+			    g->host, g->dev, g->busy_end,
+			    g->ivu[i].start - g->busy_end);
+		g->busy_end = g->ivu[i].end;
+		g->busy_any = 1;
+	}
+	g->niv = 0;
+}
+
 /* Op kinds. */
 static void
 kinds_make(struct gen *g)
@@ -770,6 +930,7 @@ kinds_make(struct gen *g)
 			    a, bdim, n, bdim, n, tp->attrs);
 			n++;
 			k->category = tp->category;
+			k->busy = busy_class(tp->category);
 			k->cat_ref = c % 2 == 0;
 			if (tp->has_flops) {
 				k->flops_type = c % 3 == 0 ? XS_INT : XS_UINT;
@@ -902,6 +1063,7 @@ op_emit(struct gen *g, int k, int64_t start, int64_t dur, int64_t self,
 	}
 	ev_end(g, l);
 	acc_add(&g->dacc[k], dur, self, kd->flops_type ? kd->flops : 0, bytes);
+	iv_add(g, start, dur, kd->busy);
 }
 
 /* Run op kind k at t (a while runs its two children inside); return the end. */
@@ -972,6 +1134,7 @@ memcpy_run(struct gen *g, int dir, int devno, int64_t t)
 	    names_id(&g->plane.st, details, -1));
 	ev_end(g, l);
 	free(details);
+	iv_add(g, t, dur, BC_TRANSFER);
 	g->xcount[dir]++;
 	g->xbytes[dir] += size;
 	g->xtime[dir] += dur;
@@ -1015,6 +1178,7 @@ step_run(struct gen *g, int s, int devno, int64_t t0)
 		ev_end(g, l);
 		fprintf(g->f_steps, "%s,%s,%d,%" PRId64 ",%" PRId64 "\n",
 		    g->host, g->dev, s, t0, t - t0);
+		step_breakdown(g, s, t0, t);
 	}
 	return t;
 }
@@ -1111,6 +1275,8 @@ dev_run(struct gen *g, struct sink *sk, int hostno, int devno, int dry)
 		memset(g->xcount, 0, sizeof(g->xcount));
 		memset(g->xbytes, 0, sizeof(g->xbytes));
 		memset(g->xtime, 0, sizeof(g->xtime));
+		g->niv = 0;
+		g->busy_any = 0;
 	}
 	for (s = 0; s < g->steps; s++) {
 		t0 = dry ? 0 : g->start[s] + dev_skew(devno);
@@ -1389,11 +1555,16 @@ main(int argc, char **argv)
 	g.f_list = open_out(exp, "list.csv");
 	g.f_steps = open_out(exp, "steps.csv");
 	g.f_xfer = open_out(exp, "transfers.csv");
+	g.f_brk = open_out(exp, "breakdown.csv");
+	g.f_gaps = open_out(exp, "gaps.csv");
 	fputs("host,device,name,module,category,count,total_ps,self_ps,"
 	    "min_ps,max_ps,flops,bytes_accessed\n", g.f_topdev);
 	fputs("host,planes,events\n", g.f_list);
 	fputs("host,device,step,start_ps,duration_ps\n", g.f_steps);
 	fputs("host,device,direction,count,bytes,time_ps\n", g.f_xfer);
+	fputs("host,device,step,start_ps,duration_ps,compute_ps,"
+	    "collective_ps,transfer_ps,idle_ps\n", g.f_brk);
+	fputs("host,device,start_ps,duration_ps\n", g.f_gaps);
 
 	for (i = 0; i < g.hosts; i++)
 		file_run(&g, run, i);
@@ -1407,6 +1578,8 @@ main(int argc, char **argv)
 	close_out(g.f_list, "list.csv");
 	close_out(g.f_steps, "steps.csv");
 	close_out(g.f_xfer, "transfers.csv");
+	close_out(g.f_brk, "breakdown.csv");
+	close_out(g.f_gaps, "gaps.csv");
 
 	for (i = 0; i < g.nkinds; i++) {
 		free(g.kinds[i].name);
@@ -1419,6 +1592,8 @@ main(int argc, char **argv)
 	free(g.len);
 	free(g.start);
 	free(g.end);
+	free(g.iv);
+	free(g.ivu);
 	free(run);
 	free(exp);
 	names_free(&g.plane.ev);

@@ -1,4 +1,24 @@
 ### CLI golden tests (tests/cli/tNNNN-<cmd>-<what>.sh)
 CLI_TESTS =
+CLI_TESTS += tests/cli/t0001-main-usage.sh
+CLI_TESTS += tests/cli/t0010-list-testdata.sh
+CLI_TESTS += tests/cli/t0011-list-errors.sh
+CLI_TESTS += tests/cli/t0020-top-testdata.sh
+CLI_TESTS += tests/cli/t0021-top-generated.sh
+CLI_TESTS += tests/cli/t0022-top-reference.sh
+CLI_TESTS += tests/cli/t0030-bad-input.sh
+CLI_TESTS += tests/cli/t0040-index-incremental.sh
+CLI_TESTS += tests/cli/t0041-index-concurrent.sh
+CLI_TESTS += tests/cli/t0050-sql.sh
+CLI_TESTS += tests/cli/t0060-formats-locale.sh
+CLI_TESTS += tests/cli/t0500-diff-generated.sh
+CLI_TESTS += tests/cli/t0510-check-rules.sh
+CLI_TESTS += tests/cli/t0090-e2e-jax.sh
+CLI_TESTS += tests/cli/t0100-steps-generated.sh
+CLI_TESTS += tests/cli/t0110-steps-testdata.sh
+CLI_TESTS += tests/cli/t0120-compile.sh
+CLI_TESTS += tests/cli/t0130-transfers.sh
+CLI_TESTS += tests/cli/t0140-idle.sh
+CLI_TESTS += tests/cli/t0150-top-scope.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/expect $(CLI_TESTS)

@@ -1,0 +1,404 @@
+/*
+ * Classify: op categories from names, and the ops, steps, transfers and
+ * compiles of whole files against the answers gen-xplane computed and the
+ * stable facts of the real CPU testdata (testdata/README.md).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "classify.h"
+#include "read-xplane.h"
+#include "source.h"
+
+static const struct {
+	const char	*name;
+	const char	*category;
+} categories[] = {
+	{ "fusion.12", "fusion" },
+	{ "loop_add_fusion.3", "loop fusion" },
+	{ "input_reduce_fusion", "input fusion" },
+	{ "output_fusion.7", "output fusion" },
+	{ "all-reduce-start.3", "all-reduce-start" },
+	{ "custom-call.1.2", "custom-call" },
+	{ "dot", "dot" },
+	{ "copy.0", "copy" },
+	{ "copy.", "copy." },
+	{ "7", "7" },
+	{ "", "" },
+};
+
+START_TEST(test_derive_category)
+{
+	char *got = derive_category(categories[_i].name);
+
+	ck_assert_msg(strcmp(got, categories[_i].category) == 0,
+	    "derive_category(\"%s\") = \"%s\", want \"%s\"",
+	    categories[_i].name, got, categories[_i].category);
+	free(got);
+}
+END_TEST
+
+/*
+ * As the index reads a file: the step pre-pass, then classify_new +
+ * xplane_read + classify_finish.
+ */
+static void
+classify_path(const char *path, struct file_summary *fs)
+{
+	struct step_windows *windows;
+	struct pf_read_stats rs;
+	struct pf_handler h;
+	struct classify *c;
+	struct source src;
+	char *cause = NULL;
+	int rc;
+
+	ck_assert_msg(source_open(&src, path, &cause) == 0, "%s: %s", path,
+	    cause);
+	windows = steps_prepass_new(&h);
+	rc = xplane_read(&src, path, &h, &rs, &cause);
+	ck_assert_msg(rc == 0, "%s: pre-pass: %s", path, cause);
+	c = classify_new(fs, windows, &h);
+	rc = xplane_read(&src, path, &h, &fs->read_stats, &cause);
+	classify_finish(c);
+	step_windows_free(windows);
+	source_close(&src);
+	ck_assert_msg(rc == 0, "%s: %s", path, cause);
+}
+
+/* ---- Lists of CSV lines, compared as sorted sets ---- */
+
+struct lines {
+	char	**v;
+	size_t	  n;
+};
+
+static void
+lines_add(struct lines *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+lines_add(struct lines *l, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
+	va_end(ap);
+	l->v = realloc(l->v, (l->n + 1) * sizeof *l->v);
+	ck_assert_ptr_nonnull(l->v);
+	l->v[l->n++] = s;
+}
+
+static void
+lines_free(struct lines *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* The data lines of a csv file, without its header. */
+static void
+lines_of_csv(const char *path, const char *header, struct lines *l)
+{
+	char *text = test_slurp(path, NULL), *p = text, *nl;
+	int first = 1;
+
+	memset(l, 0, sizeof *l);
+	for (; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		*nl = '\0';
+		if (first)
+			ck_assert_str_eq(p, header);
+		else
+			lines_add(l, "%s", p);
+		first = 0;
+	}
+	ck_assert_str_eq(p, "");
+	free(text);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+assert_same_lines(const char *what, struct lines *got, struct lines *want)
+{
+	size_t i;
+
+	qsort(got->v, got->n, sizeof *got->v, cmp_str);
+	qsort(want->v, want->n, sizeof *want->v, cmp_str);
+	for (i = 0; i < got->n && i < want->n; i++)
+		ck_assert_msg(strcmp(got->v[i], want->v[i]) == 0,
+		    "%s: row %zu differs:\n got  %s\n want %s", what, i,
+		    got->v[i], want->v[i]);
+	ck_assert_msg(got->n == want->n, "%s: %zu rows, want %zu", what,
+	    got->n, want->n);
+	ck_assert_uint_gt(want->n, 0);
+}
+
+/* ---- Ops summed over planes, by (name, module) ---- */
+
+struct op_sum {
+	const char	*name, *module, *category;
+	uint64_t	 count, flops, bytes;
+	int64_t		 total, self, min, max;
+};
+
+static void
+sum_ops(const struct file_summary *fs, struct lines *out)
+{
+	char *const *s = fs->strings.strings;
+	struct op_sum *sums = NULL;
+	size_t nsums = 0, i, j, k;
+
+	for (i = 0; i < fs->nplanes; i++)
+		for (j = 0; j < fs->planes[i].nops; j++) {
+			const struct op_agg *o = &fs->planes[i].ops[j];
+			struct op_sum *x = NULL;
+
+			for (k = 0; k < nsums; k++)
+				if (strcmp(sums[k].name, s[o->name]) == 0 &&
+				    strcmp(sums[k].module, s[o->module]) == 0)
+					x = &sums[k];
+			if (x == NULL) {
+				sums = realloc(sums, (nsums + 1) *
+				    sizeof *sums);
+				ck_assert_ptr_nonnull(sums);
+				x = &sums[nsums++];
+				memset(x, 0, sizeof *x);
+				x->name = s[o->name];
+				x->module = s[o->module];
+				x->category = s[o->category];
+				x->min = o->min_ps;
+				x->max = o->max_ps;
+			}
+			ck_assert_msg(strcmp(x->category, s[o->category]) == 0,
+			    "%s: categories %s and %s", x->name, x->category,
+			    s[o->category]);
+			ck_assert_uint_gt(o->count, 0);
+			x->count += o->count;
+			x->total += o->total_ps;
+			x->self += o->self_ps;
+			if (o->min_ps < x->min)
+				x->min = o->min_ps;
+			if (o->max_ps > x->max)
+				x->max = o->max_ps;
+			x->flops += o->has_flops ? o->flops : 0;
+			x->bytes += o->has_bytes ? o->bytes_accessed : 0;
+		}
+	memset(out, 0, sizeof *out);
+	for (k = 0; k < nsums; k++)
+		lines_add(out, "%s,%s,%s,%llu,%lld,%lld,%lld,%lld,%llu,%llu",
+		    sums[k].name, sums[k].module, sums[k].category,
+		    (unsigned long long)sums[k].count,
+		    (long long)sums[k].total, (long long)sums[k].self,
+		    (long long)sums[k].min, (long long)sums[k].max,
+		    (unsigned long long)sums[k].flops,
+		    (unsigned long long)sums[k].bytes);
+	free(sums);
+}
+
+/* The steps of device planes taken from their "Steps" lines. */
+static void
+device_steps(const struct file_summary *fs, struct lines *out)
+{
+	char *const *s = fs->strings.strings;
+	size_t i, j;
+
+	memset(out, 0, sizeof *out);
+	for (i = 0; i < fs->nplanes; i++)
+		for (j = 0; j < fs->planes[i].nsteps; j++) {
+			const struct step_rec *r = &fs->planes[i].steps[j];
+
+			if (fs->planes[i].kind != PLANE_DEVICE ||
+			    r->source != STEP_DEVICE)
+				continue;
+			lines_add(out, "%s,%s,%lld,%lld,%lld", fs->host,
+			    s[fs->planes[i].name], (long long)r->step,
+			    (long long)r->start_ps, (long long)r->dur_ps);
+		}
+}
+
+static void
+device_transfers(const struct file_summary *fs, struct lines *out)
+{
+	char *const *s = fs->strings.strings;
+	size_t i, j;
+	int d;
+
+	memset(out, 0, sizeof *out);
+	for (i = 0; i < fs->nplanes; i++) {
+		const struct plane_summary *p = &fs->planes[i];
+
+		for (d = XFER_H2D; d <= XFER_OTHER; d++) {
+			int64_t count = 0, bytes = 0, time = 0;
+
+			for (j = 0; j < p->ntransfers; j++) {
+				const struct transfer_rec *r = &p->transfers[j];
+
+				if (r->on_host || r->dir != (enum transfer_dir)d)
+					continue;
+				count++;
+				bytes += r->bytes;
+				time += r->dur_ps;
+			}
+			if (count > 0)
+				lines_add(out, "%s,%s,%s,%lld,%lld,%lld",
+				    fs->host, s[p->name],
+				    transfer_dir_name((enum transfer_dir)d),
+				    (long long)count, (long long)bytes,
+				    (long long)time);
+		}
+	}
+}
+
+START_TEST(test_generated)
+{
+	char *dir = test_mkdtemp(), *path, csv[4096];
+	struct lines got, want;
+	struct file_summary fs;
+
+	path = test_gen_profile(dir, "--seed=11 --devices=2 --steps=4 "
+	    "--ops=25", 0);
+	classify_path(path, &fs);
+	ck_assert_int_eq(fs.op_source, OPS_DEVICE);
+	ck_assert_str_eq(fs.host, "host0");
+	ck_assert_uint_eq(fs.nplanes, 3);
+	ck_assert_uint_eq(fs.read_stats.missing_event_metadata, 0);
+	ck_assert_uint_eq(fs.read_stats.missing_stat_metadata, 0);
+
+	sum_ops(&fs, &got);
+	test_fmt(csv, sizeof csv, "%s/expected/top.csv", dir);
+	lines_of_csv(csv, "name,module,category,count,total_ps,self_ps,"
+	    "min_ps,max_ps,flops,bytes_accessed", &want);
+	assert_same_lines("top.csv", &got, &want);
+	lines_free(&got);
+	lines_free(&want);
+
+	device_steps(&fs, &got);
+	test_fmt(csv, sizeof csv, "%s/expected/steps.csv", dir);
+	lines_of_csv(csv, "host,device,step,start_ps,duration_ps", &want);
+	assert_same_lines("steps.csv", &got, &want);
+	lines_free(&got);
+	lines_free(&want);
+
+	device_transfers(&fs, &got);
+	test_fmt(csv, sizeof csv, "%s/expected/transfers.csv", dir);
+	lines_of_csv(csv, "host,device,direction,count,bytes,time_ps", &want);
+	assert_same_lines("transfers.csv", &got, &want);
+	lines_free(&got);
+	lines_free(&want);
+
+	file_summary_release(&fs);
+	free(path);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+static int
+cmp_compile(const void *a, const void *b)
+{
+	const struct compile_rec *x = a, *y = b;
+
+	return x->start_ps < y->start_ps ? -1 : x->start_ps > y->start_ps;
+}
+
+START_TEST(test_cpu_testdata)
+{
+	/*
+	 * By start: step 0 calls normalize, then train_step; eval_batch
+	 * compiles normalize again (testdata/make-profiles.py, run 1).
+	 */
+	static const char *const functions[] = {
+		"normalize", "train_step", "normalize",
+	};
+	const char *dir = test_env("TESTDATA");
+	struct compile_rec compiles[16];
+	struct file_summary fs;
+	char path[4096];
+	char *const *s;
+	size_t i, j, nsteps = 0, ncompiles = 0, nops = 0;
+	int64_t last_start = INT64_MIN;
+
+	ck_assert_msg(dir != NULL, "TESTDATA is not set");
+	test_fmt(path, sizeof path, "%s/jax-mlp/plugins/profile/"
+	    "2026_01_01_00_00_00/testhost.xplane.pb", dir);
+	classify_path(path, &fs);
+	s = fs.strings.strings;
+	ck_assert_int_eq(fs.op_source, OPS_HOST_XLA);
+	for (i = 0; i < fs.nplanes; i++) {
+		const struct plane_summary *p = &fs.planes[i];
+
+		for (j = 0; j < p->nsteps; j++) {
+			const struct step_rec *r = &p->steps[j];
+
+			if (r->source != STEP_HOST)
+				continue;
+			ck_assert_int_eq(p->kind, PLANE_HOST);
+			ck_assert_str_eq(s[r->name], "train");
+			ck_assert_int_eq(r->step, (int64_t)nsteps);
+			ck_assert_int_gt(r->start_ps, last_start);
+			ck_assert_int_gt(r->dur_ps, 0);
+			last_start = r->start_ps;
+			nsteps++;
+		}
+		for (j = 0; j < p->ncompiles; j++) {
+			ck_assert_uint_lt(ncompiles, 16);
+			compiles[ncompiles++] = p->compiles[j];
+		}
+		for (j = 0; j < p->nops; j++) {
+			const char *m = s[p->ops[j].module];
+
+			ck_assert_msg(strcmp(m, "jit_train_step") == 0 ||
+			    strcmp(m, "jit_normalize") == 0,
+			    "op %s has module '%s'", s[p->ops[j].name], m);
+			ck_assert_uint_gt(p->ops[j].count, 0);
+			ck_assert_int_le(p->ops[j].min_ps, p->ops[j].max_ps);
+			ck_assert_int_le(p->ops[j].self_ps,
+			    p->ops[j].total_ps);
+			nops++;
+		}
+	}
+	ck_assert_uint_eq(nsteps, 6);
+	ck_assert_uint_gt(nops, 0);
+	ck_assert_uint_eq(ncompiles, 3);
+	qsort(compiles, ncompiles, sizeof *compiles, cmp_compile);
+	for (i = 0; i < ncompiles; i++) {
+		ck_assert_str_eq(s[compiles[i].name],
+		    "backend_compile_and_load");
+		ck_assert_str_eq(s[compiles[i].function], functions[i]);
+	}
+	file_summary_release(&fs);
+}
+END_TEST
+
+Suite *
+suite_classify(void)
+{
+	Suite *s = suite_create("classify");
+	TCase *tc = tcase_create("category");
+
+	tcase_add_loop_test(tc, test_derive_category, 0,
+	    (int)(sizeof categories / sizeof categories[0]));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("files");
+	tcase_add_test(tc, test_generated);
+	tcase_add_test(tc, test_cpu_testdata);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,336 @@
+/*
+ * The SQLite index: a refresh stores what the profiles hold, re-reads only
+ * files that changed, forgets deleted and unreadable ones, rebuilds an
+ * index of another schema version and refuses a database that is not one.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "check_suites.h"
+#include "discover.h"
+#include "index.h"
+
+static char	*tmp;			/* the fixture's folder */
+static char	 prof[PATH_MAX];	/* tmp/a: the profile tree */
+static char	 file_a[PATH_MAX];	/* run 00: the MLP training */
+static char	 file_b[PATH_MAX];	/* run 01: inference */
+static char	 db_path[PATH_MAX];
+
+static void
+copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *data = test_slurp(from, &len);
+
+	test_spew(to, data, len);
+	free(data);
+}
+
+static void
+setup(void)
+{
+	const char *td = test_env("TESTDATA");
+	char src[PATH_MAX], real[PATH_MAX];
+
+	ck_assert_msg(td != NULL, "TESTDATA is not set");
+	tmp = test_mkdtemp();
+	ck_assert_ptr_nonnull(realpath(tmp, real));
+	test_fmt(prof, sizeof prof, "%s/a", real);
+	test_fmt(file_a, sizeof file_a, "%s/plugins/profile/"
+	    "2026_01_01_00_00_00/testhost.xplane.pb", prof);
+	test_fmt(file_b, sizeof file_b, "%s/plugins/profile/"
+	    "2026_01_01_00_00_01/testhost.xplane.pb", prof);
+	test_fmt(db_path, sizeof db_path, "%s/index.sqlite", real);
+	test_fmt(src, sizeof src, "%s/jax-mlp/plugins/profile/"
+	    "2026_01_01_00_00_00/testhost.xplane.pb", td);
+	copy_file(src, file_a);
+	test_fmt(src, sizeof src, "%s/jax-mlp/plugins/profile/"
+	    "2026_01_01_00_00_01/testhost.xplane.pb", td);
+	copy_file(src, file_b);
+}
+
+static void
+teardown(void)
+{
+	test_rmtree(tmp);
+	free(tmp);
+	tmp = NULL;
+}
+
+/* One integer from a query with optional text parameters (NULL ends). */
+static int64_t
+q_int(struct index *ix, const char *sql, ...)
+{
+	sqlite3 *db = index_db(ix);
+	sqlite3_stmt *st;
+	const char *arg;
+	int64_t v = INT64_MIN;
+	va_list ap;
+	int i = 1;
+
+	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK,
+	    "%s: %s", sql, sqlite3_errmsg(db));
+	va_start(ap, sql);
+	while ((arg = va_arg(ap, const char *)) != NULL)
+		sqlite3_bind_text(st, i++, arg, -1, SQLITE_TRANSIENT);
+	va_end(ap);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void
+q_exec(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK,
+	    "%s: %s", sql, msg);
+}
+
+static const char *const per_file_tables[] = {
+	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
+};
+
+/* Rows of table that belong to the file at path. */
+static int64_t
+rows_of(struct index *ix, const char *table, const char *path)
+{
+	char sql[256];
+
+	test_fmt(sql, sizeof sql, "SELECT count(*) FROM %s WHERE file_id = "
+	    "(SELECT id FROM files WHERE path = ?)", table);
+	return q_int(ix, sql, path, (char *)NULL);
+}
+
+/* No rows anywhere for a file id that is not in files. */
+static void
+assert_no_orphans(struct index *ix)
+{
+	char sql[256];
+	size_t i;
+
+	for (i = 0; i < sizeof per_file_tables / sizeof per_file_tables[0];
+	    i++) {
+		test_fmt(sql, sizeof sql, "SELECT count(*) FROM %s WHERE "
+		    "file_id NOT IN (SELECT id FROM files)",
+		    per_file_tables[i]);
+		ck_assert_msg(q_int(ix, sql, (char *)NULL) == 0,
+		    "%s has rows of a file that is gone", per_file_tables[i]);
+	}
+}
+
+static int64_t
+file_id(struct index *ix, const char *path)
+{
+	return q_int(ix, "SELECT id FROM files WHERE path = ?", path,
+	    (char *)NULL);
+}
+
+static int64_t
+indexed_at(struct index *ix, const char *path)
+{
+	return q_int(ix, "SELECT indexed_at FROM files WHERE path = ?", path,
+	    (char *)NULL);
+}
+
+/* Discovers the tree again and refreshes the index with it. */
+static int
+refresh(struct index *ix)
+{
+	struct found f;
+	char *cause = NULL;
+	int r;
+
+	found_init(&f);
+	ck_assert_msg(discover(&f, prof, &cause) == 0, "%s", cause);
+	found_finish(&f);
+	r = index_refresh(ix, &f);
+	found_release(&f);
+	return r;
+}
+
+static void
+set_mtime(const char *path, time_t sec)
+{
+	struct timespec ts[2] = { { sec, 0 }, { sec, 0 } };
+
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+START_TEST(test_refresh)
+{
+	struct index *ix;
+	char *cause = NULL;
+	int64_t id_a, ops_b;
+	size_t i;
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(refresh(ix), 0);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 2);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM selected", NULL), 2);
+	ck_assert_int_gt(rows_of(ix, "ops", file_a), 0);
+	ck_assert_int_gt(rows_of(ix, "ops", file_b), 0);
+	ck_assert_int_gt(rows_of(ix, "planes", file_a), 0);
+	ck_assert_int_eq(rows_of(ix, "steps", file_a), 6);
+	ck_assert_int_eq(rows_of(ix, "compiles", file_a), 3);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files WHERE path = ? "
+	    "AND kind = 'xplane' AND host = 'testhost' AND op_source = "
+	    "'host-xla' AND run = '2026_01_01_00_00_00' AND events > 0",
+	    file_a, (char *)NULL), 1);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM ops WHERE module "
+	    "NOT IN ('jit_train_step', 'jit_normalize') AND file_id = "
+	    "(SELECT id FROM files WHERE path = ?)", file_a, (char *)NULL),
+	    0);
+
+	/* Unchanged files are not read again: the marks stay. */
+	q_exec(index_db(ix), "UPDATE files SET indexed_at = -1");
+	id_a = file_id(ix, file_a);
+	ops_b = rows_of(ix, "ops", file_b);
+	ck_assert_int_eq(refresh(ix), 0);
+	ck_assert_int_eq(indexed_at(ix, file_a), -1);
+	ck_assert_int_eq(indexed_at(ix, file_b), -1);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM selected", NULL), 2);
+
+	/* A new mtime: that file alone is read again. */
+	set_mtime(file_b, 1000000000);
+	ck_assert_int_eq(refresh(ix), 0);
+	ck_assert_int_eq(indexed_at(ix, file_a), -1);
+	ck_assert_int_eq(file_id(ix, file_a), id_a);
+	ck_assert_int_gt(indexed_at(ix, file_b), 0);
+	ck_assert_int_eq(q_int(ix, "SELECT mtime_ns FROM files WHERE "
+	    "path = ?", file_b, (char *)NULL), 1000000000 * INT64_C(1000000000));
+	ck_assert_int_eq(rows_of(ix, "ops", file_b), ops_b);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 2);
+	assert_no_orphans(ix);
+
+	/* A deleted file: its rows go. */
+	ck_assert_int_eq(unlink(file_b), 0);
+	ck_assert_int_eq(refresh(ix), 0);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 1);
+	ck_assert_int_eq(file_id(ix, file_a), id_a);
+	ck_assert_int_eq(indexed_at(ix, file_a), -1);
+	assert_no_orphans(ix);
+
+	/* A file that became unreadable: one bad file, no rows for it. */
+	test_spew(file_a, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff",
+	    12);
+	set_mtime(file_a, 1100000000);
+	ck_assert_int_eq(refresh(ix), 1);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 0);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM selected", NULL), 0);
+	for (i = 0; i < sizeof per_file_tables / sizeof per_file_tables[0];
+	    i++) {
+		char sql[64];
+
+		test_fmt(sql, sizeof sql, "SELECT count(*) FROM %s",
+		    per_file_tables[i]);
+		ck_assert_int_eq(q_int(ix, sql, NULL), 0);
+	}
+	index_close(ix);
+}
+END_TEST
+
+START_TEST(test_other_version)
+{
+	struct index *ix;
+	char *cause = NULL;
+	sqlite3 *db;
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(refresh(ix), 0);
+	ck_assert_int_gt(q_int(ix, "SELECT count(*) FROM ops", NULL), 0);
+	db = index_db(ix);
+	q_exec(db, "UPDATE meta SET value = '999' WHERE key = "
+	    "'schema_version'");
+	q_exec(db, "CREATE TABLE old_stuff(x)");
+	index_close(ix);
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(q_int(ix, "SELECT value FROM meta WHERE key = "
+	    "'schema_version'", NULL), INDEX_SCHEMA_VERSION);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 0);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM ops", NULL), 0);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM sqlite_master WHERE "
+	    "name = 'old_stuff'", NULL), 0);
+	ck_assert_int_eq(refresh(ix), 0);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 2);
+	index_close(ix);
+
+	/* The same version: kept as it is. */
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 2);
+	index_close(ix);
+}
+END_TEST
+
+START_TEST(test_foreign)
+{
+	struct index *ix = NULL;
+	char *cause = NULL;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	ck_assert_int_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+	q_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1)");
+	sqlite3_close(db);
+
+	ck_assert_int_eq(index_open(&ix, db_path, &cause), -1);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_msg(strstr(cause, "not a jaxprof index") != NULL &&
+	    strncmp(cause, "index '", 7) == 0, "cause '%s'", cause);
+	free(cause);
+
+	/* Its tables are left alone. */
+	ck_assert_int_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*), "
+	    "(SELECT count(*) FROM sqlite_master) FROM t", -1, &st, NULL),
+	    SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(st, 0), 1);
+	ck_assert_int_eq(sqlite3_column_int(st, 1), 1);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(test_unopenable)
+{
+	struct index *ix = NULL;
+	char *cause = NULL, path[PATH_MAX + 16];
+
+	test_fmt(path, sizeof path, "%s/no/such/dir/x.sqlite", prof);
+	ck_assert_int_eq(index_open(&ix, path, &cause), -1);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_msg(strstr(cause, path) != NULL, "cause '%s'", cause);
+	free(cause);
+}
+END_TEST
+
+Suite *
+suite_index(void)
+{
+	Suite *s = suite_create("index");
+	TCase *tc = tcase_create("index");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_refresh);
+	tcase_add_test(tc, test_other_version);
+	tcase_add_test(tc, test_foreign);
+	tcase_add_test(tc, test_unopenable);
+	suite_add_tcase(s, tc);
+	return s;
+}

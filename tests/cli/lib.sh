@@ -1,0 +1,198 @@
+# Sourced by every CLI test (tests/cli/tNNNN-<cmd>-<what>.sh); STYLE.md 9.
+#
+#	. "$(dirname "$0")/lib.sh"
+#	test_case 'csv of the testdata'
+#	expect_code 0 jaxprof list --format=csv "$TESTDATA/jax-mlp"
+#	compare_golden csv		# stdout vs expect/<test>-csv.out
+#	expect_stderr_empty
+#	...
+#	test_done
+#
+# Each case checks, separately, the exit status, stdout and stderr.  The
+# first wrong check fails the script, naming the test and the case.
+# JAXPROF_UPDATE_GOLDEN=1 rewrites the expect/ files instead of comparing;
+# review the diff.  Exit status: 0 pass, 1 fail, 77 skip (automake).
+#
+# Environment (set by make check, see tests/Makefile.inc): JAXPROF,
+# GEN_XPLANE, TESTDATA, SRCDIR, CORPUS, PYTHON.
+
+set -eu
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+unset LANGUAGE 2>/dev/null || :
+
+TEST_NAME=$(basename "$0" .sh)
+CLI_DIR=$(cd "$(dirname "$0")" && pwd)
+SRCDIR=${SRCDIR:-$(cd "$CLI_DIR/../.." && pwd)}
+TESTDATA=${TESTDATA:-$SRCDIR/testdata}
+CORPUS=${CORPUS:-$SRCDIR/../shared/corpus}
+PYTHON=${PYTHON:-python3}
+EXPECT_DIR=$CLI_DIR/expect
+export SRCDIR TESTDATA CORPUS PYTHON
+
+if [ -z "${JAXPROF:-}" ] || [ ! -x "$JAXPROF" ]; then
+	echo "$TEST_NAME: JAXPROF is not set to the jaxprof binary;" \
+	    "run it through 'make check'" >&2
+	exit 99
+fi
+
+# The work dir; everything a test writes goes there, the index included,
+# so no test ever touches ~/.cache.
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/jaxprof-$TEST_NAME.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' HUP INT TERM
+JAXPROF_DB=$tmp/index.sqlite
+XDG_CACHE_HOME=$tmp/cache
+export JAXPROF_DB XDG_CACHE_HOME
+
+out=$tmp/stdout		# what the last expect_code captured
+err=$tmp/stderr
+: >"$out"
+: >"$err"
+case_name='(setup)'
+ncases=0
+
+jaxprof() {
+	"$JAXPROF" "$@"
+}
+
+gen_xplane() {
+	"$GEN_XPLANE" "$@"
+}
+
+# Starts a case: every message until the next one names it.
+test_case() {
+	case_name=$1
+	ncases=$((ncases + 1))
+	echo "case $ncases: $case_name"
+}
+
+# Fails the script, naming the case, with the captured output.
+fail() {
+	{
+		echo "FAIL: $TEST_NAME: case '$case_name': $*"
+		if [ -s "$err" ]; then
+			echo "--- stderr of the last command:"
+			head -n 20 "$err"
+		fi
+		if [ -s "$out" ]; then
+			echo "--- stdout of the last command (first 20 lines):"
+			head -n 20 "$out"
+		fi
+	} >&2
+	exit 1
+}
+
+# Ends the test successfully.
+test_done() {
+	echo "$TEST_NAME: all $ncases cases passed"
+	exit 0
+}
+
+# Skips the whole test (or what is left of it), saying why.
+skip() {
+	echo "SKIP: $TEST_NAME: $*"
+	exit 77
+}
+
+# A part of a test that cannot run here: said in the log, not a failure.
+note_skip() {
+	echo "note: $TEST_NAME: skipping $*"
+}
+
+# expect_code N cmd...: runs cmd with stdout in $out and stderr in $err;
+# fails unless it exits with N.
+expect_code() {
+	want=$1
+	shift
+	last_cmd=$*
+	if "$@" >"$out" 2>"$err"; then
+		got=0
+	else
+		got=$?
+	fi
+	[ "$got" -eq "$want" ] ||
+	    fail "'$last_cmd' exited with $got, expected $want"
+}
+
+# expect_stdout_file FILE: stdout is exactly FILE.
+expect_stdout_file() {
+	diff -u "$1" "$out" >"$tmp/diff" ||
+	    { cat "$tmp/diff" >&2; fail "stdout of '$last_cmd' differs from $1"; }
+}
+
+# compare_golden NAME: stdout is exactly expect/<test>-NAME.out.
+# With JAXPROF_UPDATE_GOLDEN=1 the file is (re)written instead.
+compare_golden() {
+	golden=$EXPECT_DIR/$TEST_NAME-$1.out
+	if [ "${JAXPROF_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$out" "$golden"
+		echo "updated $golden"
+		return 0
+	fi
+	[ -f "$golden" ] ||
+	    fail "no golden file $golden (make it with JAXPROF_UPDATE_GOLDEN=1)"
+	diff -u "$golden" "$out" >"$tmp/diff" ||
+	    { cat "$tmp/diff" >&2; fail "stdout of '$last_cmd' differs from $golden"; }
+}
+
+# filter_stdout cmd...: replaces $out by cmd < $out (to normalise it).
+filter_stdout() {
+	"$@" <"$out" >"$tmp/filtered" || fail "filter '$*' failed"
+	mv "$tmp/filtered" "$out"
+}
+
+expect_stdout_empty() {
+	[ ! -s "$out" ] || fail "stdout of '$last_cmd' is not empty"
+}
+
+expect_stderr_empty() {
+	[ ! -s "$err" ] || fail "stderr of '$last_cmd' is not empty"
+}
+
+# expect_stdout_match ERE: some line of stdout matches.
+expect_stdout_match() {
+	grep -Eq -e "$1" "$out" ||
+	    fail "no line of stdout of '$last_cmd' matches /$1/"
+}
+
+# expect_stderr_match ERE: some line of stderr matches.
+expect_stderr_match() {
+	grep -Eq -e "$1" "$err" ||
+	    fail "no line of stderr of '$last_cmd' matches /$1/"
+}
+
+# expect_stderr_line ERE: stderr is exactly one line, matching ERE.
+expect_stderr_line() {
+	n=$(wc -l <"$err")
+	[ "$n" -eq 1 ] ||
+	    fail "stderr of '$last_cmd' has $n lines, expected 1"
+	grep -Eq -e "$1" "$err" ||
+	    fail "stderr of '$last_cmd' does not match /$1/"
+}
+
+# expect_stderr_is TEXT: stderr is exactly the line TEXT.
+expect_stderr_is() {
+	printf '%s\n' "$1" >"$tmp/want-stderr"
+	diff -u "$tmp/want-stderr" "$err" >"$tmp/diff" ||
+	    { cat "$tmp/diff" >&2; fail "stderr of '$last_cmd' is not '$1'"; }
+}
+
+# expect_files_equal WANT GOT [what]: two files have the same bytes.
+expect_files_equal() {
+	diff -u "$1" "$2" >"$tmp/diff" ||
+	    { cat "$tmp/diff" >&2; fail "${3:-$2 differs from $1}"; }
+}
+
+# save NAME: keeps a copy of the last stdout as $tmp/NAME.
+save() {
+	cp "$out" "$tmp/$1"
+}
+
+# Whether $PYTHON runs and can import all the modules named.
+python_has() {
+	for m in "$@"; do
+		"$PYTHON" -c "import $m" >/dev/null 2>&1 || return 1
+	done
+}
