@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,14 @@ main(int argc, char **argv)
 	const struct cmd *cmd;
 	int ch;
 
+#ifdef M_MMAP_THRESHOLD
+	/*
+	 * Big per-plane arrays come and go while files are read; glibc would
+	 * otherwise raise its mmap threshold after the first free and keep
+	 * later ones in its arenas, counted against the process.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
 	/* getopt's messages start with argv[0]: make it "jaxprof". */
 	if (argc > 0)
 		argv[0] = (char *)"jaxprof";
