@@ -360,6 +360,10 @@ compile_run(int argc, char **argv)
 		    sizeof columns / sizeof columns[0]);
 		output_title(o, "Compile (host wall time) versus execute "
 		    "(device time) per jitted function.");
+		if (report_has_json(&r))
+			output_title(o, "Read from trace JSON, which does not "
+			    "name the programs XLA built: programs is 0 for "
+			    "it.");
 		print_rows(&r, o, rows, n);
 		for (i = 0; i < n; i++) {
 			free(rows[i].name);

@@ -91,6 +91,9 @@ add_titles(struct report *r, struct output *o, enum op_by by,
 	    ndev, ndev == 1 ? "" : "s");
 	output_title(o, line);
 	free(line);
+	if (report_has_json(r))
+		output_title(o, "Read from trace JSON, which has no FLOP or "
+		    "byte counts: GFLOP/s and GB/s are empty for it.");
 }
 
 /* Host time per annotation scope (a path of nested host events). */

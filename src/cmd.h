@@ -24,6 +24,7 @@ extern const struct cmd cmd_baseline;
 extern const struct cmd cmd_check;
 extern const struct cmd cmd_compile;
 extern const struct cmd cmd_diff;
+extern const struct cmd cmd_extract;
 extern const struct cmd cmd_idle;
 extern const struct cmd cmd_index;
 extern const struct cmd cmd_list;
@@ -31,6 +32,7 @@ extern const struct cmd cmd_sql;
 extern const struct cmd cmd_steps;
 extern const struct cmd cmd_top;
 extern const struct cmd cmd_transfers;
+extern const struct cmd cmd_view;
 
 /* Prints cmd's usage and option list to fp. */
 void	cmd_print_help(const struct cmd *cmd, FILE *fp);

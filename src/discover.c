@@ -11,6 +11,7 @@
 
 #include "discover.h"
 #include "err.h"
+#include "read-archive.h"
 #include "xmalloc.h"
 
 /* Suffixes, longest first within a kind; the host is the part before. */
@@ -143,23 +144,79 @@ found_release(struct found *f)
 	memset(f, 0, sizeof *f);
 }
 
+/*
+ * Adds a file whose run and host come from runpath (the file's own path,
+ * or for an archive entry "<archive>/<entry>", as if the archive were a
+ * folder).
+ */
 static void
-add_file(struct found *f, const char *path, const struct stat *st,
-    enum file_kind kind)
+add_entry(struct found *f, const char *path, const char *runpath,
+    int64_t size, int64_t mtime_ns, enum file_kind kind)
 {
-	const char *base = strrchr(path, '/');
+	const char *base = strrchr(runpath, '/');
 	struct found_file *ff;
 
-	base = base != NULL ? base + 1 : path;
+	base = base != NULL ? base + 1 : runpath;
 	f->files = xreallocarray(f->files, f->nfiles + 1, sizeof *f->files);
 	ff = &f->files[f->nfiles++];
 	ff->path = xstrdup(path);
 	ff->kind = kind;
-	ff->run = run_of(path);
+	ff->run = run_of(runpath);
 	ff->host = host_of(base);
-	ff->size = (int64_t)st->st_size;
-	ff->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 +
+	ff->size = size;
+	ff->mtime_ns = mtime_ns;
+}
+
+static void
+add_file(struct found *f, const char *path, const struct stat *st,
+    enum file_kind kind)
+{
+	add_entry(f, path, path, (int64_t)st->st_size,
+	    (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+	    kind);
+}
+
+/*
+ * The profile files packed in the archive at abs, by the same name rules
+ * as files on disk.  Each is "<abs>//<entry>" with the archive's size and
+ * mtime rules of discover.h; entries with unsafe names, links, folders and
+ * archives within archives are left out.
+ */
+static int
+add_archive(struct found *f, const char *abs, const struct stat *st,
+    char **cause)
+{
+	struct arc_entry *e;
+	size_t n, i;
+	int64_t mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 +
 	    st->st_mtim.tv_nsec;
+
+	if (arc_list(abs, &e, &n, cause) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const char *base = strrchr(e[i].name, '/');
+		enum file_kind kind;
+		char *path, *runpath;
+
+		if (e[i].type != ARC_FILE || e[i].unsafe || *e[i].name == '\0')
+			continue;
+		base = base != NULL ? base + 1 : e[i].name;
+		runpath = xasprintf("%s/%s", abs, e[i].name);
+		if (file_kind_of(base, &kind) == -1) {
+			if (!in_run_folder(runpath)) {
+				free(runpath);
+				continue;
+			}
+			kind = KIND_OTHER;
+		}
+		path = xasprintf("%s%s%s", abs, FOUND_ARCHIVE_SEP, e[i].name);
+		add_entry(f, path, runpath, e[i].size >= 0 ? e[i].size : 0,
+		    mtime_ns, kind);
+		free(path);
+		free(runpath);
+	}
+	arc_entries_free(e, n);
+	return 0;
 }
 
 static int
@@ -193,7 +250,13 @@ walk(struct found *f, const char *dir, int depth, char **cause)
 				return -1;
 			}
 		} else if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-			if (file_kind_of(de->d_name, &kind) == 0)
+			if (arc_is_archive_name(de->d_name)) {
+				if (add_archive(f, path, &st, cause) == -1) {
+					free(path);
+					closedir(d);
+					return -1;
+				}
+			} else if (file_kind_of(de->d_name, &kind) == 0)
 				add_file(f, path, &st, kind);
 			else if (in_run_folder(path))
 				add_file(f, path, &st, KIND_OTHER);
@@ -233,6 +296,8 @@ discover(struct found *f, const char *path, char **cause)
 		enum file_kind kind;
 
 		base = base != NULL ? base + 1 : abs;
+		if (arc_is_archive_name(base))
+			return add_archive(f, abs, &st, cause);
 		/* A file named explicitly is read as an XSpace unless named
 		 * otherwise. */
 		if (file_kind_of(base, &kind) == -1)

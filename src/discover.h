@@ -3,6 +3,15 @@
  * holding plugins/profile/<run>/ folders.  Each file gets its kind, run and
  * host from its place and name (FORMATS.md 1).
  *
+ * An archive (a PATH, or a file in a tree, named like one: see
+ * arc_is_archive_name()) counts as a folder: its entries that are profile
+ * files become found_files named "<archive>" FOUND_ARCHIVE_SEP "<entry>",
+ * e.g. "/data/x.tar.gz//plugins/profile/r/h.xplane.pb", with the entry's
+ * size and the archive's mtime (so the index reads them again when the
+ * archive changes); source_open() reads such a path from the archive.
+ * "//" never appears in the normalized (realpath) absolute path of a file,
+ * so the first "//" of a found path always ends the archive's path.
+ *
  *	struct found f;
  *	found_init(&f);
  *	if (discover(&f, path, &cause) == -1) ...;
@@ -22,8 +31,11 @@ enum file_kind {
 	KIND_OTHER,		/* other files tools write into a run folder */
 };
 
+/* Between an archive's path and an entry's name in found_file.path. */
+#define FOUND_ARCHIVE_SEP	"//"
+
 struct found_file {
-	char		*path;		/* absolute, normalized */
+	char		*path;		/* absolute, normalized; see above */
 	enum file_kind	 kind;
 	char		*run;		/* folder under plugins/profile/, or parent */
 	char		*host;		/* file name before the kind's suffix */

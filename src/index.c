@@ -865,6 +865,51 @@ drop_deleted(struct index *ix, const struct found *f, char **cause)
 	return rc;
 }
 
+/* Whether a and b are in the same folder. */
+static int
+same_dir(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+
+	return sa != NULL && sb != NULL && sa - a == sb - b &&
+	    strncmp(a, b, (size_t)(sa - a)) == 0;
+}
+
+/*
+ * Whether file i of f is read.  A run folder's trace JSON holds the same
+ * events as its XSpace, and JAX's perfetto_trace.json.gz is a copy of
+ * <host>.trace.json.gz: reading both would count everything twice, so
+ * the XSpace wins, then the host's JSON.  Skipped files are still listed.
+ */
+static int
+worth_reading(const struct found *f, size_t i)
+{
+	const struct found_file *ff = &f->files[i];
+	const char *base = strrchr(ff->path, '/');
+	int perfetto;
+	size_t j;
+
+	if (ff->kind == KIND_XPLANE)
+		return 1;
+	if (ff->kind != KIND_TRACE_JSON)
+		return 0;
+	base = base != NULL ? base + 1 : ff->path;
+	perfetto = strncmp(base, "perfetto_trace.json", 19) == 0;
+	for (j = 0; j < f->nfiles; j++) {
+		const struct found_file *o = &f->files[j];
+		const char *ob = strrchr(o->path, '/');
+
+		if (j == i || !same_dir(o->path, ff->path))
+			continue;
+		ob = ob != NULL ? ob + 1 : o->path;
+		if (o->kind == KIND_XPLANE || (perfetto &&
+		    o->kind == KIND_TRACE_JSON &&
+		    strncmp(ob, "perfetto_trace.json", 19) != 0))
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * Files to read are parsed by worker threads (hosts are independent) and
  * stored by the calling thread in order, one transaction each.
@@ -901,8 +946,8 @@ worker(void *arg)
 		}
 		j = &p->jobs[p->next++];
 		pthread_mutex_unlock(&p->mu);
-		j->rc = load_file(j->ff->path, p->plane_threads, &j->fs,
-		    &j->cause);
+		j->rc = load_file(j->ff->path, j->ff->kind, p->plane_threads,
+		    &j->fs, &j->cause);
 		pthread_mutex_lock(&p->mu);
 		j->done = 1;
 		pthread_cond_broadcast(&p->done);
@@ -952,14 +997,14 @@ index_refresh(struct index *ix, const struct found *f)
 	pthread_cond_init(&pool.done, NULL);
 	if (exec(ix, "DELETE FROM selected", &cause) == -1)
 		goto out;
-	/* Which files need reading; only XSpace files are read for now. */
+	/* Which files need reading. */
 	pool.jobs = xcalloc(f->nfiles + 1, sizeof *pool.jobs);
 	for (i = 0; i < f->nfiles; i++) {
 		job_of[i] = SIZE_MAX;
 		if (is_current(ix, &f->files[i], &ids[i]))
 			continue;
 		ids[i] = -1;
-		if (f->files[i].kind == KIND_XPLANE) {
+		if (worth_reading(f, i)) {
 			job_of[i] = pool.njobs;
 			pool.jobs[pool.njobs++].ff = &f->files[i];
 		}

@@ -16,7 +16,7 @@
 
 #include "discover.h"
 
-#define INDEX_SCHEMA_VERSION	2
+#define INDEX_SCHEMA_VERSION	3
 
 struct index;
 

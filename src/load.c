@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "load.h"
+#include "read-json.h"
 #include "read-xplane.h"
 #include "source.h"
 #include "xmalloc.h"
@@ -70,9 +71,39 @@ read_windows(const struct xspace *xs, char **cause)
 	return w;
 }
 
+/*
+ * Trace JSON: the reader re-reads the file for each pass itself, and
+ * emits its planes in order (no plane of its own to hand to threads).
+ */
+static int
+load_json(const char *path, struct file_summary *fs, char **cause)
+{
+	struct pf_read_stats rs;
+	struct step_windows *windows;
+	struct pf_handler h;
+	struct classify *c;
+	int rc;
+
+	windows = steps_prepass_new(&h);
+	if (json_read(path, &h, &rs, cause) != 0) {
+		step_windows_free(windows);
+		return -1;
+	}
+	step_windows_sort(windows);
+	c = classify_new(fs, windows, &h);
+	rc = json_read(path, &h, &fs->read_stats, cause);
+	classify_finish(c);
+	step_windows_free(windows);
+	if (rc != 0) {
+		file_summary_release(fs);
+		return -1;
+	}
+	return 0;
+}
+
 int
-load_file(const char *path, int nthreads, struct file_summary *fs,
-    char **cause)
+load_file(const char *path, enum file_kind kind, int nthreads,
+    struct file_summary *fs, char **cause)
 {
 	struct plane_pool pool;
 	pthread_t threads[16];
@@ -87,6 +118,8 @@ load_file(const char *path, int nthreads, struct file_summary *fs,
 
 	memset(fs, 0, sizeof *fs);
 	memset(&pool, 0, sizeof pool);
+	if (kind == KIND_TRACE_JSON)
+		return load_json(path, fs, cause);
 	if (source_open(&src, path, cause) == -1)
 		return -1;
 	if (xspace_open(&src, path, &xs, cause) == -1 ||

@@ -10,12 +10,14 @@
 #define JAXPROF_LOAD_H
 
 #include "classify.h"
+#include "discover.h"
 
 /*
- * Reads path with up to nthreads threads.  Returns 0, or -1 with *cause
- * a new message (caller frees) and fs left empty.
+ * Reads path, an XSpace (planes in up to nthreads threads) or a trace
+ * JSON file (kind says which).  Returns 0, or -1 with *cause a new
+ * message (caller frees) and fs left empty.
  */
-int	load_file(const char *path, int nthreads, struct file_summary *fs,
-	    char **cause);
+int	load_file(const char *path, enum file_kind kind, int nthreads,
+	    struct file_summary *fs, char **cause);
 
 #endif

@@ -18,6 +18,7 @@ static const struct cmd *const commands[] = {
 	&cmd_check,
 	&cmd_compile,
 	&cmd_diff,
+	&cmd_extract,
 	&cmd_idle,
 	&cmd_index,
 	&cmd_list,
@@ -25,6 +26,7 @@ static const struct cmd *const commands[] = {
 	&cmd_steps,
 	&cmd_top,
 	&cmd_transfers,
+	&cmd_view,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

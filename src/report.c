@@ -195,6 +195,20 @@ report_bind_filters(const struct report *r, sqlite3_stmt *st)
 }
 
 int
+report_has_json(struct report *r)
+{
+	sqlite3_stmt *st;
+	int json;
+
+	st = index_prepare(r->ix, "SELECT count(*) FROM files f "
+	    "JOIN selected s ON s.file_id = f.id "
+	    "WHERE f.kind = 'trace-json' AND f.planes IS NOT NULL");
+	json = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+	sqlite3_finalize(st);
+	return json;
+}
+
+int
 report_close(struct report *r, int status)
 {
 	int bad = r->nbad;

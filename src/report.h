@@ -69,6 +69,12 @@ void	report_open(struct report *r, int npaths, char **paths);
  */
 const char *report_filter_sql(void);
 void	report_bind_filters(const struct report *r, sqlite3_stmt *st);
+/*
+ * Whether any selected file that was read is trace JSON, which lacks what
+ * only an XSpace has (FLOP and byte counts, program ids, HLO metadata):
+ * reports then say what they could not compute.
+ */
+int	report_has_json(struct report *r);
 /* Frees everything; returns status, or 2 if some file was unreadable. */
 int	report_close(struct report *r, int status);
 

@@ -12,7 +12,10 @@
 
 #include <zlib.h>
 
+#include "discover.h"
 #include "err.h"
+#include "fdio.h"
+#include "read-archive.h"
 #include "source.h"
 #include "xmalloc.h"
 
@@ -37,23 +40,6 @@ source_is_gzip(const char *path)
 	r = read_magic(fd, magic);
 	close(fd);
 	return r;
-}
-
-static int
-write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* An unlinked file in $TMPDIR (or /tmp); -1 on failure. */
@@ -130,7 +116,7 @@ inflate_to(int in, int out, char **cause)
 				goto out;
 			}
 			have = CHUNK - zs.avail_out;
-			if (write_all(out, obuf, have) == -1) {
+			if (write_full(out, obuf, have) == -1) {
 				*cause = xasprintf("cannot write temporary "
 				    "file: %s", strerror(errno));
 				total = -1;
@@ -155,6 +141,33 @@ out:
 	return total;
 }
 
+/*
+ * An entry of an archive, "<archive>//<entry>" (discover.h), spooled into
+ * an unlinked temporary file: only that entry is read, never the whole
+ * archive unpacked.  Returns the file, rewound, or -1 with *cause.
+ */
+static int
+open_entry(const char *path, char **cause)
+{
+	const char *sep = strstr(path, FOUND_ARCHIVE_SEP);
+	char *archive;
+	int fd;
+
+	archive = xstrndup(path, (size_t)(sep - path));
+	if ((fd = temp_fd()) == -1) {
+		*cause = xasprintf("cannot create temporary file: %s",
+		    strerror(errno));
+	} else if (arc_copy_entry(archive, sep + strlen(FOUND_ARCHIVE_SEP), fd,
+	    cause) == -1 || lseek(fd, 0, SEEK_SET) == -1) {
+		if (*cause == NULL)
+			*cause = xstrdup(strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	free(archive);
+	return fd;
+}
+
 int
 source_open(struct source *src, const char *path, char **cause)
 {
@@ -165,8 +178,15 @@ source_open(struct source *src, const char *path, char **cause)
 
 	memset(src, 0, sizeof *src);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		*cause = xstrdup(strerror(errno));
-		return -1;
+		if ((errno == ENOENT || errno == ENOTDIR) &&
+		    strstr(path, FOUND_ARCHIVE_SEP) != NULL) {
+			*cause = NULL;
+			if ((fd = open_entry(path, cause)) == -1)
+				return -1;
+		} else {
+			*cause = xstrdup(strerror(errno));
+			return -1;
+		}
 	}
 	if (fstat(fd, &st) == -1) {
 		*cause = xstrdup(strerror(errno));

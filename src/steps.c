@@ -15,6 +15,11 @@ struct window_list {
 
 struct step_windows {
 	struct window_list host;
+	/*
+	 * Host events with a step_num but no _r: trace JSON drops _r (an
+	 * internal stat), so these are the steps when no root is found.
+	 */
+	struct window_list host_unrooted;
 	struct window_list *device;	/* one per plane with a Steps line */
 	size_t		 ndevice;
 	struct window_list *cur;	/* the Steps line being read */
@@ -96,9 +101,10 @@ pre_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 	span_of(ev, &start, &dur);
 	if (w->cur_host) {
 		/* StepTraceAnnotation: TraceMe "name#_r=1,step_num=N#". */
-		if (pf_stat_int(pf_event_stat(ev, PF_KEY_STEP_NUM), &step) &&
-		    pf_event_stat(ev, PF_KEY_IS_ROOT) != NULL)
-			push_window(&w->host, step, name, start, dur);
+		if (!pf_stat_int(pf_event_stat(ev, PF_KEY_STEP_NUM), &step))
+			return 0;
+		push_window(pf_event_stat(ev, PF_KEY_IS_ROOT) != NULL ?
+		    &w->host : &w->host_unrooted, step, name, start, dur);
 		return 0;
 	}
 	if (!pf_stat_int(pf_event_stat(ev, PF_KEY_STEP_NUM), &step) &&
@@ -153,6 +159,7 @@ step_windows_free(struct step_windows *w)
 	if (w == NULL)
 		return;
 	list_release(&w->host);
+	list_release(&w->host_unrooted);
 	for (i = 0; i < w->ndevice; i++)
 		list_release(&w->device[i]);
 	free(w->device);
@@ -162,7 +169,14 @@ step_windows_free(struct step_windows *w)
 void
 step_windows_sort(struct step_windows *w)
 {
+	struct window_list swap;
 	size_t i;
+
+	if (w->host.n == 0 && w->host_unrooted.n > 0) {
+		swap = w->host;
+		w->host = w->host_unrooted;
+		w->host_unrooted = swap;
+	}
 
 	for (i = 0; i < w->ndevice; i++)
 		if (w->device[i].n > 0)

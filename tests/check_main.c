@@ -157,6 +157,9 @@ main(void)
 	srunner_add_suite(sr, suite_discover());
 	srunner_add_suite(sr, suite_index());
 	srunner_add_suite(sr, suite_diff());
+	srunner_add_suite(sr, suite_archive());
+	srunner_add_suite(sr, suite_chrome());
+	srunner_add_suite(sr, suite_json());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

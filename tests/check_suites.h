@@ -12,6 +12,9 @@ Suite	*suite_classify(void);
 Suite	*suite_discover(void);
 Suite	*suite_index(void);
 Suite	*suite_diff(void);
+Suite	*suite_archive(void);
+Suite	*suite_chrome(void);
+Suite	*suite_json(void);
 
 /* Helpers shared by the suites (check_main.c); all abort the test on error. */
 

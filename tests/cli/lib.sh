@@ -196,3 +196,34 @@ python_has() {
 		"$PYTHON" -c "import $m" >/dev/null 2>&1 || return 1
 	done
 }
+
+# expect_same_ops WANT GOT: two `top -n 0 --format=csv` outputs list the
+# same ops (by name, rows of one name added up) with the same count, and
+# total_us and self_us within 0.001 * count of each other: what rounding
+# times to whole ns (trace JSON) may change.  Names must hold no comma.
+expect_same_ops() {
+	awk -F, '
+	FNR == 1 {
+		if ($2 != "name" || $5 != "count" || $6 != "total_us" ||
+		    $7 != "self_us") { print FILENAME ": not top csv"; bad = 1 }
+		f++
+		next
+	}
+	NF != 14 { print FILENAME ":" FNR ": " NF " fields"; bad = 1; next }
+	f == 1 { c[$2] += $5; t[$2] += $6; s[$2] += $7; n++; next }
+	{ c2[$2] += $5; t2[$2] += $6; s2[$2] += $7 }
+	function off(a, b, n) { return (a > b ? a - b : b - a) > 0.001 * n + 1e-6 }
+	END {
+		for (k in c) {
+			if (!(k in c2)) { print "missing: " k; bad = 1; continue }
+			if (c[k] != c2[k]) { print k ": count " c[k] " vs " c2[k]; bad = 1 }
+			if (off(t[k], t2[k], c[k])) { print k ": total_us " t[k] " vs " t2[k]; bad = 1 }
+			if (off(s[k], s2[k], c[k])) { print k ": self_us " s[k] " vs " s2[k]; bad = 1 }
+		}
+		for (k in c2)
+			if (!(k in c)) { print "extra: " k; bad = 1 }
+		if (n == 0) { print "no ops at all"; bad = 1 }
+		exit bad
+	}' "$1" "$2" >"$tmp/ops-diff" 2>&1 ||
+	    { head -n 20 "$tmp/ops-diff" >&2; fail "the ops of $2 are not those of $1"; }
+}

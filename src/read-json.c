@@ -1,0 +1,1346 @@
+/* Chrome trace JSON reader: yajl's callback parser over zlib's gzread. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_parse.h>
+#include <zlib.h>
+
+#include "err.h"
+#include "read-json.h"
+#include "strmap.h"
+#include "xmalloc.h"
+
+#define READ_CHUNK	(256 * 1024)	/* bytes handed to yajl at a time */
+
+/* A growable byte buffer. */
+struct buf {
+	char		*p;
+	size_t		 len;
+	size_t		 cap;
+};
+
+static void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (b->cap - b->len < n + 1) {
+		while (b->cap - b->len < n + 1)
+			b->cap = b->cap == 0 ? 256 : b->cap * 2;
+		b->p = xreallocarray(b->p, b->cap, 1);
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+/* ---- Numbers: JSON text to integers without going through double ---- */
+
+/* A decimal number: mant * 10^exp, mant holding its first 19 digits. */
+struct dec {
+	int		 neg;
+	uint64_t	 mant;
+	int		 ndigits;	/* significant digits in mant */
+	long		 exp;
+	int		 inexact;	/* non-zero digits dropped from mant */
+};
+
+static void
+dec_digit(struct dec *d, int v, int frac)
+{
+	if (d->mant == 0 && v == 0) {
+		if (frac)
+			d->exp--;
+		return;
+	}
+	if (d->ndigits < 19) {
+		d->mant = d->mant * 10 + (uint64_t)v;
+		d->ndigits++;
+		if (frac)
+			d->exp--;
+		return;
+	}
+	if (!frac)
+		d->exp++;
+	if (v != 0)
+		d->inexact = 1;
+}
+
+/* Parses all of s[0..n) as a JSON number; -1 if it is not one. */
+static int
+dec_parse(const char *s, size_t n, struct dec *d)
+{
+	size_t i = 0;
+	long e = 0;
+	int digits = 0, eneg = 0;
+
+	memset(d, 0, sizeof *d);
+	if (i < n && s[i] == '-') {
+		d->neg = 1;
+		i++;
+	}
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+		dec_digit(d, s[i] - '0', 0);
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+			dec_digit(d, s[i] - '0', 1);
+	if (digits == 0)
+		return -1;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		if (++i < n && (s[i] == '+' || s[i] == '-'))
+			eneg = s[i++] == '-';
+		if (i == n || s[i] < '0' || s[i] > '9')
+			return -1;
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			if (e < 1000000)
+				e = e * 10 + (s[i] - '0');
+		d->exp += eneg ? -e : e;
+	}
+	return i == n ? 0 : -1;
+}
+
+/*
+ * d * 10^scale rounded to the nearest integer (halves away from zero);
+ * -1 if that is beyond int64.  *exact says whether no rounding happened.
+ */
+static int
+dec_to_int(const struct dec *d, int scale, int64_t *out, int *exact)
+{
+	uint64_t q = d->mant, r, p = 1;
+	long e = d->exp + scale, i;
+
+	*exact = !d->inexact;
+	*out = 0;
+	if (q == 0)
+		return 0;
+	if (e > 0) {
+		for (i = 0; i < e; i++) {
+			if (q > UINT64_MAX / 10)
+				return -1;
+			q *= 10;
+		}
+	} else if (e < -19) {
+		/* mant < 10^19, so the value is below 0.1. */
+		*exact = 0;
+		return 0;
+	} else if (e < 0) {
+		for (i = 0; i < -e; i++)
+			p *= 10;
+		r = q % p;
+		q /= p;
+		if (r != 0)
+			*exact = 0;
+		if (r >= p - r)
+			q++;
+	}
+	if (q > (uint64_t)INT64_MAX + (uint64_t)d->neg)
+		return -1;
+	if (q != 0)
+		*out = d->neg ? -(int64_t)(q - 1) - 1 : (int64_t)q;
+	return 0;
+}
+
+/* Whether s[0..n) is a plain integer, "-5" or "1234", that fits int64. */
+static int
+str_int(const char *s, size_t n, int64_t *out)
+{
+	struct dec d;
+	size_t i;
+	int exact;
+
+	if (n == 0)
+		return 0;
+	i = s[0] == '-';
+	if (n == i || n - i > 20 || (s[i] == '0' && n - i > 1))
+		return 0;
+	for (; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return dec_parse(s, n, &d) == 0 &&
+	    dec_to_int(&d, 0, out, &exact) == 0 && exact;
+}
+
+/* ---- The tables the first pass builds ---- */
+
+/* One pid. */
+struct jplane {
+	int64_t		 pid;
+	char		*name;		/* process_name, or NULL */
+	struct strmap	 metas;		/* event names, "display\0name" */
+	size_t		*split;		/* display length, or SIZE_MAX */
+	size_t		 first;		/* its lines: order[first..] */
+	size_t		 nlines;
+};
+
+/* One (pid, tid). */
+struct jline {
+	int64_t		 pid;
+	int64_t		 tid;
+	size_t		 plane;
+	char		*name;		/* thread_name, or NULL */
+	int		 has_sort;
+	int64_t		 sort;		/* thread_sort_index */
+	size_t		 nslots;	/* X, i, I and B events */
+	size_t		 nstats;	/* their stats */
+	size_t		 nbytes;	/* their string stat bytes */
+	size_t		 depth;		/* B events still open */
+	size_t		 nevents;	/* nslots less the B never closed */
+	struct jev	*ev;		/* in the batch: its nslots events */
+	size_t		 fill;
+	size_t		*stack;		/* in the batch: open B events */
+	size_t		 nstack;
+	size_t		 capstack;
+};
+
+/* An event kept for a batch; its stats are jr.stats[stat_first..]. */
+struct jev {
+	int64_t		 start_ps;
+	int64_t		 dur_ps;
+	size_t		 stat_first;
+	uint32_t	 nstats;
+	uint32_t	 meta;		/* index in its plane's metas */
+	uint32_t	 seq;		/* order in the file, within its line */
+	uint32_t	 open;		/* a B not closed (yet) */
+};
+
+struct jstat {
+	uint32_t	 name;		/* in jr.statnames */
+	uint32_t	 kind;		/* PF_INT64, PF_DOUBLE or PF_STR */
+	union {
+		int64_t	 i;
+		double	 d;
+		size_t	 off;		/* PF_STR: in jr.strs */
+	} v;
+	size_t		 len;		/* PF_STR */
+};
+
+/* ---- The event object being parsed (its keys come in any order) ---- */
+
+enum field {
+	F_OTHER,
+	F_PH,
+	F_PID,
+	F_TID,
+	F_TS,
+	F_DUR,
+	F_NAME,
+	F_ARGS,
+};
+
+/* A scalar of args; key and string value are in cur.text. */
+struct arg {
+	size_t		 key;
+	size_t		 keylen;
+	enum pf_value_kind kind;	/* PF_INT64, PF_DOUBLE or PF_STR */
+	int		 is_str;	/* a JSON string, perhaps read as int */
+	int64_t		 i;
+	double		 d;
+	size_t		 val;
+	size_t		 vallen;
+};
+
+struct cur {
+	char		 ph;		/* 0: none; '?': not one letter */
+	int64_t		 pid;
+	int64_t		 tid;
+	int64_t		 ts_ps;
+	int64_t		 dur_ps;
+	int		 has_name;
+	struct buf	 name;
+	struct buf	 text;		/* arg keys and string values */
+	struct arg	*args;
+	size_t		 nargs;
+	size_t		 capargs;
+	size_t		 argkey;	/* the arg key just read */
+	size_t		 argkeylen;
+	enum field	 field;		/* the event key just read */
+	size_t		 long_arg;	/* args.long_name, or SIZE_MAX */
+};
+
+/* ---- Reader state ---- */
+
+struct jr {
+	const char	*path;		/* as given, for zlib's messages */
+	gzFile		 gz;
+	char		*chunk;
+	uint64_t	 offset;	/* uncompressed bytes before chunk */
+	int		 pass;		/* 1: metadata and counts; 2: a batch */
+	char		*what;		/* a callback's error */
+	struct pf_read_stats *rs;
+
+	/* Parse state. */
+	int		 depth;		/* open objects and arrays */
+	int		 top;		/* '{', '[' or 0 before the first */
+	int		 top_events;	/* the top-level key is traceEvents */
+	int		 evd;		/* depth inside traceEvents, or 0 */
+	int		 saw_events;
+	int		 in_args;
+	struct cur	 cur;
+	struct buf	 key;		/* scratch: a meta or a lookup key */
+	struct buf	 num;		/* scratch: a number for strtod */
+
+	/* Tables (pass 1). */
+	struct strmap	 pids;		/* 8-byte pid -> planes index */
+	struct jplane	*planes;
+	size_t		 nplanes;
+	size_t		*porder;	/* planes by ascending pid */
+	struct strmap	 tids;		/* 16-byte pid, tid -> lines index */
+	struct jline	*lines;
+	size_t		 nlines;
+	size_t		*order;		/* lines in emission order */
+	struct strmap	 statnames;
+	enum pf_key	*statkeys;
+	size_t		 nstatkeys;
+
+	/* The batch: lines order[bfirst..bend) (pass 2). */
+	size_t		 bfirst;
+	size_t		 bend;
+	struct jev	*evs;
+	struct jstat	*stats;
+	size_t		 nstats;
+	size_t		 capstats;
+	char		*strs;
+	size_t		 nstrs;
+	size_t		 capstrs;
+	struct pf_stat	*scratch;	/* one event's pf_stats */
+	size_t		 capscratch;
+};
+
+/* Stops the parse: the message gets the byte offset when yajl returns. */
+static int
+fail(struct jr *jr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int
+fail(struct jr *jr, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (jr->what != NULL)
+		return 0;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	jr->what = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(jr->what, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static int
+changed(struct jr *jr)
+{
+	return fail(jr, "the file changed while being read");
+}
+
+static size_t
+plane_get(struct jr *jr, int64_t pid)
+{
+	uint32_t id = strmap_intern(&jr->pids, (const char *)&pid, sizeof pid);
+	struct jplane *p;
+
+	if (id < jr->nplanes)
+		return id;
+	jr->planes = xreallocarray(jr->planes, jr->nplanes + 1,
+	    sizeof *jr->planes);
+	p = &jr->planes[jr->nplanes++];
+	memset(p, 0, sizeof *p);
+	p->pid = pid;
+	strmap_init(&p->metas);
+	return id;
+}
+
+static void
+line_key(struct jr *jr, int64_t pid, int64_t tid)
+{
+	jr->key.len = 0;
+	buf_add(&jr->key, &pid, sizeof pid);
+	buf_add(&jr->key, &tid, sizeof tid);
+}
+
+static struct jline *
+line_get(struct jr *jr, int64_t pid, int64_t tid)
+{
+	struct jline *l;
+	uint32_t id;
+
+	line_key(jr, pid, tid);
+	id = strmap_intern(&jr->tids, jr->key.p, jr->key.len);
+	if (id < jr->nlines)
+		return &jr->lines[id];
+	jr->lines = xreallocarray(jr->lines, jr->nlines + 1,
+	    sizeof *jr->lines);
+	l = &jr->lines[jr->nlines++];
+	memset(l, 0, sizeof *l);
+	l->pid = pid;
+	l->tid = tid;
+	l->plane = plane_get(jr, pid);
+	return l;
+}
+
+static struct jline *
+line_find(struct jr *jr, int64_t pid, int64_t tid)
+{
+	int64_t id;
+
+	line_key(jr, pid, tid);
+	id = strmap_find(&jr->tids, jr->key.p, jr->key.len);
+	return id < 0 ? NULL : &jr->lines[id];
+}
+
+/* The current event's metadata key: its name, then NUL and long_name. */
+static void
+meta_key(struct jr *jr)
+{
+	struct cur *c = &jr->cur;
+
+	jr->key.len = 0;
+	buf_add(&jr->key, c->name.p != NULL ? c->name.p : "", c->name.len);
+	if (c->long_arg != SIZE_MAX) {
+		buf_add(&jr->key, "", 1);
+		buf_add(&jr->key, c->text.p + c->args[c->long_arg].val,
+		    c->args[c->long_arg].vallen);
+	}
+}
+
+/* ---- What an event gives, once all of it is read ---- */
+
+static int
+arg_is(const struct cur *c, const struct arg *a, const char *name)
+{
+	return a->keylen == strlen(name) &&
+	    memcmp(c->text.p + a->key, name, a->keylen) == 0;
+}
+
+/* The string arg called name (of a metadata event), or NULL. */
+static const struct arg *
+arg_str(const struct cur *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nargs; i++)
+		if (c->args[i].is_str && arg_is(c, &c->args[i], name))
+			return &c->args[i];
+	return NULL;
+}
+
+static void
+meta_event(struct jr *jr)
+{
+	struct cur *c = &jr->cur;
+	const char *what = c->name.p != NULL ? c->name.p : "";
+	const struct arg *a;
+	struct jplane *p;
+	struct jline *l;
+	size_t i;
+
+	if (strcmp(what, "process_name") == 0) {
+		/* plane_get() may move jr->planes. */
+		i = plane_get(jr, c->pid);
+		p = &jr->planes[i];
+		if ((a = arg_str(c, "name")) != NULL) {
+			free(p->name);
+			p->name = xstrndup(c->text.p + a->val, a->vallen);
+		}
+	} else if (strcmp(what, "thread_name") == 0) {
+		l = line_get(jr, c->pid, c->tid);
+		if ((a = arg_str(c, "name")) != NULL) {
+			free(l->name);
+			l->name = xstrndup(c->text.p + a->val, a->vallen);
+		}
+	} else if (strcmp(what, "thread_sort_index") == 0) {
+		l = line_get(jr, c->pid, c->tid);
+		for (i = 0; i < c->nargs; i++)
+			if (c->args[i].kind == PF_INT64 &&
+			    arg_is(c, &c->args[i], "sort_index")) {
+				l->has_sort = 1;
+				l->sort = c->args[i].i;
+			}
+	} else
+		(void)plane_get(jr, c->pid);
+}
+
+/* Pass 1: counts the event on its line and interns its name. */
+static void
+count_event(struct jr *jr)
+{
+	struct cur *c = &jr->cur;
+	struct jplane *p;
+	struct jline *l;
+	size_t i, known;
+	uint32_t id;
+
+	if (c->ph == 'E') {
+		l = line_find(jr, c->pid, c->tid);
+		if (l != NULL && l->depth > 0)
+			l->depth--;
+		return;
+	}
+	l = line_get(jr, c->pid, c->tid);
+	if (c->ph == 'B')
+		l->depth++;
+	l->nslots++;
+	for (i = 0; i < c->nargs; i++)
+		if (i != c->long_arg) {
+			l->nstats++;
+			if (c->args[i].kind == PF_STR)
+				l->nbytes += c->args[i].vallen;
+		}
+	if (!c->has_name)
+		jr->rs->missing_event_metadata++;
+	p = &jr->planes[l->plane];
+	meta_key(jr);
+	known = p->metas.n;
+	id = strmap_intern(&p->metas, jr->key.p, jr->key.len);
+	if (p->metas.n > known) {
+		p->split = xreallocarray(p->split, p->metas.n,
+		    sizeof *p->split);
+		p->split[id] = c->long_arg != SIZE_MAX ? c->name.len :
+		    SIZE_MAX;
+	}
+}
+
+/* Pass 2: keeps the event if its line is in the batch. */
+static int
+keep_event(struct jr *jr)
+{
+	struct cur *c = &jr->cur;
+	struct jline *l = line_find(jr, c->pid, c->tid);
+	struct jstat *st;
+	struct jev *ev;
+	int64_t meta;
+	size_t i;
+
+	if (l == NULL)
+		return c->ph == 'E' ? 1 : changed(jr);
+	if (l->ev == NULL)
+		return 1;
+	if (c->ph == 'E') {
+		if (l->nstack > 0) {
+			ev = &l->ev[l->stack[--l->nstack]];
+			ev->dur_ps = c->ts_ps - ev->start_ps;
+			ev->open = 0;
+		}
+		return 1;
+	}
+	meta_key(jr);
+	meta = strmap_find(&jr->planes[l->plane].metas, jr->key.p,
+	    jr->key.len);
+	if (l->fill == l->nslots || meta < 0)
+		return changed(jr);
+	ev = &l->ev[l->fill];
+	ev->start_ps = c->ts_ps;
+	ev->dur_ps = c->ph == 'X' ? c->dur_ps : 0;
+	ev->meta = (uint32_t)meta;
+	ev->seq = (uint32_t)l->fill;
+	ev->open = c->ph == 'B';
+	ev->stat_first = jr->nstats;
+	ev->nstats = 0;
+	for (i = 0; i < c->nargs; i++) {
+		const struct arg *a = &c->args[i];
+
+		if (i == c->long_arg)
+			continue;
+		if (jr->nstats == jr->capstats ||
+		    (a->kind == PF_STR && jr->capstrs - jr->nstrs < a->vallen))
+			return changed(jr);
+		st = &jr->stats[jr->nstats++];
+		st->name = strmap_intern(&jr->statnames, c->text.p + a->key,
+		    a->keylen);
+		if (st->name == jr->nstatkeys) {
+			jr->statkeys = xreallocarray(jr->statkeys,
+			    ++jr->nstatkeys, sizeof *jr->statkeys);
+			jr->statkeys[st->name] =
+			    pf_key_of(jr->statnames.strings[st->name]);
+		}
+		st->kind = a->kind;
+		st->len = 0;
+		if (a->kind == PF_INT64)
+			st->v.i = a->i;
+		else if (a->kind == PF_DOUBLE)
+			st->v.d = a->d;
+		else {
+			st->v.off = jr->nstrs;
+			st->len = a->vallen;
+			memcpy(jr->strs + jr->nstrs, c->text.p + a->val,
+			    a->vallen);
+			jr->nstrs += a->vallen;
+		}
+		ev->nstats++;
+	}
+	if (ev->open) {
+		if (l->nstack == l->capstack) {
+			l->capstack = l->capstack == 0 ? 8 : l->capstack * 2;
+			l->stack = xreallocarray(l->stack, l->capstack,
+			    sizeof *l->stack);
+		}
+		l->stack[l->nstack++] = l->fill;
+	}
+	l->fill++;
+	return 1;
+}
+
+static int
+event_end(struct jr *jr)
+{
+	struct cur *c = &jr->cur;
+	const struct arg *a;
+
+	switch (c->ph) {
+	case 'M':
+		if (jr->pass == 1)
+			meta_event(jr);
+		return 1;
+	case 'X':
+	case 'B':
+	case 'E':
+	case 'i':
+	case 'I':
+		break;
+	default:
+		/* No ph (the trailing {}), or a kind that is no event. */
+		return 1;
+	}
+	a = arg_str(c, "long_name");
+	c->long_arg = a != NULL ? (size_t)(a - c->args) : SIZE_MAX;
+	if (jr->pass == 1) {
+		count_event(jr);
+		return 1;
+	}
+	return keep_event(jr);
+}
+
+/* ---- yajl callbacks ---- */
+
+enum scalar {
+	S_NULL,
+	S_BOOL,
+	S_NUM,
+	S_STR,
+};
+
+static enum field
+field_of(const unsigned char *k, size_t n)
+{
+	static const struct {
+		const char	*name;
+		enum field	 field;
+	} fields[] = {
+		{ "ph", F_PH }, { "pid", F_PID }, { "tid", F_TID },
+		{ "ts", F_TS }, { "dur", F_DUR }, { "name", F_NAME },
+		{ "args", F_ARGS },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		if (strlen(fields[i].name) == n &&
+		    memcmp(fields[i].name, k, n) == 0)
+			return fields[i].field;
+	return F_OTHER;
+}
+
+/* An integer field: pid or tid. */
+static int
+int_field(struct jr *jr, const char *what, const char *s, size_t n,
+    int64_t *out)
+{
+	struct dec d;
+	int exact;
+
+	if (dec_parse(s, n, &d) == -1 || dec_to_int(&d, 0, out, &exact) == -1 ||
+	    !exact)
+		return fail(jr, "%s '%.*s' is not an integer", what,
+		    (int)(n > 40 ? 40 : n), s);
+	return 1;
+}
+
+/* A time field, µs: ts or dur, to ps. */
+static int
+time_field(struct jr *jr, const char *what, const char *s, size_t n,
+    int64_t *out)
+{
+	struct dec d;
+	int exact;
+
+	if (dec_parse(s, n, &d) == -1)
+		return fail(jr, "%s '%.*s' is not a number", what,
+		    (int)(n > 40 ? 40 : n), s);
+	if (dec_to_int(&d, 6, out, &exact) == -1)
+		return fail(jr, "%s %.*s us is out of range", what,
+		    (int)(n > 40 ? 40 : n), s);
+	return 1;
+}
+
+static int
+event_field(struct jr *jr, enum scalar t, const char *s, size_t n)
+{
+	struct cur *c = &jr->cur;
+
+	if (t == S_NULL || t == S_BOOL)
+		return 1;
+	switch (c->field) {
+	case F_PH:
+		if (t == S_STR)
+			c->ph = n == 1 ? s[0] : '?';
+		return 1;
+	case F_PID:
+		return int_field(jr, "pid", s, n, &c->pid);
+	case F_TID:
+		return int_field(jr, "tid", s, n, &c->tid);
+	case F_TS:
+		return time_field(jr, "ts", s, n, &c->ts_ps);
+	case F_DUR:
+		return time_field(jr, "dur", s, n, &c->dur_ps);
+	case F_NAME:
+		c->name.len = 0;
+		buf_add(&c->name, s, n);
+		c->has_name = 1;
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+static int
+event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
+{
+	struct cur *c = &jr->cur;
+	struct arg *a;
+	struct dec d;
+	int exact;
+
+	if (t == S_NULL)
+		return 1;
+	if (c->nargs == c->capargs) {
+		c->capargs = c->capargs == 0 ? 16 : c->capargs * 2;
+		c->args = xreallocarray(c->args, c->capargs, sizeof *c->args);
+	}
+	a = &c->args[c->nargs++];
+	memset(a, 0, sizeof *a);
+	a->key = c->argkey;
+	a->keylen = c->argkeylen;
+	a->kind = PF_INT64;
+	switch (t) {
+	case S_BOOL:
+		a->i = s[0] == 't';
+		break;
+	case S_NUM:
+		if (dec_parse(s, n, &d) == 0 &&
+		    dec_to_int(&d, 0, &a->i, &exact) == 0 && exact)
+			break;
+		/* jaxprof never calls setlocale: strtod reads a '.'. */
+		jr->num.len = 0;
+		buf_add(&jr->num, s, n);
+		a->kind = PF_DOUBLE;
+		a->d = strtod(jr->num.p, NULL);
+		break;
+	default:
+		a->is_str = 1;
+		a->val = c->text.len;
+		a->vallen = n;
+		buf_add(&c->text, s, n);
+		if (!str_int(s, n, &a->i))
+			a->kind = PF_STR;
+	}
+	return 1;
+}
+
+static int
+on_scalar(struct jr *jr, enum scalar t, const char *s, size_t n)
+{
+	if (jr->evd == 0) {
+		if (jr->depth == 0)
+			return fail(jr, "not a trace: the JSON text is not "
+			    "an object or an array");
+		if (jr->depth == 1 && jr->top_events)
+			return fail(jr, "traceEvents is not an array");
+		return 1;
+	}
+	if (jr->depth == jr->evd + 1)
+		return event_field(jr, t, s, n);
+	if (jr->depth == jr->evd + 2 && jr->in_args)
+		return event_arg(jr, t, s, n);
+	return 1;
+}
+
+static int
+on_null(void *ctx)
+{
+	return on_scalar(ctx, S_NULL, "null", 4);
+}
+
+static int
+on_boolean(void *ctx, int v)
+{
+	return on_scalar(ctx, S_BOOL, v ? "true" : "false", v ? 4 : 5);
+}
+
+static int
+on_number(void *ctx, const char *s, size_t n)
+{
+	return on_scalar(ctx, S_NUM, s, n);
+}
+
+static int
+on_string(void *ctx, const unsigned char *s, size_t n)
+{
+	return on_scalar(ctx, S_STR, (const char *)s, n);
+}
+
+static int
+on_start_map(void *ctx)
+{
+	struct jr *jr = ctx;
+	struct cur *c = &jr->cur;
+
+	jr->depth++;
+	if (jr->depth == 1) {
+		jr->top = '{';
+		return 1;
+	}
+	if (jr->evd == 0)
+		return jr->depth == 2 && jr->top_events ?
+		    fail(jr, "traceEvents is not an array") : 1;
+	if (jr->depth == jr->evd + 1) {
+		c->ph = 0;
+		c->pid = c->tid = c->ts_ps = c->dur_ps = 0;
+		c->has_name = 0;
+		c->name.len = 0;
+		c->text.len = 0;
+		c->nargs = 0;
+		c->field = F_OTHER;
+	} else if (jr->depth == jr->evd + 2 && c->field == F_ARGS)
+		jr->in_args = 1;
+	return 1;
+}
+
+static int
+on_map_key(void *ctx, const unsigned char *k, size_t n)
+{
+	struct jr *jr = ctx;
+	struct cur *c = &jr->cur;
+
+	if (jr->depth == 1 && jr->top == '{') {
+		jr->top_events = n == 11 && memcmp(k, "traceEvents", n) == 0;
+		return 1;
+	}
+	if (jr->evd == 0)
+		return 1;
+	if (jr->depth == jr->evd + 1)
+		c->field = field_of(k, n);
+	else if (jr->depth == jr->evd + 2 && jr->in_args) {
+		c->argkey = c->text.len;
+		c->argkeylen = n;
+		buf_add(&c->text, k, n);
+	}
+	return 1;
+}
+
+static int
+on_end_map(void *ctx)
+{
+	struct jr *jr = ctx;
+	int rc = 1;
+
+	if (jr->evd != 0 && jr->depth == jr->evd + 1)
+		rc = event_end(jr);
+	else if (jr->evd != 0 && jr->depth == jr->evd + 2)
+		jr->in_args = 0;
+	jr->depth--;
+	return rc;
+}
+
+static int
+on_start_array(void *ctx)
+{
+	struct jr *jr = ctx;
+
+	jr->depth++;
+	if (jr->depth == 1) {
+		jr->top = '[';
+		jr->evd = 1;
+		jr->saw_events = 1;
+	} else if (jr->depth == 2 && jr->evd == 0 && jr->top_events) {
+		jr->evd = 2;
+		jr->saw_events = 1;
+	}
+	return 1;
+}
+
+static int
+on_end_array(void *ctx)
+{
+	struct jr *jr = ctx;
+
+	if (jr->depth == jr->evd)
+		jr->evd = 0;
+	jr->depth--;
+	return 1;
+}
+
+static const yajl_callbacks callbacks = {
+	.yajl_null = on_null,
+	.yajl_boolean = on_boolean,
+	.yajl_number = on_number,
+	.yajl_string = on_string,
+	.yajl_start_map = on_start_map,
+	.yajl_map_key = on_map_key,
+	.yajl_end_map = on_end_map,
+	.yajl_start_array = on_start_array,
+	.yajl_end_array = on_end_array,
+};
+
+/* ---- Passes over the file ---- */
+
+/* yajl's message for the error, on one line. */
+static char *
+yajl_message(yajl_handle y, uint64_t at)
+{
+	unsigned char *e = yajl_get_error(y, 0, NULL, 0);
+	char *msg, *p;
+	size_t n;
+
+	msg = xasprintf("at byte %" PRIu64 ": %s", at, (const char *)e);
+	yajl_free_error(y, e);
+	for (p = msg; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	n = strlen(msg);
+	while (n > 0 && msg[n - 1] == ' ')
+		msg[--n] = '\0';
+	return msg;
+}
+
+/* Streams the whole file through yajl once; -1 with *cause on error. */
+static int
+run_pass(struct jr *jr, char **cause)
+{
+	yajl_handle y;
+	yajl_status st = yajl_status_ok;
+	const char *zmsg;
+	int n, zerr, rc = 0, at_end = 0;
+
+	if (gzrewind(jr->gz) == -1) {
+		*cause = xstrdup("cannot rewind");
+		return -1;
+	}
+	jr->offset = 0;
+	jr->depth = jr->top = jr->top_events = jr->evd = jr->in_args = 0;
+	jr->saw_events = 0;
+	y = yajl_alloc(&callbacks, NULL, jr);
+	(void)yajl_config(y, yajl_dont_validate_strings, 1);
+	for (;;) {
+		n = gzread(jr->gz, jr->chunk, READ_CHUNK);
+		if (n <= 0) {
+			zmsg = gzerror(jr->gz, &zerr);
+			if (n < 0 && zerr == Z_ERRNO)
+				*cause = xasprintf("at byte %" PRIu64 ": %s",
+				    jr->offset, strerror(errno));
+			else if (n < 0) {
+				/* zlib puts the path first: it is said once. */
+				size_t plen = strlen(jr->path);
+
+				if (strncmp(zmsg, jr->path, plen) == 0 &&
+				    strncmp(zmsg + plen, ": ", 2) == 0)
+					zmsg += plen + 2;
+				*cause = xasprintf("at byte %" PRIu64 ": "
+				    "corrupt gzip data: %s", jr->offset, zmsg);
+			}
+			else if (zerr == Z_BUF_ERROR)
+				*cause = xasprintf("at byte %" PRIu64 ": "
+				    "truncated gzip data", jr->offset);
+			else
+				break;
+			rc = -1;
+			goto out;
+		}
+		st = yajl_parse(y, (const unsigned char *)jr->chunk,
+		    (size_t)n);
+		if (st != yajl_status_ok)
+			break;
+		jr->offset += (uint64_t)n;
+	}
+	if (st == yajl_status_ok) {
+		if (jr->offset == 0) {
+			*cause = xstrdup("empty file");
+			rc = -1;
+			goto out;
+		}
+		st = yajl_complete_parse(y);
+		at_end = 1;
+	}
+	if (st != yajl_status_ok) {
+		uint64_t at = jr->offset;
+
+		if (!at_end)
+			at += yajl_get_bytes_consumed(y);
+
+		if (jr->what != NULL) {
+			*cause = xasprintf("at byte %" PRIu64 ": %s", at,
+			    jr->what);
+			free(jr->what);
+			jr->what = NULL;
+		} else
+			*cause = yajl_message(y, at);
+		rc = -1;
+	} else if (!jr->saw_events) {
+		*cause = xstrdup("not a trace: no traceEvents array");
+		rc = -1;
+	}
+out:
+	yajl_free(y);
+	return rc;
+}
+
+static int
+cmp_plane(const void *a, const void *b)
+{
+	const struct jplane *x = *(struct jplane *const *)a;
+	const struct jplane *y = *(struct jplane *const *)b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* By pid, then thread_sort_index (lines having one first), then tid. */
+static int
+cmp_line(const void *a, const void *b)
+{
+	const struct jline *x = *(struct jline *const *)a;
+	const struct jline *y = *(struct jline *const *)b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->has_sort != y->has_sort)
+		return x->has_sort ? -1 : 1;
+	if (x->has_sort && x->sort != y->sort)
+		return x->sort < y->sort ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* Nesting order: by start, the longer first, then as in the file. */
+static int
+cmp_event(const void *a, const void *b)
+{
+	const struct jev *x = a, *y = b;
+
+	if (x->start_ps != y->start_ps)
+		return x->start_ps < y->start_ps ? -1 : 1;
+	if (x->dur_ps != y->dur_ps)
+		return x->dur_ps > y->dur_ps ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Orders planes and lines once pass 1 has found them all. */
+static void
+order_tables(struct jr *jr)
+{
+	struct jplane **pp;
+	struct jline **lp;
+	size_t i;
+
+	pp = xcalloc(jr->nplanes + 1, sizeof *pp);
+	for (i = 0; i < jr->nplanes; i++)
+		pp[i] = &jr->planes[i];
+	qsort(pp, jr->nplanes, sizeof *pp, cmp_plane);
+	jr->porder = xcalloc(jr->nplanes + 1, sizeof *jr->porder);
+	for (i = 0; i < jr->nplanes; i++)
+		jr->porder[i] = (size_t)(pp[i] - jr->planes);
+	free(pp);
+	lp = xcalloc(jr->nlines + 1, sizeof *lp);
+	for (i = 0; i < jr->nlines; i++) {
+		lp[i] = &jr->lines[i];
+		lp[i]->nevents = lp[i]->nslots - lp[i]->depth;
+	}
+	qsort(lp, jr->nlines, sizeof *lp, cmp_line);
+	jr->order = xcalloc(jr->nlines + 1, sizeof *jr->order);
+	for (i = 0; i < jr->nlines; i++)
+		jr->order[i] = (size_t)(lp[i] - jr->lines);
+	free(lp);
+	for (i = jr->nlines; i-- > 0;) {
+		struct jplane *p = &jr->planes[jr->lines[jr->order[i]].plane];
+
+		p->first = i;
+		p->nlines++;
+	}
+}
+
+static size_t
+line_weight(const struct jline *l)
+{
+	return l->nslots * sizeof(struct jev) +
+	    l->nstats * sizeof(struct jstat) + l->nbytes;
+}
+
+static void
+batch_release(struct jr *jr)
+{
+	size_t k;
+
+	for (k = jr->bfirst; k < jr->bend; k++) {
+		struct jline *l = &jr->lines[jr->order[k]];
+
+		free(l->stack);
+		l->stack = NULL;
+		l->nstack = l->capstack = 0;
+		l->ev = NULL;
+		l->fill = 0;
+	}
+	free(jr->evs);
+	free(jr->stats);
+	free(jr->strs);
+	jr->evs = NULL;
+	jr->stats = NULL;
+	jr->strs = NULL;
+	jr->bfirst = jr->bend = 0;
+	jr->nstats = jr->capstats = jr->nstrs = jr->capstrs = 0;
+}
+
+/*
+ * Reads the events of lines order[first..) that fit budget (at least one
+ * line) in one more pass, and sorts each line.
+ */
+static int
+batch_load(struct jr *jr, size_t first, size_t budget, char **cause)
+{
+	size_t k, nev = 0, w = 0, j, n;
+
+	batch_release(jr);
+	jr->bfirst = first;
+	for (k = first; k < jr->nlines; k++) {
+		const struct jline *l = &jr->lines[jr->order[k]];
+
+		if (k > first && w + line_weight(l) > budget)
+			break;
+		w += line_weight(l);
+		nev += l->nslots;
+		jr->capstats += l->nstats;
+		jr->capstrs += l->nbytes;
+	}
+	jr->bend = k;
+	jr->evs = xcalloc(nev + 1, sizeof *jr->evs);
+	jr->stats = xcalloc(jr->capstats + 1, sizeof *jr->stats);
+	jr->strs = xmalloc(jr->capstrs + 1);
+	for (k = first, nev = 0; k < jr->bend; k++) {
+		struct jline *l = &jr->lines[jr->order[k]];
+
+		l->ev = jr->evs + nev;
+		nev += l->nslots;
+	}
+	jr->pass = 2;
+	if (run_pass(jr, cause) == -1)
+		return -1;
+	for (k = first; k < jr->bend; k++) {
+		struct jline *l = &jr->lines[jr->order[k]];
+
+		/* A B never closed is no event. */
+		for (j = n = 0; j < l->fill; j++)
+			if (!l->ev[j].open)
+				l->ev[n++] = l->ev[j];
+		if (l->fill != l->nslots || n != l->nevents) {
+			*cause = xstrdup("the file changed while being read");
+			return -1;
+		}
+		qsort(l->ev, n, sizeof *l->ev, cmp_event);
+	}
+	return 0;
+}
+
+static int
+emit_line(struct jr *jr, const struct pf_plane *plane, const struct jline *l,
+    const struct pf_handler *h)
+{
+	struct pf_line line;
+	struct pf_event ev;
+	char *name = NULL;
+	size_t i, j;
+	int rc;
+
+	memset(&line, 0, sizeof line);
+	line.id = l->tid;
+	if (l->name == NULL)
+		name = xasprintf("tid %" PRId64, l->tid);
+	line.name = l->name != NULL ? l->name : name;
+	line.display_name = "";
+	line.nevents = l->nevents;
+	rc = h->line_begin != NULL ? h->line_begin(h->ctx, plane, &line) : 0;
+	for (i = 0; rc == 0 && i < l->nevents; i++) {
+		const struct jev *e = &l->ev[i];
+
+		if (e->nstats > jr->capscratch) {
+			jr->capscratch = e->nstats;
+			jr->scratch = xreallocarray(jr->scratch,
+			    jr->capscratch, sizeof *jr->scratch);
+		}
+		for (j = 0; j < e->nstats; j++) {
+			const struct jstat *s = &jr->stats[e->stat_first + j];
+			struct pf_stat *st = &jr->scratch[j];
+
+			memset(st, 0, sizeof *st);
+			st->metadata_id = (int64_t)s->name + 1;
+			st->name = jr->statnames.strings[s->name];
+			st->key = jr->statkeys[s->name];
+			st->kind = (enum pf_value_kind)s->kind;
+			if (s->kind == PF_INT64)
+				st->num.i = s->v.i;
+			else if (s->kind == PF_DOUBLE)
+				st->num.d = s->v.d;
+			else {
+				st->str.ptr = jr->strs + s->v.off;
+				st->str.len = s->len;
+			}
+		}
+		memset(&ev, 0, sizeof ev);
+		ev.meta = &plane->metas[e->meta];
+		ev.metadata_id = ev.meta->id;
+		ev.offset_ps = ev.start_ps = e->start_ps;
+		ev.duration_ps = e->dur_ps;
+		ev.stats = jr->scratch;
+		ev.nstats = e->nstats;
+		if (h->event != NULL)
+			rc = h->event(h->ctx, plane, &line, &ev);
+	}
+	if (rc == 0 && h->line_end != NULL)
+		rc = h->line_end(h->ctx, plane, &line);
+	free(name);
+	return rc == PF_SKIP ? 0 : rc;
+}
+
+/* Emits one plane, loading batches as its lines need them. */
+static int
+emit_plane(struct jr *jr, const struct jplane *p, size_t budget,
+    const struct pf_handler *h, char **cause)
+{
+	struct pf_event_meta *metas;
+	struct pf_plane plane;
+	char *name = NULL;
+	size_t i, k;
+	int rc;
+
+	metas = xcalloc(p->metas.n + 1, sizeof *metas);
+	for (i = 0; i <= p->metas.n; i++) {
+		metas[i].index = (uint32_t)i;
+		metas[i].display_name = "";
+		if (i == p->metas.n) {
+			metas[i].name = "";
+			continue;
+		}
+		metas[i].id = (int64_t)i + 1;
+		metas[i].name = p->metas.strings[i];
+		if (p->split[i] != SIZE_MAX) {
+			/* "display\0name": the NUL ends the display name. */
+			metas[i].display_name = p->metas.strings[i];
+			metas[i].name = p->metas.strings[i] + p->split[i] + 1;
+		}
+	}
+	memset(&plane, 0, sizeof plane);
+	plane.id = p->pid;
+	if (p->name == NULL)
+		name = xasprintf("pid %" PRId64, p->pid);
+	plane.name = p->name != NULL ? p->name : name;
+	plane.nlines = p->nlines;
+	plane.metas = metas;
+	plane.nmetas = p->metas.n;
+	rc = h->plane_begin != NULL ? h->plane_begin(h->ctx, &plane) : 0;
+	for (i = 0; rc == 0 && i < p->nlines; i++) {
+		k = p->first + i;
+		if (k >= jr->bend && batch_load(jr, k, budget, cause) == -1)
+			rc = -1;
+		else
+			rc = emit_line(jr, &plane, &jr->lines[jr->order[k]],
+			    h);
+	}
+	if (rc == 0 && h->plane_end != NULL)
+		rc = h->plane_end(h->ctx, &plane);
+	free(name);
+	free(metas);
+	return rc == PF_SKIP ? 0 : rc;
+}
+
+static void
+jr_release(struct jr *jr)
+{
+	size_t i;
+
+	batch_release(jr);
+	for (i = 0; i < jr->nplanes; i++) {
+		free(jr->planes[i].name);
+		free(jr->planes[i].split);
+		strmap_release(&jr->planes[i].metas);
+	}
+	for (i = 0; i < jr->nlines; i++)
+		free(jr->lines[i].name);
+	free(jr->planes);
+	free(jr->lines);
+	free(jr->porder);
+	free(jr->order);
+	strmap_release(&jr->pids);
+	strmap_release(&jr->tids);
+	strmap_release(&jr->statnames);
+	free(jr->statkeys);
+	free(jr->cur.name.p);
+	free(jr->cur.text.p);
+	free(jr->cur.args);
+	free(jr->key.p);
+	free(jr->num.p);
+	free(jr->scratch);
+	free(jr->chunk);
+	free(jr->what);
+	if (jr->gz != NULL)
+		(void)gzclose(jr->gz);
+}
+
+int
+json_read_budget(const char *path, size_t budget, const struct pf_handler *h,
+    struct pf_read_stats *rs, char **cause)
+{
+	struct pf_space space;
+	struct jr jr;
+	size_t i;
+	int rc;
+
+	memset(rs, 0, sizeof *rs);
+	memset(&jr, 0, sizeof jr);
+	jr.rs = rs;
+	strmap_init(&jr.pids);
+	strmap_init(&jr.tids);
+	strmap_init(&jr.statnames);
+	errno = 0;
+	jr.path = path;
+	jr.gz = gzopen(path, "rb");
+	if (jr.gz == NULL) {
+		*cause = xstrdup(errno != 0 ? strerror(errno) :
+		    "out of memory");
+		rc = -1;
+		goto out;
+	}
+	(void)gzbuffer(jr.gz, READ_CHUNK);
+	jr.chunk = xmalloc(READ_CHUNK);
+	jr.pass = 1;
+	if ((rc = run_pass(&jr, cause)) == -1)
+		goto out;
+	rs->bytes = jr.offset;
+	order_tables(&jr);
+	memset(&space, 0, sizeof space);
+	space.path = path;
+	space.nplanes = jr.nplanes;
+	rc = h->space != NULL ? h->space(h->ctx, &space) : 0;
+	for (i = 0; rc == 0 && i < jr.nplanes; i++)
+		rc = emit_plane(&jr, &jr.planes[jr.porder[i]], budget, h,
+		    cause);
+out:
+	jr_release(&jr);
+	return rc;
+}
+
+int
+json_read(const char *path, const struct pf_handler *h,
+    struct pf_read_stats *rs, char **cause)
+{
+	return json_read_budget(path, JSON_BATCH_BYTES, h, rs, cause);
+}

@@ -1,0 +1,53 @@
+/*
+ * Chrome trace JSON reader (`*.trace.json`, `*.trace.json.gz`,
+ * `perfetto_trace.json.gz`, FORMATS.md section 8): emits the normalized
+ * stream of profile.h, as read-xplane.h does for an XSpace.
+ *
+ * Mapping: one plane per pid (ascending; named by the process_name
+ * metadata event, else "pid N"), one line per (pid, tid) (in
+ * thread_sort_index order, else ascending tid; named by thread_name, else
+ * "tid N"; timestamp_ns 0).  Events: "X", "B"/"E" pairs matched as a stack
+ * per line, "i"/"I" (duration 0); every other ph is skipped, and so is a
+ * "B" never closed.  ts and dur (µs, numbers or strings) become integer ps,
+ * rounded.  One event metadata per distinct name in a plane; with a string
+ * args.long_name, that is the name and the event's name its display name.
+ * Scalar args become event stats: integral numbers and integer strings
+ * ("1234") PF_INT64, other numbers PF_DOUBLE, booleans PF_INT64 0/1, other
+ * strings PF_STR; nulls, objects and arrays are dropped.  The space has no
+ * hostnames, errors or warnings.
+ *
+ * Recipe:
+ *	struct pf_read_stats rs;
+ *	char *cause;
+ *	if (json_read(path, &handler, &rs, &cause) == -1) {
+ *		print cause; free(cause);
+ *	}
+ */
+#ifndef JAXPROF_READ_JSON_H
+#define JAXPROF_READ_JSON_H
+
+#include <stddef.h>
+
+#include "profile.h"
+
+/* Memory for one batch of lines' events (see json_read_budget()). */
+#define JSON_BATCH_BYTES	((size_t)256 << 20)
+
+/*
+ * Reads path, plain or gzip (told by its magic), streaming: a first pass
+ * reads the metadata and counts each line's events, and each later pass
+ * keeps only the events of a batch of lines that fits JSON_BATCH_BYTES, so
+ * memory grows with the number of distinct names and lines, not with the
+ * file size (a single line is never split: it needs memory for all its
+ * events).  Returns 0, the first non-zero value a callback returned, or -1
+ * with *cause a new one-line message (caller frees), e.g. "at byte 1234:
+ * parse error: premature EOF", the offset counted in uncompressed bytes.
+ */
+int	json_read(const char *path, const struct pf_handler *h,
+	    struct pf_read_stats *rs, char **cause);
+/* The same, with batches of at most budget bytes (tests use tiny ones). */
+int	json_read_budget(const char *path, size_t budget,
+	    const struct pf_handler *h, struct pf_read_stats *rs,
+	    char **cause);
+
+#endif
