@@ -27,6 +27,11 @@ CLI_DIR=$(cd "$(dirname "$0")" && pwd)
 SRCDIR=${SRCDIR:-$(cd "$CLI_DIR/../.." && pwd)}
 TESTDATA=${TESTDATA:-$SRCDIR/testdata}
 CORPUS=${CORPUS:-$SRCDIR/../shared/corpus}
+# jaxprof names files by their real path: so do the expected messages
+# (out-of-tree builds pass paths like build/../testdata).
+SRCDIR=$(cd "$SRCDIR" && pwd -P)
+TESTDATA=$(cd "$TESTDATA" && pwd -P)
+[ ! -d "$CORPUS" ] || CORPUS=$(cd "$CORPUS" && pwd -P)
 PYTHON=${PYTHON:-python3}
 EXPECT_DIR=$CLI_DIR/expect
 export SRCDIR TESTDATA CORPUS PYTHON
