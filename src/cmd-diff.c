@@ -1,4 +1,4 @@
-/* Compare two profiles (or baselines) op by op, with step and compile totals. */
+/* Compare two profiles (or baselines) op by op, with step totals. */
 #include "config.h"
 
 #include <getopt.h>

@@ -28,8 +28,9 @@ struct source {
 /*
  * Opens path.  A path "<archive>//<entry>" (discover.h) that is no file
  * names an archive entry: that entry alone is spooled into an unlinked
- * temporary file (then inflated like a file when gzip).  Returns 0, or -1 with *cause a new message naming what is
- * wrong (caller frees), e.g. "truncated gzip data at byte 1234".
+ * temporary file (then inflated like a file when gzip).  Returns 0, or
+ * -1 with *cause a new message naming what is wrong (caller frees), e.g.
+ * "truncated gzip data at byte 1234".
  */
 int	source_open(struct source *src, const char *path, char **cause);
 /*

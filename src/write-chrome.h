@@ -30,8 +30,8 @@
  * - pid: the plane's position in the stream, from 1 (all planes count,
  *   also those written without events, so a pid names the same plane
  *   whatever the window).  process_name is the plane name (else
- *   "plane <id>"), process_sort_index the pid.  A plane or line with no event written
- *   gets no metadata either, so it shows no empty track.
+ *   "plane <id>"), process_sort_index the pid.  A plane or line with no
+ *   event written gets no metadata either, so it shows no empty track.
  * - tid: the line's position within its plane, from 1; thread_name is the
  *   line's display_name, else its name, else "line <id>";
  *   thread_sort_index is 2 * tid, so each overlap thread (below) sorts

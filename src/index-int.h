@@ -1,0 +1,38 @@
+/*
+ * The index's private parts, shared by index.c (opening, schema),
+ * index-write.c (storing one file) and index-refresh.c (refreshing).
+ */
+#ifndef JAXPROF_INDEX_INT_H
+#define JAXPROF_INDEX_INT_H
+
+#include <sqlite3.h>
+
+#include "classify.h"
+#include "discover.h"
+#include "index.h"
+
+struct index {
+	sqlite3	*db;
+	char	*path;
+};
+
+/* Runs sql; -1 with *cause (caller frees). */
+int	index_exec(struct index *ix, const char *sql, char **cause);
+/* Binds a copy of s (or NULL) to parameter i. */
+void	index_bind_text(sqlite3_stmt *st, int i, const char *s);
+/* Steps st once and resets it; -1 with *cause on an error. */
+int	index_step(struct index *ix, sqlite3_stmt *st, char **cause);
+
+/* Whether the index holds ff as it is on disk; its id if so. */
+int	index_is_current(struct index *ix, const struct found_file *ff,
+	    sqlite3_int64 *id);
+/*
+ * Writes ff (and fs when it was read; NULL: listed only) in one
+ * transaction, replacing what the index held for its path.
+ */
+int	index_store_file(struct index *ix, const struct found_file *ff,
+	    const struct file_summary *fs, sqlite3_int64 *id, char **cause);
+/* Deletes every row of the file at path, in one transaction. */
+int	index_forget_file(struct index *ix, const char *path, char **cause);
+
+#endif

@@ -1,0 +1,296 @@
+/*
+ * Bringing the index up to date with the files found: which to read,
+ * reading them in worker threads, storing them in order.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "classify.h"
+#include "err.h"
+#include "index-int.h"
+#include "load.h"
+#include "xmalloc.h"
+
+/* Files read at once, at most (and no more than there are CPUs). */
+#define MAX_THREADS	8
+
+static int
+select_file(struct index *ix, sqlite3_int64 id, char **cause)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	st = index_prepare(ix, "INSERT OR IGNORE INTO selected VALUES (?)");
+	sqlite3_bind_int64(st, 1, id);
+	rc = index_step(ix, st, cause);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+found_has(const struct found *f, const char *path)
+{
+	size_t lo = 0, hi = f->nfiles;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(f->files[mid].path, path);
+
+		if (c == 0)
+			return 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* Drops indexed files under the roots that no longer exist. */
+static int
+drop_deleted(struct index *ix, const struct found *f, char **cause)
+{
+	sqlite3_stmt *st;
+	char **gone = NULL;
+	size_t ngone = 0, i;
+	int rc = 0;
+
+	st = index_prepare(ix, "SELECT path FROM files WHERE path = ?1 OR "
+	    "substr(path, 1, length(?1) + 1) = ?1 || '/'");
+	for (i = 0; i < f->nroots; i++) {
+		index_bind_text(st, 1, f->roots[i]);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *path =
+			    (const char *)sqlite3_column_text(st, 0);
+			struct stat sb;
+
+			if (found_has(f, path) || stat(path, &sb) == 0)
+				continue;
+			gone = xreallocarray(gone, ngone + 1, sizeof *gone);
+			gone[ngone++] = xstrdup(path);
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	for (i = 0; i < ngone; i++) {
+		if (rc == 0 && index_forget_file(ix, gone[i], cause) == -1)
+			rc = -1;
+		free(gone[i]);
+	}
+	free(gone);
+	return rc;
+}
+
+/* Whether a and b are in the same folder. */
+static int
+same_dir(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+
+	return sa != NULL && sb != NULL && sa - a == sb - b &&
+	    strncmp(a, b, (size_t)(sa - a)) == 0;
+}
+
+/*
+ * Whether file i of f is read.  A run folder's trace JSON holds the same
+ * events as its XSpace, and JAX's perfetto_trace.json.gz is a copy of
+ * <host>.trace.json.gz: reading both would count everything twice, so
+ * the XSpace wins, then the host's JSON.  Skipped files are still listed.
+ */
+static int
+worth_reading(const struct found *f, size_t i)
+{
+	const struct found_file *ff = &f->files[i];
+	const char *base = strrchr(ff->path, '/');
+	int perfetto;
+	size_t j;
+
+	if (ff->kind == KIND_XPLANE)
+		return 1;
+	if (ff->kind != KIND_TRACE_JSON)
+		return 0;
+	base = base != NULL ? base + 1 : ff->path;
+	perfetto = strncmp(base, "perfetto_trace.json", 19) == 0;
+	for (j = 0; j < f->nfiles; j++) {
+		const struct found_file *o = &f->files[j];
+		const char *ob = strrchr(o->path, '/');
+
+		if (j == i || !same_dir(o->path, ff->path))
+			continue;
+		ob = ob != NULL ? ob + 1 : o->path;
+		if (o->kind == KIND_XPLANE || (perfetto &&
+		    o->kind == KIND_TRACE_JSON &&
+		    strncmp(ob, "perfetto_trace.json", 19) != 0))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Files to read are parsed by worker threads (hosts are independent) and
+ * stored by the calling thread in order, one transaction each.
+ */
+struct job {
+	const struct found_file *ff;
+	struct file_summary fs;
+	char		*cause;		/* set when rc is -1 */
+	int		 rc;
+	int		 done;
+};
+
+struct pool {
+	struct job	*jobs;
+	size_t		 njobs;
+	size_t		 next;		/* the next job a worker takes */
+	int		 plane_threads;	/* per file: CPUs left to its planes */
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 done;
+};
+
+static void *
+worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		struct job *j;
+
+		pthread_mutex_lock(&p->mu);
+		if (p->next == p->njobs) {
+			pthread_mutex_unlock(&p->mu);
+			return NULL;
+		}
+		j = &p->jobs[p->next++];
+		pthread_mutex_unlock(&p->mu);
+		j->rc = load_file(j->ff->path, j->ff->kind, p->plane_threads,
+		    &j->fs, &j->cause);
+		pthread_mutex_lock(&p->mu);
+		j->done = 1;
+		pthread_cond_broadcast(&p->done);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+/* Stores one finished job; -1 on a database error (*cause set). */
+static int
+store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
+    char **cause)
+{
+	const struct pf_read_stats *rs = &j->fs.read_stats;
+	int rc;
+
+	if (j->rc == -1) {
+		jp_warnx("cannot read '%s': %s", j->ff->path, j->cause);
+		free(j->cause);
+		(*bad)++;
+		*id = -1;
+		return index_forget_file(ix, j->ff->path, cause);
+	}
+	if (rs->missing_event_metadata + rs->missing_stat_metadata > 0)
+		jp_warnx("warning: '%s': %llu events and %llu stats refer to "
+		    "missing metadata; their names are empty", j->ff->path,
+		    (unsigned long long)rs->missing_event_metadata,
+		    (unsigned long long)rs->missing_stat_metadata);
+	rc = index_store_file(ix, j->ff, &j->fs, id, cause);
+	file_summary_release(&j->fs);
+	return rc;
+}
+
+int
+index_refresh(struct index *ix, const struct found *f)
+{
+	struct pool pool;
+	pthread_t threads[MAX_THREADS];
+	sqlite3_int64 *ids = xcalloc(f->nfiles + 1, sizeof *ids);
+	size_t *job_of = xcalloc(f->nfiles + 1, sizeof *job_of);
+	char *cause = NULL;
+	size_t i, nthreads = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int bad = 0, rc = -1;
+
+	memset(&pool, 0, sizeof pool);
+	pthread_mutex_init(&pool.mu, NULL);
+	pthread_cond_init(&pool.done, NULL);
+	if (index_exec(ix, "DELETE FROM selected", &cause) == -1)
+		goto out;
+	/* Which files need reading. */
+	pool.jobs = xcalloc(f->nfiles + 1, sizeof *pool.jobs);
+	for (i = 0; i < f->nfiles; i++) {
+		job_of[i] = SIZE_MAX;
+		if (index_is_current(ix, &f->files[i], &ids[i]))
+			continue;
+		ids[i] = -1;
+		if (worth_reading(f, i)) {
+			job_of[i] = pool.njobs;
+			pool.jobs[pool.njobs++].ff = &f->files[i];
+		}
+	}
+	/* Fewer files than CPUs: the others read planes of a file. */
+	pool.plane_threads = pool.njobs == 0 ? 1 :
+	    (int)((ncpu > 0 ? (size_t)ncpu : 1) / pool.njobs);
+	if (pool.plane_threads < 1)
+		pool.plane_threads = 1;
+	while (nthreads < MAX_THREADS && nthreads < pool.njobs &&
+	    (long)nthreads < (ncpu > 0 ? ncpu : 1)) {
+		if (pthread_create(&threads[nthreads], NULL, worker,
+		    &pool) != 0)
+			break;
+		nthreads++;
+	}
+	if (nthreads == 0)
+		worker(&pool);	/* no thread could start: read here */
+	for (i = 0; i < f->nfiles; i++) {
+		const struct found_file *ff = &f->files[i];
+
+		if (job_of[i] != SIZE_MAX) {
+			struct job *j = &pool.jobs[job_of[i]];
+
+			pthread_mutex_lock(&pool.mu);
+			while (!j->done)
+				pthread_cond_wait(&pool.done, &pool.mu);
+			pthread_mutex_unlock(&pool.mu);
+			if (store_job(ix, j, &ids[i], &bad, &cause) == -1)
+				goto out;
+			if (ids[i] == -1)
+				continue;
+		} else if (ids[i] == -1 &&
+		    index_store_file(ix, ff, NULL, &ids[i], &cause) == -1)
+			goto out;
+		if (select_file(ix, ids[i], &cause) == -1)
+			goto out;
+	}
+	if (drop_deleted(ix, f, &cause) == -1)
+		goto out;
+	rc = bad;
+out:
+	if (rc == -1) {
+		jp_warnx("index '%s': %s", ix->path,
+		    cause != NULL ? cause : "error");
+		free(cause);
+		/* Let the workers finish before their jobs are freed. */
+		pthread_mutex_lock(&pool.mu);
+		pool.next = pool.njobs;
+		pthread_mutex_unlock(&pool.mu);
+	}
+	for (i = 0; i < nthreads; i++)
+		pthread_join(threads[i], NULL);
+	if (rc == -1)
+		for (i = 0; i < pool.njobs; i++) {
+			if (pool.jobs[i].done && pool.jobs[i].rc == 0)
+				file_summary_release(&pool.jobs[i].fs);
+			else if (pool.jobs[i].done)
+				free(pool.jobs[i].cause);
+		}
+	pthread_mutex_destroy(&pool.mu);
+	pthread_cond_destroy(&pool.done);
+	free(pool.jobs);
+	free(ids);
+	free(job_of);
+	return rc;
+}

@@ -1,0 +1,527 @@
+/* Writing one file's summary into the index, in one transaction. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "classify.h"
+#include "err.h"
+#include "index-int.h"
+#include "xmalloc.h"
+
+/* Tables holding one file's rows, cleared when it is re-read. */
+static const char *const per_file_tables[] = {
+	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
+	"compile_phases", "executions", "gaps", "host_events", "scopes",
+	"programs",
+};
+
+void
+index_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+int
+index_step(struct index *ix, sqlite3_stmt *st, char **cause)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return 0;
+	*cause = xasprintf("%s", sqlite3_errmsg(ix->db));
+	return -1;
+}
+
+static char *
+join_lines(char **v, size_t n)
+{
+	size_t i, len = 1;
+	char *s;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	s = xmalloc(len);
+	s[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strcat(s, "\n");
+		strcat(s, v[i]);
+	}
+	return s;
+}
+
+/* Deletes every row of the file with this path (inside a transaction). */
+static int
+delete_file(struct index *ix, const char *path, char **cause)
+{
+	sqlite3_stmt *st;
+	sqlite3_int64 id = -1;
+	size_t i;
+
+	st = index_prepare(ix, "SELECT id FROM files WHERE path = ?");
+	index_bind_text(st, 1, path);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (id == -1)
+		return 0;
+	for (i = 0; i < sizeof per_file_tables / sizeof per_file_tables[0];
+	    i++) {
+		char *sql = xasprintf("DELETE FROM %s WHERE file_id = ?",
+		    per_file_tables[i]);
+
+		st = index_prepare(ix, sql);
+		free(sql);
+		sqlite3_bind_int64(st, 1, id);
+		if (index_step(ix, st, cause) == -1) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		sqlite3_finalize(st);
+	}
+	st = index_prepare(ix, "DELETE FROM files WHERE id = ?");
+	sqlite3_bind_int64(st, 1, id);
+	if (index_step(ix, st, cause) == -1) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static sqlite3_int64
+insert_file(struct index *ix, const struct found_file *ff,
+    const struct file_summary *fs, char **cause)
+{
+	sqlite3_stmt *st;
+	sqlite3_int64 id = -1;
+
+	st = index_prepare(ix, "INSERT INTO files(path, kind, run, host, "
+	    "size, mtime_ns, hostname, planes, lines, events, start_ps, "
+	    "end_ps, profile_start_ns, op_source, errors, warnings, "
+	    "missing_metadata, indexed_at) "
+	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	index_bind_text(st, 1, ff->path);
+	index_bind_text(st, 2, file_kind_name(ff->kind));
+	index_bind_text(st, 3, ff->run);
+	index_bind_text(st, 4, ff->host);
+	sqlite3_bind_int64(st, 5, ff->size);
+	sqlite3_bind_int64(st, 6, ff->mtime_ns);
+	if (fs != NULL) {
+		char *errors = join_lines(fs->errors, fs->nerrors);
+		char *warnings = join_lines(fs->warnings, fs->nwarnings);
+
+		index_bind_text(st, 7, fs->host);
+		sqlite3_bind_int64(st, 8, (sqlite3_int64)fs->nplanes);
+		sqlite3_bind_int64(st, 9, (sqlite3_int64)fs->nlines);
+		sqlite3_bind_int64(st, 10, (sqlite3_int64)fs->nevents);
+		if (fs->nevents > 0) {
+			sqlite3_bind_int64(st, 11, fs->start_ps);
+			sqlite3_bind_int64(st, 12, fs->end_ps);
+		}
+		if (fs->profile_start_ns != 0)
+			sqlite3_bind_int64(st, 13, fs->profile_start_ns);
+		index_bind_text(st, 14, op_source_name(fs->op_source));
+		index_bind_text(st, 15, errors);
+		index_bind_text(st, 16, warnings);
+		sqlite3_bind_int64(st, 17, (sqlite3_int64)
+		    (fs->read_stats.missing_event_metadata +
+		    fs->read_stats.missing_stat_metadata));
+		free(errors);
+		free(warnings);
+	}
+	sqlite3_bind_int64(st, 18, (sqlite3_int64)time(NULL));
+	if (index_step(ix, st, cause) == 0)
+		id = sqlite3_last_insert_rowid(ix->db);
+	sqlite3_finalize(st);
+	return id;
+}
+
+/* Statements for the per-plane tables, prepared once per file. */
+struct writers {
+	sqlite3_stmt	*plane, *op, *kernel, *module, *step, *compile,
+			*transfer, *phase, *exec, *gap, *host_event, *scope,
+			*program;
+};
+
+static void
+writers_prepare(struct index *ix, struct writers *w)
+{
+	w->plane = index_prepare(ix, "INSERT INTO planes(file_id, plane_id, "
+	    "name, kind, lines, events, start_ps, end_ps) "
+	    "VALUES (?,?,?,?,?,?,?,?)");
+	w->op = index_prepare(ix, "INSERT INTO ops VALUES "
+	    "(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	w->kernel = index_prepare(ix, "INSERT INTO kernels VALUES "
+	    "(?,?,?,?,?,?,?,?)");
+	w->module = index_prepare(ix, "INSERT INTO modules VALUES "
+	    "(?,?,?,?,?,?,?,?)");
+	w->step = index_prepare(ix, "INSERT INTO steps VALUES "
+	    "(?,?,?,?,?,?,?,?,?,?,?)");
+	w->compile = index_prepare(ix, "INSERT INTO compiles(file_id, plane, "
+	    "line, name, function, start_ps, dur_ps) VALUES (?,?,?,?,?,?,?)");
+	w->phase = index_prepare(ix, "INSERT INTO compile_phases VALUES "
+	    "(?,?,?,?,?)");
+	w->exec = index_prepare(ix, "INSERT INTO executions VALUES "
+	    "(?,?,?,?,?,?,?)");
+	w->gap = index_prepare(ix, "INSERT INTO gaps VALUES (?,?,?,?)");
+	w->host_event = index_prepare(ix, "INSERT INTO host_events VALUES "
+	    "(?,?,?,?,?,?,?)");
+	w->scope = index_prepare(ix, "INSERT INTO scopes VALUES "
+	    "(?,?,?,?,?,?,?,?)");
+	w->program = index_prepare(ix, "INSERT INTO programs VALUES (?,?,?)");
+	w->transfer = index_prepare(ix, "INSERT INTO transfers VALUES "
+	    "(?,?,?,?,?,?,?,?,?)");
+}
+
+static void
+writers_finalize(struct writers *w)
+{
+	sqlite3_finalize(w->plane);
+	sqlite3_finalize(w->op);
+	sqlite3_finalize(w->kernel);
+	sqlite3_finalize(w->module);
+	sqlite3_finalize(w->step);
+	sqlite3_finalize(w->compile);
+	sqlite3_finalize(w->transfer);
+	sqlite3_finalize(w->phase);
+	sqlite3_finalize(w->exec);
+	sqlite3_finalize(w->gap);
+	sqlite3_finalize(w->host_event);
+	sqlite3_finalize(w->scope);
+	sqlite3_finalize(w->program);
+}
+
+static int
+write_phases(struct index *ix, struct writers *w, sqlite3_int64 file_id,
+    const struct file_summary *fs, const struct plane_summary *p,
+    const struct compile_rec *r, sqlite3_int64 compile, char **cause)
+{
+	size_t i;
+
+	for (i = r->first_phase; i < r->first_phase + r->nphases; i++) {
+		const struct compile_phase *ph = &p->phases[i];
+
+		sqlite3_bind_int64(w->phase, 1, file_id);
+		sqlite3_bind_int64(w->phase, 2, compile);
+		index_bind_text(w->phase, 3, fs->strings.strings[ph->name]);
+		sqlite3_bind_int64(w->phase, 4, ph->start_ps);
+		sqlite3_bind_int64(w->phase, 5, ph->dur_ps);
+		if (index_step(ix, w->phase, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* A scope's path: its ancestors' names and its own, joined by ';'. */
+static char *
+scope_path(const struct file_summary *fs, const struct plane_summary *p,
+    uint32_t i, int *depth)
+{
+	const char *name = fs->strings.strings[p->scopes[i].name];
+	char *parent, *path;
+
+	if (p->scopes[i].parent == NO_SCOPE) {
+		*depth = 0;
+		return xstrdup(name);
+	}
+	parent = scope_path(fs, p, p->scopes[i].parent, depth);
+	(*depth)++;
+	path = xasprintf("%s;%s", parent, name);
+	free(parent);
+	return path;
+}
+
+/* Executions, idle gaps, long host events and scopes of a plane. */
+static int
+write_timeline(struct index *ix, struct writers *w, sqlite3_int64 file_id,
+    const struct file_summary *fs, const struct plane_summary *p,
+    sqlite3_int64 plane, char **cause)
+{
+	char *const *s = fs->strings.strings;
+	size_t i;
+
+	for (i = 0; i < p->nexecs; i++) {
+		const struct exec_rec *e = &p->execs[i];
+		sqlite3_stmt *st = w->exec;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		index_bind_text(st, 3, s[e->module]);
+		if (e->program_id != -1)
+			sqlite3_bind_int64(st, 4, e->program_id);
+		if (e->run_id != -1)
+			sqlite3_bind_int64(st, 5, e->run_id);
+		sqlite3_bind_int64(st, 6, e->start_ps);
+		sqlite3_bind_int64(st, 7, e->dur_ps);
+		if (index_step(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->ngaps; i++) {
+		sqlite3_bind_int64(w->gap, 1, file_id);
+		sqlite3_bind_int64(w->gap, 2, plane);
+		sqlite3_bind_int64(w->gap, 3, p->gaps[i].start_ps);
+		sqlite3_bind_int64(w->gap, 4, p->gaps[i].dur_ps);
+		if (index_step(ix, w->gap, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->nhost_events; i++) {
+		const struct host_event_rec *h = &p->host_events[i];
+		sqlite3_stmt *st = w->host_event;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		index_bind_text(st, 3, s[h->line]);
+		index_bind_text(st, 4, s[h->name]);
+		sqlite3_bind_int(st, 5, h->depth);
+		sqlite3_bind_int64(st, 6, h->start_ps);
+		sqlite3_bind_int64(st, 7, h->dur_ps);
+		if (index_step(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->nscopes; i++) {
+		const struct scope_agg *sc = &p->scopes[i];
+		sqlite3_stmt *st = w->scope;
+		int depth;
+		char *path = scope_path(fs, p, (uint32_t)i, &depth);
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		index_bind_text(st, 3, path);
+		index_bind_text(st, 4, s[sc->name]);
+		sqlite3_bind_int(st, 5, depth);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)sc->count);
+		sqlite3_bind_int64(st, 7, sc->total_ps);
+		sqlite3_bind_int64(st, 8, sc->self_ps);
+		free(path);
+		if (index_step(ix, st, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+write_programs(struct index *ix, struct writers *w, sqlite3_int64 file_id,
+    const struct file_summary *fs, char **cause)
+{
+	size_t i;
+
+	for (i = 0; i < fs->nprograms; i++) {
+		sqlite3_bind_int64(w->program, 1, file_id);
+		index_bind_text(w->program, 2,
+		    fs->strings.strings[fs->programs[i].module]);
+		sqlite3_bind_int64(w->program, 3, fs->programs[i].program_id);
+		if (index_step(ix, w->program, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
+    const struct file_summary *fs, const struct plane_summary *p,
+    char **cause)
+{
+	char *const *s = fs->strings.strings;
+	sqlite3_int64 plane;
+	size_t i;
+
+	sqlite3_bind_int64(w->plane, 1, file_id);
+	sqlite3_bind_int64(w->plane, 2, p->id);
+	index_bind_text(w->plane, 3, s[p->name]);
+	index_bind_text(w->plane, 4, plane_kind_name(p->kind));
+	sqlite3_bind_int64(w->plane, 5, (sqlite3_int64)p->nlines);
+	sqlite3_bind_int64(w->plane, 6, (sqlite3_int64)p->nevents);
+	if (p->nevents > 0) {
+		sqlite3_bind_int64(w->plane, 7, p->start_ps);
+		sqlite3_bind_int64(w->plane, 8, p->end_ps);
+	}
+	if (index_step(ix, w->plane, cause) == -1)
+		return -1;
+	plane = sqlite3_last_insert_rowid(ix->db);
+
+	for (i = 0; i < p->nops; i++) {
+		const struct op_agg *o = &p->ops[i];
+		sqlite3_stmt *st = w->op;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		index_bind_text(st, 3, s[o->name]);
+		index_bind_text(st, 4, s[o->module]);
+		index_bind_text(st, 5, s[o->category]);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)o->count);
+		sqlite3_bind_int64(st, 7, o->total_ps);
+		sqlite3_bind_int64(st, 8, o->self_ps);
+		sqlite3_bind_int64(st, 9, o->min_ps);
+		sqlite3_bind_int64(st, 10, o->max_ps);
+		if (o->has_flops)
+			sqlite3_bind_int64(st, 11, (sqlite3_int64)o->flops);
+		if (o->has_bytes)
+			sqlite3_bind_int64(st, 12,
+			    (sqlite3_int64)o->bytes_accessed);
+		index_bind_text(st, 13, s[o->framework_op]);
+		if (index_step(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->nkernels; i++) {
+		const struct kernel_agg *k = &p->kernels[i];
+		sqlite3_stmt *st = w->kernel;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		index_bind_text(st, 3, s[k->name]);
+		if (k->op != UINT32_MAX)
+			index_bind_text(st, 4, s[k->op]);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)k->count);
+		sqlite3_bind_int64(st, 6, k->total_ps);
+		sqlite3_bind_int64(st, 7, k->min_ps);
+		sqlite3_bind_int64(st, 8, k->max_ps);
+		if (index_step(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->nmodules; i++) {
+		const struct module_agg *m = &p->modules[i];
+		sqlite3_stmt *st = w->module;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		index_bind_text(st, 3, s[m->name]);
+		if (m->program_id != -1)
+			sqlite3_bind_int64(st, 4, m->program_id);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)m->count);
+		sqlite3_bind_int64(st, 6, m->total_ps);
+		sqlite3_bind_int64(st, 7, m->min_ps);
+		sqlite3_bind_int64(st, 8, m->max_ps);
+		if (index_step(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->nsteps; i++) {
+		const struct step_rec *r = &p->steps[i];
+		sqlite3_stmt *st = w->step;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		index_bind_text(st, 3, step_source_name(r->source));
+		sqlite3_bind_int64(st, 4, r->step);
+		index_bind_text(st, 5, s[r->name]);
+		sqlite3_bind_int64(st, 6, r->start_ps);
+		sqlite3_bind_int64(st, 7, r->dur_ps);
+		sqlite3_bind_int64(st, 8, r->busy_ps[BUSY_COMPUTE]);
+		sqlite3_bind_int64(st, 9, r->busy_ps[BUSY_COLLECTIVE]);
+		sqlite3_bind_int64(st, 10, r->busy_ps[BUSY_TRANSFER]);
+		sqlite3_bind_int64(st, 11, r->idle_ps);
+		if (index_step(ix, st, cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->ncompiles; i++) {
+		const struct compile_rec *r = &p->compiles[i];
+		sqlite3_stmt *st = w->compile;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		index_bind_text(st, 3, s[r->line]);
+		index_bind_text(st, 4, s[r->name]);
+		index_bind_text(st, 5, s[r->function]);
+		sqlite3_bind_int64(st, 6, r->start_ps);
+		sqlite3_bind_int64(st, 7, r->dur_ps);
+		if (index_step(ix, st, cause) == -1 ||
+		    write_phases(ix, w, file_id, fs, p, r,
+		    sqlite3_last_insert_rowid(ix->db), cause) == -1)
+			return -1;
+	}
+	for (i = 0; i < p->ntransfers; i++) {
+		const struct transfer_rec *r = &p->transfers[i];
+		sqlite3_stmt *st = w->transfer;
+
+		sqlite3_bind_int64(st, 1, file_id);
+		sqlite3_bind_int64(st, 2, plane);
+		index_bind_text(st, 3, s[r->line]);
+		index_bind_text(st, 4, s[r->name]);
+		index_bind_text(st, 5, transfer_dir_name(r->dir));
+		sqlite3_bind_int(st, 6, r->on_host);
+		if (r->bytes >= 0)
+			sqlite3_bind_int64(st, 7, r->bytes);
+		sqlite3_bind_int64(st, 8, r->start_ps);
+		sqlite3_bind_int64(st, 9, r->dur_ps);
+		if (index_step(ix, st, cause) == -1)
+			return -1;
+	}
+	return write_timeline(ix, w, file_id, fs, p, plane, cause);
+}
+
+/* Whether the index already holds ff as it is on disk; its id if so. */
+int
+index_is_current(struct index *ix, const struct found_file *ff,
+    sqlite3_int64 *id)
+{
+	sqlite3_stmt *st;
+	int current = 0;
+
+	st = index_prepare(ix, "SELECT id FROM files WHERE path = ? AND "
+	    "size = ? AND mtime_ns = ? AND kind = ?");
+	index_bind_text(st, 1, ff->path);
+	sqlite3_bind_int64(st, 2, ff->size);
+	sqlite3_bind_int64(st, 3, ff->mtime_ns);
+	index_bind_text(st, 4, file_kind_name(ff->kind));
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		current = 1;
+	}
+	sqlite3_finalize(st);
+	return current;
+}
+
+/*
+ * Writes ff (and fs when it was parsed) in one transaction, replacing
+ * what the index held for that path.
+ */
+int
+index_store_file(struct index *ix, const struct found_file *ff,
+    const struct file_summary *fs, sqlite3_int64 *id, char **cause)
+{
+	struct writers w;
+	size_t i;
+
+	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
+		return -1;
+	/* Another jaxprof may have stored it while this one was reading. */
+	if (index_is_current(ix, ff, id))
+		return index_exec(ix, "COMMIT", cause);
+	if (delete_file(ix, ff->path, cause) == -1 ||
+	    (*id = insert_file(ix, ff, fs, cause)) == -1)
+		goto fail;
+	if (fs != NULL) {
+		writers_prepare(ix, &w);
+		if (write_programs(ix, &w, *id, fs, cause) == -1) {
+			writers_finalize(&w);
+			goto fail;
+		}
+		for (i = 0; i < fs->nplanes; i++)
+			if (write_plane(ix, &w, *id, fs, &fs->planes[i],
+			    cause) == -1) {
+				writers_finalize(&w);
+				goto fail;
+			}
+		writers_finalize(&w);
+	}
+	return index_exec(ix, "COMMIT", cause);
+fail:
+	sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int
+index_forget_file(struct index *ix, const char *path, char **cause)
+{
+	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
+		return -1;
+	if (delete_file(ix, path, cause) == -1) {
+		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return index_exec(ix, "COMMIT", cause);
+}
