@@ -85,14 +85,6 @@ op_by_value(enum op_by by, const struct op_row *row)
 	return 0;
 }
 
-static char *
-column_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s != NULL ? (const char *)s : "");
-}
-
 void
 op_rows_query(struct report *r, int kernels, struct op_row **rows,
     size_t *n)
@@ -123,9 +115,9 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 
 		*rows = xreallocarray(*rows, *n + 1, sizeof **rows);
 		row = &(*rows)[(*n)++];
-		row->name = column_text(st, 0);
-		row->module = column_text(st, 1);
-		row->category = column_text(st, 2);
+		row->name = index_column_text(st, 0);
+		row->module = index_column_text(st, 1);
+		row->category = index_column_text(st, 2);
 		row->count = sqlite3_column_int64(st, 3);
 		row->total_ps = sqlite3_column_int64(st, 4);
 		row->self_ps = sqlite3_column_int64(st, 5);
@@ -135,7 +127,7 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 		row->flops = sqlite3_column_int64(st, 8);
 		row->has_bytes = sqlite3_column_type(st, 9) != SQLITE_NULL;
 		row->bytes = sqlite3_column_int64(st, 9);
-		row->framework_op = column_text(st, 10);
+		row->framework_op = index_column_text(st, 10);
 	}
 	sqlite3_finalize(st);
 }

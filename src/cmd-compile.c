@@ -87,14 +87,6 @@ find_module(struct fn_row *rows, size_t n, const char *module)
 	return NULL;
 }
 
-static char *
-col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s != NULL ? (const char *)s : "");
-}
-
 /* One row per function compiled and per module executed. */
 static struct fn_row *
 load_rows(struct report *r, size_t *nrows)
@@ -119,7 +111,7 @@ load_rows(struct report *r, size_t *nrows)
 		rows = xreallocarray(rows, n + 1, sizeof *rows);
 		row = &rows[n++];
 		memset(row, 0, sizeof *row);
-		row->name = col_text(st, 0);
+		row->name = index_column_text(st, 0);
 		row->module = module_of(row->name);
 		row->compiles = sqlite3_column_int64(st, 1);
 		row->compile_ps = sqlite3_column_int64(st, 2);

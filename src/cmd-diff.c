@@ -355,13 +355,7 @@ diff_run(int argc, char **argv)
 	k = limit == 0 || (size_t)limit > npairs ? npairs : (size_t)limit;
 	for (i = 0; i < k; i++)
 		put_row(o, &pairs[i], by, abs_sum);
-	if (k < npairs) {
-		char *note = xasprintf("%zu more row%s; -n 0 shows all.",
-		    npairs - k, npairs - k == 1 ? "" : "s");
-
-		output_note(o, note);
-		free(note);
-	}
+	output_more_rows(o, k, npairs);
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
 	free(pairs);

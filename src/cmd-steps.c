@@ -95,14 +95,6 @@ static const struct out_col skew_cols[] = {
 	{ "slowest_host", COL_STR, "slowest host" },
 };
 
-static char *
-text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s != NULL ? (const char *)s : "");
-}
-
 /* Loads the selected steps, grouped per (file, device) in start order. */
 static struct device_steps *
 load_steps(struct report *r, size_t skip, size_t *ndev)
@@ -135,12 +127,12 @@ load_steps(struct report *r, size_t skip, size_t *ndev)
 		}
 		d->rows = xreallocarray(d->rows, d->n + 1, sizeof *d->rows);
 		row = &d->rows[d->n++];
-		row->run = text(st, 0);
-		row->host = text(st, 1);
-		row->device = text(st, 2);
+		row->run = index_column_text(st, 0);
+		row->host = index_column_text(st, 1);
+		row->device = index_column_text(st, 2);
 		row->step = sqlite3_column_int64(st, 3);
-		row->name = text(st, 4);
-		row->source = text(st, 5);
+		row->name = index_column_text(st, 4);
+		row->source = index_column_text(st, 5);
 		row->start_ps = sqlite3_column_int64(st, 6);
 		row->dur_ps = sqlite3_column_int64(st, 7);
 		for (k = 0; k < 3; k++)

@@ -279,13 +279,7 @@ print_scopes(struct report *r, struct output *o, enum op_by by, int tree,
 		output_null(o);
 		output_end_row(o);
 	}
-	if (k < n) {
-		char *note = xasprintf("%zu more row%s; -n 0 shows all.",
-		    n - k, n - k == 1 ? "" : "s");
-
-		output_note(o, note);
-		free(note);
-	}
+	output_more_rows(o, k, n);
 	for (i = 0; i < n; i++)
 		free(rows[i].path);
 	free(rows);
@@ -402,13 +396,7 @@ top_run(int argc, char **argv)
 		output_end_row(o);
 	}
 	op_rows_free(rows, nrows);
-	if (k < nrows) {
-		char *note = xasprintf("%zu more row%s; -n 0 shows all.",
-		    nrows - k, nrows - k == 1 ? "" : "s");
-
-		output_note(o, note);
-		free(note);
-	}
+	output_more_rows(o, k, nrows);
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
 	return report_close(&r, status);

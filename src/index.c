@@ -113,6 +113,14 @@ index_prepare(struct index *ix, const char *sql)
 	return st;
 }
 
+char *
+index_column_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return xstrdup(s != NULL ? (const char *)s : "");
+}
+
 sqlite3 *
 index_db(struct index *ix)
 {

@@ -37,5 +37,7 @@ int		 index_refresh(struct index *ix, const struct found *found);
 
 /* A prepared statement, or exits 2 naming the SQLite error. */
 sqlite3_stmt	*index_prepare(struct index *ix, const char *sql);
+/* A new copy of text column i of the current row; "" for NULL. */
+char		*index_column_text(sqlite3_stmt *st, int i);
 
 #endif

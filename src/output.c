@@ -233,6 +233,18 @@ output_null(struct output *o)
 	put_cell(o, NULL, 0);
 }
 
+void
+output_more_rows(struct output *o, size_t shown, size_t total)
+{
+	char note[96];
+
+	if (shown >= total)
+		return;
+	snprintf(note, sizeof note, "%zu more row%s; -n 0 shows all.",
+	    total - shown, total - shown == 1 ? "" : "s");
+	output_note(o, note);
+}
+
 static void
 csv_field(FILE *fp, const char *s)
 {

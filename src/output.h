@@ -56,6 +56,8 @@ void		 output_ps(struct output *o, double ps);
 void		 output_double(struct output *o, double v);
 void		 output_null(struct output *o);
 void		 output_end_row(struct output *o);
+/* The note "N more rows; -n 0 shows all." when shown < total. */
+void		 output_more_rows(struct output *o, size_t shown, size_t total);
 /* Renders what is buffered and frees o; -1 if writing failed. */
 int		 output_finish(struct output *o);
 

@@ -64,14 +64,6 @@ summary_release(struct summary *s)
 	memset(s, 0, sizeof *s);
 }
 
-static char *
-column_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return xstrdup(t != NULL ? (const char *)t : "");
-}
-
 /*
  * The query head + the report's filters on files f and planes p + tail,
  * with the filters bound.
@@ -104,7 +96,7 @@ load_distinct(struct report *r, const char *col, char ***v, size_t *n)
 	report_bind_filters(r, st);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		*v = xreallocarray(*v, *n + 1, sizeof **v);
-		(*v)[(*n)++] = column_text(st, 0);
+		(*v)[(*n)++] = index_column_text(st, 0);
 	}
 	sqlite3_finalize(st);
 }
@@ -127,7 +119,7 @@ load_steps(struct summary *s, struct report *r)
 	    "st.file_id JOIN selected s ON s.file_id = f.id WHERE 1",
 	    " ORDER BY st.source = 'device' DESC LIMIT 1");
 	s->step_source = sqlite3_step(st) == SQLITE_ROW ?
-	    column_text(st, 0) : xstrdup("");
+	    index_column_text(st, 0) : xstrdup("");
 	sqlite3_finalize(st);
 
 	st = prepare_filtered(r, "SELECT f.id, p.id, f.host, f.run, p.name, "
@@ -145,9 +137,9 @@ load_steps(struct summary *s, struct report *r)
 			    sizeof *s->steps);
 			cur = &s->steps[s->nsteps++];
 			memset(cur, 0, sizeof *cur);
-			cur->host = column_text(st, 2);
-			cur->run = column_text(st, 3);
-			cur->plane = column_text(st, 4);
+			cur->host = index_column_text(st, 2);
+			cur->run = index_column_text(st, 3);
+			cur->plane = index_column_text(st, 4);
 			last_file = file;
 			last_plane = plane;
 		}
@@ -175,7 +167,7 @@ load_compiles(struct summary *s, struct report *r)
 		s->compiles = xreallocarray(s->compiles, s->ncompiles + 1,
 		    sizeof *s->compiles);
 		c = &s->compiles[s->ncompiles++];
-		c->function = column_text(st, 0);
+		c->function = index_column_text(st, 0);
 		c->count = sqlite3_column_int64(st, 1);
 		c->total_ps = sqlite3_column_int64(st, 2);
 	}
@@ -197,7 +189,7 @@ load_transfers(struct summary *s, struct report *r)
 		s->transfers = xreallocarray(s->transfers, s->ntransfers + 1,
 		    sizeof *s->transfers);
 		t = &s->transfers[s->ntransfers++];
-		t->direction = column_text(st, 0);
+		t->direction = index_column_text(st, 0);
 		t->on_host = sqlite3_column_int(st, 1) != 0;
 		t->count = sqlite3_column_int64(st, 2);
 		t->has_bytes = sqlite3_column_type(st, 3) != SQLITE_NULL;
