@@ -278,7 +278,10 @@ def hlo_op_line(pl, line, merge, tf_ops):
             occs.append(occurrence(pl, start, dur, op, stats,
                                    derive_category(op)))
         elif tf_ops:
-            m = TF_OP_RE.fullmatch(name)
+            # The full metadata name "op:Type": TF writes the type alone
+            # as the display name.
+            md = pl.plane.event_metadata.get(ev.metadata_id)
+            m = TF_OP_RE.fullmatch(md.name if md is not None else "")
             if m:
                 start, dur = timespan(base, ev, stats)
                 occs.append(occurrence(pl, start, dur, m.group(1), stats,

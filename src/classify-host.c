@@ -99,8 +99,8 @@ add_to_run(struct classify *c, uint32_t module, int64_t run_id,
 
 /* Returns 1 if the event is an op (XLA:CPU or TensorFlow). */
 static int
-host_op(struct classify *c, const struct pf_event *ev, const char *name,
-    int64_t start, int64_t dur)
+host_op(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
 {
 	struct pf_bytes hlo_op;
 	size_t tf_len;
@@ -120,10 +120,13 @@ host_op(struct classify *c, const struct pf_event *ev, const char *name,
 		    flops, has_flops, bytes, has_bytes, NULL);
 		if (k.module != NO_ID && event_int(c, PF_KEY_RUN_ID, &run_id))
 			add_to_run(c, k.module, run_id, start, dur);
-	} else if (name[0] != '$' && split_tf_op(name, &tf_len)) {
-		struct op_key k = { intern(c, name, tf_len), NO_ID, -1 };
+	} else if (ev->meta->name[0] != '$' &&
+	    split_tf_op(ev->meta->name, &tf_len)) {
+		/* The full name: trace JSON shows "MatMul" for "x:MatMul". */
+		const char *full = ev->meta->name;
+		struct op_key k = { intern(c, full, tf_len), NO_ID, -1 };
 
-		category = intern_str(c, name + tf_len + 1);
+		category = intern_str(c, full + tf_len + 1);
 		add_op_occurrence(c, CAND_HOST_TF, &k, category, start, dur,
 		    0, 0, 0, 0, NULL);
 	} else
@@ -198,7 +201,7 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 
 	close_events_before(c, start + dur);
 	parent = c->nev_stack > 0 ? &c->ev_stack[c->nev_stack - 1] : NULL;
-	is_op = host_op(c, ev, name, start, dur);
+	is_op = host_op(c, ev, start, dur);
 	compile = host_compile(c, name, start, dur);
 	if (parent != NULL && parent->compile != NONE) {
 		/* A phase of the compile (an XLA pass, lowering...). */
