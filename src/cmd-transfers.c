@@ -31,6 +31,7 @@ const struct cmd cmd_transfers = {
 };
 
 static const struct out_col total_cols[] = {
+	{ "run", COL_STR, NULL },
 	{ "host", COL_STR, NULL },
 	{ "device", COL_STR, NULL },
 	{ "direction", COL_STR, NULL },
@@ -42,6 +43,7 @@ static const struct out_col total_cols[] = {
 };
 
 static const struct out_col event_cols[] = {
+	{ "run", COL_STR, NULL },
 	{ "host", COL_STR, NULL },
 	{ "device", COL_STR, NULL },
 	{ "line", COL_STR, NULL },
@@ -84,29 +86,29 @@ print_totals(struct report *r, struct output *o)
 	char *sql;
 
 	/* sum() of only NULLs is NULL: bytes unknown stay unknown. */
-	sql = xasprintf("SELECT f.host, p.name, t.direction, "
+	sql = xasprintf("SELECT f.run, f.host, p.name, t.direction, "
 	    "CASE t.on_host WHEN 1 THEN 'host call' ELSE 'device copy' END, "
 	    "count(*), sum(t.bytes), sum(t.dur_ps), "
 	    "sum(CASE WHEN t.bytes IS NOT NULL THEN t.dur_ps END) "
 	    "FROM transfers t "
 	    "JOIN planes p ON p.id = t.plane JOIN files f ON f.id = t.file_id "
 	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
-	    "GROUP BY f.host, p.name, t.direction, t.on_host "
-	    "ORDER BY f.host, t.on_host, p.name, t.direction",
+	    "GROUP BY f.run, f.host, p.name, t.direction, t.on_host "
+	    "ORDER BY f.run, f.host, t.on_host, p.name, t.direction",
 	    report_filter_sql());
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		output_str(o, (const char *)sqlite3_column_text(st, 0));
-		output_str(o, (const char *)sqlite3_column_text(st, 1));
-		output_str(o, (const char *)sqlite3_column_text(st, 2));
-		output_str(o, (const char *)sqlite3_column_text(st, 3));
-		output_int(o, sqlite3_column_int64(st, 4));
-		output_bytes(o, st, 5);
-		output_ps(o, (double)sqlite3_column_int64(st, 6));
+		int i;
+
+		for (i = 0; i < 5; i++)
+			output_str(o, (const char *)sqlite3_column_text(st, i));
+		output_int(o, sqlite3_column_int64(st, 5));
+		output_bytes(o, st, 6);
+		output_ps(o, (double)sqlite3_column_int64(st, 7));
 		/* Bandwidth over the copies whose size is known. */
-		output_gbps(o, st, 5, 7);
+		output_gbps(o, st, 6, 8);
 		output_end_row(o);
 	}
 	sqlite3_finalize(st);
@@ -122,7 +124,8 @@ print_events(struct report *r, struct output *o)
 	 * The module execution and the step a copy starts in, on its own
 	 * plane; a host call's, on any plane of its file.
 	 */
-	sql = xasprintf("SELECT f.host, p.name, t.line, t.name, t.direction, "
+	sql = xasprintf("SELECT f.run, f.host, p.name, t.line, t.name, "
+	    "t.direction, "
 	    "CASE t.on_host WHEN 1 THEN 'host call' ELSE 'device copy' END, "
 	    "t.bytes, t.start_ps, t.dur_ps, "
 	    "coalesce((SELECT e.module FROM executions e WHERE "
@@ -139,27 +142,28 @@ print_events(struct report *r, struct output *o)
 	    "FROM transfers t JOIN planes p ON p.id = t.plane "
 	    "JOIN files f ON f.id = t.file_id "
 	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
-	    "ORDER BY f.host, p.name, t.start_ps", report_filter_sql());
+	    "ORDER BY f.run, f.host, p.name, t.start_ps",
+	    report_filter_sql());
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int i;
 
-		for (i = 0; i < 6; i++)
+		for (i = 0; i < 7; i++)
 			output_str(o, (const char *)sqlite3_column_text(st, i));
-		output_bytes(o, st, 6);
-		output_ps(o, (double)sqlite3_column_int64(st, 7));
+		output_bytes(o, st, 7);
 		output_ps(o, (double)sqlite3_column_int64(st, 8));
-		output_gbps(o, st, 6, 8);
-		if (sqlite3_column_type(st, 9) == SQLITE_NULL)
-			output_null(o);
-		else
-			output_str(o, (const char *)sqlite3_column_text(st, 9));
+		output_ps(o, (double)sqlite3_column_int64(st, 9));
+		output_gbps(o, st, 7, 9);
 		if (sqlite3_column_type(st, 10) == SQLITE_NULL)
 			output_null(o);
 		else
-			output_int(o, sqlite3_column_int64(st, 10));
+			output_str(o, (const char *)sqlite3_column_text(st, 10));
+		if (sqlite3_column_type(st, 11) == SQLITE_NULL)
+			output_null(o);
+		else
+			output_int(o, sqlite3_column_int64(st, 11));
 		output_end_row(o);
 	}
 	sqlite3_finalize(st);
