@@ -855,8 +855,6 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 		if (strcmp(line->name, "XLA Ops") == 0) {
 			c->line_kind = LINE_XLA_OPS;
 			c->has_xla_ops_line = 1;
-			/* Most of them compute: room for all, exactly. */
-			ivals_reserve(&c->busy_ops[BUSY_COMPUTE], line->nevents);
 		} else if (strcmp(line->name, "XLA Modules") == 0)
 			c->line_kind = LINE_MODULES;
 		else if (strcmp(line->name, "Steps") == 0)

@@ -259,46 +259,40 @@ module_windows(const struct exec_rec *execs, size_t nexecs,
 	return v;
 }
 
-/* The union of the busy classes, walked in order (never stored). */
-struct union_walk {
-	const struct window *win;	/* sorted by start */
-	size_t		 nwin;
-	size_t		 first;		/* no window before it is open */
-	int64_t		*busy_all;	/* per window: union time inside */
-	struct plane_summary *p;
-	int64_t		 prev_end;	/* end of the last union interval */
-	int		 any;
-};
-
-/* One interval of the union: its share of each window, and a gap. */
+/*
+ * Adds to sum[i] the overlap of [start, end) with each window i.  Calls
+ * come in order of start; *first is the first window that may still be
+ * open (the windows are sorted by start).
+ */
 static void
-union_emit(struct union_walk *u, int64_t start, int64_t end)
+add_to_windows(const struct window *win, size_t nwin, size_t *first,
+    int64_t *sum, int64_t start, int64_t end)
 {
-	struct plane_summary *p = u->p;
 	size_t i;
 
-	if (u->any && start - u->prev_end >= GAP_FLOOR_PS) {
-		p->gaps = xreallocarray(p->gaps, p->ngaps + 1,
-		    sizeof *p->gaps);
-		p->gaps[p->ngaps].start_ps = u->prev_end;
-		p->gaps[p->ngaps].dur_ps = start - u->prev_end;
-		p->ngaps++;
-	}
-	u->any = 1;
-	u->prev_end = end;
-	while (u->first < u->nwin &&
-	    u->win[u->first].start_ps + u->win[u->first].dur_ps <= start)
-		u->first++;
-	for (i = u->first; i < u->nwin && u->win[i].start_ps < end; i++) {
-		int64_t a = u->win[i].start_ps > start ? u->win[i].start_ps :
-		    start;
-		int64_t b = u->win[i].start_ps + u->win[i].dur_ps;
+	while (*first < nwin &&
+	    win[*first].start_ps + win[*first].dur_ps <= start)
+		(*first)++;
+	for (i = *first; i < nwin && win[i].start_ps < end; i++) {
+		int64_t a = win[i].start_ps > start ? win[i].start_ps : start;
+		int64_t b = win[i].start_ps + win[i].dur_ps;
 
 		if (b > end)
 			b = end;
 		if (b > a)
-			u->busy_all[i] += b - a;
+			sum[i] += b - a;
 	}
+}
+
+static void
+add_gap(struct plane_summary *p, int64_t start, int64_t end)
+{
+	if (end - start < GAP_FLOOR_PS)
+		return;
+	p->gaps = xreallocarray(p->gaps, p->ngaps + 1, sizeof *p->gaps);
+	p->gaps[p->ngaps].start_ps = start;
+	p->gaps[p->ngaps].dur_ps = end - start;
+	p->ngaps++;
 }
 
 void
@@ -306,52 +300,64 @@ steps_measure(struct plane_summary *p, struct strmap *names,
     const struct window *win, size_t nwin, enum step_source src,
     struct ivals busy[NBUSY])
 {
-	struct union_walk u;
-	size_t i, at[NBUSY] = { 0 };
-	int64_t cur_start = 0, cur_end = 0;
-	int k, have = 0;
+	struct ivals_iter it[NBUSY];
+	struct ival head[NBUSY], cur, iv;
+	int64_t *sum[NBUSY + 1], prev_end = 0;
+	size_t i, first[NBUSY + 1];
+	int k, live[NBUSY], have = 0, any = 0;
 
-	for (k = 0; k < NBUSY; k++)
+	/* Each class on its own: its time in each window. */
+	for (k = 0; k <= NBUSY; k++) {
+		sum[k] = xcalloc(nwin + 1, sizeof *sum[k]);
+		first[k] = 0;
+	}
+	for (k = 0; k < NBUSY; k++) {
 		ivals_normalize(&busy[k]);
-	memset(&u, 0, sizeof u);
-	u.win = win;
-	u.nwin = nwin;
-	u.busy_all = xcalloc(nwin + 1, sizeof *u.busy_all);
-	u.p = p;
-	/* Merge the sorted classes, joining what overlaps or touches. */
+		for (ivals_iter_init(&busy[k], &it[k]); ivals_next(&it[k], &iv); )
+			add_to_windows(win, nwin, &first[k], sum[k], iv.start,
+			    iv.end);
+		ivals_iter_init(&busy[k], &it[k]);
+		live[k] = ivals_next(&it[k], &head[k]);
+	}
+	/*
+	 * Their union, merged on the fly from the sorted classes: its time
+	 * in each window (the rest is idle), and the idle gaps between.
+	 */
 	for (;;) {
-		const struct ival *next = NULL;
 		int pick = -1;
 
 		for (k = 0; k < NBUSY; k++)
-			if (at[k] < busy[k].n && (next == NULL ||
-			    busy[k].v[at[k]].start < next->start)) {
-				next = &busy[k].v[at[k]];
+			if (live[k] && (pick == -1 ||
+			    head[k].start < head[pick].start))
 				pick = k;
+		if (pick != -1) {
+			iv = head[pick];
+			live[pick] = ivals_next(&it[pick], &head[pick]);
+			if (have && iv.start <= cur.end) {
+				if (iv.end > cur.end)
+					cur.end = iv.end;
+				continue;
 			}
-		if (next == NULL)
-			break;
-		at[pick]++;
-		if (have && next->start <= cur_end) {
-			if (next->end > cur_end)
-				cur_end = next->end;
-			continue;
 		}
-		if (have)
-			union_emit(&u, cur_start, cur_end);
-		cur_start = next->start;
-		cur_end = next->end;
+		if (have) {
+			add_to_windows(win, nwin, &first[NBUSY], sum[NBUSY],
+			    cur.start, cur.end);
+			if (any)
+				add_gap(p, prev_end, cur.start);
+			any = 1;
+			prev_end = cur.end;
+		}
+		if (pick == -1)
+			break;
+		cur = iv;
 		have = 1;
 	}
-	if (have)
-		union_emit(&u, cur_start, cur_end);
 
 	p->steps = xreallocarray(p->steps, p->nsteps + nwin + 1,
 	    sizeof *p->steps);
 	for (i = 0; i < nwin; i++) {
 		const struct window *w = &win[i];
 		struct step_rec *s = &p->steps[p->nsteps++];
-		int64_t end = w->start_ps + w->dur_ps;
 
 		memset(s, 0, sizeof *s);
 		s->source = src;
@@ -360,9 +366,9 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 		s->start_ps = w->start_ps;
 		s->dur_ps = w->dur_ps;
 		for (k = 0; k < NBUSY; k++)
-			s->busy_ps[k] = ivals_measure(&busy[k], w->start_ps,
-			    end);
-		s->idle_ps = w->dur_ps - u.busy_all[i];
+			s->busy_ps[k] = sum[k][i];
+		s->idle_ps = w->dur_ps - sum[NBUSY][i];
 	}
-	free(u.busy_all);
+	for (k = 0; k <= NBUSY; k++)
+		free(sum[k]);
 }

@@ -1,4 +1,8 @@
-/* Interval sets: the arithmetic behind step breakdowns and idle gaps. */
+/*
+ * Interval sets: the arithmetic behind step breakdowns and idle gaps.
+ * Each interval is two varints: its start minus the previous one's
+ * (zigzag, for unsorted input) and its length.
+ */
 #include "config.h"
 
 #include <stdlib.h>
@@ -7,13 +11,47 @@
 #include "timeline.h"
 #include "xmalloc.h"
 
-void
-ivals_reserve(struct ivals *s, size_t n)
+static void
+put_varint(struct ivals *s, uint64_t v)
 {
-	if (s->n + n <= s->cap)
-		return;
-	s->cap = s->n + n;
-	s->v = xreallocarray(s->v, s->cap, sizeof *s->v);
+	if (s->len + 10 > s->cap) {
+		s->cap = s->cap == 0 ? 4096 : s->cap * 2;
+		s->buf = xreallocarray(s->buf, s->cap, 1);
+	}
+	while (v >= 0x80) {
+		s->buf[s->len++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	s->buf[s->len++] = (uint8_t)v;
+}
+
+static uint64_t
+get_varint(const uint8_t **p)
+{
+	uint64_t v = 0;
+	int shift = 0;
+
+	while (**p & 0x80) {
+		v |= (uint64_t)(**p & 0x7f) << shift;
+		shift += 7;
+		(*p)++;
+	}
+	v |= (uint64_t)**p << shift;
+	(*p)++;
+	return v;
+}
+
+/* Appends iv to the encoded buffer. */
+static void
+encode(struct ivals *s, const struct ival *iv)
+{
+	uint64_t delta = (uint64_t)iv->start - (uint64_t)s->prev;
+
+	/* Zigzag: a small negative delta stays small. */
+	put_varint(s, (delta << 1) ^ (0 - (delta >> 63)));
+	put_varint(s, (uint64_t)(iv->end - iv->start));
+	s->prev = iv->start;
+	s->n++;
 }
 
 void
@@ -21,25 +59,42 @@ ivals_add(struct ivals *s, int64_t start, int64_t end)
 {
 	if (end <= start)
 		return;
-	if (s->n > 0) {
-		struct ival *last = &s->v[s->n - 1];
-
+	if (s->have_last) {
 		/* Events of one line come in order: merge as they come. */
-		if (start >= last->start && start <= last->end) {
-			if (end > last->end)
-				last->end = end;
+		if (start >= s->last.start && start <= s->last.end) {
+			if (end > s->last.end)
+				s->last.end = end;
 			return;
 		}
-		if (start < last->start)
+		if (start < s->last.start)
 			s->unsorted = 1;
+		encode(s, &s->last);
 	}
-	if (s->n == s->cap) {
-		s->cap = s->cap == 0 ? 64 : s->cap * 2;
-		s->v = xreallocarray(s->v, s->cap, sizeof *s->v);
-	}
-	s->v[s->n].start = start;
-	s->v[s->n].end = end;
-	s->n++;
+	s->last.start = start;
+	s->last.end = end;
+	s->have_last = 1;
+}
+
+void
+ivals_iter_init(const struct ivals *s, struct ivals_iter *it)
+{
+	it->p = s->buf;
+	it->end = s->buf + s->len;
+	it->start = 0;
+}
+
+int
+ivals_next(struct ivals_iter *it, struct ival *out)
+{
+	uint64_t z;
+
+	if (it->p == NULL || it->p >= it->end)
+		return 0;
+	z = get_varint(&it->p);
+	it->start += (int64_t)((z >> 1) ^ (~(z & 1) + 1));
+	out->start = it->start;
+	out->end = it->start + (int64_t)get_varint(&it->p);
+	return 1;
 }
 
 static int
@@ -55,51 +110,37 @@ cmp_ival(const void *a, const void *b)
 void
 ivals_normalize(struct ivals *s)
 {
-	size_t i, j = 0;
+	struct ivals_iter it;
+	struct ival *v, iv;
+	size_t n = 0, i;
 
-	if (s->n == 0)
-		return;
-	if (s->unsorted)
-		qsort(s->v, s->n, sizeof *s->v, cmp_ival);
+	if (s->have_last) {
+		encode(s, &s->last);
+		s->have_last = 0;
+	}
+	if (!s->unsorted)
+		return;	/* sorted input was merged as it came */
+	/* Unsorted (several streams): decode, sort, merge, encode again. */
+	v = xcalloc(s->n + 1, sizeof *v);
+	for (ivals_iter_init(s, &it); ivals_next(&it, &iv); )
+		v[n++] = iv;
+	qsort(v, n, sizeof *v, cmp_ival);
+	s->len = 0;
+	s->n = 0;
+	s->prev = 0;
 	s->unsorted = 0;
-	for (i = 1; i < s->n; i++) {
-		if (s->v[i].start <= s->v[j].end) {
-			if (s->v[i].end > s->v[j].end)
-				s->v[j].end = s->v[i].end;
-		} else
-			s->v[++j] = s->v[i];
+	for (i = 0; i < n; i++)
+		ivals_add(s, v[i].start, v[i].end);
+	if (s->have_last) {
+		encode(s, &s->last);
+		s->have_last = 0;
 	}
-	s->n = j + 1;
-}
-
-int64_t
-ivals_measure(const struct ivals *s, int64_t start, int64_t end)
-{
-	size_t lo = 0, hi = s->n;
-	int64_t sum = 0;
-
-	/* The first interval that ends after start. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->v[mid].end <= start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < s->n && s->v[lo].start < end; lo++) {
-		int64_t a = s->v[lo].start > start ? s->v[lo].start : start;
-		int64_t b = s->v[lo].end < end ? s->v[lo].end : end;
-
-		if (b > a)
-			sum += b - a;
-	}
-	return sum;
+	free(v);
 }
 
 void
 ivals_release(struct ivals *s)
 {
-	free(s->v);
+	free(s->buf);
 	memset(s, 0, sizeof *s);
 }

@@ -1,12 +1,15 @@
 /*
- * Sets of time intervals: collect, normalize (sort and merge), and measure
- * how much of a window they cover.  Used for the step breakdown and idle
- * gaps (what share of a step a device was busy).
+ * Sets of time intervals: collect, normalize (sort and merge), and walk in
+ * order.  Used for the step breakdown and idle gaps (how much of a step a
+ * device was busy).  Intervals are kept delta- and varint-encoded, a few
+ * bytes each, since a device plane can hold millions.
  *
  *	struct ivals busy = { 0 };
+ *	struct ivals_iter it;
+ *	struct ival iv;
  *	ivals_add(&busy, 10, 20); ivals_add(&busy, 15, 30);
  *	ivals_normalize(&busy);          (now one interval [10, 30))
- *	ivals_measure(&busy, 0, 25);     (15)
+ *	for (ivals_iter_init(&busy, &it); ivals_next(&it, &iv); ) ...
  *	ivals_release(&busy);
  */
 #ifndef JAXPROF_TIMELINE_H
@@ -21,20 +24,30 @@ struct ival {
 };
 
 struct ivals {
-	struct ival	*v;
-	size_t		 n;
-	size_t		 cap;
-	int		 unsorted;	/* some start is before the last one */
+	uint8_t		*buf;		/* encoded intervals (timeline.c) */
+	size_t		 len, cap;
+	size_t		 n;		/* intervals in buf */
+	int64_t		 prev;		/* start of the last one in buf */
+	struct ival	 last;		/* the newest, not yet in buf */
+	int		 have_last;
+	int		 unsorted;	/* some start is before an earlier one */
 };
 
-/* Makes room for n more intervals (no growth by doubling past them). */
-void	ivals_reserve(struct ivals *s, size_t n);
-/* Adds [start, end); empty and inverted intervals are ignored. */
+struct ivals_iter {
+	const uint8_t	*p, *end;
+	int64_t		 start;
+};
+
+/*
+ * Adds [start, end); empty and inverted intervals are ignored.  Intervals
+ * added in order of start are merged as they come.
+ */
 void	ivals_add(struct ivals *s, int64_t start, int64_t end);
 /* Sorts and merges overlapping or touching intervals. */
 void	ivals_normalize(struct ivals *s);
-/* How much of [start, end) a normalized set covers. */
-int64_t	ivals_measure(const struct ivals *s, int64_t start, int64_t end);
+/* Walks a normalized set in order: ivals_next() is 1 while there is one. */
+void	ivals_iter_init(const struct ivals *s, struct ivals_iter *it);
+int	ivals_next(struct ivals_iter *it, struct ival *out);
 void	ivals_release(struct ivals *s);
 
 #endif
