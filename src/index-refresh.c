@@ -4,7 +4,10 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include "err.h"
 #include "index-int.h"
 #include "load.h"
+#include "read-archive.h"
 #include "xmalloc.h"
 
 /* Files read at once, at most (and no more than there are CPUs). */
@@ -138,6 +142,7 @@ worth_reading(const struct found *f, size_t i)
  */
 struct job {
 	const struct found_file *ff;
+	char		*spool;		/* its archive entry's bytes, or NULL */
 	struct file_summary fs;
 	char		*cause;		/* set when rc is -1 */
 	int		 rc;
@@ -152,6 +157,103 @@ struct pool {
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 done;
 };
+
+/* The entry name of path if it is in that archive, else NULL. */
+static const char *
+entry_of(const char *path, const char *archive, size_t alen)
+{
+	size_t slen = strlen(FOUND_ARCHIVE_SEP);
+
+	if (strncmp(path, archive, alen) != 0 ||
+	    strncmp(path + alen, FOUND_ARCHIVE_SEP, slen) != 0)
+		return NULL;
+	return path + alen + slen;
+}
+
+/* A new private folder in $TMPDIR (or /tmp), its path in buf. */
+static int
+temp_dir(char *buf)
+{
+	const char *dir = getenv("TMPDIR");
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	if (snprintf(buf, PATH_MAX, "%s/jaxprof-archive.XXXXXX", dir) >=
+	    PATH_MAX || mkdtemp(buf) == NULL) {
+		*buf = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Archive entries: read on their own, each would cost a pass over its
+ * archive up to it.  One pass per archive copies all the entries to read
+ * into files of a temporary folder instead; a job whose entry is not
+ * copied (the archive cannot be read) reads it the slow way and reports
+ * the error itself.
+ */
+static void
+spool_archives(struct pool *p, char *tmpdir)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->njobs; i++) {
+		const char *sep = strstr(p->jobs[i].ff->path, FOUND_ARCHIVE_SEP);
+		size_t alen = sep != NULL ? (size_t)(sep - p->jobs[i].ff->path) :
+		    0;
+		struct arc_reader *r;
+		struct arc_entry e;
+		char *archive, *cause = NULL;
+
+		if (sep == NULL || p->jobs[i].spool != NULL)
+			continue;
+		for (j = 0; j < i; j++)	/* its archive was read already */
+			if (strncmp(p->jobs[j].ff->path, p->jobs[i].ff->path,
+			    alen + strlen(FOUND_ARCHIVE_SEP)) == 0)
+				break;
+		if (j < i)
+			continue;
+		archive = xstrndup(p->jobs[i].ff->path, alen);
+		if (*tmpdir == '\0' && temp_dir(tmpdir) == -1) {
+			free(archive);
+			return;
+		}
+		if (arc_open(&r, archive, &cause) == -1) {
+			free(cause);
+			free(archive);
+			continue;
+		}
+		while (arc_next(r, &e, &cause) == 1)
+			for (j = i; j < p->njobs; j++) {
+				const char *entry = entry_of(p->jobs[j].ff->path,
+				    archive, alen);
+				char *spool;
+				int fd;
+
+				if (p->jobs[j].spool != NULL || entry == NULL ||
+				    strcmp(entry, e.name) != 0)
+					continue;
+				spool = xasprintf("%s/entry-%zu", tmpdir, j);
+				fd = open(spool, O_WRONLY | O_CREAT | O_EXCL |
+				    O_CLOEXEC, 0600);
+				if (fd != -1 && arc_copy(r, fd, -1, &cause) != -1)
+					p->jobs[j].spool = spool;
+				else {
+					free(cause);
+					cause = NULL;
+					(void)unlink(spool);
+					free(spool);
+				}
+				if (fd != -1)
+					close(fd);
+				break;
+			}
+		free(cause);
+		arc_close(r);
+		free(archive);
+	}
+}
 
 static void *
 worker(void *arg)
@@ -168,8 +270,8 @@ worker(void *arg)
 		}
 		j = &p->jobs[p->next++];
 		pthread_mutex_unlock(&p->mu);
-		j->rc = load_file(j->ff->path, j->ff->kind, p->plane_threads,
-		    &j->fs, &j->cause);
+		j->rc = load_file(j->spool != NULL ? j->spool : j->ff->path,
+		    j->ff->kind, p->plane_threads, &j->fs, &j->cause);
 		pthread_mutex_lock(&p->mu);
 		j->done = 1;
 		pthread_cond_broadcast(&p->done);
@@ -185,6 +287,11 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 	const struct pf_read_stats *rs = &j->fs.read_stats;
 	int rc;
 
+	if (j->spool != NULL) {
+		(void)unlink(j->spool);
+		free(j->spool);
+		j->spool = NULL;
+	}
 	if (j->rc == -1) {
 		jp_warnx("cannot read '%s': %s", j->ff->path, j->cause);
 		free(j->cause);
@@ -209,7 +316,7 @@ index_refresh(struct index *ix, const struct found *f)
 	pthread_t threads[MAX_THREADS];
 	sqlite3_int64 *ids = xcalloc(f->nfiles + 1, sizeof *ids);
 	size_t *job_of = xcalloc(f->nfiles + 1, sizeof *job_of);
-	char *cause = NULL;
+	char *cause = NULL, tmpdir[PATH_MAX] = "";
 	size_t i, nthreads = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int bad = 0, rc = -1;
@@ -231,6 +338,7 @@ index_refresh(struct index *ix, const struct found *f)
 			pool.jobs[pool.njobs++].ff = &f->files[i];
 		}
 	}
+	spool_archives(&pool, tmpdir);
 	/* Fewer files than CPUs: the others read planes of a file. */
 	pool.plane_threads = pool.njobs == 0 ? 1 :
 	    (int)((ncpu > 0 ? (size_t)ncpu : 1) / pool.njobs);
@@ -289,6 +397,14 @@ out:
 		}
 	pthread_mutex_destroy(&pool.mu);
 	pthread_cond_destroy(&pool.done);
+	/* Spools left by an error: nothing else removes them. */
+	for (i = 0; i < pool.njobs; i++)
+		if (pool.jobs[i].spool != NULL) {
+			(void)unlink(pool.jobs[i].spool);
+			free(pool.jobs[i].spool);
+		}
+	if (*tmpdir != '\0')
+		(void)rmdir(tmpdir);
 	free(pool.jobs);
 	free(ids);
 	free(job_of);
