@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -161,7 +162,7 @@ view_run(int argc, char **argv)
 	const char *run = NULL, *base, *plugins;
 	char *trace, *cause = NULL, *served = NULL, *url_path = NULL;
 	enum file_kind kind;
-	char tmpdir[] = "/tmp/jaxprof-view.XXXXXX";
+	char tmpdir[PATH_MAX];
 	long port = 0;
 	int ch, keep = 0, sock = -1, one = 1, status = EXIT_TROUBLE;
 
@@ -192,6 +193,9 @@ view_run(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	base = strrchr(trace, '/') != NULL ? strrchr(trace, '/') + 1 : trace;
+	snprintf(tmpdir, sizeof tmpdir, "%s/jaxprof-view.XXXXXX",
+	    getenv("TMPDIR") != NULL && *getenv("TMPDIR") != '\0' ?
+	    getenv("TMPDIR") : "/tmp");
 	if (mkdtemp(tmpdir) == NULL) {
 		jp_warn("cannot create a temporary folder");
 		goto out;
