@@ -103,15 +103,9 @@ static const struct setting setting_defaults[NSETTINGS] = {
 static int
 parse_value(struct setting *s, const char *v)
 {
-	static const struct {
-		const char	*unit;
-		double		 ps;
-	} units[] = {
-		{ "ns", 1e3 }, { "us", 1e6 }, { "ms", 1e9 }, { "s", 1e12 },
-	};
 	char *end;
 	double d;
-	size_t i;
+	int64_t ps;
 
 	if (s->kind == SET_PATH) {
 		if (*v == '\0')
@@ -132,12 +126,10 @@ parse_value(struct setting *s, const char *v)
 			return -1;
 		break;
 	case SET_TIME:
-		for (i = 0; i < sizeof units / sizeof units[0]; i++)
-			if (strcmp(end, units[i].unit) == 0)
-				break;
-		if (i == sizeof units / sizeof units[0])
+		/* A rule's time names its unit: no bare number. */
+		if (*end == '\0' || (ps = parse_duration(v)) == -1)
 			return -1;
-		d *= units[i].ps;
+		d = (double)ps;
 		break;
 	case SET_COUNT:
 		if (*end != '\0' || d != floor(d) || d > 1e9)

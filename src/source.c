@@ -29,19 +29,6 @@ read_magic(int fd, unsigned char magic[2])
 	return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 }
 
-int
-source_is_gzip(const char *path)
-{
-	unsigned char magic[2];
-	int fd, r;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	r = read_magic(fd, magic);
-	close(fd);
-	return r;
-}
-
 /* An unlinked file in $TMPDIR (or /tmp); -1 on failure. */
 static int
 temp_fd(void)

@@ -39,7 +39,5 @@ int	source_open(struct source *src, const char *path, char **cause);
  */
 void	source_release(struct source *src, size_t *mark, size_t offset);
 void	source_close(struct source *src);
-/* Whether the first bytes of path are the gzip magic; -1 if unreadable. */
-int	source_is_gzip(const char *path);
 
 #endif
