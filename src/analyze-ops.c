@@ -30,8 +30,10 @@ static const struct {
 	[GROUP_MODULE] = { "module", "modules" },
 	[GROUP_KERNEL] = { "kernel", "kernels" },
 	[GROUP_FRAMEWORK_OP] = { "framework-op", "framework ops" },
+	[GROUP_SOURCE] = { "source", "source lines" },
 };
-const char op_group_choices[] = "op, category, module, kernel, framework-op";
+const char op_group_choices[] =
+    "op, category, module, kernel, framework-op, source";
 
 int
 op_by_parse(const char *s)
@@ -99,11 +101,11 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	    "GROUP BY %s ORDER BY 1, 2", kernels ?
 	    "o.name, '', coalesce(min(o.op), ''), sum(o.count), "
 	    "sum(o.total_ps), sum(o.total_ps), min(o.min_ps), max(o.max_ps), "
-	    "NULL, NULL, '' FROM kernels o" :
+	    "NULL, NULL, '', '', '' FROM kernels o" :
 	    "o.name, o.module, min(o.category), sum(o.count), "
 	    "sum(o.total_ps), sum(o.self_ps), min(o.min_ps), max(o.max_ps), "
-	    "sum(o.flops), sum(o.bytes_accessed), min(o.framework_op) "
-	    "FROM ops o",
+	    "sum(o.flops), sum(o.bytes_accessed), min(o.framework_op), "
+	    "max(o.source), max(o.source_function) FROM ops o",
 	    report_filter_sql(), kernels ? "o.name" : "o.name, o.module");
 	st = index_prepare(r->ix, sql);
 	free(sql);
@@ -128,6 +130,8 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 		row->has_bytes = sqlite3_column_type(st, 9) != SQLITE_NULL;
 		row->bytes = sqlite3_column_int64(st, 9);
 		row->framework_op = index_column_text(st, 10);
+		row->source = index_column_text(st, 11);
+		row->source_function = index_column_text(st, 12);
 	}
 	sqlite3_finalize(st);
 }
@@ -141,6 +145,8 @@ group_key(const struct op_row *row, enum op_group group)
 		return row->category;
 	case GROUP_FRAMEWORK_OP:
 		return row->framework_op;
+	case GROUP_SOURCE:
+		return row->source;
 	default:
 		return row->module;
 	}
@@ -158,25 +164,34 @@ void
 op_rows_group(struct op_row **rows, size_t *n, enum op_group group)
 {
 	struct op_row *in = *rows, *out = NULL, *g;
+	const char *last_key = NULL;
 	size_t nout = 0, i;
 
 	if ((group != GROUP_CATEGORY && group != GROUP_MODULE &&
-	    group != GROUP_FRAMEWORK_OP) || *n == 0)
+	    group != GROUP_FRAMEWORK_OP && group != GROUP_SOURCE) || *n == 0)
 		return;
 	sort_group = group;
 	qsort(in, *n, sizeof *in, cmp_group_key);
 	for (i = 0; i < *n; i++) {
 		const char *key = group_key(&in[i], group);
 
-		if (group == GROUP_FRAMEWORK_OP && *key == '\0')
-			key = "(none)";	/* no tf_op or name annotation */
+		if ((group == GROUP_FRAMEWORK_OP || group == GROUP_SOURCE) &&
+		    *key == '\0')
+			key = "(none)";	/* no annotation or HLO says */
 
 		g = nout > 0 ? &out[nout - 1] : NULL;
-		if (g == NULL || strcmp(g->name, key) != 0) {
+		if (g == NULL || strcmp(last_key, key) != 0) {
+			last_key = key;
 			out = xreallocarray(out, nout + 1, sizeof *out);
 			g = &out[nout++];
 			memset(g, 0, sizeof *g);
-			g->name = xstrdup(key);
+			g->name = group == GROUP_SOURCE &&
+			    in[i].source_function[0] != '\0' ?
+			    xasprintf("%s (%s)", key, in[i].source_function) :
+			    xstrdup(key);
+			g->source = xstrdup(group == GROUP_SOURCE ? key : "");
+			g->source_function = xstrdup(group == GROUP_SOURCE ?
+			    in[i].source_function : "");
 			g->module = xstrdup(group == GROUP_MODULE ? key : "");
 			g->category = xstrdup(group == GROUP_CATEGORY ?
 			    key : "");
@@ -234,6 +249,8 @@ op_row_copy(struct op_row *dst, const struct op_row *row)
 	dst->module = xstrdup(row->module);
 	dst->category = xstrdup(row->category);
 	dst->framework_op = xstrdup(row->framework_op);
+	dst->source = xstrdup(row->source);
+	dst->source_function = xstrdup(row->source_function);
 }
 
 void
@@ -246,6 +263,8 @@ op_rows_free(struct op_row *rows, size_t n)
 		free(rows[i].module);
 		free(rows[i].category);
 		free(rows[i].framework_op);
+		free(rows[i].source);
+		free(rows[i].source_function);
 	}
 	free(rows);
 }

@@ -25,7 +25,9 @@ struct op_row {
 	char		*name;
 	char		*module;	/* "" for kernels and categories */
 	char		*category;	/* a kernel's launching HLO op */
-	char		*framework_op;	/* JAX op (tf_op); "" if unknown */
+	char		*framework_op;	/* JAX op (HLO op_name, tf_op); "" */
+	char		*source;	/* "file:line" from the HLO; "" */
+	char		*source_function;	/* the function there; "" */
 	int64_t		 count;
 	int64_t		 total_ps;	/* device time */
 	int64_t		 self_ps;
@@ -49,6 +51,7 @@ enum op_group {
 	GROUP_MODULE,
 	GROUP_KERNEL,
 	GROUP_FRAMEWORK_OP,	/* the JAX-level op: tf_op / name stats */
+	GROUP_SOURCE,		/* the line of user code: HLO source info */
 };
 
 /* The key named s, or -1; *_choices list the names for messages. */

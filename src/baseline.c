@@ -105,6 +105,8 @@ gen_ops(yajl_gen g, const struct summary *s)
 		gen_key_str(g, "module", o->module);
 		gen_key_str(g, "category", o->category);
 		gen_key_str(g, "framework_op", o->framework_op);
+		gen_key_str(g, "source", o->source);
+		gen_key_str(g, "source_function", o->source_function);
 		gen_key_int(g, "count", o->count);
 		gen_key_int(g, "total_ps", o->total_ps);
 		gen_key_int(g, "self_ps", o->self_ps);
@@ -340,6 +342,9 @@ read_ops(struct reader *rd, struct summary *s, yajl_val root)
 		    get_str(rd, v, "module", &o->module) == -1 ||
 		    get_str(rd, v, "category", &o->category) == -1 ||
 		    get_opt_str(v, "framework_op", &o->framework_op) == -1 ||
+		    get_opt_str(v, "source", &o->source) == -1 ||
+		    get_opt_str(v, "source_function", &o->source_function) ==
+		    -1 ||
 		    get_int(rd, v, "count", &o->count, NULL) == -1 ||
 		    get_int(rd, v, "total_ps", &o->total_ps, NULL) == -1 ||
 		    get_int(rd, v, "self_ps", &o->self_ps, NULL) == -1 ||
@@ -358,6 +363,8 @@ read_ops(struct reader *rd, struct summary *s, yajl_val root)
 		struct op_row *k = &s->kernels[s->nkernels++];
 
 		k->module = xstrdup("");
+		k->source = xstrdup("");
+		k->source_function = xstrdup("");
 		if (get_str(rd, v, "name", &k->name) == -1 ||
 		    get_str(rd, v, "op", &k->category) == -1 ||
 		    get_opt_str(v, "framework_op", &k->framework_op) == -1 ||

@@ -115,9 +115,11 @@ host_op(struct classify *c, const struct pf_event *ev, int64_t start,
 
 		op_key_from_event(c, intern(c, op.ptr, op.len), &k);
 		event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
-		category = category_of(c, ev, k.name);
+		c->occ_instr = event_hlo_instr(c, &k, op);
+		category = category_of(c, ev, k.name, c->occ_instr);
 		add_op_occurrence(c, CAND_HOST_XLA, &k, category, start, dur,
 		    flops, has_flops, bytes, has_bytes, NULL);
+		c->occ_instr = NULL;
 		if (k.module != NO_ID && event_int(c, PF_KEY_RUN_ID, &run_id))
 			add_to_run(c, k.module, run_id, start, dur);
 	} else if (ev->meta->name[0] != '$' &&
@@ -127,6 +129,7 @@ host_op(struct classify *c, const struct pf_event *ev, int64_t start,
 		struct op_key k = { intern(c, full, tf_len), NO_ID, -1 };
 
 		category = intern_str(c, full + tf_len + 1);
+		c->occ_instr = NULL;
 		add_op_occurrence(c, CAND_HOST_TF, &k, category, start, dur,
 		    0, 0, 0, 0, NULL);
 	} else

@@ -6,6 +6,7 @@
 #define JAXPROF_CLASSIFY_INT_H
 
 #include "classify.h"
+#include "hlo-match.h"
 #include "timeline.h"
 
 /* Candidate op tables per plane; the plane's final one is chosen at the end. */
@@ -61,6 +62,17 @@ struct open_event {
 struct classify {
 	struct file_summary *fs;
 	const struct step_windows *windows;	/* from the first pass */
+	const struct hlo_set *hlo;	/* the programs' HLO, or NULL */
+	/* The HLO module of the last event's program, found once per run. */
+	const struct hlo_module *last_hlo;
+	int64_t		 last_hlo_program;
+	uint32_t	 last_hlo_module;
+	/*
+	 * The current op occurrence's HLO instruction and the CUDA graph
+	 * call that ran it (string id, or NO_ID), for its op_agg.
+	 */
+	const struct hlo_instr *occ_instr;
+	uint32_t	 occ_parent;
 	struct plane_summary *plane;	/* the current one */
 	struct op_table	 cand[NCAND];
 	int		 has_xla_ops_line;
@@ -104,6 +116,7 @@ struct classify {
 		LINE_PLAIN, LINE_XLA_OPS, LINE_MODULES, LINE_STEPS,
 	}		 line_kind;
 	uint32_t	 line_name;
+	struct hlo_cursor cursor;	/* CUDA graph kernels to instructions */
 	struct open_op	*ops_stack;
 	size_t		 nops_stack, ops_stack_cap;
 	struct open_event *ev_stack;
@@ -115,6 +128,8 @@ struct classify {
 	int64_t		 pending_start, pending_dur;
 	uint64_t	 pending_flops, pending_bytes;
 	int		 pending_has_flops, pending_has_bytes;
+	const struct hlo_instr *pending_instr;
+	uint32_t	 pending_parent;
 };
 
 uint32_t	intern(struct classify *c, const char *s, size_t len);
@@ -132,7 +147,9 @@ int		event_str(struct classify *c, enum pf_key key,
 struct pf_bytes	last_component(struct pf_bytes s);
 int		split_tf_op(const char *name, size_t *name_len);
 uint32_t	category_of(struct classify *c, const struct pf_event *ev,
-		    uint32_t op);
+		    uint32_t op, const struct hlo_instr *in);
+const struct hlo_instr *event_hlo_instr(struct classify *c,
+		    const struct op_key *k, struct pf_bytes op);
 void		op_key_from_event(struct classify *c, uint32_t name,
 		    struct op_key *k);
 void		event_cost(struct classify *c, uint64_t *flops,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "classify-int.h"
+#include "err.h"
 #include "steps.h"
 #include "xmalloc.h"
 
@@ -326,10 +327,11 @@ derived_category(struct classify *c, uint32_t op)
 
 /*
  * The op's category: its hlo_category stat (the event's, else the
- * metadata's), else derived from the op name.
+ * metadata's), else its HLO instruction's, else derived from the op name.
  */
 uint32_t
-category_of(struct classify *c, const struct pf_event *ev, uint32_t op)
+category_of(struct classify *c, const struct pf_event *ev, uint32_t op,
+    const struct hlo_instr *in)
 {
 	const struct pf_stat *st;
 	struct pf_bytes cat;
@@ -345,7 +347,40 @@ category_of(struct classify *c, const struct pf_event *ev, uint32_t op)
 		*slot = pf_stat_str(st, &cat) ? intern(c, cat.ptr, cat.len) :
 		    NO_ID - 1;
 	}
-	return *slot != NO_ID - 1 ? *slot : derived_category(c, op);
+	if (*slot != NO_ID - 1)
+		return *slot;
+	return in != NULL ? intern_str(c, in->category) :
+	    derived_category(c, op);
+}
+
+/* The HLO module of the current event's program, or NULL. */
+static const struct hlo_module *
+event_hlo_module(struct classify *c, const struct op_key *k)
+{
+	const char *name = NULL;
+	int64_t pid;
+
+	if (c->hlo == NULL)
+		return NULL;
+	if (!event_int(c, PF_KEY_PROGRAM_ID, &pid))
+		pid = -1;
+	if (c->last_hlo_program == pid && c->last_hlo_module == k->module)
+		return c->last_hlo;
+	if (k->module != NO_ID)
+		name = c->fs->strings.strings[k->module];
+	c->last_hlo = hlo_set_find(c->hlo, pid, name,
+	    name != NULL ? strlen(name) : 0);
+	c->last_hlo_program = pid;
+	c->last_hlo_module = k->module;
+	return c->last_hlo;
+}
+
+const struct hlo_instr *
+event_hlo_instr(struct classify *c, const struct op_key *k, struct pf_bytes op)
+{
+	const struct hlo_module *m = event_hlo_module(c, k);
+
+	return m != NULL ? hlo_module_instr(m, op.ptr, op.len) : NULL;
 }
 
 void
@@ -477,6 +512,27 @@ framework_op_of(struct classify *c)
 	return intern_str(c, "");
 }
 
+/* A new op's framework op, source line and parent, from its first event. */
+static void
+describe_op(struct classify *c, struct op_agg *a)
+{
+	const struct hlo_instr *in = c->occ_instr;
+	uint32_t empty = intern_str(c, "");
+
+	a->framework_op = in != NULL && in->op_name[0] != '\0' ?
+	    intern_str(c, in->op_name) : framework_op_of(c);
+	a->source = a->source_function = empty;
+	if (in != NULL && in->source_file[0] != '\0') {
+		char *src = xasprintf("%s:%ld", in->source_file,
+		    (long)in->source_line);
+
+		a->source = intern_str(c, src);
+		a->source_function = intern_str(c, in->source_function);
+		free(src);
+	}
+	a->parent = c->occ_parent != NO_ID ? c->occ_parent : empty;
+}
+
 void
 add_op_occurrence(struct classify *c, enum candidate cand,
     const struct op_key *k, uint32_t category, int64_t start, int64_t dur,
@@ -496,7 +552,7 @@ add_op_occurrence(struct classify *c, enum candidate cand,
 		*hint = i + 1;
 
 	if (t->aggs[i].count == 0)
-		t->aggs[i].framework_op = framework_op_of(c);
+		describe_op(c, &t->aggs[i]);
 	agg_add(&t->aggs[i], dur, flops, has_flops, bytes, has_bytes);
 	if (cand == CAND_KERNELS) {
 		/* Kernels on a stream never nest. */
@@ -526,10 +582,14 @@ flush_pending(struct classify *c)
 {
 	if (!c->pending)
 		return;
+	c->occ_instr = c->pending_instr;
+	c->occ_parent = c->pending_parent;
 	add_op_occurrence(c, CAND_KERNELS, &c->pending_key,
 	    c->pending_category, c->pending_start, c->pending_dur,
 	    c->pending_flops, c->pending_has_flops, c->pending_bytes,
 	    c->pending_has_bytes, NULL);
+	c->occ_instr = NULL;
+	c->occ_parent = NO_ID;
 	c->pending = 0;
 }
 
@@ -570,6 +630,19 @@ kernel_run(struct classify *c, const struct op_key *k, int64_t start,
 	c->run.dur_ps = dur;
 }
 
+/* The instruction a kernel of a CUDA graph launch runs, or NULL. */
+static const struct hlo_instr *
+graph_kernel_instr(struct classify *c, const struct pf_event *ev)
+{
+	const char *name = pf_event_name(ev);
+	int64_t launch;
+
+	if (!event_int(c, PF_KEY_CORRELATION_ID, &launch))
+		launch = -1;
+	return hlo_match_kernel(&c->cursor, c->last_hlo, launch, name,
+	    strlen(name));
+}
+
 static void
 on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
@@ -585,12 +658,27 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	if (!has_op && event_stat(c, PF_KEY_KERNEL_DETAILS) == NULL)
 		return;
 	if (has_op) {
+		const struct hlo_instr *in;
+		uint32_t parent = NO_ID;
 		struct op_key key;
 
 		op = last_component(hlo_op);
 		op_id = intern(c, op.ptr, op.len);
 		op_key_from_event(c, op_id, &key);
-		category = category_of(c, ev, op_id);
+		in = event_hlo_instr(c, &key, op);
+		if (in == NULL && c->last_hlo != NULL) {
+			/* A CUDA graph's kernel: hlo_op names its launch. */
+			parent = op_id;
+			in = graph_kernel_instr(c, ev);
+		}
+		if (in != NULL) {
+			op_id = key.name = intern_str(c, in->name);
+			category = category_of(c, ev, op_id, in);
+		} else if (parent != NO_ID) {
+			op_id = key.name = event_name_id(c, ev);
+			category = intern_str(c, CATEGORY_UNATTRIBUTED);
+		} else
+			category = category_of(c, ev, op_id, NULL);
 		ivals_add(&c->busy_kernels[busy_class_id(c, category)], start,
 		    start + dur);
 		kernel_run(c, &key, start, dur);
@@ -609,6 +697,8 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 			c->pending_bytes = bytes;
 			c->pending_has_flops = has_flops;
 			c->pending_has_bytes = has_bytes;
+			c->pending_instr = in;
+			c->pending_parent = parent;
 		}
 	}
 	else {
@@ -862,6 +952,7 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 	}
 	c->nops_stack = c->nev_stack = 0;
 	c->pending = 0;
+	c->cursor = (struct hlo_cursor)HLO_CURSOR_INIT;
 	c->run_open = 0;
 	return 0;
 }
@@ -889,17 +980,19 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 			struct op_key k;
 			uint64_t flops, bytes;
 			int has_flops, has_bytes;
-			uint32_t name = event_name_id(c, ev);
+			uint32_t name = event_name_id(c, ev), category;
+			struct pf_bytes op;
 
+			op.ptr = c->fs->strings.strings[name];
+			op.len = c->fs->strings.lengths[name];
 			op_key_from_event(c, name, &k);
 			event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
-			uint32_t category = category_of(c, ev, name);
-
-			op_key_from_event(c, name, &k);
-			event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
+			c->occ_instr = event_hlo_instr(c, &k, op);
+			category = category_of(c, ev, name, c->occ_instr);
 			add_op_occurrence(c, CAND_XLA_OPS, &k, category, start,
 			    dur, flops, has_flops, bytes, has_bytes,
 			    &c->meta_agg[ev->meta->index]);
+			c->occ_instr = NULL;
 			ivals_add(&c->busy_ops[busy_class_id(c, category)],
 			    start, start + dur);
 			break;
@@ -1104,6 +1197,8 @@ classify_new(struct file_summary *fs, const struct step_windows *windows,
 	fs->host = NULL;
 	c->fs = fs;
 	c->windows = windows;
+	c->occ_parent = NO_ID;
+	c->last_hlo_program = INT64_MIN;
 	memset(h, 0, sizeof *h);
 	h->ctx = c;
 	h->space = cb_space;
@@ -1113,6 +1208,12 @@ classify_new(struct file_summary *fs, const struct step_windows *windows,
 	h->line_end = cb_line_end;
 	h->plane_end = cb_plane_end;
 	return c;
+}
+
+void
+classify_use_hlo(struct classify *c, const struct hlo_set *hlo)
+{
+	c->hlo = hlo;
 }
 
 /* File-level results, once all its planes are in fs. */
@@ -1218,6 +1319,10 @@ file_summary_absorb(struct file_summary *dst, struct file_summary *src)
 			p->ops[j].module = map[p->ops[j].module];
 			p->ops[j].category = map[p->ops[j].category];
 			p->ops[j].framework_op = map[p->ops[j].framework_op];
+			p->ops[j].source = map[p->ops[j].source];
+			p->ops[j].source_function =
+			    map[p->ops[j].source_function];
+			p->ops[j].parent = map[p->ops[j].parent];
 		}
 		for (j = 0; j < p->nkernels; j++) {
 			p->kernels[j].name = map[p->kernels[j].name];
@@ -1298,6 +1403,7 @@ file_summary_release(struct file_summary *fs)
 		free(fs->warnings[i]);
 	free(fs->warnings);
 	free(fs->host);
+	hlo_set_free(fs->hlo);
 	strmap_release(&fs->strings);
 	memset(fs, 0, sizeof *fs);
 }

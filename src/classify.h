@@ -17,6 +17,8 @@
 #include "profile.h"
 #include "strmap.h"
 
+struct hlo_set;
+
 enum plane_kind {
 	PLANE_DEVICE,		/* /device:... */
 	PLANE_HOST,		/* /host:CPU and other /host: planes */
@@ -31,10 +33,19 @@ enum op_source {
 	OPS_HOST_TF,		/* CPU-only: TensorFlow ops on host threads */
 };
 
+/*
+ * The category of a CUDA graph's kernel that neither its name nor its
+ * place in the schedule ties to an HLO instruction.
+ */
+#define CATEGORY_UNATTRIBUTED	"unattributed"
+
 /* Strings below are ids into file_summary.strings. */
 struct op_agg {
 	uint32_t	name, module, category;
-	uint32_t	framework_op;	/* tf_op or name stat; "" if none */
+	uint32_t	framework_op;	/* HLO op_name, tf_op or name stat; "" */
+	uint32_t	source;		/* "file:line" from the HLO, or "" */
+	uint32_t	source_function;	/* the function there, or "" */
+	uint32_t	parent;		/* the CUDA graph's call, or "" */
 	uint64_t	count;
 	int64_t		total_ps, self_ps, min_ps, max_ps;
 	uint64_t	flops, bytes_accessed;
@@ -189,6 +200,7 @@ struct file_summary {
 	struct program_rec *programs;
 	size_t		 nprograms;
 	struct pf_read_stats read_stats;
+	struct hlo_set	*hlo;		/* the programs' HLO; NULL if none */
 };
 
 const char	*plane_kind_name(enum plane_kind kind);
@@ -219,6 +231,11 @@ void		 step_windows_free(struct step_windows *w);
 struct classify	*classify_new(struct file_summary *fs,
 		    const struct step_windows *windows, struct pf_handler *h);
 void		 classify_finish(struct classify *c);
+/*
+ * Lets the classifier look ops up in the programs' HLO (read-hlo.h): their
+ * categories, source lines and, for CUDA-graph kernels, the ops themselves.
+ */
+void		 classify_use_hlo(struct classify *c, const struct hlo_set *hlo);
 /*
  * Planes can be classified apart (in threads), each into its own summary
  * by its own classify: classify_release() frees such a one without

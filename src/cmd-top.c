@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze-ops.h"
+#include "classify.h"
 #include "cmd.h"
 #include "err.h"
 #include "output.h"
@@ -24,7 +25,8 @@ const struct cmd cmd_top = {
 	.options =
 	    "  --by=KEY        device-time (default), self-time, count, avg\n"
 	    "  --group=KEY     op (default), category, module, kernel,\n"
-	    "                  framework-op, scope (host annotations)\n"
+	    "                  framework-op, source (file:line from the HLO),\n"
+	    "                  scope (host annotations)\n"
 	    "  --tree          with --group=scope: the nesting as a tree\n"
 	    "  -n, --limit=N   show the first N rows (default 20; 0: all)\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
@@ -52,6 +54,7 @@ static const struct out_col columns[] = {
 	{ "cum_percent", COL_PCT, "cum%" },
 	{ "gflops_per_s", COL_RATE, "GFLOP/s" },
 	{ "gbps", COL_RATE, "GB/s" },
+	{ "source", COL_STR, NULL },
 };
 
 /* The title lines: what was ranked, over which devices. */
@@ -94,6 +97,34 @@ add_titles(struct report *r, struct output *o, enum op_by by,
 	if (report_has_json(r))
 		output_title(o, "Read from trace JSON, which has no FLOP or "
 		    "byte counts: GFLOP/s and GB/s are empty for it.");
+}
+
+/*
+ * The note under the table on CUDA-graph kernels that no HLO op could be
+ * found for (docs/command-buffers.md), or NULL when there are none.
+ */
+static char *
+note_unattributed(const struct op_row *rows, size_t n)
+{
+	int64_t count = 0, ps = 0, all_ps = 0;
+	char dur[64];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		all_ps += rows[i].self_ps;
+		if (strcmp(rows[i].category, CATEGORY_UNATTRIBUTED) != 0)
+			continue;
+		count += rows[i].count;
+		ps += rows[i].self_ps;
+	}
+	if (count == 0)
+		return NULL;
+	fmt_duration(dur, sizeof dur, ps);
+	return xasprintf("%lld kernel run%s (%s, %.2f%% of the time) in CUDA "
+	    "graphs matched no HLO op by name or schedule: category '%s', "
+	    "under their kernel names.", (long long)count, count == 1 ? "" :
+	    "s", dur, all_ps > 0 ? 100.0 * (double)ps / (double)all_ps : 0,
+	    CATEGORY_UNATTRIBUTED);
 }
 
 /* Host time per annotation scope (a path of nested host events). */
@@ -277,6 +308,7 @@ print_scopes(struct report *r, struct output *o, enum op_by by, int tree,
 			output_double(o, cum);
 		output_null(o);
 		output_null(o);
+		output_str(o, "");
 		output_end_row(o);
 	}
 	output_more_rows(o, k, n);
@@ -306,6 +338,7 @@ top_run(int argc, char **argv)
 	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status = EXIT_OK;
 	int scopes = 0, tree = 0;
 	double total_self = 0, cum = 0;
+	char *unattributed;
 
 	report_init(&r, "top");
 	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
@@ -352,6 +385,7 @@ top_run(int argc, char **argv)
 	}
 
 	op_rows_query(&r, group == GROUP_KERNEL, &rows, &nrows);
+	unattributed = note_unattributed(rows, nrows);
 	op_rows_group(&rows, &nrows, group);
 	op_rows_sort(rows, nrows, by);
 	for (i = 0; i < nrows; i++)
@@ -393,10 +427,15 @@ top_run(int argc, char **argv)
 			    (double)row->total_ps * 1e3);
 		else
 			output_null(o);
+		output_str(o, row->source);
 		output_end_row(o);
 	}
 	op_rows_free(rows, nrows);
 	output_more_rows(o, k, nrows);
+	if (unattributed != NULL) {
+		output_note(o, unattributed);
+		free(unattributed);
+	}
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
 	return report_close(&r, status);

@@ -8,13 +8,14 @@
 #include "classify.h"
 #include "err.h"
 #include "index-int.h"
+#include "read-hlo.h"
 #include "xmalloc.h"
 
 /* Tables holding one file's rows, cleared when it is re-read. */
 static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
 	"compile_phases", "executions", "gaps", "host_events", "scopes",
-	"programs",
+	"programs", "hlo_instructions",
 };
 
 void
@@ -155,7 +156,7 @@ writers_prepare(struct index *ix, struct writers *w)
 	    "name, kind, lines, events, start_ps, end_ps) "
 	    "VALUES (?,?,?,?,?,?,?,?)");
 	w->op = index_prepare(ix, "INSERT INTO ops VALUES "
-	    "(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	w->kernel = index_prepare(ix, "INSERT INTO kernels VALUES "
 	    "(?,?,?,?,?,?,?,?)");
 	w->module = index_prepare(ix, "INSERT INTO modules VALUES "
@@ -321,6 +322,54 @@ write_programs(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 	return 0;
 }
 
+/* The programs' HLO instructions, for reports to join on. */
+static int
+write_hlo(struct index *ix, sqlite3_int64 file_id,
+    const struct file_summary *fs, char **cause)
+{
+	sqlite3_stmt *st;
+	size_t i, j;
+	int rc = 0;
+
+	if (hlo_set_count(fs->hlo) == 0)
+		return 0;
+	st = index_prepare(ix, "INSERT INTO hlo_instructions VALUES "
+	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	for (i = 0; i < hlo_set_count(fs->hlo) && rc == 0; i++) {
+		const struct hlo_module *m = hlo_set_module(fs->hlo, i);
+
+		for (j = 0; j < m->ninstrs && rc == 0; j++) {
+			const struct hlo_instr *in = &m->instrs[j];
+
+			sqlite3_bind_int64(st, 1, file_id);
+			sqlite3_bind_int64(st, 2, m->program_id);
+			index_bind_text(st, 3, m->name);
+			index_bind_text(st, 4, in->computation);
+			index_bind_text(st, 5, in->name);
+			sqlite3_bind_int64(st, 6, in->id);
+			index_bind_text(st, 7, in->opcode);
+			index_bind_text(st, 8, in->category);
+			index_bind_text(st, 9, in->fusion_kind);
+			index_bind_text(st, 10, in->custom_call_target);
+			index_bind_text(st, 11, in->op_name);
+			index_bind_text(st, 12, in->op_type);
+			index_bind_text(st, 13, in->source_file);
+			if (in->source_line > 0)
+				sqlite3_bind_int64(st, 14, in->source_line);
+			else
+				sqlite3_bind_null(st, 14);
+			index_bind_text(st, 15, in->source_function);
+			if (in->schedule_index >= 0)
+				sqlite3_bind_int64(st, 16, in->schedule_index);
+			else
+				sqlite3_bind_null(st, 16);
+			rc = index_step(ix, st, cause);
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int
 write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
     const struct file_summary *fs, const struct plane_summary *p,
@@ -364,6 +413,9 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 			sqlite3_bind_int64(st, 12,
 			    (sqlite3_int64)o->bytes_accessed);
 		index_bind_text(st, 13, s[o->framework_op]);
+		index_bind_text(st, 14, s[o->source]);
+		index_bind_text(st, 15, s[o->source_function]);
+		index_bind_text(st, 16, s[o->parent]);
 		if (index_step(ix, st, cause) == -1)
 			return -1;
 	}
@@ -496,7 +548,8 @@ index_store_file(struct index *ix, const struct found_file *ff,
 		goto fail;
 	if (fs != NULL) {
 		writers_prepare(ix, &w);
-		if (write_programs(ix, &w, *id, fs, cause) == -1) {
+		if (write_programs(ix, &w, *id, fs, cause) == -1 ||
+		    write_hlo(ix, *id, fs, cause) == -1) {
 			writers_finalize(&w);
 			goto fail;
 		}

@@ -30,7 +30,8 @@ static const char *const schema[] = {
 	    "name TEXT NOT NULL, module TEXT NOT NULL, category TEXT NOT NULL, "
 	    "count INTEGER, total_ps INTEGER, self_ps INTEGER, "
 	    "min_ps INTEGER, max_ps INTEGER, flops INTEGER, "
-	    "bytes_accessed INTEGER, framework_op TEXT)",
+	    "bytes_accessed INTEGER, framework_op TEXT, source TEXT, "
+	    "source_function TEXT, parent TEXT)",
 	"CREATE TABLE kernels("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, op TEXT, count INTEGER, total_ps INTEGER, "
@@ -74,6 +75,13 @@ static const char *const schema[] = {
 	    "name TEXT NOT NULL, direction TEXT NOT NULL, "
 	    "on_host INTEGER NOT NULL, bytes INTEGER, start_ps INTEGER, "
 	    "dur_ps INTEGER)",
+	"CREATE TABLE hlo_instructions("
+	    "file_id INTEGER NOT NULL, program_id INTEGER, "
+	    "module TEXT NOT NULL, computation TEXT, name TEXT NOT NULL, "
+	    "id INTEGER, opcode TEXT, category TEXT, fusion_kind TEXT, "
+	    "custom_call_target TEXT, op_name TEXT, op_type TEXT, "
+	    "source_file TEXT, source_line INTEGER, source_function TEXT, "
+	    "schedule_index INTEGER)",
 	"CREATE INDEX planes_file ON planes(file_id)",
 	"CREATE INDEX ops_file ON ops(file_id)",
 	"CREATE INDEX kernels_file ON kernels(file_id)",
@@ -87,6 +95,8 @@ static const char *const schema[] = {
 	"CREATE INDEX host_events_file ON host_events(file_id)",
 	"CREATE INDEX scopes_file ON scopes(file_id)",
 	"CREATE INDEX programs_file ON programs(file_id)",
+	"CREATE INDEX hlo_instructions_file ON hlo_instructions(file_id, "
+	    "module, name)",
 };
 
 int

@@ -16,7 +16,7 @@
 
 #include "discover.h"
 
-#define INDEX_SCHEMA_VERSION	3
+#define INDEX_SCHEMA_VERSION	4
 
 struct index;
 

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "load.h"
+#include "err.h"
+#include "read-hlo.h"
 #include "read-json.h"
 #include "read-xplane.h"
 #include "source.h"
@@ -22,6 +24,7 @@ struct plane_job {
 struct plane_pool {
 	const struct xspace *xs;
 	const struct step_windows *windows;
+	const struct hlo_set *hlo;
 	struct plane_job *jobs;
 	size_t		 njobs;
 	size_t		 next;
@@ -46,21 +49,93 @@ plane_worker(void *arg)
 			return NULL;
 		job = &pool->jobs[i];
 		c = classify_new(&job->fs, pool->windows, &h);
+		classify_use_hlo(c, pool->hlo);
 		job->rc = xspace_read_plane(pool->xs, i, &h, &job->rs,
 		    &job->cause);
 		classify_release(c);
 	}
 }
 
-/* The first pass: step boundaries from Steps lines and host steps. */
-static struct step_windows *
-read_windows(const struct xspace *xs, char **cause)
+/*
+ * The first pass reads the step boundaries (Steps lines, host steps) and
+ * the programs' HLO from /host:metadata, which the second pass needs.
+ */
+struct prepass {
+	struct pf_handler steps;
+	struct hlo_set	*hlo;
+	char		**warnings;	/* HLO protos that could not be read */
+	size_t		 nwarnings;
+};
+
+static void
+read_hlo_protos(struct prepass *pp, const struct pf_plane *plane)
 {
+	size_t i, j;
+
+	for (i = 0; i < plane->nmetas; i++)
+		for (j = 0; j < plane->metas[i].nstats; j++) {
+			const struct pf_stat *st = &plane->metas[i].stats[j];
+			char *why = NULL;
+
+			if (strcmp(st->name, "Hlo Proto") != 0 ||
+			    st->kind != PF_BYTES)
+				continue;
+			if (hlo_set_add(pp->hlo, st->str.ptr, st->str.len,
+			    &why) == 0)
+				continue;
+			pp->warnings = xreallocarray(pp->warnings,
+			    pp->nwarnings + 1, sizeof *pp->warnings);
+			pp->warnings[pp->nwarnings++] = xasprintf("/host:metadata: "
+			    "the HLO of '%s' is unreadable (%s); its ops keep "
+			    "their kernel names", plane->metas[i].name, why);
+			free(why);
+		}
+}
+
+static int
+prepass_plane_begin(void *ctx, const struct pf_plane *plane)
+{
+	struct prepass *pp = ctx;
+
+	if (strcmp(plane->name, "/host:metadata") == 0) {
+		read_hlo_protos(pp, plane);
+		return PF_SKIP;
+	}
+	return pp->steps.plane_begin == NULL ? 0 :
+	    pp->steps.plane_begin(pp->steps.ctx, plane);
+}
+
+#define FORWARD(cb, params, args) \
+static int \
+prepass_##cb params \
+{ \
+	struct prepass *pp = ctx; \
+	return pp->steps.cb == NULL ? 0 : pp->steps.cb args; \
+}
+FORWARD(line_begin, (void *ctx, const struct pf_plane *p,
+    const struct pf_line *l), (pp->steps.ctx, p, l))
+FORWARD(event, (void *ctx, const struct pf_plane *p, const struct pf_line *l,
+    const struct pf_event *e), (pp->steps.ctx, p, l, e))
+FORWARD(line_end, (void *ctx, const struct pf_plane *p,
+    const struct pf_line *l), (pp->steps.ctx, p, l))
+FORWARD(plane_end, (void *ctx, const struct pf_plane *p), (pp->steps.ctx, p))
+#undef FORWARD
+
+static struct step_windows *
+read_prepass(const struct xspace *xs, struct prepass *pp, char **cause)
+{
+	struct step_windows *w = steps_prepass_new(&pp->steps);
 	struct pf_read_stats rs;
 	struct pf_handler h;
-	struct step_windows *w = steps_prepass_new(&h);
 	size_t i;
 
+	memset(&h, 0, sizeof h);
+	h.ctx = pp;
+	h.plane_begin = prepass_plane_begin;
+	h.line_begin = prepass_line_begin;
+	h.event = prepass_event;
+	h.line_end = prepass_line_end;
+	h.plane_end = prepass_plane_end;
 	memset(&rs, 0, sizeof rs);
 	for (i = 0; i < xspace_nplanes(xs); i++)
 		if (xspace_read_plane(xs, i, &h, &rs, cause) != 0) {
@@ -69,6 +144,21 @@ read_windows(const struct xspace *xs, char **cause)
 		}
 	step_windows_sort(w);
 	return w;
+}
+
+/* The HLO and its warnings become the file's. */
+static void
+keep_prepass(struct prepass *pp, struct file_summary *fs)
+{
+	size_t i;
+
+	fs->hlo = pp->hlo;
+	pp->hlo = NULL;
+	fs->warnings = xreallocarray(fs->warnings,
+	    fs->nwarnings + pp->nwarnings + 1, sizeof *fs->warnings);
+	for (i = 0; i < pp->nwarnings; i++)
+		fs->warnings[fs->nwarnings++] = pp->warnings[i];
+	pp->nwarnings = 0;
 }
 
 /*
@@ -106,6 +196,7 @@ load_file(const char *path, enum file_kind kind, int nthreads,
     struct file_summary *fs, char **cause)
 {
 	struct plane_pool pool;
+	struct prepass pp;
 	pthread_t threads[16];
 	struct step_windows *windows = NULL;
 	struct pf_handler h;
@@ -118,16 +209,19 @@ load_file(const char *path, enum file_kind kind, int nthreads,
 
 	memset(fs, 0, sizeof *fs);
 	memset(&pool, 0, sizeof pool);
+	memset(&pp, 0, sizeof pp);
 	if (kind == KIND_TRACE_JSON)
 		return load_json(path, fs, cause);
 	if (source_open(&src, path, cause) == -1)
 		return -1;
+	pp.hlo = hlo_set_new();
 	if (xspace_open(&src, path, &xs, cause) == -1 ||
-	    (windows = read_windows(xs, cause)) == NULL)
+	    (windows = read_prepass(xs, &pp, cause)) == NULL)
 		goto out;
 
 	pool.xs = xs;
 	pool.windows = windows;
+	pool.hlo = pp.hlo;
 	pool.njobs = xspace_nplanes(xs);
 	pool.jobs = xcalloc(pool.njobs + 1, sizeof *pool.jobs);
 	pthread_mutex_init(&pool.mu, NULL);
@@ -158,6 +252,7 @@ load_file(const char *path, enum file_kind kind, int nthreads,
 		file_summary_absorb(fs, &job->fs);
 	}
 	classify_finish(c);
+	keep_prepass(&pp, fs);
 	if (error == NULL)
 		rc = 0;
 	else {
@@ -165,6 +260,10 @@ load_file(const char *path, enum file_kind kind, int nthreads,
 		file_summary_release(fs);
 	}
 out:
+	hlo_set_free(pp.hlo);
+	for (i = 0; i < pp.nwarnings; i++)
+		free(pp.warnings[i]);
+	free(pp.warnings);
 	free(pool.jobs);
 	step_windows_free(windows);
 	xspace_free(xs);

@@ -24,6 +24,7 @@ static const char *const key_names[PF_NKEYS] = {
 	[PF_KEY_RUN_ID] = "run_id",
 	[PF_KEY_STEP_NUM] = "step_num",
 	[PF_KEY_TF_OP] = "tf_op",
+	[PF_KEY_CORRELATION_ID] = "correlation_id",
 };
 
 enum pf_key

@@ -54,6 +54,7 @@ enum pf_key {
 	PF_KEY_RUN_ID,
 	PF_KEY_STEP_NUM,
 	PF_KEY_TF_OP,
+	PF_KEY_CORRELATION_ID,		/* one CUDA graph launch's kernels share it */
 	PF_NKEYS,
 };
 

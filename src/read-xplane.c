@@ -129,6 +129,16 @@ tables_stat_name(const struct plane_tables *t, int64_t id,
 	return "";
 }
 
+/*
+ * /host:__ScopeRangeCallStack__ keys its plane stats by scope range id,
+ * not by stat metadata (FORMATS.md 3.1): no names to miss there.
+ */
+static int
+stats_are_ids(const char *plane_name)
+{
+	return strcmp(plane_name, "/host:__ScopeRangeCallStack__") == 0;
+}
+
 /* Resolves a stat's name and, for a reference, its string value. */
 static void
 tables_resolve_stat(const struct plane_tables *t, struct pf_stat *st,
@@ -699,6 +709,7 @@ scan_plane(struct walker *w, struct cur c, struct plane_tables *t,
     struct plane_scan *ps)
 {
 	static const char msg[] = "XPlane";
+	struct pf_read_stats ignored;
 	struct meta_ref *refs = NULL;
 	size_t i;
 	int rc = -1;
@@ -782,8 +793,11 @@ scan_plane(struct walker *w, struct cur c, struct plane_tables *t,
 			    -1)
 				goto out;
 		}
+		memset(&ignored, 0, sizeof ignored);
 		for (i = 0; i < t->nstat_pool; i++)
-			tables_resolve_stat(t, &t->stat_pool[i], w->rs);
+			tables_resolve_stat(t, &t->stat_pool[i],
+			    i >= first && stats_are_ids(ps->plane.name) ?
+			    &ignored : w->rs);
 		ps->plane.stats = t->stat_pool + first;
 		ps->plane.nstats = ps->nstats;
 	}
@@ -1195,6 +1209,7 @@ static void
 build_tables(const Tensorflow__Profiler__XPlane *p, struct plane_tables *t,
     struct pf_read_stats *rs)
 {
+	struct pf_read_stats ignored;
 	struct meta_ref *refs;
 	size_t i, j;
 
@@ -1241,8 +1256,11 @@ build_tables(const Tensorflow__Profiler__XPlane *p, struct plane_tables *t,
 
 		convert_stat(p->stats[i], &t->stat_pool[k]);
 	}
+	memset(&ignored, 0, sizeof ignored);
 	for (i = 0; i < t->nstat_pool; i++)
-		tables_resolve_stat(t, &t->stat_pool[i], rs);
+		tables_resolve_stat(t, &t->stat_pool[i],
+		    i >= t->nstat_pool - p->n_stats && stats_are_ids(p->name) ?
+		    &ignored : rs);
 	for (i = 0; i < t->nmetas; i++) {
 		t->metas[i].stats = t->stat_pool + refs[i].stat_first;
 		t->metas[i].nstats = refs[i].nstats;

@@ -99,7 +99,7 @@ expect_stderr_is "jaxprof: top: invalid --by 'bogus' (choose from device-time, s
 test_case 'top --group=bogus'
 expect_code 2 jaxprof top --group=bogus "$TESTDATA/jax-mlp"
 expect_stdout_empty
-expect_stderr_is "jaxprof: top: invalid --group 'bogus' (choose from op, category, module, kernel, framework-op, scope)"
+expect_stderr_is "jaxprof: top: invalid --group 'bogus' (choose from op, category, module, kernel, framework-op, source, scope)"
 
 test_case 'top --format=yaml'
 expect_code 2 jaxprof top --format=yaml "$TESTDATA/jax-mlp"

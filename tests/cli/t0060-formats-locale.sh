@@ -41,7 +41,7 @@ done
 
 test_case "the csv and the table have decimal points"
 expect_code 0 in_locale "$LOC" "$JAXPROF" top -n 1 --format=csv "$T"
-expect_stdout_match '^1,dot\.2,jit_train_step,dot,6,[0-9]+\.[0-9]{3},'
+expect_stdout_match '^1,dot\.2,jit_train_step,gemm,6,[0-9]+\.[0-9]{3},'
 expect_code 0 in_locale "$LOC" "$JAXPROF" top -n 1 "$T"
 expect_stdout_match '^ *1  dot\.2  .*  [0-9]+\.[0-9]{3} ms .* [0-9]+\.[0-9]{2}%'
 

@@ -131,9 +131,11 @@ expect_stderr_empty
 save top-back
 expect_same_ops "$tmp/top-src" "$tmp/top-back"
 
-test_case 'round trip: the same modules and categories'
-cut -d, -f2-5 "$tmp/top-src" | sort >want
-cut -d, -f2-5 "$tmp/top-back" | sort >got
+# Categories may differ: the XSpace's come from its HLO, which trace JSON
+# does not carry.
+test_case 'round trip: the same modules and counts'
+cut -d, -f2,3,5 "$tmp/top-src" | sort >want
+cut -d, -f2,3,5 "$tmp/top-back" | sort >got
 expect_files_equal want got
 
 test_case 'round trip: as many events as the source'

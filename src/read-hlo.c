@@ -1,0 +1,498 @@
+/* HLO reader: serialized xla.HloProto -> struct hlo_module (read-hlo.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/hlo.pb-c.h"
+#include "read-hlo.h"
+#include "xmalloc.h"
+
+/* Nesting of called computations followed when ordering launches. */
+#define MAX_CALL_DEPTH	64
+
+struct hlo_set {
+	struct hlo_module **mods;
+	size_t		 n;
+};
+
+typedef Xla__HloModuleProto ModuleProto;
+typedef Xla__HloComputationProto CompProto;
+typedef Xla__HloInstructionProto InstrProto;
+
+static const char *
+keep(struct hlo_module *m, const char *s)
+{
+	uint32_t id;
+
+	if (s == NULL)
+		s = "";
+	id = strmap_intern(&m->strings, s, strlen(s));
+	return m->strings.strings[id];
+}
+
+static int
+in_list(const char *s, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+/* Opcodes that run nothing of their own on the device. */
+static const char *const no_launch_opcodes[] = {
+	"parameter", "constant", "get-tuple-element", "tuple", "bitcast",
+	"after-all", "add-dependency", "opt-barrier", "domain",
+	"partition-id", "replica-id", "call", "while", "conditional",
+	"async-start", "async-update", "async-done", "copy-done",
+	"all-reduce-done", "all-gather-done", "collective-permute-done",
+	"send-done", "recv-done", "get-dimension-size", NULL,
+};
+
+/* Opcodes that a library (cuBLAS, cuDNN, NCCL, cuFFT...) runs. */
+static const char *const library_opcodes[] = {
+	"custom-call", "all-reduce", "all-reduce-start", "all-gather",
+	"all-gather-start", "reduce-scatter", "all-to-all",
+	"collective-permute", "collective-permute-start",
+	"collective-broadcast", "send", "recv", "fft", "triangular-solve",
+	"cholesky", "convolution", "dot", NULL,
+};
+
+static enum hlo_launch
+launch_of(const char *opcode)
+{
+	if (in_list(opcode, no_launch_opcodes))
+		return HLO_LAUNCH_NONE;
+	if (in_list(opcode, library_opcodes))
+		return HLO_LAUNCH_LIBRARY;
+	return HLO_LAUNCH_KERNEL;
+}
+
+static const CompProto *
+find_comp(const ModuleProto *mp, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < mp->n_computations; i++)
+		if (mp->computations[i]->id == id)
+			return mp->computations[i];
+	return NULL;
+}
+
+/* Whether a computation (or one it calls) holds an instruction of opcode. */
+static int
+comp_has(const ModuleProto *mp, const CompProto *c, const char *opcode,
+    int depth)
+{
+	size_t i, j;
+
+	if (c == NULL || depth > MAX_CALL_DEPTH)
+		return 0;
+	for (i = 0; i < c->n_instructions; i++) {
+		const InstrProto *in = c->instructions[i];
+
+		if (strcmp(in->opcode, opcode) == 0)
+			return 1;
+		for (j = 0; j < in->n_called_computation_ids; j++)
+			if (comp_has(mp, find_comp(mp, in->called_computation_ids[j]),
+			    opcode, depth + 1))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The category of an instruction (jaxprof-top(1) lists the rules): library
+ * calls by what they compute, fusions by kind or the dot/convolution they
+ * hold, everything else by opcode.
+ */
+static const char *
+category_of(const ModuleProto *mp, const InstrProto *in)
+{
+	const char *t = in->custom_call_target;
+
+	if (strcmp(in->opcode, "custom-call") == 0) {
+		if (strstr(t, "cublas") != NULL || strstr(t, "hipblas") != NULL ||
+		    strstr(t, "gemm") != NULL || strstr(t, "matmul") != NULL)
+			return "gemm";
+		if (strstr(t, "conv") != NULL)
+			return "convolution";
+		if (strstr(t, "fmha") != NULL || strstr(t, "attention") != NULL)
+			return "attention";
+		return "custom-call";
+	}
+	if (strcmp(in->opcode, "fusion") == 0) {
+		const CompProto *fused = in->n_called_computation_ids > 0 ?
+		    find_comp(mp, in->called_computation_ids[0]) : NULL;
+
+		if (comp_has(mp, fused, "convolution", 0))
+			return "convolution fusion";
+		if (comp_has(mp, fused, "dot", 0))
+			return "gemm fusion";
+		if (strcmp(in->fusion_kind, "kLoop") == 0)
+			return "loop fusion";
+		if (strcmp(in->fusion_kind, "kInput") == 0)
+			return "input fusion";
+		if (strcmp(in->fusion_kind, "kOutput") == 0)
+			return "output fusion";
+		if (strcmp(in->fusion_kind, "kCustom") == 0)
+			return "custom fusion";
+		return "fusion";
+	}
+	if (strcmp(in->opcode, "dot") == 0)
+		return "gemm";
+	return in->opcode;
+}
+
+/*
+ * Fusions whose fused computations hold the same opcodes in the same order
+ * may share one kernel: XLA compiles identical fusions once and names the
+ * kernel after the first.  Other instructions are a class of their own.
+ */
+static uint64_t
+kernel_class_of(const ModuleProto *mp, const InstrProto *in)
+{
+	const CompProto *fused;
+	uint64_t h;
+	size_t i;
+
+	if (strcmp(in->opcode, "fusion") != 0 ||
+	    in->n_called_computation_ids == 0 ||
+	    (fused = find_comp(mp, in->called_computation_ids[0])) == NULL)
+		return strmap_hash(in->name, strlen(in->name));
+	h = strmap_hash(in->fusion_kind, strlen(in->fusion_kind));
+	for (i = 0; i < fused->n_instructions; i++)
+		h = (h ^ strmap_hash(fused->instructions[i]->opcode,
+		    strlen(fused->instructions[i]->opcode))) *
+		    0x100000001b3ULL;
+	return h;
+}
+
+/* The innermost frame of the module's stack-frame tables (1-based ids). */
+static void
+frame_source(struct hlo_module *m, const ModuleProto *mp, int32_t frame_id,
+    struct hlo_instr *out)
+{
+	const Xla__StackFrameIndexProto *sfi = mp->stack_frame_index;
+	const Xla__StackFrameIndexProto__FileLocation *loc;
+	int32_t loc_id;
+
+	if (sfi == NULL || frame_id < 1 || (size_t)frame_id > sfi->n_stack_frames)
+		return;
+	loc_id = sfi->stack_frames[frame_id - 1]->file_location_id;
+	if (loc_id < 1 || (size_t)loc_id > sfi->n_file_locations)
+		return;
+	loc = sfi->file_locations[loc_id - 1];
+	if (loc->file_name_id >= 1 &&
+	    (size_t)loc->file_name_id <= sfi->n_file_names)
+		out->source_file = keep(m, sfi->file_names[loc->file_name_id - 1]);
+	if (loc->function_name_id >= 1 &&
+	    (size_t)loc->function_name_id <= sfi->n_function_names)
+		out->source_function = keep(m,
+		    sfi->function_names[loc->function_name_id - 1]);
+	out->source_line = loc->line;
+}
+
+static void
+fill_instr(struct hlo_module *m, const ModuleProto *mp, const CompProto *c,
+    const InstrProto *in, struct hlo_instr *out)
+{
+	const Xla__OpMetadata *md = in->metadata;
+
+	memset(out, 0, sizeof *out);
+	out->name = keep(m, in->name);
+	out->opcode = keep(m, in->opcode);
+	out->category = keep(m, category_of(mp, in));
+	out->fusion_kind = keep(m, in->fusion_kind);
+	out->custom_call_target = keep(m, in->custom_call_target);
+	out->computation = keep(m, c->name);
+	out->op_name = keep(m, md != NULL ? md->op_name : "");
+	out->op_type = keep(m, md != NULL ? md->op_type : "");
+	out->source_file = keep(m, "");
+	out->source_function = keep(m, "");
+	if (md != NULL && md->source_file[0] != '\0') {
+		out->source_file = keep(m, md->source_file);
+		out->source_line = md->source_line;
+	} else if (md != NULL)
+		frame_source(m, mp, md->stack_frame_id, out);
+	out->id = in->id;
+	out->schedule_index = -1;
+	out->launch = launch_of(in->opcode);
+	out->kernel_class = kernel_class_of(mp, in);
+}
+
+/* The index in m->instrs of the instruction with that id, or -1. */
+static int64_t
+instr_by_id(const struct hlo_module *m, const int64_t *sorted_ids,
+    const uint32_t *order, int64_t id)
+{
+	size_t lo = 0, hi = m->ninstrs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sorted_ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->ninstrs && sorted_ids[lo] == id ? (int64_t)order[lo] : -1;
+}
+
+struct order_ctx {
+	struct hlo_module *m;
+	const ModuleProto *mp;
+	int64_t		*sorted_ids;
+	uint32_t	*order;
+	size_t		 cap;
+};
+
+/* Appends the launches of computation c in run order (see read-hlo.h). */
+static void
+add_launches(struct order_ctx *o, const CompProto *c, int depth)
+{
+	const Xla__HloScheduleProto *sched = o->mp->schedule;
+	const int64_t *ids = NULL;
+	size_t n = 0, i, j;
+
+	if (c == NULL || c->is_fusion_computation || depth > MAX_CALL_DEPTH)
+		return;
+	for (i = 0; sched != NULL && i < sched->n_sequences; i++)
+		if (sched->sequences[i]->key == c->id &&
+		    sched->sequences[i]->value != NULL) {
+			ids = sched->sequences[i]->value->instruction_ids;
+			n = sched->sequences[i]->value->n_instruction_ids;
+		}
+	if (ids == NULL)
+		n = c->n_instructions;
+	for (i = 0; i < n; i++) {
+		int64_t id = ids != NULL ? ids[i] : c->instructions[i]->id;
+		int64_t k = instr_by_id(o->m, o->sorted_ids, o->order, id);
+		const InstrProto *in;
+		struct hlo_instr *hi;
+
+		if (k < 0)
+			continue;
+		hi = &o->m->instrs[k];
+		if (hi->launch != HLO_LAUNCH_NONE) {
+			if (o->m->nlaunches == o->cap) {
+				o->cap = o->cap == 0 ? 64 : o->cap * 2;
+				o->m->launches = xreallocarray(o->m->launches,
+				    o->cap, sizeof *o->m->launches);
+			}
+			if (hi->schedule_index < 0)
+				hi->schedule_index = (int32_t)o->m->nlaunches;
+			o->m->launches[o->m->nlaunches++] = (uint32_t)k;
+			continue;
+		}
+		/* A call, loop or branch runs its computations here. */
+		in = NULL;
+		for (j = 0; j < c->n_instructions && in == NULL; j++)
+			if (c->instructions[j]->id == hi->id)
+				in = c->instructions[j];
+		for (j = 0; in != NULL && j < in->n_called_computation_ids; j++)
+			add_launches(o, find_comp(o->mp,
+			    in->called_computation_ids[j]), depth + 1);
+	}
+}
+
+static int
+cmp_ids(const void *a, const void *b, void *ids)
+{
+	int64_t x = ((const int64_t *)ids)[*(const uint32_t *)a];
+	int64_t y = ((const int64_t *)ids)[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* The kernel name XLA gives an instruction: [A-Za-z0-9_] kept, rest '_'. */
+static void
+kernel_name(const char *name, char *out)
+{
+	for (; *name != '\0'; name++)
+		*out++ = (*name >= 'a' && *name <= 'z') ||
+		    (*name >= 'A' && *name <= 'Z') ||
+		    (*name >= '0' && *name <= '9') || *name == '_' ? *name : '_';
+	*out = '\0';
+}
+
+static void
+index_names(struct hlo_module *m)
+{
+	size_t i;
+
+	strmap_init(&m->names);
+	strmap_init(&m->kernel_names);
+	m->instr_of_name = xcalloc(m->ninstrs + 1, sizeof *m->instr_of_name);
+	m->instr_of_kernel = xcalloc(m->ninstrs + 1,
+	    sizeof *m->instr_of_kernel);
+	for (i = 0; i < m->ninstrs; i++) {
+		const char *name = m->instrs[i].name;
+		size_t len = strlen(name), before = m->names.n;
+		uint32_t id = strmap_intern(&m->names, name, len);
+		char *kname = xmalloc(len + 1);
+
+		if (m->names.n > before)
+			m->instr_of_name[id] = (uint32_t)i;
+		kernel_name(name, kname);
+		before = m->kernel_names.n;
+		id = strmap_intern(&m->kernel_names, kname, len);
+		if (m->kernel_names.n > before)
+			m->instr_of_kernel[id] = (uint32_t)i;
+		free(kname);
+	}
+}
+
+static void
+module_build(struct hlo_module *m, const ModuleProto *mp)
+{
+	struct order_ctx o;
+	int64_t *ids;
+	size_t i, j, k;
+
+	m->name = keep(m, mp->name);
+	m->program_id = mp->id;
+	for (i = 0; i < mp->n_computations; i++)
+		m->ninstrs += mp->computations[i]->n_instructions;
+	m->instrs = xcalloc(m->ninstrs + 1, sizeof *m->instrs);
+	ids = xcalloc(m->ninstrs + 1, sizeof *ids);
+	for (i = k = 0; i < mp->n_computations; i++)
+		for (j = 0; j < mp->computations[i]->n_instructions; j++, k++) {
+			fill_instr(m, mp, mp->computations[i],
+			    mp->computations[i]->instructions[j], &m->instrs[k]);
+			ids[k] = m->instrs[k].id;
+		}
+	index_names(m);
+
+	memset(&o, 0, sizeof o);
+	o.m = m;
+	o.mp = mp;
+	o.order = xcalloc(m->ninstrs + 1, sizeof *o.order);
+	for (i = 0; i < m->ninstrs; i++)
+		o.order[i] = (uint32_t)i;
+	qsort_r(o.order, m->ninstrs, sizeof *o.order, cmp_ids, ids);
+	o.sorted_ids = xcalloc(m->ninstrs + 1, sizeof *o.sorted_ids);
+	for (i = 0; i < m->ninstrs; i++)
+		o.sorted_ids[i] = ids[o.order[i]];
+	add_launches(&o, find_comp(mp, mp->entry_computation_id), 0);
+	free(o.sorted_ids);
+	free(o.order);
+	free(ids);
+}
+
+static void
+module_free(struct hlo_module *m)
+{
+	if (m == NULL)
+		return;
+	free(m->instrs);
+	free(m->launches);
+	free(m->instr_of_name);
+	free(m->instr_of_kernel);
+	strmap_release(&m->names);
+	strmap_release(&m->kernel_names);
+	strmap_release(&m->strings);
+	free(m);
+}
+
+struct hlo_set *
+hlo_set_new(void)
+{
+	return xcalloc(1, sizeof(struct hlo_set));
+}
+
+void
+hlo_set_free(struct hlo_set *set)
+{
+	size_t i;
+
+	if (set == NULL)
+		return;
+	for (i = 0; i < set->n; i++)
+		module_free(set->mods[i]);
+	free(set->mods);
+	free(set);
+}
+
+int
+hlo_set_add(struct hlo_set *set, const void *data, size_t len, char **cause)
+{
+	Xla__HloProto *hp;
+	struct hlo_module *m;
+	size_t i;
+
+	hp = xla__hlo_proto__unpack(NULL, len, data);
+	if (hp == NULL || hp->hlo_module == NULL) {
+		*cause = xstrdup(hp == NULL ? "not a valid xla.HloProto" :
+		    "xla.HloProto without a module");
+		if (hp != NULL)
+			xla__hlo_proto__free_unpacked(hp, NULL);
+		return -1;
+	}
+	for (i = 0; i < set->n; i++)
+		if (set->mods[i]->program_id == hp->hlo_module->id) {
+			xla__hlo_proto__free_unpacked(hp, NULL);
+			return 0;
+		}
+	m = xcalloc(1, sizeof *m);
+	strmap_init(&m->strings);
+	module_build(m, hp->hlo_module);
+	xla__hlo_proto__free_unpacked(hp, NULL);
+	set->mods = xreallocarray(set->mods, set->n + 1, sizeof *set->mods);
+	set->mods[set->n++] = m;
+	return 0;
+}
+
+size_t
+hlo_set_count(const struct hlo_set *set)
+{
+	return set != NULL ? set->n : 0;
+}
+
+const struct hlo_module *
+hlo_set_module(const struct hlo_set *set, size_t i)
+{
+	return set->mods[i];
+}
+
+const struct hlo_module *
+hlo_set_find(const struct hlo_set *set, int64_t program_id, const char *name,
+    size_t name_len)
+{
+	const struct hlo_module *found = NULL;
+	size_t i;
+
+	if (set == NULL)
+		return NULL;
+	if (program_id >= 0)
+		for (i = 0; i < set->n; i++)
+			if (set->mods[i]->program_id == program_id)
+				return set->mods[i];
+	if (name == NULL)
+		return NULL;
+	for (i = 0; i < set->n; i++)
+		if (strlen(set->mods[i]->name) == name_len &&
+		    memcmp(set->mods[i]->name, name, name_len) == 0) {
+			if (found != NULL)
+				return NULL;	/* recompiled: ambiguous */
+			found = set->mods[i];
+		}
+	return found;
+}
+
+const struct hlo_instr *
+hlo_module_instr(const struct hlo_module *m, const char *name, size_t len)
+{
+	int64_t id = strmap_find(&m->names, name, len);
+
+	return id < 0 ? NULL : &m->instrs[m->instr_of_name[id]];
+}
+
+const struct hlo_instr *
+hlo_module_kernel(const struct hlo_module *m, const char *kernel, size_t len)
+{
+	int64_t id = strmap_find(&m->kernel_names, kernel, len);
+
+	return id < 0 ? NULL : &m->instrs[m->instr_of_kernel[id]];
+}
