@@ -33,12 +33,13 @@ import tempfile
 SKIP = 77
 
 HEADER = ("rank,name,module,category,count,total_us,self_us,avg_us,min_us,"
-          "max_us,percent,cum_percent,gflops_per_s,gbps")
+          "max_us,percent,cum_percent,gflops_per_s,gbps,source")
 
 # The only stats the op table looks at; everything else is skipped cheaply.
 WANTED = frozenset((
     "hlo_op", "hlo_module", "hlo_category", "program_id", "flops",
     "bytes_accessed", "device_offset_ps", "device_duration_ps",
+    "correlation_id",
 ))
 
 MASK64 = (1 << 64) - 1
@@ -56,7 +57,7 @@ def die(msg, status=1):
 
 
 def load_xplane_pb2(proto_path):
-    """Generate xplane_pb2 from proto_path into a temp dir and import it."""
+    """Generate the module of proto_path (xplane_pb2, hlo_pb2) and import it."""
     try:
         import google.protobuf  # noqa: F401  (only checking availability)
     except ImportError:
@@ -153,8 +154,9 @@ def as_number(v):
 class Plane:
     """Name and stat lookups of one XPlane (metadata maps keyed by map key)."""
 
-    def __init__(self, plane):
+    def __init__(self, plane, hlo=()):
         self.plane = plane
+        self.hlo = hlo
         self.stat_names = {k: m.name for k, m in plane.stat_metadata.items()}
         self.meta_cache = {}
         self.modules = None
@@ -214,6 +216,196 @@ class Plane:
         return self.modules.get(pid, "")
 
 
+# ---- HLO (docs/command-buffers.md and jaxprof-top(1), CATEGORIES) ----
+
+NO_LAUNCH = frozenset((
+    "parameter", "constant", "get-tuple-element", "tuple", "bitcast",
+    "after-all", "add-dependency", "opt-barrier", "domain", "partition-id",
+    "replica-id", "call", "while", "conditional", "async-start",
+    "async-update", "async-done", "copy-done", "all-reduce-done",
+    "all-gather-done", "collective-permute-done", "send-done", "recv-done",
+    "get-dimension-size"))
+LIBRARY = frozenset((
+    "custom-call", "all-reduce", "all-reduce-start", "all-gather",
+    "all-gather-start", "reduce-scatter", "all-to-all", "collective-permute",
+    "collective-permute-start", "collective-broadcast", "send", "recv", "fft",
+    "triangular-solve", "cholesky", "convolution", "dot"))
+
+
+class Instr:
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+class HloModule:
+    """One program's instructions: by name, by kernel name, in run order."""
+
+    def __init__(self, mp):
+        self.name = mp.name
+        self.program_id = mp.id & MASK64
+        comps = {c.id: c for c in mp.computations}
+
+        def has(comp, opcode, depth=0):
+            if comp is None or depth > 64:
+                return False
+            return any(i.opcode == opcode or any(
+                has(comps.get(k), opcode, depth + 1)
+                for k in i.called_computation_ids) for i in comp.instructions)
+
+        def category(i):
+            t = i.custom_call_target
+            if i.opcode == "custom-call":
+                if any(w in t for w in ("cublas", "hipblas", "gemm", "matmul")):
+                    return "gemm"
+                if "conv" in t:
+                    return "convolution"
+                if "fmha" in t or "attention" in t:
+                    return "attention"
+                return "custom-call"
+            if i.opcode == "fusion":
+                fused = (comps.get(i.called_computation_ids[0])
+                         if i.called_computation_ids else None)
+                if has(fused, "convolution"):
+                    return "convolution fusion"
+                if has(fused, "dot"):
+                    return "gemm fusion"
+                return {"kLoop": "loop fusion", "kInput": "input fusion",
+                        "kOutput": "output fusion",
+                        "kCustom": "custom fusion"}.get(i.fusion_kind, "fusion")
+            if i.opcode == "dot":
+                return "gemm"
+            return i.opcode
+
+        def source(i):
+            md = i.metadata
+            if md.source_file:
+                return "%s:%d" % (md.source_file, md.source_line)
+            sfi = mp.stack_frame_index
+            f = md.stack_frame_id
+            if not 1 <= f <= len(sfi.stack_frames):
+                return ""
+            loc_id = sfi.stack_frames[f - 1].file_location_id
+            if not 1 <= loc_id <= len(sfi.file_locations):
+                return ""
+            loc = sfi.file_locations[loc_id - 1]
+            if not 1 <= loc.file_name_id <= len(sfi.file_names):
+                return ""
+            return "%s:%d" % (sfi.file_names[loc.file_name_id - 1], loc.line)
+
+        def kernel_class(i):
+            fused = (comps.get(i.called_computation_ids[0])
+                     if i.opcode == "fusion" and i.called_computation_ids
+                     else None)
+            if fused is None:
+                return ("self", i.name)
+            return (i.fusion_kind,
+                    tuple(x.opcode for x in fused.instructions))
+
+        self.by_name, self.by_kernel, by_id = {}, {}, {}
+        for c in mp.computations:
+            for i in c.instructions:
+                launch = ("none" if i.opcode in NO_LAUNCH else
+                          "library" if i.opcode in LIBRARY else "kernel")
+                ins = Instr(name=i.name, category=category(i),
+                            source=source(i), launch=launch,
+                            kclass=kernel_class(i), proto=i)
+                self.by_name.setdefault(i.name, ins)
+                self.by_kernel.setdefault(re.sub("[^A-Za-z0-9_]", "_", i.name),
+                                          ins)
+                by_id.setdefault(i.id, ins)
+        seqs = {k: list(v.instruction_ids)
+                for k, v in mp.schedule.sequences.items()}
+        self.launches = []
+
+        def add(comp, depth):
+            if comp is None or comp.is_fusion_computation or depth > 64:
+                return
+            ids = seqs.get(comp.id, [i.id for i in comp.instructions])
+            for iid in ids:
+                ins = by_id.get(iid)
+                if ins is None:
+                    continue
+                if ins.launch != "none":
+                    self.launches.append(ins)
+                    continue
+                for k in ins.proto.called_computation_ids:
+                    add(comps.get(k), depth + 1)
+        add(comps.get(mp.entry_computation_id), 0)
+
+
+def read_hlo(pb2, space):
+    """The HLO modules of /host:metadata by program id, first one kept."""
+    mods = []
+    for plane in space.planes:
+        if plane.name != "/host:metadata":
+            continue
+        names = {k: m.name for k, m in plane.stat_metadata.items()}
+        for md in plane.event_metadata.values():
+            for st in md.stats:
+                if names.get(st.metadata_id) != "Hlo Proto":
+                    continue
+                hp = pb2.HloProto()
+                try:
+                    hp.ParseFromString(st.bytes_value)
+                except Exception:  # unreadable: the ops keep kernel names
+                    continue
+                if not hp.HasField("hlo_module"):
+                    continue
+                if all(m.program_id != hp.hlo_module.id & MASK64
+                       for m in mods):
+                    mods.append(HloModule(hp.hlo_module))
+    return mods
+
+
+def find_module(mods, pid, name):
+    """By program id, else the only module of that name."""
+    if pid is not None:
+        for m in mods:
+            if m.program_id == pid:
+                return m
+    found = [m for m in mods if m.name == name] if name is not None else []
+    return found[0] if len(found) == 1 else None
+
+
+class Cursor:
+    """Matches a CUDA graph launch's kernels to instructions in run order."""
+
+    def __init__(self):
+        self.module, self.launch, self.next, self.last = None, None, 0, -1
+
+    def take(self, pos):
+        self.next, self.last = pos + 1, pos
+        return self.module.launches[pos]
+
+    def match(self, module, launch, kernel):
+        if module is not self.module or launch != self.launch:
+            self.module, self.launch, self.next, self.last = \
+                module, launch, 0, -1
+        L = module.launches
+        named = module.by_kernel.get(kernel)
+        if named is not None and named.launch == "kernel":
+            if self.last >= 0 and L[self.last] is named:
+                return named
+
+            def runs(pos):
+                i = L[pos]
+                return i is named or (i.launch == "kernel" and
+                                      i.kclass == named.kclass)
+            for pos in range(self.next, len(L)):
+                if runs(pos):
+                    return self.take(pos)
+            for pos in range(self.next - 1, -1, -1):
+                if runs(pos):
+                    return self.take(pos)
+            return named
+        if kernel.startswith("Memset"):
+            return L[self.next] if self.next < len(L) else None
+        for pos in range(self.next, len(L)):
+            if L[pos].launch == "library":
+                return self.take(pos)
+        return None
+
+
 def program_id(stats):
     pid = as_int(stats.get("program_id"))
     # Module names print the id as unsigned 64-bit; compare it that way.
@@ -231,15 +423,28 @@ def timespan(line_base_ps, ev, stats):
 
 
 # An occurrence is a list [start_ps, dur_ps, self_ps, name, module, category,
-# flops, bytes]; the indices below name its fields.
-START, DUR, SELF, NAME, MODULE, CAT, FLOPS, BYTES = range(8)
+# flops, bytes, source]; the indices below name its fields.
+START, DUR, SELF, NAME, MODULE, CAT, FLOPS, BYTES, SOURCE = range(9)
 
 
-def occurrence(pl, start, dur, name, stats, category):
+def occurrence(pl, start, dur, name, stats, category, instr=None):
+    """category: the fallback when neither hlo_category nor the HLO say."""
     cat = stats.get("hlo_category")
-    return [start, dur, dur, name, pl.module(stats),
-            cat if isinstance(cat, str) else category,
-            as_number(stats.get("flops")), as_number(stats.get("bytes_accessed"))]
+    if not isinstance(cat, str):
+        cat = instr.category if instr is not None else category
+    return [start, dur, dur, name, pl.module(stats), cat,
+            as_number(stats.get("flops")), as_number(stats.get("bytes_accessed")),
+            instr.source if instr is not None else ""]
+
+
+def op_instr(pl, stats, op):
+    """The HLO instruction named op in the event's program, or None; and
+    whether the program's HLO is known at all."""
+    m = find_module(pl.hlo, program_id(stats), stats.get("hlo_module")
+                    if isinstance(stats.get("hlo_module"), str) else None)
+    if m is None:
+        return None, None
+    return m.by_name.get(op), m
 
 
 def xla_ops_line(pl, line):
@@ -249,7 +454,9 @@ def xla_ops_line(pl, line):
     for ev in line.events:
         name, stats = pl.event(ev)
         start, dur = timespan(base, ev, stats)
-        occs.append(occurrence(pl, start, dur, name, stats, ""))
+        instr, _ = op_instr(pl, stats, name)
+        occs.append(occurrence(pl, start, dur, name, stats,
+                               derive_category(name), instr))
     return occs
 
 
@@ -262,12 +469,23 @@ def hlo_op_line(pl, line, merge, tf_ops):
     base = line.timestamp_ns * 1000
     occs = []
     prev_key = None
+    cursor = Cursor()
     for ev in line.events:
         name, stats = pl.event(ev)
         hlo_op = stats.get("hlo_op")
         if isinstance(hlo_op, str):
             op = hlo_op.rsplit("::", 1)[-1]
             start, dur = timespan(base, ev, stats)
+            instr, module = op_instr(pl, stats, op)
+            fallback = derive_category(op)
+            if instr is None and module is not None:
+                # A CUDA graph's kernel: hlo_op names the launching call.
+                instr = cursor.match(module, as_int(stats.get(
+                    "correlation_id")), name)
+                op = instr.name if instr is not None else name
+                fallback = "unattributed"
+            elif instr is not None:
+                op = instr.name
             if merge:
                 key = (op, stats.get("hlo_module"), program_id(stats))
                 if key == prev_key:
@@ -275,8 +493,8 @@ def hlo_op_line(pl, line, merge, tf_ops):
                     occs[-1][SELF] += dur
                     continue
                 prev_key = key
-            occs.append(occurrence(pl, start, dur, op, stats,
-                                   derive_category(op)))
+            occs.append(occurrence(pl, start, dur, op, stats, fallback,
+                                   instr))
         elif tf_ops:
             # The full metadata name "op:Type": TF writes the type alone
             # as the display name.
@@ -303,38 +521,39 @@ def subtract_children(occs):
         stack.append((end, o))
 
 
-def device_ops(plane):
+def device_ops(plane, hlo):
     """Occurrence lists (one per line) of a device plane, rules 1a/1b."""
-    pl = Plane(plane)
+    pl = Plane(plane, hlo)
     xla_ops = [line for line in plane.lines if line.name == "XLA Ops"]
     if xla_ops:
         return [xla_ops_line(pl, line) for line in xla_ops]
     return [hlo_op_line(pl, line, True, False) for line in plane.lines]
 
 
-def host_ops(plane):
+def host_ops(plane, hlo):
     """Occurrence lists of the /host:CPU plane in a CPU-only file, 2a/2b."""
-    pl = Plane(plane)
+    pl = Plane(plane, hlo)
     return [hlo_op_line(pl, line, False, True) for line in plane.lines]
 
 
-def file_ops(space):
+def file_ops(space, hlo):
     """Yield (device name, occurrence lists) of the planes that yield ops."""
     found = False
     for plane in space.planes:
         if plane.name.startswith("/device:"):
-            lines = device_ops(plane)
+            lines = device_ops(plane, hlo)
             if any(lines):
                 found = True
                 yield plane.name, lines
     if not found:
         for plane in space.planes:
             if plane.name == "/host:CPU":
-                yield plane.name, host_ops(plane)
+                yield plane.name, host_ops(plane, hlo)
 
 
-def aggregate(files, pb2, by_device):
-    """Map row key -> [category, count, total, self, min, max, flops, bytes].
+def aggregate(files, pb2, hlo_pb2, by_device):
+    """Map row key -> [category, count, total, self, min, max, flops, bytes,
+    source].
     The key is (name, module), prefixed by (host, device) with by_device."""
     rows = {}
     for path in files:
@@ -343,7 +562,7 @@ def aggregate(files, pb2, by_device):
         except Exception as e:  # DecodeError, OSError, gzip errors
             die("%s: %s" % (path, e))
         host = host_name(space, path) if by_device else None
-        for device, lines in file_ops(space):
+        for device, lines in file_ops(space, read_hlo(hlo_pb2, space)):
             prefix = (host, device) if by_device else ()
             for occs in lines:
                 subtract_children(occs)
@@ -353,7 +572,7 @@ def aggregate(files, pb2, by_device):
                     dur = o[DUR]
                     if r is None:
                         rows[key] = [o[CAT], 1, dur, o[SELF], dur, dur,
-                                     o[FLOPS], o[BYTES]]
+                                     o[FLOPS], o[BYTES], o[SOURCE]]
                     else:
                         r[1] += 1
                         r[2] += dur
@@ -396,7 +615,7 @@ def print_table(rows, limit, by_device):
     for rank, (key, r) in enumerate(order, 1):
         if limit is not None and rank > limit:
             break
-        cat, count, total, self_ps, mn, mx, flops, nbytes = r
+        cat, count, total, self_ps, mn, mx, flops, nbytes, source = r
         percent = 100.0 * self_ps / self_sum if self_sum else 0.0
         cum += percent
         fields = [csv_field(k) for k in key[:nkey - 2]] + [
@@ -404,7 +623,7 @@ def print_table(rows, limit, by_device):
             csv_field(cat), str(count), us(total), us(self_ps),
             "%.3f" % (total / count / 1e6), us(mn), us(mx),
             "%.2f" % percent, "%.2f" % cum,
-            rate(flops, total), rate(nbytes, total)]
+            rate(flops, total), rate(nbytes, total), csv_field(source)]
         out.append(",".join(fields))
     sys.stdout.write("\n".join(out) + "\n")
 
@@ -426,10 +645,12 @@ def main():
         ap.error("-n must be >= 0")
 
     pb2 = load_xplane_pb2(args.proto)
+    hlo_pb2 = load_xplane_pb2(os.path.join(os.path.dirname(args.proto),
+                                           "hlo.proto"))
     files = find_files(args.paths)
     if not files:
         die("no .xplane.pb files found")
-    rows = aggregate(files, pb2, args.by_device)
+    rows = aggregate(files, pb2, hlo_pb2, args.by_device)
     print_table(rows, args.n, args.by_device)
 
 
