@@ -106,8 +106,9 @@ struct plane_tables {
 	enum pf_key	*stat_keys;	/* the key of each stat name */
 	size_t		 nstat_names;
 	struct idmap	 meta_ids;	/* event metadata id -> metas index */
-	struct pf_event_meta *metas;	/* nmetas + 1: the last one is empty */
+	struct pf_event_meta *metas;	/* nmetas, + 1 empty once finished */
 	size_t		 nmetas;
+	int		 metas_finished; /* the empty entry metas[nmetas] exists */
 	struct pf_stat	*stat_pool;	/* metadata and plane stats */
 	size_t		 nstat_pool;
 	int64_t		*child_pool;
@@ -205,6 +206,7 @@ tables_finish_metas(struct plane_tables *t)
 	m->index = (uint32_t)t->nmetas;
 	m->name = xstrdup("");
 	m->display_name = xstrdup("");
+	t->metas_finished = 1;
 }
 
 static const struct pf_event_meta *
@@ -228,8 +230,13 @@ tables_release(struct plane_tables *t)
 		free(t->stat_names[i]);
 	free(t->stat_names);
 	free(t->stat_keys);
+	/*
+	 * A plane whose metadata failed to decode part way has no empty
+	 * entry yet: release only the entries that exist.
+	 */
 	if (t->metas != NULL)
-		for (i = 0; i <= t->nmetas; i++) {
+		for (i = 0; i < t->nmetas + (t->metas_finished ? 1 : 0);
+		    i++) {
 			free((char *)t->metas[i].name);
 			free((char *)t->metas[i].display_name);
 		}
