@@ -9,6 +9,7 @@
 #include "proto/xplane.pb-c.h"
 
 #include "err.h"
+#include "ptime.h"
 #include "read-xplane.h"
 #include "xmalloc.h"
 
@@ -880,10 +881,54 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
 		tables_resolve_stat(t, &w->scratch[i], w->rs);
 	ev->stats = w->scratch;
 	ev->meta = tables_event_meta(t, ev->metadata_id, w->rs);
-	/* Unsigned arithmetic: absurd timestamps wrap instead of being UB. */
-	ev->start_ps = (int64_t)((uint64_t)line->timestamp_ns * 1000u +
-	    (uint64_t)ev->offset_ps);
+	/* In range (check_event_times): no overflow, and start_ps >= 0. */
+	if (ps_valid(ev->offset_ps) && line->timestamp_ns >= 0 &&
+	    line->timestamp_ns <= PS_LIMIT / 1000)
+		ev->start_ps = line->timestamp_ns * 1000 + ev->offset_ps;
+	else
+		ev->start_ps = -1;
 	return 0;
+}
+
+/*
+ * Impossible times (jaxprof(1), IMPOSSIBLE TIMES): a negative or huge line
+ * timestamp, event offset or duration, or a start past PS_LIMIT, rejects
+ * the file with a message naming the plane, line, event and value.
+ */
+static int
+check_line_time(struct walker *w, const uint8_t *at,
+    const struct pf_plane *plane, const struct pf_line *line,
+    struct pf_bytes name)
+{
+	if (line->timestamp_ns >= 0 && line->timestamp_ns <= PS_LIMIT / 1000)
+		return 0;
+	return fail(w, at, "plane '%s' line '%.*s': impossible timestamp_ns "
+	    "%lld (must be 0 to %lld)", plane->name, (int)name.len, name.ptr,
+	    (long long)line->timestamp_ns, (long long)(PS_LIMIT / 1000));
+}
+
+static int
+check_event_times(struct walker *w, const uint8_t *at,
+    const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_event *ev)
+{
+	const char *what;
+	int64_t v;
+
+	if (!ps_valid(ev->duration_ps)) {
+		what = "duration_ps";
+		v = ev->duration_ps;
+	} else if (!ps_valid(ev->offset_ps)) {
+		what = "offset_ps";
+		v = ev->offset_ps;
+	} else if (!ps_valid(ev->start_ps)) {
+		what = "start (timestamp_ns * 1000 + offset_ps)";
+		v = line->timestamp_ns * 1000 + ev->offset_ps;
+	} else
+		return 0;
+	return fail(w, at, "plane '%s' line '%s' event '%s': impossible %s "
+	    "%lld (must be 0 to %lld)", plane->name, line->name,
+	    pf_event_name(ev), what, (long long)v, (long long)PS_LIMIT);
 }
 
 /* One XLine: a header scan, then its events in order. */
@@ -944,6 +989,8 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 		if (rc == -1)
 			return -1;
 	}
+	if (check_line_time(w, c.p, plane, &line, name) == -1)
+		return -1;
 	line.name = xstrndup(name.ptr, name.len);
 	line.display_name = xstrndup(display.ptr, display.len);
 	rc = h->line_begin != NULL ? h->line_begin(h->ctx, plane, &line) : 0;
@@ -961,7 +1008,8 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 			continue;
 		}
 		(void)get_len(w, &c, &sub, msg);
-		if (decode_event(w, sub, t, &line, &ev) == -1)
+		if (decode_event(w, sub, t, &line, &ev) == -1 ||
+		    check_event_times(w, sub.p, plane, &line, &ev) == -1)
 			rc = -1;
 		else if (h->event != NULL)
 			rc = h->event(h->ctx, plane, &line, &ev);
