@@ -792,13 +792,17 @@ scan_plane(struct walker *w, struct cur c, struct plane_tables *t,
 		}
 		for (i = 0; i < t->nstat_pool; i++)
 			tables_resolve_stat(t, &t->stat_pool[i], w->rs);
-		ps->plane.stats = t->stat_pool + first;
+		/* No pool yet is NULL, and NULL + 0 is undefined. */
+		ps->plane.stats = t->stat_pool != NULL ?
+		    t->stat_pool + first : NULL;
 		ps->plane.nstats = ps->nstats;
 	}
 	for (i = 0; i < t->nmetas; i++) {
-		t->metas[i].stats = t->stat_pool + refs[i].stat_first;
+		t->metas[i].stats = t->stat_pool != NULL ?
+		    t->stat_pool + refs[i].stat_first : NULL;
 		t->metas[i].nstats = refs[i].nstats;
-		t->metas[i].child_ids = t->child_pool + refs[i].child_first;
+		t->metas[i].child_ids = t->child_pool != NULL ?
+		    t->child_pool + refs[i].child_first : NULL;
 		t->metas[i].nchild_ids = refs[i].nchild;
 	}
 	tables_finish_metas(t);

@@ -79,7 +79,7 @@ void
 ivals_iter_init(const struct ivals *s, struct ivals_iter *it)
 {
 	it->p = s->buf;
-	it->end = s->buf + s->len;
+	it->end = s->buf != NULL ? s->buf + s->len : NULL;
 	it->start = 0;
 }
 
