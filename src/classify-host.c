@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "classify-int.h"
+#include "ptime.h"
 #include "xmalloc.h"
 
 static const char *const compile_names[] = {
@@ -53,8 +54,10 @@ enclosing_function(struct classify *c)
 static void
 close_event(struct classify *c, const struct open_event *o)
 {
-	if (o->scope != NO_SCOPE)
-		c->scopes.aggs[o->scope].self_ps += o->dur_ps - o->child_ps;
+	/* Children that overlap each other can add up past the parent. */
+	if (o->scope != NO_SCOPE && o->child_ps < o->dur_ps)
+		c->scopes.aggs[o->scope].self_ps = ps_add(
+		    c->scopes.aggs[o->scope].self_ps, o->dur_ps - o->child_ps);
 }
 
 /* Closes the open events that do not contain [start, end]. */
@@ -183,12 +186,14 @@ host_scope(struct classify *c, const char *name, int64_t dur)
 	for (i = c->nev_stack; i > 0; i--)
 		if (c->ev_stack[i - 1].scope != NO_SCOPE) {
 			k.module = c->ev_stack[i - 1].scope;
-			c->ev_stack[i - 1].child_ps += dur;
+			c->ev_stack[i - 1].child_ps = ps_add(
+			    c->ev_stack[i - 1].child_ps, dur);
 			break;
 		}
 	idx = op_table_get(&c->scopes, &k, 0);
 	c->scopes.aggs[idx].count++;
-	c->scopes.aggs[idx].total_ps += dur;
+	c->scopes.aggs[idx].total_ps = ps_add(c->scopes.aggs[idx].total_ps,
+	    dur);
 	return (uint32_t)idx;
 }
 

@@ -10,6 +10,7 @@
 
 #include "classify-int.h"
 #include "err.h"
+#include "ptime.h"
 #include "steps.h"
 #include "xmalloc.h"
 
@@ -177,7 +178,7 @@ agg_add(struct op_agg *a, int64_t dur, uint64_t flops, int has_flops,
 	if (a->count == 0 || dur > a->max_ps)
 		a->max_ps = dur;
 	a->count++;
-	a->total_ps += dur;
+	a->total_ps = ps_add(a->total_ps, dur);
 	a->flops += flops;
 	a->bytes_accessed += bytes;
 	a->has_flops |= has_flops;
@@ -245,8 +246,10 @@ event_span(struct classify *c, const struct pf_event *ev, int64_t *start,
 {
 	int64_t off, d;
 
+	/* Out of range (jaxprof(1), IMPOSSIBLE TIMES): ignored. */
 	if (event_int(c, PF_KEY_DEVICE_OFFSET_PS, &off) &&
-	    event_int(c, PF_KEY_DEVICE_DURATION_PS, &d)) {
+	    event_int(c, PF_KEY_DEVICE_DURATION_PS, &d) &&
+	    ps_valid(off) && ps_valid(d)) {
 		*start = off;
 		*dur = d;
 	} else {
@@ -422,7 +425,11 @@ event_cost(struct classify *c, uint64_t *flops, int *has_flops,
 static void
 close_op(struct classify *c, struct open_op *o)
 {
-	c->cand[o->cand].aggs[o->agg_index].self_ps += o->dur_ps - o->child_ps;
+	struct op_agg *a = &c->cand[o->cand].aggs[o->agg_index];
+
+	/* Children that overlap each other can add up past the parent. */
+	if (o->child_ps < o->dur_ps)
+		a->self_ps = ps_add(a->self_ps, o->dur_ps - o->child_ps);
 }
 
 static void
@@ -556,12 +563,13 @@ add_op_occurrence(struct classify *c, enum candidate cand,
 	agg_add(&t->aggs[i], dur, flops, has_flops, bytes, has_bytes);
 	if (cand == CAND_KERNELS) {
 		/* Kernels on a stream never nest. */
-		t->aggs[i].self_ps += dur;
+		t->aggs[i].self_ps = ps_add(t->aggs[i].self_ps, dur);
 		return;
 	}
 	close_ops_before(c, start, start + dur);
 	if (c->nops_stack > 0)
-		c->ops_stack[c->nops_stack - 1].child_ps += dur;
+		c->ops_stack[c->nops_stack - 1].child_ps =
+		    ps_add(c->ops_stack[c->nops_stack - 1].child_ps, dur);
 	if (c->nops_stack == c->ops_stack_cap) {
 		c->ops_stack_cap = c->ops_stack_cap == 0 ? 16 :
 		    c->ops_stack_cap * 2;
@@ -685,7 +693,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
 		if (c->pending && op_key_eq(&key, &c->pending_key)) {
 			/* One op execution: its cost is the first kernel's. */
-			c->pending_dur += dur;
+			c->pending_dur = ps_add(c->pending_dur, dur);
 		} else {
 			flush_pending(c);
 			c->pending = 1;
@@ -731,7 +739,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	if (k->count == 0 || dur > k->max_ps)
 		k->max_ps = dur;
 	k->count++;
-	k->total_ps += dur;
+	k->total_ps = ps_add(k->total_ps, dur);
 }
 
 void
@@ -1126,7 +1134,7 @@ aggregate_modules(struct plane_summary *p)
 		if (m->count == 0 || e->dur_ps > m->max_ps)
 			m->max_ps = e->dur_ps;
 		m->count++;
-		m->total_ps += e->dur_ps;
+		m->total_ps = ps_add(m->total_ps, e->dur_ps);
 	}
 }
 

@@ -173,19 +173,24 @@ strip(char **s)
 
 /*
  * Reads a rules file: "key = value" lines, '#' comments, blank lines.
- * Keys are the long option names without "--".  Exits 2 on any problem.
+ * Keys are the long option names without "--".  Returns 0, or -1 with
+ * *cause a new message (caller frees) naming the file and the line.
  */
-static void
-read_rules(struct setting *set, const char *path)
+static int
+read_rules(struct setting *set, const char *path, char **cause)
 {
 	FILE *fp = fopen(path, "r");
 	char line[4096], *p, *key, *value, *eq;
 	unsigned lineno = 0;
 	size_t i;
 
-	if (fp == NULL)
-		jp_err(EXIT_TROUBLE, "cannot read rules '%s'", path);
-	while (fgets(line, sizeof line, fp) != NULL) {
+	*cause = NULL;
+	if (fp == NULL) {
+		*cause = xasprintf("cannot read rules '%s': %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	while (*cause == NULL && fgets(line, sizeof line, fp) != NULL) {
 		lineno++;
 		if ((p = strchr(line, '#')) != NULL)
 			*p = '\0';
@@ -194,9 +199,9 @@ read_rules(struct setting *set, const char *path)
 		if (*key == '\0')
 			continue;
 		if ((eq = strchr(key, '=')) == NULL) {
-			fclose(fp);
-			jp_errx(EXIT_TROUBLE, "rules '%s' line %u: expected "
+			*cause = xasprintf("rules '%s' line %u: expected "
 			    "'key = value'", path, lineno);
+			break;
 		}
 		*eq = '\0';
 		value = eq + 1;
@@ -206,23 +211,39 @@ read_rules(struct setting *set, const char *path)
 			if (i != S_RULES && strcmp(set[i].name, key) == 0)
 				break;
 		if (i == NSETTINGS) {
-			fclose(fp);
-			jp_errx(EXIT_TROUBLE, "rules '%s' line %u: unknown key "
+			*cause = xasprintf("rules '%s' line %u: unknown key "
 			    "'%s'", path, lineno, key);
+			break;
 		}
 		if (set[i].set == 2)
 			continue;
 		if (parse_value(&set[i], value) == -1) {
-			fclose(fp);
-			jp_errx(EXIT_TROUBLE, "rules '%s' line %u: invalid %s "
+			*cause = xasprintf("rules '%s' line %u: invalid %s "
 			    "'%s' (expected %s)", path, lineno, key, value,
 			    expected(set[i].kind));
+			break;
 		}
 		set[i].set = 1;
 	}
-	if (ferror(fp))
-		jp_err(EXIT_TROUBLE, "cannot read rules '%s'", path);
+	if (*cause == NULL && ferror(fp))
+		*cause = xasprintf("cannot read rules '%s': %s", path,
+		    strerror(errno));
 	fclose(fp);
+	return *cause == NULL ? 0 : -1;
+}
+
+int
+check_rules_validate(const char *path, char **cause)
+{
+	struct setting set[NSETTINGS];
+	size_t i;
+	int rc;
+
+	memcpy(set, setting_defaults, sizeof set);
+	rc = read_rules(set, path, cause);
+	for (i = 0; i < NSETTINGS; i++)
+		free(set[i].str);
+	return rc;
 }
 
 /* The rule rows being printed, and how many rules failed. */
@@ -505,8 +526,9 @@ check_run(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		cmd_usage_error(&cmd_check);
-	if (set[S_RULES].set)
-		read_rules(set, set[S_RULES].str);
+	if (set[S_RULES].set && read_rules(set, set[S_RULES].str, &line) ==
+	    -1)
+		jp_errx(EXIT_TROUBLE, "%s", line);
 	if (!set[S_BASELINE].set) {
 		jp_warnx("no --baseline given");
 		cmd_usage_error(&cmd_check);

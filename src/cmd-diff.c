@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "err.h"
 #include "output.h"
+#include "ptime.h"
 #include "report.h"
 #include "summary.h"
 #include "xmalloc.h"
@@ -266,7 +267,7 @@ put_row(struct output *o, const struct diff_pair *p, enum op_by by,
 	else
 		output_null(o);
 	if (by == BY_COUNT)
-		output_int(o, (int64_t)p->delta);
+		output_int(o, ps_from_double(p->delta));
 	else
 		output_ps(o, p->delta);
 	if (p->base_value > 0)

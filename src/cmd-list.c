@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "err.h"
 #include "output.h"
+#include "ptime.h"
 #include "report.h"
 #include "xmalloc.h"
 
@@ -182,7 +183,7 @@ list_run(int argc, char **argv)
 		output_str(o, devices);
 		free(devices);
 		if (sqlite3_column_type(st, 6) != SQLITE_NULL)
-			output_ps(o, (double)(sqlite3_column_int64(st, 7) -
+			output_ps(o, (double)ps_sub(sqlite3_column_int64(st, 7),
 			    sqlite3_column_int64(st, 6)));
 		else
 			output_null(o);
@@ -192,9 +193,13 @@ list_run(int argc, char **argv)
 			struct tm tm;
 			char buf[32];
 
-			gmtime_r(&t, &tm);
-			strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-			output_str(o, buf);
+			/* A year gmtime_r() cannot hold: no date. */
+			if (gmtime_r(&t, &tm) != NULL &&
+			    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ",
+			    &tm) > 0)
+				output_str(o, buf);
+			else
+				output_null(o);
 		} else
 			output_null(o);
 		output_end_row(o);

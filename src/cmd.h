@@ -40,5 +40,10 @@ void	cmd_print_help(const struct cmd *cmd, FILE *fp);
 void	cmd_usage_error(const struct cmd *cmd) __attribute__((noreturn));
 /* Resets getopt so a command can parse its own arguments. */
 void	cmd_reset_getopt(void);
+/*
+ * Reads a check rules file (jaxprof-check(1)) as --rules would, keeping
+ * nothing: 0, or -1 with *cause (caller frees).  For the fuzz target.
+ */
+int	check_rules_validate(const char *path, char **cause);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "ptime.h"
 #include "xmalloc.h"
 
 #define TABLE_MAX_NAME	80	/* longer names are cut in tables */
@@ -74,16 +75,17 @@ void
 fmt_duration(char *buf, size_t size, int64_t ps)
 {
 	double v = (double)ps;
+	int64_t a = ps_abs(ps);
 	char num[40];
 	const char *unit;
 
-	if (llabs(ps) >= 1000000000000LL) {
+	if (a >= 1000000000000LL) {
 		v /= 1e12;
 		unit = "s";
-	} else if (llabs(ps) >= 1000000000LL) {
+	} else if (a >= 1000000000LL) {
 		v /= 1e9;
 		unit = "ms";
-	} else if (llabs(ps) >= 1000000LL) {
+	} else if (a >= 1000000LL) {
 		v /= 1e6;
 		unit = "us";
 	} else {
@@ -188,8 +190,13 @@ output_ps(struct output *o, double ps)
 {
 	char buf[64];
 
+	/* No number at all (JSON has no NaN): a null cell. */
+	if (!isfinite(ps)) {
+		output_null(o);
+		return;
+	}
 	if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
-		fmt_duration(buf, sizeof buf, (int64_t)ps);
+		fmt_duration(buf, sizeof buf, ps_from_double(ps));
 	else
 		fmt_fixed(buf, sizeof buf, ps / 1e6, 3);
 	put_cell(o, xstrdup(buf), 1);
@@ -202,9 +209,13 @@ output_double(struct output *o, double v)
 	    o->cols[o->ncells].type : COL_RATE;
 	char buf[64];
 
+	if (!isfinite(v)) {
+		output_null(o);
+		return;
+	}
 	if (type == COL_BYTES && (o->fmt == FMT_TABLE ||
 	    o->fmt == FMT_MARKDOWN)) {
-		fmt_bytes(buf, sizeof buf, (int64_t)v);
+		fmt_bytes(buf, sizeof buf, ps_from_double(v));
 		put_cell(o, xstrdup(buf), 1);
 		return;
 	}
@@ -261,12 +272,51 @@ csv_field(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+/*
+ * The length of the valid UTF-8 sequence (2 to 4 bytes) that starts at p,
+ * or 0 when it is not one: overlong forms, surrogates and code points
+ * beyond U+10FFFF are invalid (Unicode 15, table 3-7).
+ */
+size_t
+utf8_seq_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+	} else
+		return 0;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/* s as a JSON string; a byte that is not valid UTF-8 becomes U+FFFD. */
 static void
 json_string(FILE *fp, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, len;
+
 	fputc('"', fp);
-	for (; *s != '\0'; s++) {
-		unsigned char ch = (unsigned char)*s;
+	while (i < n) {
+		unsigned char ch = p[i];
 
 		if (ch == '"' || ch == '\\')
 			fprintf(fp, "\\%c", ch);
@@ -276,8 +326,15 @@ json_string(FILE *fp, const char *s)
 			fputs("\\t", fp);
 		else if (ch < 0x20)
 			fprintf(fp, "\\u%04x", ch);
-		else
+		else if (ch < 0x80)
 			fputc(ch, fp);
+		else if ((len = utf8_seq_len(p + i, n - i)) > 0) {
+			fwrite(p + i, 1, len, fp);
+			i += len;
+			continue;
+		} else
+			fputs("\\ufffd", fp);
+		i++;
 	}
 	fputc('"', fp);
 }

@@ -68,5 +68,10 @@ int		 output_finish(struct output *o);
 void		 fmt_fixed(char *buf, size_t size, double v, int decimals);
 /* Human duration of ps: "850 ns", "12.345 us", "1.234 ms", "2.500 s". */
 void		 fmt_duration(char *buf, size_t size, int64_t ps);
+/*
+ * The length of the valid UTF-8 sequence (2 to 4 bytes) that starts at p,
+ * or 0 when it is not one (JSON writers replace such a byte by U+FFFD).
+ */
+size_t		 utf8_seq_len(const unsigned char *p, size_t n);
 
 #endif

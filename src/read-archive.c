@@ -11,6 +11,7 @@
 
 #include "err.h"
 #include "fdio.h"
+#include "ptime.h"
 #include "read-archive.h"
 #include "xmalloc.h"
 
@@ -169,9 +170,10 @@ arc_next(struct arc_reader *r, struct arc_entry *e, char **cause)
 		}
 	e->size = archive_entry_size_is_set(ae) ?
 	    (int64_t)archive_entry_size(ae) : -1;
+	/* Saturated: a header may say any year at all. */
 	e->mtime_ns = archive_entry_mtime_is_set(ae) ?
-	    (int64_t)archive_entry_mtime(ae) * 1000000000 +
-	    archive_entry_mtime_nsec(ae) : 0;
+	    ps_add(ps_mul((int64_t)archive_entry_mtime(ae), 1000000000),
+	    archive_entry_mtime_nsec(ae)) : 0;
 	return 1;
 }
 

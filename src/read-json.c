@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "err.h"
+#include "ptime.h"
 #include "read-json.h"
 #include "strmap.h"
 #include "xmalloc.h"
@@ -524,6 +525,13 @@ keep_event(struct jr *jr)
 	if (c->ph == 'E') {
 		if (l->nstack > 0) {
 			ev = &l->ev[l->stack[--l->nstack]];
+			if (c->ts_ps < ev->start_ps)
+				return fail(jr, "pid %lld tid %lld: impossible "
+				    "'E' at ts %lld ps, before its 'B' at %lld "
+				    "ps (a negative duration)",
+				    (long long)c->pid, (long long)c->tid,
+				    (long long)c->ts_ps,
+				    (long long)ev->start_ps);
 			ev->dur_ps = c->ts_ps - ev->start_ps;
 			ev->open = 0;
 		}
@@ -607,6 +615,15 @@ event_end(struct jr *jr)
 		/* No ph (the trailing {}), or a kind that is no event. */
 		return 1;
 	}
+	/* Impossible times (jaxprof(1), IMPOSSIBLE TIMES) reject the file. */
+	if (!ps_valid(c->ts_ps) || (c->ph == 'X' && !ps_valid(c->dur_ps)))
+		return fail(jr, "pid %lld tid %lld event '%.*s': impossible "
+		    "%s %lld ps (must be 0 to %lld)", (long long)c->pid,
+		    (long long)c->tid, (int)c->name.len,
+		    c->name.p != NULL ? c->name.p : "",
+		    !ps_valid(c->ts_ps) ? "ts" : "dur",
+		    (long long)(!ps_valid(c->ts_ps) ? c->ts_ps : c->dur_ps),
+		    (long long)PS_LIMIT);
 	a = arg_str(c, "long_name");
 	c->long_arg = a != NULL ? (size_t)(a - c->args) : SIZE_MAX;
 	if (jr->pass == 1) {

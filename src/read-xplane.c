@@ -9,6 +9,7 @@
 #include "proto/xplane.pb-c.h"
 
 #include "err.h"
+#include "ptime.h"
 #include "read-xplane.h"
 #include "xmalloc.h"
 
@@ -106,8 +107,9 @@ struct plane_tables {
 	enum pf_key	*stat_keys;	/* the key of each stat name */
 	size_t		 nstat_names;
 	struct idmap	 meta_ids;	/* event metadata id -> metas index */
-	struct pf_event_meta *metas;	/* nmetas + 1: the last one is empty */
+	struct pf_event_meta *metas;	/* nmetas, + 1 empty once finished */
 	size_t		 nmetas;
+	int		 metas_finished; /* the empty entry metas[nmetas] exists */
 	struct pf_stat	*stat_pool;	/* metadata and plane stats */
 	size_t		 nstat_pool;
 	int64_t		*child_pool;
@@ -215,6 +217,7 @@ tables_finish_metas(struct plane_tables *t)
 	m->index = (uint32_t)t->nmetas;
 	m->name = xstrdup("");
 	m->display_name = xstrdup("");
+	t->metas_finished = 1;
 }
 
 static const struct pf_event_meta *
@@ -238,8 +241,13 @@ tables_release(struct plane_tables *t)
 		free(t->stat_names[i]);
 	free(t->stat_names);
 	free(t->stat_keys);
+	/*
+	 * A plane whose metadata failed to decode part way has no empty
+	 * entry yet: release only the entries that exist.
+	 */
 	if (t->metas != NULL)
-		for (i = 0; i <= t->nmetas; i++) {
+		for (i = 0; i < t->nmetas + (t->metas_finished ? 1 : 0);
+		    i++) {
 			free((char *)t->metas[i].name);
 			free((char *)t->metas[i].display_name);
 		}
@@ -798,13 +806,17 @@ scan_plane(struct walker *w, struct cur c, struct plane_tables *t,
 			tables_resolve_stat(t, &t->stat_pool[i],
 			    i >= first && stats_are_ids(ps->plane.name) ?
 			    &ignored : w->rs);
-		ps->plane.stats = t->stat_pool + first;
+		/* No pool yet is NULL, and NULL + 0 is undefined. */
+		ps->plane.stats = t->stat_pool != NULL ?
+		    t->stat_pool + first : NULL;
 		ps->plane.nstats = ps->nstats;
 	}
 	for (i = 0; i < t->nmetas; i++) {
-		t->metas[i].stats = t->stat_pool + refs[i].stat_first;
+		t->metas[i].stats = t->stat_pool != NULL ?
+		    t->stat_pool + refs[i].stat_first : NULL;
 		t->metas[i].nstats = refs[i].nstats;
-		t->metas[i].child_ids = t->child_pool + refs[i].child_first;
+		t->metas[i].child_ids = t->child_pool != NULL ?
+		    t->child_pool + refs[i].child_first : NULL;
 		t->metas[i].nchild_ids = refs[i].nchild;
 	}
 	tables_finish_metas(t);
@@ -887,10 +899,54 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
 		tables_resolve_stat(t, &w->scratch[i], w->rs);
 	ev->stats = w->scratch;
 	ev->meta = tables_event_meta(t, ev->metadata_id, w->rs);
-	/* Unsigned arithmetic: absurd timestamps wrap instead of being UB. */
-	ev->start_ps = (int64_t)((uint64_t)line->timestamp_ns * 1000u +
-	    (uint64_t)ev->offset_ps);
+	/* In range (check_event_times): no overflow, and start_ps >= 0. */
+	if (ps_valid(ev->offset_ps) && line->timestamp_ns >= 0 &&
+	    line->timestamp_ns <= PS_LIMIT / 1000)
+		ev->start_ps = line->timestamp_ns * 1000 + ev->offset_ps;
+	else
+		ev->start_ps = -1;
 	return 0;
+}
+
+/*
+ * Impossible times (jaxprof(1), IMPOSSIBLE TIMES): a negative or huge line
+ * timestamp, event offset or duration, or a start past PS_LIMIT, rejects
+ * the file with a message naming the plane, line, event and value.
+ */
+static int
+check_line_time(struct walker *w, const uint8_t *at,
+    const struct pf_plane *plane, const struct pf_line *line,
+    struct pf_bytes name)
+{
+	if (line->timestamp_ns >= 0 && line->timestamp_ns <= PS_LIMIT / 1000)
+		return 0;
+	return fail(w, at, "plane '%s' line '%.*s': impossible timestamp_ns "
+	    "%lld (must be 0 to %lld)", plane->name, (int)name.len, name.ptr,
+	    (long long)line->timestamp_ns, (long long)(PS_LIMIT / 1000));
+}
+
+static int
+check_event_times(struct walker *w, const uint8_t *at,
+    const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_event *ev)
+{
+	const char *what;
+	int64_t v;
+
+	if (!ps_valid(ev->duration_ps)) {
+		what = "duration_ps";
+		v = ev->duration_ps;
+	} else if (!ps_valid(ev->offset_ps)) {
+		what = "offset_ps";
+		v = ev->offset_ps;
+	} else if (!ps_valid(ev->start_ps)) {
+		what = "start (timestamp_ns * 1000 + offset_ps)";
+		v = line->timestamp_ns * 1000 + ev->offset_ps;
+	} else
+		return 0;
+	return fail(w, at, "plane '%s' line '%s' event '%s': impossible %s "
+	    "%lld (must be 0 to %lld)", plane->name, line->name,
+	    pf_event_name(ev), what, (long long)v, (long long)PS_LIMIT);
 }
 
 /* One XLine: a header scan, then its events in order. */
@@ -951,6 +1007,8 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 		if (rc == -1)
 			return -1;
 	}
+	if (check_line_time(w, c.p, plane, &line, name) == -1)
+		return -1;
 	line.name = xstrndup(name.ptr, name.len);
 	line.display_name = xstrndup(display.ptr, display.len);
 	rc = h->line_begin != NULL ? h->line_begin(h->ctx, plane, &line) : 0;
@@ -968,7 +1026,8 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 			continue;
 		}
 		(void)get_len(w, &c, &sub, msg);
-		if (decode_event(w, sub, t, &line, &ev) == -1)
+		if (decode_event(w, sub, t, &line, &ev) == -1 ||
+		    check_event_times(w, sub.p, plane, &line, &ev) == -1)
 			rc = -1;
 		else if (h->event != NULL)
 			rc = h->event(h->ctx, plane, &line, &ev);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptime.h"
 #include "steps.h"
 #include "xmalloc.h"
 
@@ -77,8 +78,10 @@ span_of(const struct pf_event *ev, int64_t *start, int64_t *dur)
 {
 	int64_t off, d;
 
+	/* Out of range (jaxprof(1), IMPOSSIBLE TIMES): ignored. */
 	if (pf_stat_int(pf_event_stat(ev, PF_KEY_DEVICE_OFFSET_PS), &off) &&
-	    pf_stat_int(pf_event_stat(ev, PF_KEY_DEVICE_DURATION_PS), &d)) {
+	    pf_stat_int(pf_event_stat(ev, PF_KEY_DEVICE_DURATION_PS), &d) &&
+	    ps_valid(off) && ps_valid(d)) {
 		*start = off;
 		*dur = d;
 	} else {
@@ -230,7 +233,7 @@ module_windows(const struct exec_rec *execs, size_t nexecs,
 			nmods++;
 		}
 		mods[j].count++;
-		mods[j].total += execs[i].dur_ps;
+		mods[j].total = ps_add(mods[j].total, execs[i].dur_ps);
 	}
 	for (j = 0; j < nmods; j++)
 		if (best == UINT32_MAX || mods[j].count > mods[0].count ||
@@ -280,7 +283,7 @@ add_to_windows(const struct window *win, size_t nwin, size_t *first,
 		if (b > end)
 			b = end;
 		if (b > a)
-			sum[i] += b - a;
+			sum[i] = ps_add(sum[i], b - a);
 	}
 }
 

@@ -49,7 +49,7 @@ encode(struct ivals *s, const struct ival *iv)
 
 	/* Zigzag: a small negative delta stays small. */
 	put_varint(s, (delta << 1) ^ (0 - (delta >> 63)));
-	put_varint(s, (uint64_t)(iv->end - iv->start));
+	put_varint(s, (uint64_t)iv->end - (uint64_t)iv->start);
 	s->prev = iv->start;
 	s->n++;
 }
@@ -79,7 +79,7 @@ void
 ivals_iter_init(const struct ivals *s, struct ivals_iter *it)
 {
 	it->p = s->buf;
-	it->end = s->buf + s->len;
+	it->end = s->buf != NULL ? s->buf + s->len : NULL;
 	it->start = 0;
 }
 
@@ -91,9 +91,11 @@ ivals_next(struct ivals_iter *it, struct ival *out)
 	if (it->p == NULL || it->p >= it->end)
 		return 0;
 	z = get_varint(&it->p);
-	it->start += (int64_t)((z >> 1) ^ (~(z & 1) + 1));
+	/* Modulo 2^64, as encode() wrote them: exact for any int64. */
+	it->start = (int64_t)((uint64_t)it->start +
+	    ((z >> 1) ^ (~(z & 1) + 1)));
 	out->start = it->start;
-	out->end = it->start + (int64_t)get_varint(&it->p);
+	out->end = (int64_t)((uint64_t)it->start + get_varint(&it->p));
 	return 1;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check_suites.h"
+#include "err.h"
 #include "output.h"
 
 static const struct out_col cols[] = {
@@ -146,6 +147,90 @@ START_TEST(test_durations)
 }
 END_TEST
 
+/*
+ * Extreme numbers (issue 12, class 2): INT64_MIN has no absolute value
+ * and a double past int64 no conversion; both were undefined behaviour.
+ * Not a number is a null cell (JSON has no NaN).
+ */
+START_TEST(test_extreme_numbers)
+{
+	char buf[64], *s = NULL;
+	size_t len = 0;
+	FILE *fp;
+	struct output *o;
+
+	fmt_duration(buf, sizeof buf, INT64_MIN);
+	ck_assert_str_eq(buf, "-9223372.037 s");
+	fmt_duration(buf, sizeof buf, INT64_MAX);
+	ck_assert_str_eq(buf, "9223372.037 s");
+
+	fp = open_memstream(&s, &len);
+	o = output_new(FMT_TABLE, fp, cols, 4);
+	output_str(o, "x");
+	output_int(o, 1);
+	output_ps(o, 1e300);
+	output_double(o, -1e300);
+	output_end_row(o);
+	ck_assert_int_eq(output_finish(o), 0);
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(s, "9223372.037 s"));
+	free(s);
+
+	s = NULL;
+	fp = open_memstream(&s, &len);
+	o = output_new(FMT_JSON, fp, cols, 4);
+	output_str(o, "x");
+	output_int(o, 1);
+	output_ps(o, 0.0 / 0.0);
+	output_double(o, 1.0 / 0.0);
+	output_end_row(o);
+	ck_assert_int_eq(output_finish(o), 0);
+	fclose(fp);
+	ck_assert_str_eq(s, "[\n  {\"name\": \"x\", \"count\": 1, "
+	    "\"total_us\": null, \"percent\": null}\n]\n");
+	free(s);
+}
+END_TEST
+
+/*
+ * --format=json is valid UTF-8 whatever the names hold (issue 12, class
+ * 5): valid sequences pass, each other byte becomes U+FFFD.
+ */
+START_TEST(test_json_utf8)
+{
+	static const struct {
+		const char	*name;
+		const char	*want;
+	} cases[] = {
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+		    "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
+		{ "a\xff" "b", "\"a\\ufffdb\"" },
+		{ "\xc3", "\"\\ufffd\"" },			/* truncated */
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },	/* overlong */
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" }, /* surrogate */
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+	};
+	static const struct out_col one[] = { { "name", COL_STR, NULL } };
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *s = NULL, *want;
+		size_t len = 0;
+		FILE *fp = open_memstream(&s, &len);
+		struct output *o = output_new(FMT_JSON, fp, one, 1);
+
+		output_str(o, cases[i].name);
+		output_end_row(o);
+		ck_assert_int_eq(output_finish(o), 0);
+		fclose(fp);
+		want = xasprintf("[\n  {\"name\": %s}\n]\n", cases[i].want);
+		ck_assert_str_eq(s, want);
+		free(want);
+		free(s);
+	}
+}
+END_TEST
+
 START_TEST(test_parse_format)
 {
 	enum out_format f;
@@ -172,6 +257,8 @@ suite_output(void)
 	tcase_add_test(tc, test_locale);
 	tcase_add_test(tc, test_durations);
 	tcase_add_test(tc, test_parse_format);
+	tcase_add_test(tc, test_extreme_numbers);
+	tcase_add_test(tc, test_json_utf8);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -791,6 +791,13 @@ static const struct corrupt_case {
 	    "at byte 0: invalid field number 0 in XSpace" },
 	{ "JSON text", RAW, "{\"traceEvents\":[]}", 18, 0,
 	    "at byte 1: unsupported group wire type in XSpace" },
+	/*
+	 * Event metadata that fails part way: the clean-up once freed one
+	 * entry past the end of the metadata array (issue 12, class 1).
+	 */
+	{ "XEventMetadata failing part way", RAW,
+	    "\x0a\x07\x22\x05\x08\x01\x12\x01\x0f", 9, 0,
+	    "field 1 of XEventMetadata has wire type 7" },
 	{ "XEvent.metadata_id as LEN", EVENT_BAD_WT, NULL, 0, 0,
 	    "field 1 of XEvent has wire type 2, expected 0" },
 	{ "XEvent ending in a varint", EVENT_TRUNC_VARINT, NULL, 0, 0,

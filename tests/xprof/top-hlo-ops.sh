@@ -1,12 +1,12 @@
 #!/bin/sh
 # Writes xprof's answer for the source lines of the top ops of a profile,
-# the golden file tests/cli/t0600-top-hlo-h200.sh compares jaxprof with, so
+# the golden file tests/cli/t0620-top-hlo-h200.sh compares jaxprof with, so
 # that `make check` needs no xprof.  Rerun it when the corpus profile or
 # xprof changes:
 #
 #	pip install xprof
 #	tests/xprof/top-hlo-ops.sh ../shared/corpus/h200/no-cmdbuf-warm \
-#	    > tests/cli/expect/t0600-top-hlo-h200-xprof-top20.out
+#	    > tests/cli/expect/t0620-top-hlo-h200-xprof-top20.out
 #
 # Output: "name,source_file:source_line" of xprof get_top_hlo_ops' 20
 # top ops by self time (IDLE left out), sorted by name.

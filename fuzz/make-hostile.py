@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Writes the hand-made hostile inputs of fuzz/crashers/ (issue 12).
+
+Each one stands for a class of finding; make check replays them through
+the fuzz targets (t0600, under ASan/UBSan in .ci/run) and t0610 checks what
+jaxprof says about them.  Only the Python standard library is used:
+
+    python3 fuzz/make-hostile.py fuzz/crashers
+"""
+import gzip
+import io
+import os
+import sys
+import tarfile
+import zlib
+
+
+def varint(v):
+    v &= (1 << 64) - 1
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def fint(field, v):
+    return varint(field << 3) + varint(v)
+
+
+def flen(field, b):
+    if isinstance(b, str):
+        b = b.encode()
+    return varint(field << 3 | 2) + varint(len(b)) + b
+
+
+def int_stat(md, v):
+    return fint(1, md) + fint(4, v)
+
+
+def space(events, line_ts=0, name=b"fusion.1"):
+    """One GPU plane, one "XLA Ops" line; events are (offset, dur, stats)."""
+    line = fint(1, 1) + flen(2, "XLA Ops") + fint(3, line_ts)
+    for off, dur, evstats in events:
+        ev = fint(1, 1) + fint(2, off) + fint(3, dur)
+        for st in evstats:
+            ev += flen(4, st)
+        line += flen(4, ev)
+    plane = fint(1, 1) + flen(2, "/device:GPU:0") + flen(3, line)
+    meta = fint(1, 1) + flen(2, name)
+    plane += flen(4, fint(1, 1) + flen(2, meta))
+    for md, name in ((1, "device_offset_ps"), (2, "device_duration_ps"),
+                     (3, "hlo_op")):
+        plane += flen(5, fint(1, md) + flen(2, fint(1, md) + flen(2, name)))
+    return flen(1, plane) + flen(4, "host0")
+
+
+LIMIT = 1 << 61
+INT64_MAX = (1 << 63) - 1
+
+
+def write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def main(out):
+    x = os.path.join(out, "xspace")
+    j = os.path.join(out, "json")
+    a = os.path.join(out, "archive")
+    # Class 2: the largest valid durations, back to back: sums past int64.
+    write(f"{x}/huge-durations.xplane.pb",
+          space([(0, LIMIT, ())] * 6))
+    # Class 2: device_offset_ps/device_duration_ps stats at INT64_MAX.
+    write(f"{x}/device-span-int64-max.xplane.pb",
+          space([(0, 10, (int_stat(1, INT64_MAX), int_stat(2, INT64_MAX)))]))
+    # Class 3: impossible times.
+    write(f"{x}/negative-duration.xplane.pb", space([(5, -1, ())]))
+    write(f"{x}/negative-offset.xplane.pb", space([(-5, 10, ())]))
+    write(f"{x}/int64-min-duration.xplane.pb",
+          space([(0, -(1 << 63), ())]))
+    write(f"{x}/huge-line-timestamp.xplane.pb",
+          space([(0, 10, ())], line_ts=(1 << 62)))
+    # Class 5: a name that is not UTF-8, for --format=json.
+    write(f"{x}/invalid-utf8-name.xplane.pb",
+          space([(0, 10, ())], name=b"fusion\xff\xc0\xaf.1"))
+    # Class 2 and 3 in trace JSON.
+    ev = '{"ph":"X","pid":1,"tid":1,"name":"fusion.1","ts":%s,"dur":%s}'
+    meta = ('{"ph":"M","pid":1,"name":"process_name",'
+            '"args":{"name":"/device:GPU:0"}},'
+            '{"ph":"M","pid":1,"tid":1,"name":"thread_name",'
+            '"args":{"name":"XLA Ops"}},')
+    write(f"{j}/huge-durations.trace.json", ('{"traceEvents":[%s%s]}' % (
+        meta, ",".join([ev % (0, 2305843009213)] * 6))).encode())
+    write(f"{j}/negative-duration.trace.json",
+          ('{"traceEvents":[%s]}' % (ev % (5, -1))).encode())
+    write(f"{j}/negative-ts.trace.json",
+          ('{"traceEvents":[%s]}' % (ev % (-5, 1))).encode())
+    write(f"{j}/huge-ts.trace.json",
+          ('{"traceEvents":[%s]}' % (ev % ("9223372036854", 1))).encode())
+    write(f"{j}/end-before-begin.trace.json", (
+        '{"traceEvents":[{"ph":"B","pid":1,"tid":1,"name":"a","ts":10},'
+        '{"ph":"E","pid":1,"tid":1,"ts":5}]}').encode())
+    # Class 2: an archive entry dated 1e13 s after the epoch.
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz", format=tarfile.PAX_FORMAT) as t:
+        data = space([(0, 10, ())])
+        info = tarfile.TarInfo("plugins/profile/r/host0.xplane.pb")
+        info.size = len(data)
+        info.mtime = 1e13
+        t.addfile(info, io.BytesIO(data))
+    write(f"{a}/mtime-1e13.tar.gz", buf.getvalue())
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "fuzz/crashers")

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Every fuzz target (fuzz/README.md), linked with fuzz/replay.c, over its
+# seed corpus and every input that ever crashed it (fuzz/crashers/<target>):
+# under the ASan/UBSan build of .ci/run, a finding fails the test.
+. "$(dirname "$0")/lib.sh"
+
+BUILDDIR=${BUILDDIR:-$SRCDIR}
+for t in xspace json archive rules baseline; do
+	test_case "replay $t over its corpus and crashers"
+	replay=$BUILDDIR/fuzz/replay-$t
+	[ -x "$replay" ] || fail "no $replay: run through 'make check'"
+	expect_code 0 "$replay" "$SRCDIR/fuzz/corpus/$t" "$SRCDIR/fuzz/crashers/$t"
+	expect_stdout_match '^[0-9]+ inputs ran$'
+done
+test_done
