@@ -25,5 +25,6 @@ CLI_TESTS += tests/cli/t0410-extract-unsafe.sh
 CLI_TESTS += tests/cli/t0420-json-input.sh
 CLI_TESTS += tests/cli/t0430-extract-chrome.sh
 CLI_TESTS += tests/cli/t0440-view.sh
+CLI_TESTS += tests/cli/t0900-layering.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/expect $(CLI_TESTS)
