@@ -1,6 +1,9 @@
 ### CLI golden tests (tests/cli/tNNNN-<cmd>-<what>.sh)
 CLI_TESTS =
 CLI_TESTS += tests/cli/t0001-main-usage.sh
+CLI_TESTS += tests/cli/t0002-build-warnings.sh
+CLI_TESTS += tests/cli/t0003-readme-setup.sh
+CLI_TESTS += tests/cli/t0004-skip-hints.sh
 CLI_TESTS += tests/cli/t0010-list-testdata.sh
 CLI_TESTS += tests/cli/t0011-list-errors.sh
 CLI_TESTS += tests/cli/t0020-top-testdata.sh

@@ -67,11 +67,11 @@ expect_stderr_empty
 # run, "run,host,/host:CPU,step,name,duration_us" for each event of the
 # python line with an int step_num stat and _r, in step order.
 if ! python_has google.protobuf; then
-	note_skip "the protobuf check: '$PYTHON' cannot import google.protobuf (try PYTHON=/opt/jaxvenv/bin/python)"
+	note_skip "the protobuf check: '$PYTHON' cannot import google.protobuf; $(install_hint google.protobuf)"
 	test_done
 fi
 if ! command -v protoc >/dev/null 2>&1; then
-	note_skip "the protobuf check: protoc is not installed"
+	note_skip "the protobuf check: protoc is not installed; $(install_hint protoc)"
 	test_done
 fi
 
