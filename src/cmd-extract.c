@@ -36,7 +36,8 @@ const struct cmd cmd_extract = {
 	    "  --format=FMT      for --list-only: table (default), csv, json,\n"
 	    "                    markdown\n"
 	    "  --to=chrome       convert one XSpace to Chrome-trace JSON for\n"
-	    "                    the Perfetto UI; -o names the file (.gz: gzip)\n"
+	    "                    the Perfetto UI; -o names the file (.gz: gzip;\n"
+	    "                    -: standard output)\n"
 	    "  --step=N[-M]      with --to=chrome: only steps N to M\n"
 	    "  --window=A:B      with --to=chrome: only events overlapping\n"
 	    "                    A..B (microseconds, the profile's time base)\n",

@@ -638,7 +638,8 @@ extract_chrome(struct extract *x, struct chrome_options *opt, int64_t first,
 		    n);
 		return -1;
 	}
-	if (!x->force && stat(x->outdir, &st) == 0) {
+	if (!x->force && strcmp(x->outdir, "-") != 0 &&
+	    stat(x->outdir, &st) == 0) {
 		jp_warnx("'%s' exists; --force overwrites it", x->outdir);
 		return -1;
 	}
@@ -652,7 +653,8 @@ extract_chrome(struct extract *x, struct chrome_options *opt, int64_t first,
 		jp_warnx("cannot convert '%s' to '%s': %s", xspace->path,
 		    x->outdir, cause);
 		free(cause);
-		(void)unlink(x->outdir);
+		if (strcmp(x->outdir, "-") != 0)
+			(void)unlink(x->outdir);
 		return -1;
 	}
 	return 0;
