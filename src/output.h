@@ -29,7 +29,7 @@ enum col_type {
 	COL_INT,
 	COL_PS,		/* picoseconds in; microseconds out (table: human) */
 	COL_PCT,	/* a percentage, 2 decimals */
-	COL_RATE,	/* a double, 3 decimals (GFLOP/s, GB/s) */
+	COL_RATE,	/* a double, 3 decimals (GFLOP/s, GB/s); see RATE_MIN_PS */
 	COL_BYTES,	/* bytes; table shows KiB/MiB/GiB */
 	COL_REAL,	/* a double as precise as it comes (sql results) */
 };
@@ -68,5 +68,14 @@ int		 output_finish(struct output *o);
 void		 fmt_fixed(char *buf, size_t size, double v, int decimals);
 /* Human duration of ps: "850 ns", "12.345 us", "1.234 ms", "2.500 s". */
 void		 fmt_duration(char *buf, size_t size, int64_t ps);
+
+/*
+ * A rate (GB/s, GFLOP/s) over count occurrences taking total_ps in all is
+ * shown only when they took RATE_MIN_PS (1 us) each on average: below
+ * that, a duration is an issue or launch stamp (copy-start), not the time
+ * the work took, and the quotient means nothing.
+ */
+#define RATE_MIN_PS	1000000
+int		 rate_meaningful(double total_ps, double count);
 
 #endif
