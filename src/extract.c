@@ -65,6 +65,7 @@ extract_release(struct extract *x)
 	for (i = 0; i < x->njobs; i++) {
 		free(x->jobs[i].archive);
 		free(x->jobs[i].out);
+		free(x->jobs[i].shown);
 	}
 	free(x->jobs);
 	for (i = 0; i < x->nmade; i++)
@@ -82,15 +83,10 @@ extract_release(struct extract *x)
 static char *
 relative_path(const char *root, const struct found_file *ff)
 {
-	const char *sep = strstr(ff->path, FOUND_ARCHIVE_SEP), *p;
 	size_t rootlen = strlen(root);
-	char *logical, *rel;
+	char *logical = found_display_path(ff->path), *rel;
+	const char *p;
 
-	if (sep != NULL)
-		logical = xasprintf("%.*s/%s", (int)(sep - ff->path), ff->path,
-		    sep + strlen(FOUND_ARCHIVE_SEP));
-	else
-		logical = xstrdup(ff->path);
 	if (strncmp(logical, root, rootlen) == 0 && logical[rootlen] == '/')
 		p = logical + rootlen;		/* "/rest" */
 	else
@@ -129,6 +125,7 @@ select_jobs(struct extract *x)
 		jb = &x->jobs[x->njobs++];
 		memset(jb, 0, sizeof *jb);
 		jb->ff = ff;
+		jb->shown = found_display_path(ff->path);
 		if ((sep = strstr(ff->path, FOUND_ARCHIVE_SEP)) != NULL) {
 			jb->archive = xstrndup(ff->path,
 			    (size_t)(sep - ff->path));
@@ -139,7 +136,7 @@ select_jobs(struct extract *x)
 		free(rel);
 		if (*jb->out == '\0' || arc_name_unsafe(jb->out)) {
 			jp_warnx("refusing '%s': no safe output name",
-			    ff->path);
+			    jb->shown);
 			return -1;
 		}
 	}
@@ -153,8 +150,8 @@ select_jobs(struct extract *x)
 		for (j = i + 1; j < x->njobs; j++)
 			if (strcmp(x->jobs[i].out, x->jobs[j].out) == 0) {
 				jp_warnx("refusing '%s' and '%s': both would "
-				    "be written to '%s'", x->jobs[i].ff->path,
-				    x->jobs[j].ff->path, x->jobs[i].out);
+				    "be written to '%s'", x->jobs[i].shown,
+				    x->jobs[j].shown, x->jobs[i].out);
 				return -1;
 			}
 	return 0;
@@ -261,7 +258,7 @@ check_inputs(struct extract *x)
 		total += x->jobs[i].ff->size;
 		if (total > x->max_bytes) {
 			jp_warnx("refusing '%s': %lld bytes in all with it, "
-			    "over --max-bytes=%lld", x->jobs[i].ff->path,
+			    "over --max-bytes=%lld", x->jobs[i].shown,
 			    (long long)total, (long long)x->max_bytes);
 			return -1;
 		}
@@ -301,7 +298,7 @@ check_outputs(struct extract *x)
 				why = "exists (use --force to overwrite it)";
 		}
 		if (why != NULL) {
-			jp_warnx("refusing '%s': '%s' %s", x->jobs[i].ff->path,
+			jp_warnx("refusing '%s': '%s' %s", x->jobs[i].shown,
 			    path, why);
 			rc = -1;
 		}
@@ -611,8 +608,9 @@ extract_chrome(struct extract *x, struct chrome_options *opt, int64_t first,
 {
 	const struct found_file *xspace = NULL;
 	struct stat st;
-	char *cause = NULL;
+	char *cause = NULL, *shown;
 	size_t i, n = 0;
+	int rc = 0;
 
 	if (x->outdir == NULL) {
 		jp_warnx("--to=chrome needs -o FILE");
@@ -643,21 +641,23 @@ extract_chrome(struct extract *x, struct chrome_options *opt, int64_t first,
 		jp_warnx("'%s' exists; --force overwrites it", x->outdir);
 		return -1;
 	}
+	shown = found_display_path(xspace->path);
 	if (first >= 0 && step_window(xspace->path, first, last,
 	    &opt->start_ps, &opt->end_ps, &cause) == -1) {
-		jp_warnx("%s: %s", xspace->path, cause);
+		jp_warnx("%s: %s", shown, cause);
 		free(cause);
-		return -1;
-	}
-	if (convert_to_chrome(xspace->path, x->outdir, opt, &cause) == -1) {
-		jp_warnx("cannot convert '%s' to '%s': %s", xspace->path,
-		    x->outdir, cause);
+		rc = -1;
+	} else if (convert_to_chrome(xspace->path, x->outdir, opt, &cause) ==
+	    -1) {
+		jp_warnx("cannot convert '%s' to '%s': %s", shown, x->outdir,
+		    cause);
 		free(cause);
 		if (strcmp(x->outdir, "-") != 0)
 			(void)unlink(x->outdir);
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	free(shown);
+	return rc;
 }
 
 int

@@ -29,6 +29,7 @@ struct job {
 	char		*archive;	/* the archive holding it, or NULL */
 	const char	*entry;		/* its name there (in ff->path) */
 	char		*out;		/* output path relative to OUTDIR */
+	char		*shown;		/* its path in messages */
 	int		 done;
 };
 
