@@ -1,6 +1,8 @@
 /*
- * The classifier's private parts, shared by classify.c (devices, ops,
- * the stream callbacks) and classify-host.c (host events).
+ * The classifier's private parts, in three layers that call downwards
+ * only: classify-event.c (op tables, the current event, categories),
+ * classify-host.c (host events), classify.c (devices, ops, the stream
+ * callbacks).
  */
 #ifndef JAXPROF_CLASSIFY_INT_H
 #define JAXPROF_CLASSIFY_INT_H
@@ -132,6 +134,8 @@ struct classify {
 	uint32_t	 pending_parent;
 };
 
+/* classify-event.c */
+int		op_key_eq(const struct op_key *a, const struct op_key *b);
 uint32_t	intern(struct classify *c, const char *s, size_t len);
 uint32_t	intern_str(struct classify *c, const char *s);
 /* The current event's stat with that key (its own, else its metadata's). */
@@ -141,6 +145,15 @@ event_stat(const struct classify *c, enum pf_key key)
 	return (c->ev_keys >> key) & 1 ? c->ev_view[key] : c->md_view[key];
 }
 
+/* Loads the current event's stats for event_stat(). */
+void		load_view(struct classify *c, const struct pf_event *ev);
+/* The event's span: device_offset_ps/device_duration_ps override. */
+void		event_span(struct classify *c, const struct pf_event *ev,
+		    int64_t *start, int64_t *dur);
+/* The display name of an event as a string id, cached per metadata. */
+uint32_t	event_name_id(struct classify *c, const struct pf_event *ev);
+/* Adds an open op's self time to its aggregate. */
+void		close_op(struct classify *c, struct open_op *o);
 int		event_int(struct classify *c, enum pf_key key, int64_t *v);
 int		event_str(struct classify *c, enum pf_key key,
 		    struct pf_bytes *v);

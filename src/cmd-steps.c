@@ -344,16 +344,19 @@ print_summary(struct report *r, struct output *o, struct device_steps *devs,
 
 /*
  * Skew: for each (run, step) on two hosts or more, the spread of the
- * hosts' step times (a host's time: its slowest device's).
+ * hosts' step times (a host's time: its slowest device's).  Returns the
+ * number of rows; *host is a host the steps were on (NULL: none) and
+ * *nhosts how many hosts there were.
  */
-static void
-print_skew(struct output *o, struct device_steps *devs, size_t ndev)
+static size_t
+print_skew(struct output *o, struct device_steps *devs, size_t ndev,
+    const char **host, size_t *nhosts)
 {
 	struct entry {
 		const char	*run, *host;
 		int64_t		 step, dur;
 	} *e = NULL;
-	size_t n = 0, i, j, k;
+	size_t n = 0, i, j, k, rows = 0;
 
 	for (i = 0; i < ndev; i++)
 		for (j = 0; j < devs[i].n; j++) {
@@ -406,8 +409,19 @@ print_skew(struct output *o, struct device_steps *devs, size_t ndev)
 		output_ps(o, (double)(hi - lo));
 		output_str(o, slowest);
 		output_end_row(o);
+		rows++;
+	}
+	*host = n > 0 ? e[0].host : NULL;
+	*nhosts = 0;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(e[j].host, e[i].host) == 0)
+				break;
+		if (j == i)
+			(*nhosts)++;
 	}
 	free(e);
+	return rows;
 }
 
 /*
@@ -477,7 +491,8 @@ steps_run(int argc, char **argv)
 	struct device_steps *devs;
 	struct report r;
 	struct output *o;
-	size_t ndev, skip = 0, i, n = 0;
+	const char *host;
+	size_t ndev, skip = 0, i, n = 0, nhosts;
 	int ch, view = 0, status = EXIT_OK;
 
 	report_init(&r, "steps");
@@ -519,7 +534,16 @@ steps_run(int argc, char **argv)
 		    sizeof skew_cols / sizeof skew_cols[0]);
 		output_title(o, "Step time skew across hosts (a host's step "
 		    "time: its slowest device's).");
-		print_skew(o, devs, ndev);
+		if (print_skew(o, devs, ndev, &host, &nhosts) > 0 ||
+		    host == NULL)
+			;	/* rows, or "no steps" said above */
+		else if (nhosts == 1)
+			jp_warnx("--skew compares the hosts of each step; the "
+			    "selection has one host ('%s'): nothing to compare",
+			    host);
+		else
+			jp_warnx("--skew compares the hosts of each step; no "
+			    "step of the selection ran on two hosts or more");
 	} else {
 		o = output_new(r.format, stdout, step_cols,
 		    sizeof step_cols / sizeof step_cols[0]);

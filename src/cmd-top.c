@@ -417,12 +417,14 @@ top_run(int argc, char **argv)
 		output_double(o, pct);
 		output_double(o, cum);
 		/* FLOP per ps * 1e3 = GFLOP/s; likewise GB/s. */
-		if (row->flops > 0 && row->total_ps > 0)
+		if (row->flops > 0 && rate_meaningful((double)row->total_ps,
+		    (double)row->count))
 			output_double(o, (double)row->flops /
 			    (double)row->total_ps * 1e3);
 		else
 			output_null(o);
-		if (row->bytes > 0 && row->total_ps > 0)
+		if (row->bytes > 0 && rate_meaningful((double)row->total_ps,
+		    (double)row->count))
 			output_double(o, (double)row->bytes /
 			    (double)row->total_ps * 1e3);
 		else

@@ -39,6 +39,7 @@ static const struct out_col total_cols[] = {
 	{ "count", COL_INT, NULL },
 	{ "bytes", COL_BYTES, NULL },
 	{ "time_us", COL_PS, "time" },
+	{ "wait_us", COL_PS, "waiting" },
 	{ "gbps", COL_RATE, "GB/s" },
 };
 
@@ -53,17 +54,35 @@ static const struct out_col event_cols[] = {
 	{ "bytes", COL_BYTES, NULL },
 	{ "start_us", COL_PS, "start" },
 	{ "duration_us", COL_PS, "duration" },
+	{ "wait_us", COL_PS, "waiting" },
 	{ "gbps", COL_RATE, "GB/s" },
 	{ "module", COL_STR, NULL },
 	{ "step", COL_INT, NULL },
 };
 
-/* Bytes per ps * 1e3 = GB/s; unknown without bytes or time. */
+/*
+ * A host call's waiting: from its start to the end of the last program
+ * execution of its file that was running then (the host blocks on the
+ * device's result, as float(loss) does), at most its duration; 0 for
+ * copies on a device.  t is the transfer.
+ */
+#define WAIT_PS_SQL \
+	"(CASE WHEN t.on_host THEN max(0, min(t.dur_ps, coalesce((SELECT " \
+	"max(e.start_ps + e.dur_ps) FROM executions e WHERE " \
+	"e.file_id = t.file_id AND e.start_ps <= t.start_ps AND " \
+	"e.start_ps + e.dur_ps > t.start_ps), t.start_ps) - t.start_ps)) " \
+	"ELSE 0 END)"
+
+/*
+ * Bytes per ps * 1e3 = GB/s over the time not spent waiting; unknown
+ * without bytes, or over too short a time (rate_meaningful()).
+ */
 static void
-output_gbps(struct output *o, sqlite3_stmt *st, int bytes, int ps)
+output_gbps(struct output *o, sqlite3_stmt *st, int bytes, int ps,
+    int64_t count)
 {
 	if (sqlite3_column_type(st, bytes) == SQLITE_NULL ||
-	    sqlite3_column_int64(st, ps) <= 0)
+	    !rate_meaningful(sqlite3_column_double(st, ps), (double)count))
 		output_null(o);
 	else
 		output_double(o, sqlite3_column_double(st, bytes) /
@@ -89,7 +108,8 @@ print_totals(struct report *r, struct output *o)
 	sql = xasprintf("SELECT f.run, f.host, p.name, t.direction, "
 	    "CASE t.on_host WHEN 1 THEN 'host call' ELSE 'device copy' END, "
 	    "count(*), sum(t.bytes), sum(t.dur_ps), "
-	    "sum(CASE WHEN t.bytes IS NOT NULL THEN t.dur_ps END) "
+	    "sum(CASE WHEN t.bytes IS NOT NULL THEN t.dur_ps - " WAIT_PS_SQL
+	    " END), count(t.bytes), sum(" WAIT_PS_SQL ") "
 	    "FROM transfers t "
 	    "JOIN planes p ON p.id = t.plane JOIN files f ON f.id = t.file_id "
 	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
@@ -107,8 +127,9 @@ print_totals(struct report *r, struct output *o)
 		output_int(o, sqlite3_column_int64(st, 5));
 		output_bytes(o, st, 6);
 		output_ps(o, (double)sqlite3_column_int64(st, 7));
+		output_ps(o, (double)sqlite3_column_int64(st, 10));
 		/* Bandwidth over the copies whose size is known. */
-		output_gbps(o, st, 6, 8);
+		output_gbps(o, st, 6, 8, sqlite3_column_int64(st, 9));
 		output_end_row(o);
 	}
 	sqlite3_finalize(st);
@@ -138,7 +159,8 @@ print_events(struct report *r, struct output *o)
 	    "AND st.start_ps <= t.start_ps AND t.start_ps < st.start_ps + "
 	    "st.dur_ps), (SELECT st.step FROM steps st WHERE t.on_host AND "
 	    "st.file_id = t.file_id AND st.start_ps <= t.start_ps AND "
-	    "t.start_ps < st.start_ps + st.dur_ps)) "
+	    "t.start_ps < st.start_ps + st.dur_ps)), "
+	    WAIT_PS_SQL ", t.dur_ps - " WAIT_PS_SQL " "
 	    "FROM transfers t JOIN planes p ON p.id = t.plane "
 	    "JOIN files f ON f.id = t.file_id "
 	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
@@ -155,7 +177,8 @@ print_events(struct report *r, struct output *o)
 		output_bytes(o, st, 7);
 		output_ps(o, (double)sqlite3_column_int64(st, 8));
 		output_ps(o, (double)sqlite3_column_int64(st, 9));
-		output_gbps(o, st, 7, 9);
+		output_ps(o, (double)sqlite3_column_int64(st, 12));
+		output_gbps(o, st, 7, 13, 1);
 		if (sqlite3_column_type(st, 10) == SQLITE_NULL)
 			output_null(o);
 		else
@@ -211,6 +234,9 @@ transfers_run(int argc, char **argv)
 	    "memcpy_details) and host calls that move data (DevicePut, "
 	    "copy_to_host_async, np.asarray: host wall time; their bytes "
 	    "are not in the profile).");
+	output_title(o, "waiting: the part of a host call spent waiting for "
+	    "the device to finish the program it was running (as float(loss) "
+	    "does), not copying.");
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
 	return report_close(&r, status);

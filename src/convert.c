@@ -1,7 +1,9 @@
 /* An XSpace file converted to Chrome-trace JSON, streamed. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "convert.h"
 #include "read-xplane.h"
@@ -21,7 +23,12 @@ convert_to_chrome(const char *in_path, const char *out_path,
 
 	if (source_open(&src, in_path, cause) == -1)
 		return -1;
-	if ((w = chrome_writer_new(NULL, out_path, opt, &h, cause)) == NULL) {
+	if (strcmp(out_path, "-") == 0)
+		w = chrome_writer_new(stdout, "standard output", opt, &h,
+		    cause);
+	else
+		w = chrome_writer_new(NULL, out_path, opt, &h, cause);
+	if (w == NULL) {
 		source_close(&src);
 		return -1;
 	}

@@ -10,7 +10,7 @@ struct chrome_options;
 
 /*
  * Converts in_path (an XSpace, plain or gzip) to out_path (gzip when it
- * ends in .gz); opt may be NULL (everything).  Returns 0, or -1 with
+ * ends in .gz; "-": standard output, plain); opt may be NULL (everything).  Returns 0, or -1 with
  * *cause a new message (caller frees).
  */
 int	convert_to_chrome(const char *in_path, const char *out_path,

@@ -121,6 +121,17 @@ in_run_folder(const char *path)
 	return p != NULL && strchr(p + strlen("/plugins/profile/"), '/') != NULL;
 }
 
+char *
+found_display_path(const char *path)
+{
+	const char *sep = strstr(path, FOUND_ARCHIVE_SEP);
+
+	if (sep == NULL)
+		return xstrdup(path);
+	return xasprintf("%.*s/%s", (int)(sep - path), path,
+	    sep + strlen(FOUND_ARCHIVE_SEP));
+}
+
 void
 found_init(struct found *f)
 {

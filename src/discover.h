@@ -34,6 +34,13 @@ enum file_kind {
 /* Between an archive's path and an entry's name in found_file.path. */
 #define FOUND_ARCHIVE_SEP	"//"
 
+/*
+ * A found file's path as messages show it: an archive entry as
+ * "<archive>/<entry>" (the archive read as a folder), else path.  Returns
+ * a new string; caller frees.
+ */
+char	*found_display_path(const char *path);
+
 struct found_file {
 	char		*path;		/* absolute, normalized; see above */
 	enum file_kind	 kind;

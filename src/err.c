@@ -2,12 +2,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
-#include "xmalloc.h"
 
 static const char *command_name;
 
@@ -72,23 +72,4 @@ jp_errx(int status, const char *fmt, ...)
 	vmessage(0, fmt, ap);
 	va_end(ap);
 	exit(status);
-}
-
-char *
-xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		jp_errx(EXIT_TROUBLE, "bad format string '%s'", fmt);
-	s = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
 }

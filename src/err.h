@@ -26,7 +26,4 @@ void	jp_err(int status, const char *fmt, ...)
 void	jp_errx(int status, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3), noreturn));
 
-/* Returns a new string built like printf; caller frees. */
-char	*xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 #endif

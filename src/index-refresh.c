@@ -293,7 +293,10 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 		j->spool = NULL;
 	}
 	if (j->rc == -1) {
-		jp_warnx("cannot read '%s': %s", j->ff->path, j->cause);
+		char *shown = found_display_path(j->ff->path);
+
+		jp_warnx("cannot read '%s': %s", shown, j->cause);
+		free(shown);
 		free(j->cause);
 		(*bad)++;
 		*id = -1;

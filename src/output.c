@@ -555,3 +555,9 @@ output_finish(struct output *o)
 	free(o);
 	return rc;
 }
+
+int
+rate_meaningful(double total_ps, double count)
+{
+	return count > 0 && total_ps >= count * RATE_MIN_PS;
+}

@@ -29,7 +29,7 @@ enum col_type {
 	COL_INT,
 	COL_PS,		/* picoseconds in; microseconds out (table: human) */
 	COL_PCT,	/* a percentage, 2 decimals */
-	COL_RATE,	/* a double, 3 decimals (GFLOP/s, GB/s) */
+	COL_RATE,	/* a double, 3 decimals (GFLOP/s, GB/s); see RATE_MIN_PS */
 	COL_BYTES,	/* bytes; table shows KiB/MiB/GiB */
 	COL_REAL,	/* a double as precise as it comes (sql results) */
 };
@@ -73,5 +73,14 @@ void		 fmt_duration(char *buf, size_t size, int64_t ps);
  * or 0 when it is not one (JSON writers replace such a byte by U+FFFD).
  */
 size_t		 utf8_seq_len(const unsigned char *p, size_t n);
+
+/*
+ * A rate (GB/s, GFLOP/s) over count occurrences taking total_ps in all is
+ * shown only when they took RATE_MIN_PS (1 us) each on average: below
+ * that, a duration is an issue or launch stamp (copy-start), not the time
+ * the work took, and the quotient means nothing.
+ */
+#define RATE_MIN_PS	1000000
+int		 rate_meaningful(double total_ps, double count);
 
 #endif

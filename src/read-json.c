@@ -915,15 +915,26 @@ static const yajl_callbacks callbacks = {
 
 /* ---- Passes over the file ---- */
 
+/*
+ * How an offset is counted: in a gzip file, in the uncompressed bytes
+ * (zlib's gzdirect() says whether it is one).
+ */
+static const char *
+byte_kind(struct jr *jr)
+{
+	return gzdirect(jr->gz) ? "byte" : "uncompressed byte";
+}
+
 /* yajl's message for the error, on one line. */
 static char *
-yajl_message(yajl_handle y, uint64_t at)
+yajl_message(struct jr *jr, yajl_handle y, uint64_t at)
 {
 	unsigned char *e = yajl_get_error(y, 0, NULL, 0);
 	char *msg, *p;
 	size_t n;
 
-	msg = xasprintf("at byte %" PRIu64 ": %s", at, (const char *)e);
+	msg = xasprintf("at %s %" PRIu64 ": %s", byte_kind(jr), at,
+	    (const char *)e);
 	yajl_free_error(y, e);
 	for (p = msg; *p != '\0'; p++)
 		if (*p == '\n' || *p == '\r' || *p == '\t')
@@ -957,8 +968,8 @@ run_pass(struct jr *jr, char **cause)
 		if (n <= 0) {
 			zmsg = gzerror(jr->gz, &zerr);
 			if (n < 0 && zerr == Z_ERRNO)
-				*cause = xasprintf("at byte %" PRIu64 ": %s",
-				    jr->offset, strerror(errno));
+				*cause = xasprintf("at %s %" PRIu64 ": %s",
+				    byte_kind(jr), jr->offset, strerror(errno));
 			else if (n < 0) {
 				/* zlib puts the path first: it is said once. */
 				size_t plen = strlen(jr->path);
@@ -966,12 +977,14 @@ run_pass(struct jr *jr, char **cause)
 				if (strncmp(zmsg, jr->path, plen) == 0 &&
 				    strncmp(zmsg + plen, ": ", 2) == 0)
 					zmsg += plen + 2;
-				*cause = xasprintf("at byte %" PRIu64 ": "
-				    "corrupt gzip data: %s", jr->offset, zmsg);
+				*cause = xasprintf("at %s %" PRIu64 ": "
+				    "corrupt gzip data: %s", byte_kind(jr),
+				    jr->offset, zmsg);
 			}
 			else if (zerr == Z_BUF_ERROR)
-				*cause = xasprintf("at byte %" PRIu64 ": "
-				    "truncated gzip data", jr->offset);
+				*cause = xasprintf("at %s %" PRIu64 ": "
+				    "truncated gzip data", byte_kind(jr),
+				    jr->offset);
 			else
 				break;
 			rc = -1;
@@ -999,12 +1012,12 @@ run_pass(struct jr *jr, char **cause)
 			at += yajl_get_bytes_consumed(y);
 
 		if (jr->what != NULL) {
-			*cause = xasprintf("at byte %" PRIu64 ": %s", at,
-			    jr->what);
+			*cause = xasprintf("at %s %" PRIu64 ": %s",
+			    byte_kind(jr), at, jr->what);
 			free(jr->what);
 			jr->what = NULL;
 		} else
-			*cause = yajl_message(y, at);
+			*cause = yajl_message(jr, y, at);
 		rc = -1;
 	} else if (!jr->saw_events) {
 		*cause = xstrdup("not a trace: no traceEvents array");

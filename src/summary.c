@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "baseline.h"
 #include "discover.h"
 #include "err.h"
 #include "index.h"
@@ -199,8 +198,7 @@ load_transfers(struct summary *s, struct report *r)
 	sqlite3_finalize(st);
 }
 
-/* Reads the selection of an opened report into s. */
-static void
+void
 summary_from_index(struct summary *s, struct report *r, const char *path)
 {
 	s->sources = xcalloc(1, sizeof *s->sources);
@@ -216,42 +214,6 @@ summary_from_index(struct summary *s, struct report *r, const char *path)
 	load_steps(s, r);
 	load_compiles(s, r);
 	load_transfers(s, r);
-}
-
-/* Whether path names a baseline file rather than profiles. */
-static int
-is_baseline(const char *path, int want_baseline)
-{
-	const char *base = strrchr(path, '/');
-	enum file_kind kind;
-	struct stat sb;
-	size_t len = strlen(path);
-
-	base = base != NULL ? base + 1 : path;
-	if (stat(path, &sb) == -1)
-		return want_baseline ||
-		    (len > 5 && strcmp(path + len - 5, ".json") == 0);
-	return S_ISREG(sb.st_mode) && file_kind_of(base, &kind) == -1;
-}
-
-int
-summary_load(struct summary *s, const struct report *opts,
-    const char *path, int want_baseline)
-{
-	struct report r;
-	char *cause;
-
-	s->label = xstrdup(path);
-	if (is_baseline(path, want_baseline)) {
-		if (baseline_read(s, path, &cause) == -1)
-			jp_errx(EXIT_TROUBLE, "%s", cause);
-		return EXIT_OK;
-	}
-	/* A fresh report per side: report_close() clears it. */
-	r = *opts;
-	report_open(&r, 1, (char **)&path);
-	summary_from_index(s, &r, path);
-	return report_close(&r, EXIT_OK);
 }
 
 void

@@ -89,6 +89,9 @@ void	summary_release(struct summary *s);
  */
 int	summary_load(struct summary *s, const struct report *opts,
 	    const char *path, int want_baseline);
+/* Reads the selection of an opened report r into s (summary-load.c's). */
+void	summary_from_index(struct summary *s, struct report *r,
+	    const char *path);
 
 /*
  * The pct-th percentile (0-100, interpolated between closest ranks) of

@@ -1,7 +1,9 @@
 /* Allocation that cannot fail: a report must never crash on NULL. */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,4 +63,23 @@ xstrndup(const char *s, size_t len)
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		jp_errx(EXIT_TROUBLE, "bad format string '%s'", fmt);
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
 }

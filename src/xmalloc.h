@@ -10,5 +10,7 @@ void	*xreallocarray(void *ptr, size_t nmemb, size_t size);
 char	*xstrdup(const char *s);
 /* A NUL-terminated copy of the first len bytes of s. */
 char	*xstrndup(const char *s, size_t len);
+/* Returns a new string built like printf; caller frees. */
+char	*xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

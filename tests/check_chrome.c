@@ -27,6 +27,7 @@
 #include "source.h"
 #include "strmap.h"
 #include "write-chrome.h"
+#include "xmalloc.h"
 
 #define JAX_MLP "/jax-mlp/plugins/profile/2026_01_01_00_00_00/" \
 	"testhost.xplane.pb"

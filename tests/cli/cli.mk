@@ -1,6 +1,9 @@
 ### CLI golden tests (tests/cli/tNNNN-<cmd>-<what>.sh)
 CLI_TESTS =
 CLI_TESTS += tests/cli/t0001-main-usage.sh
+CLI_TESTS += tests/cli/t0002-build-warnings.sh
+CLI_TESTS += tests/cli/t0003-readme-setup.sh
+CLI_TESTS += tests/cli/t0004-skip-hints.sh
 CLI_TESTS += tests/cli/t0010-list-testdata.sh
 CLI_TESTS += tests/cli/t0011-list-errors.sh
 CLI_TESTS += tests/cli/t0020-top-testdata.sh
@@ -28,5 +31,6 @@ CLI_TESTS += tests/cli/t0440-view.sh
 CLI_TESTS += tests/cli/t0600-fuzz-replay.sh
 CLI_TESTS += tests/cli/t0610-hostile-input.sh
 CLI_TESTS += tests/cli/t0620-top-hlo-h200.sh
+CLI_TESTS += tests/cli/t0900-layering.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/expect $(CLI_TESTS)

@@ -196,6 +196,20 @@ save() {
 }
 
 # Whether $PYTHON runs and can import all the modules named.
+# What to install for a Python module a test needs (a skip message's hint).
+install_hint() {
+	case $1 in
+	google.protobuf) echo "install it: apt-get install python3-protobuf, or" \
+	    "pip install protobuf in a venv and run make check" \
+	    "PYTHON=/path/to/venv/bin/python" ;;
+	jax) echo "install it: python3 -m venv venv && venv/bin/pip install" \
+	    "jax jaxlib protobuf, then make check PYTHON=\$PWD/venv/bin/python" \
+	    "(.ci/run does this)" ;;
+	protoc) echo "install it: apt-get install protobuf-compiler" ;;
+	*) echo "install the Python module $1 for '$PYTHON'" ;;
+	esac
+}
+
 python_has() {
 	for m in "$@"; do
 		"$PYTHON" -c "import $m" >/dev/null 2>&1 || return 1

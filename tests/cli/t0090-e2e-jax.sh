@@ -4,7 +4,7 @@
 # regenerations.
 . "$(dirname "$0")/lib.sh"
 
-python_has jax || skip "JAX not installed ('$PYTHON' cannot import jax)"
+python_has jax || skip "JAX not installed ('$PYTHON' cannot import jax); $(install_hint jax)"
 
 O=$tmp/out
 L=$O/jax-mlp

@@ -177,9 +177,9 @@ want_skew >"$tmp/want"
 [ "$(grep -c . "$tmp/want")" -eq 6 ] || fail "want_skew found not 6 steps"
 expect_files_equal "$tmp/want" "$tmp/got" "--skew differs from expected/breakdown.csv"
 
-test_case '--skew on one host: no rows (skew needs two hosts)'
+test_case '--skew on one host: no rows (skew needs two hosts), and a note why'
 expect_code 0 jaxprof steps --skew --host=host0 --format=csv "$G"
-expect_stderr_empty
+expect_stderr_is "jaxprof: steps: --skew compares the hosts of each step; the selection has one host ('host0'): nothing to compare"
 [ "$(grep -c . "$out")" -eq 1 ] || fail "skew rows with one host"
 
 test_case '--summary and --skew together: exit 2'

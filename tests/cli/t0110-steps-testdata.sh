@@ -63,15 +63,19 @@ expect_stderr_empty
 [ "$(awk -F, 'NR > 1 { printf "%s:%s ", $4, $5 }' "$out")" = \
     "0:infer 1:infer 2:infer " ] || fail "--run='*01' is not the 3 infer steps"
 
+test_case '--skew on one host: an empty table and a note saying why'
+expect_code 0 jaxprof steps --skew "$T"
+expect_stderr_is "jaxprof: steps: --skew compares the hosts of each step; the selection has one host ('testhost'): nothing to compare"
+
 # The durations of the step events, read with the protobuf package: per
 # run, "run,host,/host:CPU,step,name,duration_us" for each event of the
 # python line with an int step_num stat and _r, in step order.
 if ! python_has google.protobuf; then
-	note_skip "the protobuf check: '$PYTHON' cannot import google.protobuf (try PYTHON=/opt/jaxvenv/bin/python)"
+	note_skip "the protobuf check: '$PYTHON' cannot import google.protobuf; $(install_hint google.protobuf)"
 	test_done
 fi
 if ! command -v protoc >/dev/null 2>&1; then
-	note_skip "the protobuf check: protoc is not installed"
+	note_skip "the protobuf check: protoc is not installed; $(install_hint protoc)"
 	test_done
 fi
 

@@ -28,11 +28,11 @@ test_case 'totals --format=csv: the device copies of expected/transfers.csv'
 expect_code 0 jaxprof transfers --format=csv "$G"
 drop_run
 expect_stderr_empty
-[ "$(head -n 1 "$out")" = host,device,direction,kind,count,bytes,time_us,gbps ] ||
+[ "$(head -n 1 "$out")" = host,device,direction,kind,count,bytes,time_us,wait_us,gbps ] ||
     fail "transfers --format=csv has not the header expected"
 save totals
 awk -F, 'NR > 1 && $4 == "device copy" { print $1 "," $2 "," $3 "," $5 \
-    "," $6 "," $7 "," $8 }' "$out" | sort >"$tmp/got"
+    "," $6 "," $7 "," $9 }' "$out" | sort >"$tmp/got"
 # host,device,direction,count,bytes,time_ps -> time in us; GB/s = bytes /
 # ps * 1e3, computed with the same doubles as jaxprof.
 awk -F, 'NR > 1 { printf "%s,%s,%s,%d,%d,%.3f,%.3f\n", $1, $2, $3, $4,
@@ -42,7 +42,7 @@ expect_files_equal "$tmp/want" "$tmp/got" "transfers differ from expected/transf
 
 test_case 'totals: one DevicePut host call per step on each host, bytes unknown'
 [ "$(awk -F, '$4 == "host call" { print $1 "," $2 "," $3 "," $5 "," $6 \
-    "," $8 }' "$tmp/totals")" = "host0,/host:CPU,H2D,$STEPS,,
+    "," $9 }' "$tmp/totals")" = "host0,/host:CPU,H2D,$STEPS,,
 host1,/host:CPU,H2D,$STEPS,," ] || fail "not $STEPS H2D host calls per host"
 
 test_case '--events: one row per copy; as many as the totals count'
@@ -50,7 +50,7 @@ expect_code 0 jaxprof transfers --events --format=csv "$G"
 drop_run
 expect_stderr_empty
 [ "$(head -n 1 "$out")" = \
-    host,device,line,name,direction,kind,bytes,start_us,duration_us,gbps,module,step ] ||
+    host,device,line,name,direction,kind,bytes,start_us,duration_us,wait_us,gbps,module,step ] ||
     fail "transfers --events has not the header expected"
 save events
 n=$(awk -F, 'NR > 1 { n += $5 } END { print n }' "$tmp/totals")
@@ -63,8 +63,8 @@ want=$(awk -F, 'NR > 1 { n += $4 } END { print n }' "$G/expected/transfers.csv")
 test_case '--events: counts and bytes add up to expected/transfers.csv'
 # The stream line's name has a comma, so it is quoted: fields from the end.
 # Times are rounded to 1 ns per event: their sum is within 0.5 ns each.
-awk -F, '/,device copy,/ { k = $1 "," $2 "," $(NF - 7)
-	n[k]++; b[k] += $(NF - 5); t[k] += $(NF - 3) }
+awk -F, '/,device copy,/ { k = $1 "," $2 "," $(NF - 8)
+	n[k]++; b[k] += $(NF - 6); t[k] += $(NF - 4) }
     END { for (k in n) printf "%s,%d,%d,%.4f\n", k, n[k], b[k], t[k] }' \
     "$out" | sort >"$tmp/got"
 awk -F, 'NR > 1 { printf "%s,%s,%s,%d,%d,%.4f\n", $1, $2, $3, $4, $5,
@@ -78,11 +78,11 @@ paste -d, "$tmp/want" "$tmp/got" | awk -F, '{ d = $6 - $12
     fail "--events durations do not add up to expected/transfers.csv time_ps"
 
 test_case '--events: one H2D and one D2H per device and step, MemcpyH2D/D2H'
-awk -F, '/,device copy,/ { print $1 "," $2 "," $(NF - 8) "," $(NF - 7) \
+awk -F, '/,device copy,/ { print $1 "," $2 "," $(NF - 9) "," $(NF - 8) \
     "," $NF }' "$out" | sort | uniq -c |
     awk '$1 != 1 { exit 1 }' || fail "a device step has not one copy each way"
-awk -F, '/,device copy,/ && !(($(NF - 8) == "MemcpyH2D" && $(NF - 7) == "H2D") ||
-    ($(NF - 8) == "MemcpyD2H" && $(NF - 7) == "D2H")) { exit 1 }' "$out" ||
+awk -F, '/,device copy,/ && !(($(NF - 9) == "MemcpyH2D" && $(NF - 8) == "H2D") ||
+    ($(NF - 9) == "MemcpyD2H" && $(NF - 8) == "D2H")) { exit 1 }' "$out" ||
     fail "a copy's name and direction disagree"
 [ "$(awk -F, '/,device copy,/ { print $NF }' "$out" | sort -u |
     tr '\n' ' ')" = "0 1 2 3 4 " ] || fail "the copies' steps are not 0..4"
@@ -124,5 +124,15 @@ printf '%s ' 'ArrayImpl.copy_to_host_async,D2H:7' \
     'batched_copy_array_to_devices_with_sharding,D2D:3' \
     'np.asarray(jax.Array),D2H:7' >"$tmp/want"
 expect_files_equal "$tmp/want" "$tmp/got" "run 1 host calls differ from README's counts"
+
+test_case 'np.asarray host calls: most of their time is waiting, not copying'
+# The first np.asarray of run 0 waits for the first train step to finish.
+awk -F, '$5 == "np.asarray(jax.Array)" && $11 > $10 * 0.9 { n++ }
+    END { exit n > 0 ? 0 : 1 }' "$out" ||
+    fail "no np.asarray call with wait_us above 90% of duration_us"
+awk -F, 'NR > 1 && $11 > $10 { exit 1 }' "$out" ||
+    fail "a wait_us longer than its duration_us"
+awk -F, '$5 == "DevicePutWithSharding" && $11 != "0.000" { exit 1 }' "$out" ||
+    fail "an H2D DevicePut waits"
 
 test_done

@@ -99,7 +99,7 @@ expect_files_equal "$tmp/want-all" got
 test_case 'an existing file without --force: exit 2, nothing written'
 expect_code 2 jaxprof extract -o out-mlp.tar.gz mlp.zip
 expect_stdout_empty
-expect_stderr_match "^jaxprof: extract: refusing '.*/mlp\.zip//plugins/profile/2026_01_01_00_00_00/testhost\.xplane\.pb': 'out-mlp\.tar\.gz/plugins/profile/2026_01_01_00_00_00/testhost\.xplane\.pb' exists \(use --force to overwrite it\)$"
+expect_stderr_match "^jaxprof: extract: refusing '.*/mlp\.zip/plugins/profile/2026_01_01_00_00_00/testhost\.xplane\.pb': 'out-mlp\.tar\.gz/plugins/profile/2026_01_01_00_00_00/testhost\.xplane\.pb' exists \(use --force to overwrite it\)$"
 [ "$(grep -c . "$err")" -eq 6 ] || fail "expected one line per file"
 
 test_case 'one existing file: refused before anything is written'

@@ -122,7 +122,7 @@ size=$(wc -c <"$X" | tr -d ' ')
 test_case 'over --max-bytes'
 expect_code 2 jaxprof extract --max-bytes=1K -o "$W/out" "$tmp/good.tar"
 expect_stdout_empty
-expect_stderr_line "^jaxprof: extract: refusing '$tmp/good\.tar//plugins/profile/r1/host0\.xplane\.pb': $size bytes in all with it, over --max-bytes=1024$"
+expect_stderr_line "^jaxprof: extract: refusing '$tmp/good\.tar/plugins/profile/r1/host0\.xplane\.pb': $size bytes in all with it, over --max-bytes=1024$"
 [ ! -e "$W/out" ] || fail "the output folder was made"
 
 test_case 'exactly --max-bytes is fine'
@@ -142,7 +142,7 @@ mkdir -p "$W/out/plugins/profile/r1"
 echo keep >"$W/out/plugins/profile/r1/host0.xplane.pb"
 expect_code 2 jaxprof extract -o "$W/out" "$tmp/good.tar"
 expect_stdout_empty
-expect_stderr_line "refusing '$tmp/good\.tar//plugins/profile/r1/host0\.xplane\.pb': '$W/out/plugins/profile/r1/host0\.xplane\.pb' exists \(use --force to overwrite it\)$"
+expect_stderr_line "refusing '$tmp/good\.tar/plugins/profile/r1/host0\.xplane\.pb': '$W/out/plugins/profile/r1/host0\.xplane\.pb' exists \(use --force to overwrite it\)$"
 [ "$(cat "$W/out/plugins/profile/r1/host0.xplane.pb")" = keep ] ||
     fail "the file was changed"
 

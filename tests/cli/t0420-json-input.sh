@@ -131,7 +131,7 @@ for f in cut.trace.json garbage.trace.json comma.trace.json; do
 	cp "bad/$f" "one-$f/"
 	expect_code 2 jaxprof top "one-$f"
 	expect_stdout_empty
-	expect_stderr_line "^jaxprof: top: cannot read '.*/one-$f/$f': at byte [0-9]+: .*(error|EOF)"
+	expect_stderr_line "^jaxprof: top: cannot read '.*/one-$f/$f': at (uncompressed )?byte [0-9]+: .*(error|EOF)"
 done
 
 test_case 'bad JSON: the offset of a cut file is where it ends'
@@ -145,17 +145,25 @@ expect_stderr_line "^jaxprof: top: cannot read '.*/bad/garbage\.trace\.json': at
 test_case 'bad gzip: a cut file'
 expect_code 2 jaxprof top bad/cut.trace.json.gz
 expect_stdout_empty
-expect_stderr_line "^jaxprof: top: cannot read '.*/bad/cut\.trace\.json\.gz': at byte [0-9]+: truncated gzip data$"
+expect_stderr_line "^jaxprof: top: cannot read '.*/bad/cut\.trace\.json\.gz': at uncompressed byte [0-9]+: truncated gzip data$"
 
 test_case 'bad gzip: a corrupt deflate stream'
 expect_code 2 jaxprof top bad/corrupt.trace.json.gz
 expect_stdout_empty
-expect_stderr_line "^jaxprof: top: cannot read '.*/bad/corrupt\.trace\.json\.gz': at byte 0: corrupt gzip data"
+expect_stderr_line "^jaxprof: top: cannot read '.*/bad/corrupt\.trace\.json\.gz': at uncompressed byte 0: corrupt gzip data"
 
 test_case 'bad JSON: other commands say the same'
 expect_code 2 jaxprof list bad/garbage.trace.json
 expect_stdout_empty
 expect_stderr_line "^jaxprof: list: cannot read '.*/bad/garbage\.trace\.json': at byte 1: "
+
+test_case 'bad gzip JSON in an archive: the entry as archive/entry, the offset uncompressed'
+mkdir -p arc/warm/plugins/profile/r1
+printf '{"traceEvents":[{"ph":"X",' | gzip >arc/warm/plugins/profile/r1/h.trace.json.gz
+tar -czf warm.tar.gz -C arc warm
+expect_code 2 jaxprof list warm.tar.gz
+expect_stderr_line "^jaxprof: list: cannot read '.*/warm\.tar\.gz/warm/plugins/profile/r1/h\.trace\.json\.gz': at uncompressed byte 26: parse error: premature EOF$"
+! grep -q '//' "$err" || fail "a path with '//' in a message"
 
 # Quirks, by hand: a trailing {}, ts/dur/pid/tid as strings, a fractional
 # µs, a B/E pair, an instant, a counter (skipped), a B never closed

@@ -86,6 +86,12 @@ expect_files_equal want got "out.json does not start as write-chrome.h says"
 gzip -dc out.json.gz >unzipped.json || fail "gzip -d out.json.gz failed"
 expect_files_equal out.json unzipped.json "the .gz holds other JSON"
 
+test_case '-o - writes the JSON to standard output, no file named -'
+expect_code 0 jaxprof extract --to=chrome -o - "$R0"
+expect_stderr_empty
+expect_files_equal out.json "$out" "-o - wrote other JSON than -o out.json"
+[ ! -e ./- ] || fail "a file named '-' was written"
+
 if [ $have_python = 1 ]; then
 	test_case 'Python parses both; X events nested per thread'
 	n=$(check_json out.json.gz) || fail "out.json.gz fails the check"

@@ -1,0 +1,551 @@
+/*
+ * The classifier's shared layer: op tables, the current event's stats,
+ * categories and busy classes, and adding op occurrences and transfers.
+ * classify-host.c and classify.c build on it; it calls neither.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify-int.h"
+#include "err.h"
+#include "ptime.h"
+#include "xmalloc.h"
+
+char *
+derive_category(const char *name)
+{
+	size_t len = strlen(name);
+	char *base;
+
+	/* Strip every trailing ".<digits>": "fusion.1.2" -> "fusion". */
+	for (;;) {
+		size_t i = len;
+
+		while (i > 0 && isdigit((unsigned char)name[i - 1]))
+			i--;
+		if (i == len || i == 0 || name[i - 1] != '.')
+			break;
+		len = i - 1;
+	}
+	base = xstrndup(name, len);
+	if (len >= 6 && strcmp(base + len - 6, "fusion") == 0) {
+		const char *kind = "fusion";
+
+		if (strncmp(base, "loop_", 5) == 0)
+			kind = "loop fusion";
+		else if (strncmp(base, "input_", 6) == 0)
+			kind = "input fusion";
+		else if (strncmp(base, "output_", 7) == 0)
+			kind = "output fusion";
+		free(base);
+		return xstrdup(kind);
+	}
+	return base;
+}
+
+/* ---- op tables ---- */
+
+static uint64_t
+op_key_hash(const struct op_key *k)
+{
+	uint64_t h = k->name * 0x9e3779b97f4a7c15ULL;
+
+	h ^= (k->module + 0x632be59bd9b4e019ULL) * 0xbf58476d1ce4e5b9ULL;
+	h ^= (uint64_t)k->program_id * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+int
+op_key_eq(const struct op_key *a, const struct op_key *b)
+{
+	return a->name == b->name && a->module == b->module &&
+	    a->program_id == b->program_id;
+}
+
+static size_t
+op_table_slot(const struct op_table *t, const struct op_key *k)
+{
+	size_t i = (size_t)op_key_hash(k) & (t->cap - 1);
+
+	while (t->slots[i] != 0 && !op_key_eq(&t->keys[t->slots[i] - 1], k))
+		i = (i + 1) & (t->cap - 1);
+	return i;
+}
+
+/* The aggregate for k, created (zeroed, with category) when new. */
+size_t
+op_table_get(struct op_table *t, const struct op_key *k, uint32_t category)
+{
+	size_t i;
+
+	if ((t->n + 1) * 2 > t->cap) {
+		size_t j;
+
+		free(t->slots);
+		t->cap = t->cap == 0 ? 64 : t->cap * 2;
+		t->slots = xcalloc(t->cap, sizeof *t->slots);
+		for (j = 0; j < t->n; j++)
+			t->slots[op_table_slot(t, &t->keys[j])] =
+			    (uint32_t)j + 1;
+	}
+	i = op_table_slot(t, k);
+	if (t->slots[i] != 0)
+		return t->slots[i] - 1;
+	t->keys = xreallocarray(t->keys, t->n + 1, sizeof *t->keys);
+	t->aggs = xreallocarray(t->aggs, t->n + 1, sizeof *t->aggs);
+	t->keys[t->n] = *k;
+	memset(&t->aggs[t->n], 0, sizeof t->aggs[t->n]);
+	t->aggs[t->n].name = k->name;
+	t->aggs[t->n].category = category;
+	t->slots[i] = (uint32_t)t->n + 1;
+	return t->n++;
+}
+
+void
+op_table_release(struct op_table *t)
+{
+	free(t->keys);
+	free(t->aggs);
+	free(t->slots);
+	memset(t, 0, sizeof *t);
+}
+
+static void
+agg_add(struct op_agg *a, int64_t dur, uint64_t flops, int has_flops,
+    uint64_t bytes, int has_bytes)
+{
+	if (a->count == 0 || dur < a->min_ps)
+		a->min_ps = dur;
+	if (a->count == 0 || dur > a->max_ps)
+		a->max_ps = dur;
+	a->count++;
+	a->total_ps = ps_add(a->total_ps, dur);
+	a->flops += flops;
+	a->bytes_accessed += bytes;
+	a->has_flops |= has_flops;
+	a->has_bytes |= has_bytes;
+}
+
+/* ---- helpers over events ---- */
+
+uint32_t
+intern(struct classify *c, const char *s, size_t len)
+{
+	return strmap_intern(&c->fs->strings, s, len);
+}
+
+uint32_t
+intern_str(struct classify *c, const char *s)
+{
+	return intern(c, s, strlen(s));
+}
+
+/*
+ * Loads the current event's known stats for event_stat(): the event's own
+ * over its metadata's (FORMATS.md 2.6); the first of duplicates wins.
+ * The metadata's part is computed once per plane.
+ */
+void
+load_view(struct classify *c, const struct pf_event *ev)
+{
+	const struct pf_stat **meta_view =
+	    &c->meta_views[(size_t)ev->meta->index * PF_NKEYS];
+	size_t i;
+
+	if (!c->meta_view_done[ev->meta->index]) {
+		for (i = ev->meta->nstats; i > 0; i--)
+			if (ev->meta->stats[i - 1].key != PF_KEY_OTHER)
+				meta_view[ev->meta->stats[i - 1].key] =
+				    &ev->meta->stats[i - 1];
+		c->meta_view_done[ev->meta->index] = 1;
+	}
+	c->md_view = meta_view;
+	c->ev_keys = 0;
+	for (i = ev->nstats; i > 0; i--)
+		if (ev->stats[i - 1].key != PF_KEY_OTHER) {
+			c->ev_view[ev->stats[i - 1].key] = &ev->stats[i - 1];
+			c->ev_keys |= 1u << ev->stats[i - 1].key;
+		}
+}
+
+int
+event_int(struct classify *c, enum pf_key key, int64_t *v)
+{
+	return pf_stat_int(event_stat(c, key), v);
+}
+
+int
+event_str(struct classify *c, enum pf_key key, struct pf_bytes *v)
+{
+	return pf_stat_str(event_stat(c, key), v);
+}
+
+/* xprof's GetDeviceEventTimespan: device_offset_ps/duration override. */
+void
+event_span(struct classify *c, const struct pf_event *ev, int64_t *start,
+    int64_t *dur)
+{
+	int64_t off, d;
+
+	/* Out of range (jaxprof(1), IMPOSSIBLE TIMES): ignored. */
+	if (event_int(c, PF_KEY_DEVICE_OFFSET_PS, &off) &&
+	    event_int(c, PF_KEY_DEVICE_DURATION_PS, &d) &&
+	    ps_valid(off) && ps_valid(d)) {
+		*start = off;
+		*dur = d;
+	} else {
+		*start = ev->start_ps;
+		*dur = ev->duration_ps;
+	}
+}
+
+/* The innermost op of an hlo_op value "outer::inner". */
+struct pf_bytes
+last_component(struct pf_bytes s)
+{
+	size_t i;
+
+	for (i = s.len; i >= 2; i--)
+		if (s.ptr[i - 1] == ':' && s.ptr[i - 2] == ':') {
+			s.ptr += i;
+			s.len -= i;
+			break;
+		}
+	return s;
+}
+
+/* TensorFlow op names "name:Type": one ':' and an identifier type. */
+int
+split_tf_op(const char *name, size_t *name_len)
+{
+	const char *colon = strchr(name, ':'), *p;
+
+	if (colon == NULL || colon == name || strchr(colon + 1, ':') != NULL)
+		return 0;
+	for (p = name; p < colon; p++)
+		if (isspace((unsigned char)*p))
+			return 0;
+	p = colon + 1;
+	if (!(isalpha((unsigned char)*p) || *p == '_'))
+		return 0;
+	for (; *p != '\0'; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_'))
+			return 0;
+	*name_len = (size_t)(colon - name);
+	return 1;
+}
+
+/* The display name of an event as a string id, cached per metadata. */
+uint32_t
+event_name_id(struct classify *c, const struct pf_event *ev)
+{
+	uint32_t *slot = &c->meta_name[ev->meta->index];
+
+	if (*slot == NO_ID)
+		*slot = intern_str(c, pf_event_name(ev));
+	return *slot;
+}
+
+/* The category derived from op name `op` (a string id), cached. */
+static uint32_t
+derived_category(struct classify *c, uint32_t op)
+{
+	char *derived;
+
+	if (op >= c->ncat_of_name) {
+		size_t n = c->fs->strings.n, i;
+
+		c->cat_of_name = xreallocarray(c->cat_of_name, n,
+		    sizeof *c->cat_of_name);
+		for (i = c->ncat_of_name; i < n; i++)
+			c->cat_of_name[i] = NO_ID;
+		c->ncat_of_name = n;
+	}
+	if (c->cat_of_name[op] == NO_ID) {
+		derived = derive_category(c->fs->strings.strings[op]);
+		c->cat_of_name[op] = intern_str(c, derived);
+		free(derived);
+	}
+	return c->cat_of_name[op];
+}
+
+/*
+ * The op's category: its hlo_category stat (the event's, else the
+ * metadata's), else its HLO instruction's, else derived from the op name.
+ */
+uint32_t
+category_of(struct classify *c, const struct pf_event *ev, uint32_t op,
+    const struct hlo_instr *in)
+{
+	const struct pf_stat *st;
+	struct pf_bytes cat;
+	uint32_t *slot;
+
+	st = pf_stat_find(ev->stats, ev->nstats, PF_KEY_HLO_CATEGORY);
+	if (pf_stat_str(st, &cat))
+		return intern(c, cat.ptr, cat.len);
+	slot = &c->meta_category[ev->meta->index];
+	if (*slot == NO_ID) {
+		st = pf_stat_find(ev->meta->stats, ev->meta->nstats,
+		    PF_KEY_HLO_CATEGORY);
+		*slot = pf_stat_str(st, &cat) ? intern(c, cat.ptr, cat.len) :
+		    NO_ID - 1;
+	}
+	if (*slot != NO_ID - 1)
+		return *slot;
+	return in != NULL ? intern_str(c, in->category) :
+	    derived_category(c, op);
+}
+
+/* The HLO module of the current event's program, or NULL. */
+static const struct hlo_module *
+event_hlo_module(struct classify *c, const struct op_key *k)
+{
+	const char *name = NULL;
+	int64_t pid;
+
+	if (c->hlo == NULL)
+		return NULL;
+	if (!event_int(c, PF_KEY_PROGRAM_ID, &pid))
+		pid = -1;
+	if (c->last_hlo_program == pid && c->last_hlo_module == k->module)
+		return c->last_hlo;
+	if (k->module != NO_ID)
+		name = c->fs->strings.strings[k->module];
+	c->last_hlo = hlo_set_find(c->hlo, pid, name,
+	    name != NULL ? strlen(name) : 0);
+	c->last_hlo_program = pid;
+	c->last_hlo_module = k->module;
+	return c->last_hlo;
+}
+
+const struct hlo_instr *
+event_hlo_instr(struct classify *c, const struct op_key *k, struct pf_bytes op)
+{
+	const struct hlo_module *m = event_hlo_module(c, k);
+
+	return m != NULL ? hlo_module_instr(m, op.ptr, op.len) : NULL;
+}
+
+void
+op_key_from_event(struct classify *c, uint32_t name, struct op_key *k)
+{
+	struct pf_bytes module;
+
+	k->name = name;
+	k->module = NO_ID;
+	if (event_str(c, PF_KEY_HLO_MODULE, &module)) {
+		/* Reference strings repeat by pointer: skip hashing them. */
+		if (module.ptr != c->last_module.ptr ||
+		    module.len != c->last_module.len) {
+			c->last_module = module;
+			c->last_module_id = intern(c, module.ptr, module.len);
+		}
+		k->module = c->last_module_id;
+	}
+	if (!event_int(c, PF_KEY_PROGRAM_ID, &k->program_id))
+		k->program_id = -1;
+	if (k->module != NO_ID)
+		k->program_id = -1;	/* the module name is enough */
+}
+
+void
+event_cost(struct classify *c, uint64_t *flops, int *has_flops,
+    uint64_t *bytes, int *has_bytes)
+{
+	int64_t v;
+
+	*has_flops = event_int(c, PF_KEY_FLOPS, &v);
+	*flops = *has_flops ? (uint64_t)v : 0;
+	*has_bytes = event_int(c, PF_KEY_BYTES_ACCESSED, &v);
+	*bytes = *has_bytes ? (uint64_t)v : 0;
+}
+
+/* ---- self time: a stack of open op events per line ---- */
+
+void
+close_op(struct classify *c, struct open_op *o)
+{
+	struct op_agg *a = &c->cand[o->cand].aggs[o->agg_index];
+
+	/* Children that overlap each other can add up past the parent. */
+	if (o->child_ps < o->dur_ps)
+		a->self_ps = ps_add(a->self_ps, o->dur_ps - o->child_ps);
+}
+
+static void
+close_ops_before(struct classify *c, int64_t start, int64_t end)
+{
+	while (c->nops_stack > 0) {
+		struct open_op *top = &c->ops_stack[c->nops_stack - 1];
+
+		/* A child lies inside its parent's [start, end]. */
+		if (top->start_ps <= start && end <= top->end_ps)
+			break;
+		close_op(c, top);
+		c->nops_stack--;
+	}
+}
+
+/* Op categories of collective communication (FORMATS.md 7.4). */
+static const char *const collective_prefixes[] = {
+	"all-reduce", "all-gather", "all-to-all", "reduce-scatter",
+	"collective-permute", "collective-broadcast", "send", "recv",
+	"nccl", "rccl",
+};
+
+/* Categories of copies between memories, and host I/O. */
+static const char *const transfer_prefixes[] = {
+	"copy-start", "copy-done", "infeed", "outfeed", "host send",
+	"host recv",
+};
+
+/* busy_class_of() a category string id, cached per id. */
+enum busy_class
+busy_class_id(struct classify *c, uint32_t category)
+{
+	if (category >= c->nclass_of) {
+		size_t n = c->fs->strings.n, i;
+
+		c->class_of = xreallocarray(c->class_of, n,
+		    sizeof *c->class_of);
+		for (i = c->nclass_of; i < n; i++)
+			c->class_of[i] = -1;
+		c->nclass_of = n;
+	}
+	if (c->class_of[category] == -1)
+		c->class_of[category] = (int8_t)busy_class_of(
+		    c->fs->strings.strings[category]);
+	return (enum busy_class)c->class_of[category];
+}
+
+enum busy_class
+busy_class_of(const char *category)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof collective_prefixes /
+	    sizeof collective_prefixes[0]; i++)
+		if (strncmp(category, collective_prefixes[i],
+		    strlen(collective_prefixes[i])) == 0)
+			return BUSY_COLLECTIVE;
+	for (i = 0; i < sizeof transfer_prefixes /
+	    sizeof transfer_prefixes[0]; i++)
+		if (strncmp(category, transfer_prefixes[i],
+		    strlen(transfer_prefixes[i])) == 0)
+			return BUSY_TRANSFER;
+	return BUSY_COMPUTE;
+}
+
+/*
+ * The JAX-level op an event runs: its tf_op stat (a name-stack path such
+ * as "jit(f)/dot_general"), else its "name" annotation, unless that is
+ * just the module annotation "XlaModule:...".
+ */
+static uint32_t
+framework_op_of(struct classify *c)
+{
+	static const enum pf_key keys[] = { PF_KEY_TF_OP, PF_KEY_NAME };
+	struct pf_bytes v;
+	size_t i;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (event_str(c, keys[i], &v) && v.len > 0 &&
+		    !(v.len >= 9 && memcmp(v.ptr, "XlaModule", 9) == 0)) {
+			/* TF-style "name:Type" with no type: "jit(f)/add:". */
+			if (v.ptr[v.len - 1] == ':')
+				v.len--;
+			return intern(c, v.ptr, v.len);
+		}
+	return intern_str(c, "");
+}
+
+/* A new op's framework op, source line and parent, from its first event. */
+static void
+describe_op(struct classify *c, struct op_agg *a)
+{
+	const struct hlo_instr *in = c->occ_instr;
+	uint32_t empty = intern_str(c, "");
+
+	a->framework_op = in != NULL && in->op_name[0] != '\0' ?
+	    intern_str(c, in->op_name) : framework_op_of(c);
+	a->source = a->source_function = empty;
+	if (in != NULL && in->source_file[0] != '\0') {
+		char *src = xasprintf("%s:%ld", in->source_file,
+		    (long)in->source_line);
+
+		a->source = intern_str(c, src);
+		a->source_function = intern_str(c, in->source_function);
+		free(src);
+	}
+	a->parent = c->occ_parent != NO_ID ? c->occ_parent : empty;
+}
+
+void
+add_op_occurrence(struct classify *c, enum candidate cand,
+    const struct op_key *k, uint32_t category, int64_t start, int64_t dur,
+    uint64_t flops, int has_flops, uint64_t bytes, int has_bytes,
+    size_t *hint)
+{
+	struct op_table *t = &c->cand[cand];
+	struct open_op *o;
+	size_t i;
+
+	/* hint: the index + 1 this event's metadata led to last time. */
+	if (hint != NULL && *hint != 0 && op_key_eq(&t->keys[*hint - 1], k))
+		i = *hint - 1;
+	else
+		i = op_table_get(t, k, category);
+	if (hint != NULL)
+		*hint = i + 1;
+
+	if (t->aggs[i].count == 0)
+		describe_op(c, &t->aggs[i]);
+	agg_add(&t->aggs[i], dur, flops, has_flops, bytes, has_bytes);
+	if (cand == CAND_KERNELS) {
+		/* Kernels on a stream never nest. */
+		t->aggs[i].self_ps = ps_add(t->aggs[i].self_ps, dur);
+		return;
+	}
+	close_ops_before(c, start, start + dur);
+	if (c->nops_stack > 0)
+		c->ops_stack[c->nops_stack - 1].child_ps =
+		    ps_add(c->ops_stack[c->nops_stack - 1].child_ps, dur);
+	if (c->nops_stack == c->ops_stack_cap) {
+		c->ops_stack_cap = c->ops_stack_cap == 0 ? 16 :
+		    c->ops_stack_cap * 2;
+		c->ops_stack = xreallocarray(c->ops_stack, c->ops_stack_cap,
+		    sizeof *c->ops_stack);
+	}
+	o = &c->ops_stack[c->nops_stack++];
+	o->start_ps = start;
+	o->end_ps = start + dur;
+	o->dur_ps = dur;
+	o->child_ps = 0;
+	o->agg_index = i;
+	o->cand = cand;
+}
+
+
+void
+add_transfer(struct classify *c, const struct pf_event *ev,
+    enum transfer_dir dir, int on_host, int64_t bytes, int64_t start,
+    int64_t dur)
+{
+	struct plane_summary *p = c->plane;
+	struct transfer_rec *t;
+
+	p->transfers = xreallocarray(p->transfers, p->ntransfers + 1,
+	    sizeof *p->transfers);
+	t = &p->transfers[p->ntransfers++];
+	t->name = event_name_id(c, ev);
+	t->line = c->line_name;
+	t->dir = dir;
+	t->on_host = on_host;
+	t->bytes = bytes;
+	t->start_ps = start;
+	t->dur_ps = dur;
+}
