@@ -13,6 +13,7 @@
 
 #include "discover.h"
 #include "err.h"
+#include "xmalloc.h"
 #include "fuzz.h"
 #include "read-archive.h"
 #include "source.h"

@@ -9,6 +9,7 @@
 #include "check_suites.h"
 #include "err.h"
 #include "output.h"
+#include "xmalloc.h"
 
 static const struct out_col cols[] = {
 	{ "name", COL_STR, NULL },
