@@ -240,9 +240,9 @@ class Instr:
 class HloModule:
     """One program's instructions: by name, by kernel name, in run order."""
 
-    def __init__(self, mp):
+    def __init__(self, mp, pid):
         self.name = mp.name
-        self.program_id = mp.id & MASK64
+        self.program_id = pid
         comps = {c.id: c for c in mp.computations}
 
         def has(comp, opcode, depth=0):
@@ -340,7 +340,12 @@ def read_hlo(pb2, space):
         if plane.name != "/host:metadata":
             continue
         names = {k: m.name for k, m in plane.stat_metadata.items()}
-        for md in plane.event_metadata.values():
+        for key, md in plane.event_metadata.items():
+            # The program id: a program_id stat, "name(ID)", else the key.
+            pid = program_id(Plane(plane).stats(md.stats, {}))
+            m = MODULE_RE.fullmatch(md.name)
+            if pid is None:
+                pid = int(m.group(2)) & MASK64 if m else key & MASK64
             for st in md.stats:
                 if names.get(st.metadata_id) != "Hlo Proto":
                     continue
@@ -351,9 +356,8 @@ def read_hlo(pb2, space):
                     continue
                 if not hp.HasField("hlo_module"):
                     continue
-                if all(m.program_id != hp.hlo_module.id & MASK64
-                       for m in mods):
-                    mods.append(HloModule(hp.hlo_module))
+                if all(mod.program_id != pid for mod in mods):
+                    mods.append(HloModule(hp.hlo_module, pid))
     return mods
 
 
@@ -596,9 +600,11 @@ def us(ps):
     return "%.3f" % (ps / 1e6)
 
 
-def rate(amount, total_ps):
-    """amount per ps * 1000 (GFLOP/s or GB/s); empty when unknown."""
-    if not amount or total_ps <= 0:
+def rate(amount, total_ps, count):
+    """amount per ps * 1000 (GFLOP/s or GB/s); empty when unknown, or when
+    the occurrences took under 1 us each on average (an issue stamp, not
+    the time the work took)."""
+    if not amount or total_ps <= 0 or total_ps < 1e6 * count:
         return ""
     return "%.3f" % (amount / total_ps * 1000)
 
@@ -623,7 +629,8 @@ def print_table(rows, limit, by_device):
             csv_field(cat), str(count), us(total), us(self_ps),
             "%.3f" % (total / count / 1e6), us(mn), us(mx),
             "%.2f" % percent, "%.2f" % cum,
-            rate(flops, total), rate(nbytes, total), csv_field(source)]
+            rate(flops, total, count), rate(nbytes, total, count),
+            csv_field(source)]
         out.append(",".join(fields))
     sys.stdout.write("\n".join(out) + "\n")
 

@@ -1,6 +1,7 @@
 /* One profile file to a file_summary: two passes, planes in parallel. */
 #include "config.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,31 @@ struct prepass {
 	size_t		 nwarnings;
 };
 
+/*
+ * The program id of a /host:metadata entry (FORMATS.md 3.3): its
+ * program_id stat, else the id in its name "jit_f(12)", else its key.
+ */
+static int64_t
+metadata_program_id(const struct pf_event_meta *m)
+{
+	const char *paren = strrchr(m->name, '(');
+	int64_t id;
+
+	if (pf_stat_int(pf_stat_find(m->stats, m->nstats, PF_KEY_PROGRAM_ID),
+	    &id))
+		return id;
+	if (paren != NULL) {
+		char *end;
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(paren + 1, &end, 10);
+		if (errno == 0 && end > paren + 1 && strcmp(end, ")") == 0)
+			return (int64_t)v;
+	}
+	return m->id;
+}
+
 static void
 read_hlo_protos(struct prepass *pp, const struct pf_plane *plane)
 {
@@ -81,7 +107,7 @@ read_hlo_protos(struct prepass *pp, const struct pf_plane *plane)
 			    st->kind != PF_BYTES)
 				continue;
 			if (hlo_set_add(pp->hlo, st->str.ptr, st->str.len,
-			    &why) == 0)
+			    metadata_program_id(&plane->metas[i]), &why) == 0)
 				continue;
 			pp->warnings = xreallocarray(pp->warnings,
 			    pp->nwarnings + 1, sizeof *pp->warnings);

@@ -416,7 +416,8 @@ hlo_set_free(struct hlo_set *set)
 }
 
 int
-hlo_set_add(struct hlo_set *set, const void *data, size_t len, char **cause)
+hlo_set_add(struct hlo_set *set, const void *data, size_t len,
+    int64_t program_id, char **cause)
 {
 	Xla__HloProto *hp;
 	struct hlo_module *m;
@@ -430,14 +431,17 @@ hlo_set_add(struct hlo_set *set, const void *data, size_t len, char **cause)
 			xla__hlo_proto__free_unpacked(hp, NULL);
 		return -1;
 	}
+	if (program_id == -1)
+		program_id = hp->hlo_module->id;
 	for (i = 0; i < set->n; i++)
-		if (set->mods[i]->program_id == hp->hlo_module->id) {
+		if (set->mods[i]->program_id == program_id) {
 			xla__hlo_proto__free_unpacked(hp, NULL);
 			return 0;
 		}
 	m = xcalloc(1, sizeof *m);
 	strmap_init(&m->strings);
 	module_build(m, hp->hlo_module);
+	m->program_id = program_id;
 	xla__hlo_proto__free_unpacked(hp, NULL);
 	set->mods = xreallocarray(set->mods, set->n + 1, sizeof *set->mods);
 	set->mods[set->n++] = m;
@@ -465,7 +469,7 @@ hlo_set_find(const struct hlo_set *set, int64_t program_id, const char *name,
 
 	if (set == NULL)
 		return NULL;
-	if (program_id >= 0)
+	if (program_id != -1)
 		for (i = 0; i < set->n; i++)
 			if (set->mods[i]->program_id == program_id)
 				return set->mods[i];

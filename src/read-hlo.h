@@ -48,7 +48,7 @@ struct hlo_instr {
 
 struct hlo_module {
 	const char	*name;		/* "jit_train_step" */
-	int64_t		 program_id;	/* the module's id */
+	int64_t		 program_id;	/* as events name it (program_id) */
 	struct hlo_instr *instrs;
 	size_t		 ninstrs;
 	/*
@@ -70,16 +70,17 @@ struct hlo_set;
 struct hlo_set	*hlo_set_new(void);
 void		 hlo_set_free(struct hlo_set *set);
 /*
- * Parses one serialized xla.HloProto and adds its module, unless a module
- * with the same program id is there already.  Returns 0, or -1 with *cause
- * a new message (caller frees).
+ * Parses one serialized xla.HloProto and adds its module as program
+ * program_id (-1: the module's own id), unless a module with that program
+ * id is there already.  Returns 0, or -1 with *cause a new message
+ * (caller frees).
  */
 int		 hlo_set_add(struct hlo_set *set, const void *data, size_t len,
-		    char **cause);
+		    int64_t program_id, char **cause);
 size_t		 hlo_set_count(const struct hlo_set *set);
 const struct hlo_module *hlo_set_module(const struct hlo_set *set, size_t i);
 /*
- * The module of a program: by program id when it is >= 0 and known, else
+ * The module of a program: by program id when it is not -1 and known, else
  * the only module with that name; NULL when none (or the name is ambiguous).
  */
 const struct hlo_module *hlo_set_find(const struct hlo_set *set,
