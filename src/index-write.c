@@ -322,6 +322,13 @@ write_programs(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 	return 0;
 }
 
+/* Text that outlives the statement's step: SQLite need not copy it. */
+static void
+bind_static(sqlite3_stmt *st, int i, const char *s)
+{
+	sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+}
+
 /* The programs' HLO instructions, for reports to join on. */
 static int
 write_hlo(struct index *ix, sqlite3_int64 file_id,
@@ -343,22 +350,22 @@ write_hlo(struct index *ix, sqlite3_int64 file_id,
 
 			sqlite3_bind_int64(st, 1, file_id);
 			sqlite3_bind_int64(st, 2, m->program_id);
-			index_bind_text(st, 3, m->name);
-			index_bind_text(st, 4, in->computation);
-			index_bind_text(st, 5, in->name);
+			bind_static(st, 3, m->name);
+			bind_static(st, 4, in->computation);
+			bind_static(st, 5, in->name);
 			sqlite3_bind_int64(st, 6, in->id);
-			index_bind_text(st, 7, in->opcode);
-			index_bind_text(st, 8, in->category);
-			index_bind_text(st, 9, in->fusion_kind);
-			index_bind_text(st, 10, in->custom_call_target);
-			index_bind_text(st, 11, in->op_name);
-			index_bind_text(st, 12, in->op_type);
-			index_bind_text(st, 13, in->source_file);
+			bind_static(st, 7, in->opcode);
+			bind_static(st, 8, in->category);
+			bind_static(st, 9, in->fusion_kind);
+			bind_static(st, 10, in->custom_call_target);
+			bind_static(st, 11, in->op_name);
+			bind_static(st, 12, in->op_type);
+			bind_static(st, 13, in->source_file);
 			if (in->source_line > 0)
 				sqlite3_bind_int64(st, 14, in->source_line);
 			else
 				sqlite3_bind_null(st, 14);
-			index_bind_text(st, 15, in->source_function);
+			bind_static(st, 15, in->source_function);
 			if (in->schedule_index >= 0)
 				sqlite3_bind_int64(st, 16, in->schedule_index);
 			else
