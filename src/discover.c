@@ -12,6 +12,7 @@
 #include "discover.h"
 #include "err.h"
 #include "read-archive.h"
+#include "sniff.h"
 #include "xmalloc.h"
 
 /* Suffixes, longest first within a kind; the host is the part before. */
@@ -82,8 +83,10 @@ host_of(const char *name)
 {
 	size_t i;
 
-	if (strncmp(name, "perfetto_trace.json", 19) == 0)
-		return xstrdup("");
+	if (strncmp(name, "perfetto_trace.json", 19) == 0 ||
+	    has_suffix(name, "perfetto_trace.json.gz") ||
+	    has_suffix(name, "perfetto_trace.json"))
+		return xstrdup("");	/* Perfetto traces name no host */
 	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
 		if (has_suffix(name, suffixes[i].suffix))
 			return xstrndup(name,
@@ -130,6 +133,33 @@ found_display_path(const char *path)
 		return xstrdup(path);
 	return xasprintf("%.*s/%s", (int)(sep - path), path,
 	    sep + strlen(FOUND_ARCHIVE_SEP));
+}
+
+char *
+found_looks_like(const struct found_file *ff)
+{
+	enum sniffed what;
+	int match;
+
+	if (strstr(ff->path, FOUND_ARCHIVE_SEP) != NULL)
+		return NULL;	/* an archive entry: not on disk */
+	what = sniff_file(ff->path);
+	switch (ff->kind) {
+	case KIND_XPLANE:
+		match = what == SNIFF_XSPACE || what == SNIFF_XSPACE_GZ;
+		break;
+	case KIND_TRACE_JSON:
+		match = what == SNIFF_JSON || what == SNIFF_JSON_GZ;
+		break;
+	default:
+		match = 1;
+		break;
+	}
+	if (match || what == SNIFF_UNKNOWN)
+		return NULL;
+	return xasprintf("its name says %s, but it looks like %s",
+	    ff->kind == KIND_XPLANE ? "an XSpace" : "trace JSON",
+	    sniffed_name(what));
 }
 
 void
@@ -306,12 +336,24 @@ discover(struct found *f, const char *path, char **cause)
 		const char *base = strrchr(abs, '/');
 		enum file_kind kind;
 
+		enum sniffed what = sniff_file(abs);
+
 		base = base != NULL ? base + 1 : abs;
-		if (arc_is_archive_name(base))
+		/*
+		 * A file named explicitly is read by what it holds, whatever
+		 * its name; by its name when its bytes say nothing (then as
+		 * an XSpace unless named otherwise).
+		 */
+		if (what == SNIFF_ARCHIVE ||
+		    (what == SNIFF_UNKNOWN && arc_is_archive_name(base)))
 			return add_archive(f, abs, &st, cause);
-		/* A file named explicitly is read as an XSpace unless named
-		 * otherwise. */
-		if (file_kind_of(base, &kind) == -1)
+		if (file_kind_of(base, &kind) == 0 && kind == KIND_OTHER)
+			;	/* a known tool output: listed, not read */
+		else if (what == SNIFF_JSON || what == SNIFF_JSON_GZ)
+			kind = KIND_TRACE_JSON;
+		else if (what == SNIFF_XSPACE || what == SNIFF_XSPACE_GZ)
+			kind = KIND_XPLANE;
+		else if (file_kind_of(base, &kind) == -1)
 			kind = KIND_XPLANE;
 		add_file(f, abs, &st, kind);
 	}

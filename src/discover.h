@@ -41,6 +41,14 @@ enum file_kind {
  */
 char	*found_display_path(const char *path);
 
+struct found_file;
+/*
+ * When the file ff names on disk holds something other than its kind
+ * (by sniff.h), a note saying so: "its name says an XSpace, but it looks
+ * like gzip'd trace JSON"; else NULL.  Returns a new string; caller frees.
+ */
+char	*found_looks_like(const struct found_file *ff);
+
 struct found_file {
 	char		*path;		/* absolute, normalized; see above */
 	enum file_kind	 kind;

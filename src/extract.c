@@ -17,6 +17,7 @@
 #include "extract.h"
 #include "load.h"
 #include "read-archive.h"
+#include "sniff.h"
 #include "write-chrome.h"
 #include "xmalloc.h"
 
@@ -671,7 +672,8 @@ extract_select(struct extract *x)
 		return -1;
 	}
 	/* A hostile archive is refused first, whatever it holds. */
-	if (arc_is_archive_name(x->found.roots[0]) &&
+	if ((arc_is_archive_name(x->found.roots[0]) ||
+	    sniff_file(x->found.roots[0]) == SNIFF_ARCHIVE) &&
 	    check_archive(x->found.roots[0]) == -1)
 		return -1;
 	if (select_jobs(x) == -1 || check_inputs(x) == -1)

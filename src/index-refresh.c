@@ -294,8 +294,14 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 	}
 	if (j->rc == -1) {
 		char *shown = found_display_path(j->ff->path);
+		char *looks = found_looks_like(j->ff);
 
-		jp_warnx("cannot read '%s': %s", shown, j->cause);
+		if (looks != NULL)
+			jp_warnx("cannot read '%s': %s (%s)", shown, j->cause,
+			    looks);
+		else
+			jp_warnx("cannot read '%s': %s", shown, j->cause);
+		free(looks);
 		free(shown);
 		free(j->cause);
 		(*bad)++;

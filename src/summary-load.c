@@ -11,7 +11,9 @@
 #include "baseline.h"
 #include "discover.h"
 #include "err.h"
+#include "read-archive.h"
 #include "report.h"
+#include "sniff.h"
 #include "summary.h"
 #include "xmalloc.h"
 
@@ -28,7 +30,18 @@ is_baseline(const char *path, int want_baseline)
 	if (stat(path, &sb) == -1)
 		return want_baseline ||
 		    (len > 5 && strcmp(path + len - 5, ".json") == 0);
-	return S_ISREG(sb.st_mode) && file_kind_of(base, &kind) == -1;
+	if (!S_ISREG(sb.st_mode))
+		return 0;
+	/* By what it holds; by name when its bytes say nothing. */
+	switch (sniff_file(path)) {
+	case SNIFF_BASELINE:
+		return 1;
+	case SNIFF_UNKNOWN:
+		return file_kind_of(base, &kind) == -1 &&
+		    !arc_is_archive_name(base);
+	default:
+		return 0;
+	}
 }
 
 int

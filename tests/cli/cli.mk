@@ -26,6 +26,7 @@ CLI_TESTS += tests/cli/t0150-top-scope.sh
 CLI_TESTS += tests/cli/t0400-extract-archive.sh
 CLI_TESTS += tests/cli/t0410-extract-unsafe.sh
 CLI_TESTS += tests/cli/t0420-json-input.sh
+CLI_TESTS += tests/cli/t0425-sniff-input.sh
 CLI_TESTS += tests/cli/t0430-extract-chrome.sh
 CLI_TESTS += tests/cli/t0440-view.sh
 CLI_TESTS += tests/cli/t0600-fuzz-replay.sh

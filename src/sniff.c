@@ -1,0 +1,104 @@
+/* What a file holds, by its first bytes (sniff.h). */
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "sniff.h"
+
+#define SNIFF_BYTES	4096
+
+const char *
+sniffed_name(enum sniffed s)
+{
+	switch (s) {
+	case SNIFF_XSPACE:
+		return "an XSpace";
+	case SNIFF_XSPACE_GZ:
+		return "a gzip'd XSpace";
+	case SNIFF_JSON:
+		return "trace JSON";
+	case SNIFF_JSON_GZ:
+		return "gzip'd trace JSON";
+	case SNIFF_BASELINE:
+		return "a jaxprof baseline";
+	case SNIFF_ARCHIVE:
+		return "an archive";
+	default:
+		return "none of the profile formats";
+	}
+}
+
+static int
+has_at(const unsigned char *p, size_t n, size_t off, const char *magic,
+    size_t len)
+{
+	return n >= off + len && memcmp(p + off, magic, len) == 0;
+}
+
+/* A protobuf varint at p; 0 if there is none in n bytes. */
+static size_t
+varint(const unsigned char *p, size_t n, unsigned long long *v)
+{
+	size_t i;
+
+	*v = 0;
+	for (i = 0; i < n && i < 10; i++) {
+		*v |= (unsigned long long)(p[i] & 0x7f) << (7 * i);
+		if ((p[i] & 0x80) == 0)
+			return i + 1;
+	}
+	return 0;
+}
+
+enum sniffed
+sniff_bytes(const unsigned char *p, size_t n, int gzipped)
+{
+	unsigned long long len;
+	size_t i, k;
+
+	if (n == 0)
+		return SNIFF_UNKNOWN;
+	/* tar (the ustar magic), zip, and compressions only archives use. */
+	if (has_at(p, n, 257, "ustar", 5) || has_at(p, n, 0, "PK\3\4", 4) ||
+	    has_at(p, n, 0, "PK\5\6", 4))
+		return SNIFF_ARCHIVE;
+	if (!gzipped && (has_at(p, n, 0, "BZh", 3) ||
+	    has_at(p, n, 0, "\xfd" "7zXZ", 5) ||
+	    has_at(p, n, 0, "\x28\xb5\x2f\xfd", 4)))
+		return SNIFF_ARCHIVE;
+	for (i = 0; i < n && strchr(" \t\r\n", p[i]) != NULL; i++)
+		;
+	if (i < n && (p[i] == '{' || p[i] == '[')) {
+		for (k = i; k + 16 <= n; k++)
+			if (memcmp(p + k, "jaxprof-baseline", 16) == 0)
+				return SNIFF_BASELINE;
+		return gzipped ? SNIFF_JSON_GZ : SNIFF_JSON;
+	}
+	/*
+	 * XSpace: fields 1-4 (planes, errors, warnings, hostnames) are all
+	 * length-delimited: tag 0x0a, 0x12, 0x1a or 0x22, then a length.
+	 */
+	if ((p[0] == 0x0a || p[0] == 0x12 || p[0] == 0x1a || p[0] == 0x22) &&
+	    varint(p + 1, n - 1, &len) > 0)
+		return gzipped ? SNIFF_XSPACE_GZ : SNIFF_XSPACE;
+	return SNIFF_UNKNOWN;
+}
+
+enum sniffed
+sniff_file(const char *path)
+{
+	unsigned char buf[SNIFF_BYTES];
+	gzFile gz;
+	int n, direct;
+
+	if ((gz = gzopen(path, "rb")) == NULL)
+		return SNIFF_UNKNOWN;
+	n = gzread(gz, buf, sizeof buf);
+	direct = gzdirect(gz);
+	(void)gzclose(gz);
+	if (n <= 0)
+		return SNIFF_UNKNOWN;
+	return sniff_bytes(buf, (size_t)n, !direct);
+}
