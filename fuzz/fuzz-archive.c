@@ -17,6 +17,7 @@
 #include "fuzz.h"
 #include "read-archive.h"
 #include "source.h"
+#include "xmalloc.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
