@@ -149,7 +149,8 @@ found_looks_like(const struct found_file *ff)
 		match = what == SNIFF_XSPACE || what == SNIFF_XSPACE_GZ;
 		break;
 	case KIND_TRACE_JSON:
-		match = what == SNIFF_JSON || what == SNIFF_JSON_GZ;
+		match = what == SNIFF_JSON || what == SNIFF_JSON_GZ ||
+		    what == SNIFF_JSON_OTHER;
 		break;
 	default:
 		match = 1;
@@ -349,7 +350,8 @@ discover(struct found *f, const char *path, char **cause)
 			return add_archive(f, abs, &st, cause);
 		if (file_kind_of(base, &kind) == 0 && kind == KIND_OTHER)
 			;	/* a known tool output: listed, not read */
-		else if (what == SNIFF_JSON || what == SNIFF_JSON_GZ)
+		else if (what == SNIFF_JSON || what == SNIFF_JSON_GZ ||
+		    what == SNIFF_JSON_OTHER)
 			kind = KIND_TRACE_JSON;
 		else if (what == SNIFF_XSPACE || what == SNIFF_XSPACE_GZ)
 			kind = KIND_XPLANE;

@@ -21,6 +21,8 @@ sniffed_name(enum sniffed s)
 		return "trace JSON";
 	case SNIFF_JSON_GZ:
 		return "gzip'd trace JSON";
+	case SNIFF_JSON_OTHER:
+		return "JSON but not a trace";
 	case SNIFF_BASELINE:
 		return "a jaxprof baseline";
 	case SNIFF_ARCHIVE:
@@ -71,9 +73,16 @@ sniff_bytes(const unsigned char *p, size_t n, int gzipped)
 	for (i = 0; i < n && strchr(" \t\r\n", p[i]) != NULL; i++)
 		;
 	if (i < n && (p[i] == '{' || p[i] == '[')) {
+		int trace = p[i] == '[';
+
 		for (k = i; k + 16 <= n; k++)
 			if (memcmp(p + k, "jaxprof-baseline", 16) == 0)
 				return SNIFF_BASELINE;
+		for (k = i; !trace && k + 13 <= n; k++)
+			trace = memcmp(p + k, "\"traceEvents\"", 13) == 0;
+		/* A long "metadata" first may hide it: a full window is JSON. */
+		if (!trace && n < SNIFF_BYTES)
+			return SNIFF_JSON_OTHER;
 		return gzipped ? SNIFF_JSON_GZ : SNIFF_JSON;
 	}
 	/*

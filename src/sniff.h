@@ -15,8 +15,9 @@ enum sniffed {
 	SNIFF_UNKNOWN,		/* unreadable, empty, or none of these */
 	SNIFF_XSPACE,
 	SNIFF_XSPACE_GZ,
-	SNIFF_JSON,		/* trace JSON (or JSON of another kind) */
+	SNIFF_JSON,		/* trace JSON: an array, or "traceEvents" */
 	SNIFF_JSON_GZ,
+	SNIFF_JSON_OTHER,	/* a JSON object without "traceEvents" */
 	SNIFF_BASELINE,		/* a jaxprof baseline (JSON) */
 	SNIFF_ARCHIVE,		/* tar (plain or compressed), zip */
 };

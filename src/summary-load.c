@@ -36,6 +36,7 @@ is_baseline(const char *path, int want_baseline)
 	switch (sniff_file(path)) {
 	case SNIFF_BASELINE:
 		return 1;
+	case SNIFF_JSON_OTHER:	/* a baseline's reader says what is wrong */
 	case SNIFF_UNKNOWN:
 		return file_kind_of(base, &kind) == -1 &&
 		    !arc_is_archive_name(base);

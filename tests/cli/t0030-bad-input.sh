@@ -23,10 +23,14 @@ bad() {
 	expect_stdout_empty
 	expect_stderr_line "$(msg_re top)"
 
-	test_case "$1: the file alone, named on the command line"
-	expect_code 2 jaxprof top --format=csv "$tmp"/bad/x.*
-	expect_stdout_empty
-	expect_stderr_line "$(msg_re top)"
+	# Named on the command line, a file is read by what it holds: trace
+	# JSON named .xplane.pb is read as the JSON it is (t0425).
+	if [ "${2:-}" != in-folder-only ]; then
+		test_case "$1: the file alone, named on the command line"
+		expect_code 2 jaxprof top --format=csv "$tmp"/bad/x.*
+		expect_stdout_empty
+		expect_stderr_line "$(msg_re top)"
+	fi
 
 	test_case "$1: next to a good file, the good one is shown, exit 2"
 	expect_code 2 jaxprof top -n 0 --format=csv "$tmp/good" "$tmp/bad"
@@ -73,7 +77,10 @@ tail -c +11 "$TESTDATA/jax-mlp/plugins/profile/2026_01_01_00_00_00/testhost.trac
 bad 'random bytes'
 
 printf '{"displayTimeUnit": "ns", "traceEvents": []}\n' >"$X"
-bad 'JSON text named .xplane.pb'
+test_case 'JSON text named .xplane.pb, in a folder: it says what the file looks like'
+expect_code 2 jaxprof top "$tmp/bad"
+expect_stderr_line "\\(its name says an XSpace, but it looks like trace JSON\\)\$"
+bad 'JSON text named .xplane.pb' in-folder-only
 
 gzip -c <"$SRC" >"$tmp/full.gz"
 gz_size=$(wc -c <"$tmp/full.gz" | tr -d ' ')
