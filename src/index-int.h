@@ -14,6 +14,7 @@
 struct index {
 	sqlite3	*db;
 	char	*path;
+	int	 readonly;	/* on read-only storage: answers, never writes */
 };
 
 /* Runs sql; -1 with *cause (caller frees). */

@@ -341,6 +341,15 @@ index_refresh(struct index *ix, const struct found *f)
 		job_of[i] = SIZE_MAX;
 		if (index_is_current(ix, &f->files[i], &ids[i]))
 			continue;
+		if (ix->readonly) {
+			char *shown = found_display_path(f->files[i].path);
+
+			cause = xasprintf("the index is read-only and needs "
+			    "refreshing for '%s' (new or changed); %s", shown,
+			    INDEX_WRITABLE_HINT);
+			free(shown);
+			goto out;
+		}
 		ids[i] = -1;
 		if (worth_reading(f, i)) {
 			job_of[i] = pool.njobs;
@@ -382,7 +391,7 @@ index_refresh(struct index *ix, const struct found *f)
 		if (select_file(ix, ids[i], &cause) == -1)
 			goto out;
 	}
-	if (drop_deleted(ix, f, &cause) == -1)
+	if (!ix->readonly && drop_deleted(ix, f, &cause) == -1)
 		goto out;
 	rc = bad;
 out:

@@ -1,8 +1,10 @@
 /* The SQLite index: opening it, its schema, and shared statement helpers. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "index-int.h"
@@ -235,12 +237,91 @@ set_wal(struct index *ix, char **cause)
 	return -1;
 }
 
+/*
+ * Whether the index at path can only be read: it exists, and it or its
+ * folder (where SQLite writes its -wal and -shm files) is not writable,
+ * as on a read-only mount.
+ */
+static int
+is_readonly(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int ro;
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash != NULL)
+		*slash = '\0';
+	else {
+		free(dir);
+		dir = xstrdup(".");
+	}
+	ro = access(path, F_OK) == 0 &&
+	    (access(path, W_OK) == -1 || access(dir, W_OK) == -1);
+	free(dir);
+	return ro;
+}
+
+/*
+ * An index on read-only storage, opened immutable (no locks, no journal):
+ * it answers when it is up to date, and index_refresh() says so when not.
+ */
+static int
+open_readonly(struct index *ix, char **cause)
+{
+	char *uri = xmalloc(strlen(ix->path) * 3 + 32), *u = uri;
+	const char *p;
+	sqlite3_stmt *st = NULL;
+	int ok;
+
+	/* A URI: '%', '?' and '#' in the path are escaped. */
+	u += sprintf(u, "file:");
+	for (p = ix->path; *p != '\0'; p++)
+		if (*p == '%' || *p == '?' || *p == '#')
+			u += sprintf(u, "%%%02x", (unsigned char)*p);
+		else
+			*u++ = *p;
+	strcpy(u, "?immutable=1");
+
+	ix->readonly = 1;
+	if (sqlite3_open_v2(uri, &ix->db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
+		*cause = xasprintf("cannot open index '%s': %s", ix->path,
+		    ix->db != NULL ? sqlite3_errmsg(ix->db) : "out of memory");
+		free(uri);
+		return -1;
+	}
+	free(uri);
+	ok = sqlite3_prepare_v2(ix->db, "SELECT value FROM meta WHERE "
+	    "key = 'schema_version'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_int(st, 0) == INDEX_SCHEMA_VERSION;
+	sqlite3_finalize(st);
+	if (!ok) {
+		*cause = xasprintf("index '%s' is read-only and not of this "
+		    "jaxprof's version; %s", ix->path, INDEX_WRITABLE_HINT);
+		return -1;
+	}
+	if (index_exec(ix, "CREATE TEMP TABLE selected("
+	    "file_id INTEGER PRIMARY KEY)", cause) == -1)
+		return -1;
+	return 0;
+}
+
 int
 index_open(struct index **ixp, const char *path, char **cause)
 {
 	struct index *ix = xcalloc(1, sizeof *ix);
 
 	ix->path = xstrdup(path);
+	if (is_readonly(path)) {
+		if (open_readonly(ix, cause) == -1) {
+			index_close(ix);
+			return -1;
+		}
+		*ixp = ix;
+		return 0;
+	}
 	if (sqlite3_open_v2(path, &ix->db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		*cause = xasprintf("cannot open index '%s': %s", path,

@@ -20,7 +20,15 @@
 
 struct index;
 
-/* Opens or creates the database at path; -1 with *cause (caller frees). */
+/* How to get a writable index, for messages. */
+#define INDEX_WRITABLE_HINT	"give a writable index with --db=FILE or " \
+	"$JAXPROF_DB, or set $XDG_CACHE_HOME to a writable folder"
+
+/*
+ * Opens or creates the database at path; -1 with *cause (caller frees).
+ * An index on read-only storage is opened read-only: it answers when it
+ * holds every file as it is now, and index_refresh() fails otherwise.
+ */
 int		 index_open(struct index **ix, const char *path, char **cause);
 void		 index_close(struct index *ix);
 sqlite3		*index_db(struct index *ix);

@@ -1,0 +1,50 @@
+#!/bin/sh
+# An index on read-only storage answers when it is up to date; when it
+# needs refreshing the message says how to get a writable one (--db,
+# $JAXPROF_DB, $XDG_CACHE_HOME), exit 2.
+. "$(dirname "$0")/lib.sh"
+
+T=$TESTDATA/jax-mlp
+mkdir "$tmp/ro"
+IX=$tmp/ro/idx.sqlite
+
+test_case 'index the testdata into a folder that becomes read-only'
+expect_code 0 jaxprof index --db="$IX" "$T"
+expect_code 0 jaxprof steps --summary --db="$IX" "$T"
+save writable
+
+# run_ro CMD...: CMD with $RO a read-only view of $tmp/ro.
+if [ "$(id -u)" -ne 0 ]; then
+	chmod a-w "$IX" "$tmp/ro"
+	trap 'chmod u+w "$tmp/ro" 2>/dev/null; rm -rf "$tmp"' EXIT
+	RO=$tmp/ro
+	run_ro() { "$@"; }
+elif unshare -m true 2>/dev/null; then
+	# root writes anywhere: a read-only bind mount, as a read-only disk.
+	RO=$tmp/ro-view
+	mkdir "$RO"
+	run_ro() {
+		unshare -m sh -c 'mount --bind "$1" "$2" &&
+		    mount -o remount,bind,ro "$2" && shift 2 && exec "$@"' \
+		    sh "$tmp/ro" "$RO" "$@"
+	}
+else
+	skip "as root, and unshare -m cannot make a read-only mount here"
+fi
+
+test_case 'up to date: it answers from the read-only index, as from a writable one'
+expect_code 0 run_ro "$JAXPROF" steps --summary --db="$RO/idx.sqlite" "$T"
+expect_stderr_empty
+expect_stdout_file "$tmp/writable"
+
+test_case 'up to date, named by $JAXPROF_DB: the same'
+expect_code 0 run_ro env JAXPROF_DB="$RO/idx.sqlite" "$JAXPROF" top -n 3 "$T"
+expect_stderr_empty
+
+test_case 'needs refreshing: exit 2, and the message names --db, $JAXPROF_DB, $XDG_CACHE_HOME'
+cp -r "$T" "$tmp/copy"
+expect_code 2 run_ro "$JAXPROF" steps --db="$RO/idx.sqlite" "$tmp/copy"
+expect_stdout_empty
+expect_stderr_line "^jaxprof: steps: index '$RO/idx\.sqlite': the index is read-only and needs refreshing for '$tmp/copy/.*' \(new or changed\); give a writable index with --db=FILE or \\\$JAXPROF_DB, or set \\\$XDG_CACHE_HOME to a writable folder$"
+
+test_done
