@@ -26,10 +26,15 @@ trap 'stop_server; rm -rf "$tmp"' EXIT
 # in $tmp/view.out, and waits (10 s at most) for its Open: line; sets
 # $url (the trace's URL), $base (http://127.0.0.1:PORT) and $pid.
 start_server() {
-	"$JAXPROF" view "$@" >"$tmp/view.out" 2>"$tmp/view.err" &
+	# Emptied here: the background job's own '>' may come after the
+	# loop below has read the last server's lines.
+	: >"$tmp/view.out"
+	"$JAXPROF" view "$@" >>"$tmp/view.out" 2>"$tmp/view.err" &
 	pid=$!
 	i=0
-	while ! grep -q '^Open: ' "$tmp/view.out"; do
+	# The line after Open:, so that Open: is whole (a loaded machine
+	# can show a line half written).
+	while ! grep -q '^Serving until' "$tmp/view.out"; do
 		kill -0 "$pid" 2>/dev/null || {
 			cat "$tmp/view.err" >&2
 			pid=
