@@ -27,13 +27,15 @@ static int	view_run(int argc, char **argv);
 
 const struct cmd cmd_view = {
 	.name = "view",
-	.usage = "jaxprof view [--keep] [--port=n] [--run=name] path",
+	.usage = "jaxprof view [--keep] [--port=n] [--run=name | --latest] "
+	    "path",
 	.summary = "serve a trace to the Perfetto UI and print its link",
 	.options =
 	    "  --keep          keep serving after the trace was fetched "
 	    "(until Ctrl-C)\n"
 	    "  --port=N        listen on port N (default: any free port)\n"
-	    "  --run=NAME      in a folder, that run (default: the newest)\n",
+	    "  --run=NAME      in a folder, that run (default: the newest)\n"
+	    "  --latest        the newest run (the default)\n",
 	.run = view_run,
 };
 
@@ -74,8 +76,12 @@ choose_trace(const char *path, const char *run, enum file_kind *kind,
 		    best->kind != KIND_XPLANE))
 			best = ff;
 	}
+	if (best == NULL && run != NULL && found_profiles(&f) > 0)
+		*cause = found_no_run_message(&f, run);
 	if (best == NULL) {
-		*cause = xasprintf("no profiles found under '%s'", path);
+		if (*cause == NULL)
+			*cause = xasprintf("no profiles found under '%s'",
+			    path);
 		found_release(&f);
 		return NULL;
 	}
@@ -152,6 +158,7 @@ view_run(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "keep", no_argument, NULL, 'k' },
+		{ "latest", no_argument, NULL, 'l' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "run", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
@@ -174,6 +181,8 @@ view_run(int argc, char **argv)
 		case 'k':
 			keep = 1;
 			break;
+		case 'l':
+			break;	/* the newest run is what view serves anyway */
 		case 'p':
 			port = parse_long_option("view", "port", optarg, 1,
 			    65535);

@@ -163,6 +163,32 @@ found_looks_like(const struct found_file *ff)
 	    sniffed_name(what));
 }
 
+char *
+found_no_run_message(const struct found *f, const char *glob)
+{
+	char *list = NULL, *l;
+	size_t i, j;
+
+	for (i = 0; i < f->nfiles; i++) {
+		if (f->files[i].kind == KIND_OTHER)
+			continue;
+		for (j = 0; j < i; j++)
+			if (f->files[j].kind != KIND_OTHER &&
+			    strcmp(f->files[j].run, f->files[i].run) == 0)
+				break;
+		if (j < i)
+			continue;
+		l = xasprintf("%s%s'%s'", list != NULL ? list : "",
+		    list != NULL ? ", " : "", f->files[i].run);
+		free(list);
+		list = l;
+	}
+	l = xasprintf("--run='%s' matches no run; runs found: %s", glob,
+	    list != NULL ? list : "none");
+	free(list);
+	return l;
+}
+
 void
 found_init(struct found *f)
 {

@@ -49,6 +49,14 @@ struct found_file;
  */
 char	*found_looks_like(const struct found_file *ff);
 
+struct found;
+/*
+ * The message for a --run glob that matches none of the runs of f:
+ * "--run='x' matches no run; runs found: 'a', 'b'".  Returns a new
+ * string; caller frees.
+ */
+char	*found_no_run_message(const struct found *f, const char *glob);
+
 struct found_file {
 	char		*path;		/* absolute, normalized; see above */
 	enum file_kind	 kind;

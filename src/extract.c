@@ -141,9 +141,16 @@ select_jobs(struct extract *x)
 			return -1;
 		}
 	}
+	if (x->njobs == 0 && strcmp(x->run_glob, "*") != 0 &&
+	    found_profiles(&x->found) > 0) {
+		char *msg = found_no_run_message(&x->found, x->run_glob);
+
+		jp_warnx("%s", msg);
+		free(msg);
+		return -1;
+	}
 	if (x->njobs == 0) {
-		jp_warnx("no profile files to extract from '%s'%s", x->path,
-		    strcmp(x->run_glob, "*") != 0 ? " (--run)" : "");
+		jp_warnx("no profile files to extract from '%s'", x->path);
 		return -1;
 	}
 	/* Two files for one output: neither wins. */
@@ -631,6 +638,14 @@ extract_chrome(struct extract *x, struct chrome_options *opt, int64_t first,
 			xspace = &x->found.files[i];
 			n++;
 		}
+	if (n == 0 && strcmp(x->run_glob, "*") != 0 &&
+	    found_profiles(&x->found) > 0) {
+		char *msg = found_no_run_message(&x->found, x->run_glob);
+
+		jp_warnx("%s", msg);
+		free(msg);
+		return -1;
+	}
 	if (n != 1) {
 		jp_warnx("'%s' holds %zu XSpace files; --to=chrome converts "
 		    "one: name it, or choose with --run or --latest", x->path,

@@ -132,6 +132,50 @@ default_db_path(char **roots, size_t nroots)
 	return path;
 }
 
+/*
+ * A --host, --run or --device glob that matches none of the files found
+ * (planes, for --device) is a mistake, said the way git says an unknown
+ * branch: the filter, then what there is.  -1 when it matches nothing.
+ */
+static int
+check_filter(struct report *r, const char *name, const char *glob,
+    const char *col, const char *from)
+{
+	sqlite3_stmt *st;
+	char *sql, *list = NULL;
+	int n;
+
+	if (strcmp(glob, "*") == 0)
+		return 0;
+	sql = xasprintf("SELECT count(*) FROM %s JOIN selected s ON "
+	    "s.file_id = f.id WHERE %s GLOB ?1 OR (%s LIKE '/%%' AND "
+	    "substr(%s, instr(%s, ':') + 1) GLOB ?1)", from, col, col, col,
+	    col);
+	st = index_prepare(r->ix, sql);
+	free(sql);
+	sqlite3_bind_text(st, 1, glob, -1, SQLITE_STATIC);
+	n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (n > 0)
+		return 0;
+	sql = xasprintf("SELECT DISTINCT %s FROM %s JOIN selected s ON "
+	    "s.file_id = f.id WHERE %s <> '' ORDER BY 1", col, from, col);
+	st = index_prepare(r->ix, sql);
+	free(sql);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char *l = xasprintf("%s%s'%s'", list != NULL ? list : "",
+		    list != NULL ? ", " : "", sqlite3_column_text(st, 0));
+
+		free(list);
+		list = l;
+	}
+	sqlite3_finalize(st);
+	jp_warnx("--%s='%s' matches no %s; %ss found: %s", name, glob, name,
+	    name, list != NULL ? list : "none");
+	free(list);
+	return -1;
+}
+
 void
 report_open(struct report *r, int npaths, char **paths)
 {
@@ -173,6 +217,11 @@ report_open(struct report *r, int npaths, char **paths)
 	r->nbad = index_refresh(r->ix, &r->found);
 	if (r->nbad == -1)
 		exit(EXIT_TROUBLE);
+	if (check_filter(r, "host", r->host_glob, "f.host", "files f") == -1 ||
+	    check_filter(r, "run", r->run_glob, "f.run", "files f") == -1 ||
+	    check_filter(r, "device", r->device_glob, "p.name",
+	    "planes p JOIN files f ON f.id = p.file_id") == -1)
+		exit(report_close(r, EXIT_TROUBLE));
 	/* Every profile unreadable (each one reported): nothing to show. */
 	if (r->nbad > 0 && (size_t)r->nbad == found_profiles(&r->found))
 		exit(report_close(r, EXIT_TROUBLE));

@@ -81,14 +81,13 @@ expect_stderr_empty
 [ "$(cut -d, -f1 "$out" | sort -u | tr '\n' ' ')" = \
     "2026_01_01_00_00_00 run " ] || fail "--run='*00' showed other runs"
 
-test_case '--run and --host that match nothing: just the header'
-expect_code 0 jaxprof list --run='none*' --format=csv "$T"
-expect_stderr_empty
-head -n 1 "$tmp/csv" >"$tmp/header"
-expect_stdout_file "$tmp/header"
-expect_code 0 jaxprof list --host=nohost --format=csv "$T"
-expect_stdout_file "$tmp/header"
-expect_stderr_empty
+test_case '--run and --host that match nothing: exit 2, the filter named, what exists listed'
+expect_code 2 jaxprof list --run='none*' --format=csv "$T"
+expect_stdout_empty
+expect_stderr_is "jaxprof: list: --run='none*' matches no run; runs found: '2026_01_01_00_00_00', '2026_01_01_00_00_01'"
+expect_code 2 jaxprof list --host=nohost --format=csv "$T"
+expect_stdout_empty
+expect_stderr_is "jaxprof: list: --host='nohost' matches no host; hosts found: 'testhost'"
 
 test_case "--host=testhost: no perfetto_trace rows (their host is empty)"
 expect_code 0 jaxprof list --host=testhost --format=csv "$T"

@@ -159,20 +159,19 @@ expect_code 0 jaxprof top -n 0 --format=csv --run='*00' --device='/host:CPU' "$T
 expect_stdout_file "$tmp/run00-all"
 expect_stderr_empty
 
-test_case '--device=GPU:0 selects nothing in a CPU profile'
-expect_code 0 jaxprof top --device=GPU:0 "$T"
-compare_golden device-none
-expect_stderr_is 'jaxprof: top: no ops in the selection'
+test_case '--device=GPU:0 selects nothing in a CPU profile: exit 2, the devices listed'
+expect_code 2 jaxprof top --device=GPU:0 "$T"
+expect_stdout_empty
+expect_stderr_is "jaxprof: top: --device='GPU:0' matches no device; devices found: '/host:CPU', '/host:metadata', 'Task Environment'"
 
 test_case '--host=testhost (the file name prefix) is everything'
 expect_code 0 jaxprof top -n 0 --format=csv --run='*00' --host=testhost "$T"
 expect_stdout_file "$tmp/run00-all"
 expect_stderr_empty
 
-test_case '--host=nohost is nothing'
-expect_code 0 jaxprof top -n 0 --format=csv --run='*00' --host=nohost "$T"
-head -n 1 "$tmp/run00-all" >"$tmp/want"
-expect_stdout_file "$tmp/want"
-expect_stderr_is 'jaxprof: top: no ops in the selection'
+test_case '--host=nohost matches nothing: exit 2, the hosts listed'
+expect_code 2 jaxprof top -n 0 --format=csv --run='*00' --host=nohost "$T"
+expect_stdout_empty
+expect_stderr_is "jaxprof: top: --host='nohost' matches no host; hosts found: 'testhost'"
 
 test_done

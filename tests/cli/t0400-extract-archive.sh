@@ -139,7 +139,7 @@ expect_files_equal want got
 test_case '--run matching nothing: exit 2'
 expect_code 2 jaxprof extract --run=nope -o out-none mlp.tar.gz
 expect_stdout_empty
-expect_stderr_is "jaxprof: extract: no profile files to extract from 'mlp.tar.gz' (--run)"
+expect_stderr_is "jaxprof: extract: --run='nope' matches no run; runs found: '2026_01_01_00_00_00', '2026_01_01_00_00_01'"
 [ ! -e out-none ] || fail "made the output folder"
 
 test_case 'no -o: usage error'
