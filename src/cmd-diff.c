@@ -22,8 +22,8 @@ static int	diff_run(int argc, char **argv);
 const struct cmd cmd_diff = {
 	.name = "diff",
 	.usage = "jaxprof diff [--by=key] [--group=key] [-n count] "
-	    "[--skip=n] [--device=glob] [--host=glob] [--run=glob] "
-	    "[--latest] [--format=fmt] [--db=file] base new",
+	    "[--skip=n] [--summary] [--device=glob] [--host=glob] "
+	    "[--run=glob] [--latest] [--format=fmt] [--db=file] base new",
 	.summary = "compare two profiles or baselines op by op",
 	.options =
 	    "  --by=KEY        device-time (default), self-time, count, avg\n"
@@ -31,6 +31,9 @@ const struct cmd cmd_diff = {
 	    "  -n, --limit=N   show the first N rows (default 20; 0: all)\n"
 	    "  --skip=N        leave each device's first N steps out of the\n"
 	    "                  step times (default 0)\n"
+	    "  --summary       the device time, steps, compiles and transfers\n"
+	    "                  of both sides as rows (metric, base, new, change)\n"
+	    "                  instead of the ops; JSON has both without it\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
 	    "  --host=GLOB     only hosts matching\n"
 	    "  --run=GLOB      only runs matching\n"
@@ -45,7 +48,90 @@ const struct cmd cmd_diff = {
 
 enum {
 	OPT_SKIP = OPT_REPORT_LAST,
+	OPT_SUMMARY,
 };
+
+static const struct transfer_total *find_transfer(const struct summary *s,
+		    const struct transfer_total *t);
+
+/* The summary the table's title lines give, as rows (--summary, JSON). */
+static const struct out_col summary_columns[] = {
+	{ "metric", COL_STR, NULL },
+	{ "base", COL_REAL, NULL },
+	{ "new", COL_REAL, NULL },
+	{ "change_percent", COL_PCT, "change" },
+};
+
+static void
+summary_row(struct output *o, const char *metric, double base, double new)
+{
+	output_str(o, metric);
+	output_double(o, base);
+	output_double(o, new);
+	if (base != 0)
+		output_double(o, (new / base - 1) * 100);
+	else
+		output_null(o);
+	output_end_row(o);
+}
+
+/* What add_titles() says, in rows: times in microseconds. */
+static void
+put_summary(struct output *o, const struct summary *a,
+    const struct summary *b, size_t skip, const struct op_row *ra,
+    size_t na, const struct op_row *rb, size_t nb)
+{
+	const struct summary *side[2] = { a, b };
+	const struct compile_fn *fa, *fb;
+	double ta = 0, tb = 0;
+	int64_t ca, cb, pa, pb;
+	size_t sa, sb, i, k;
+	double ma, mb;
+
+	for (i = 0; i < na; i++)
+		ta += (double)ra[i].total_ps;
+	for (i = 0; i < nb; i++)
+		tb += (double)rb[i].total_ps;
+	summary_row(o, "device_time_us", ta / 1e6, tb / 1e6);
+	ma = summary_step_percentile(a, skip, 50, &sa);
+	mb = summary_step_percentile(b, skip, 50, &sb);
+	summary_row(o, "steps", (double)sa, (double)sb);
+	summary_row(o, "step_median_us", ma / 1e6, mb / 1e6);
+	ma = summary_step_percentile(a, skip, 90, &sa);
+	mb = summary_step_percentile(b, skip, 90, &sb);
+	summary_row(o, "step_p90_us", ma / 1e6, mb / 1e6);
+	pa = summary_compile_total_ps(a, &ca);
+	pb = summary_compile_total_ps(b, &cb);
+	summary_row(o, "compiles", (double)ca, (double)cb);
+	summary_row(o, "compile_time_us", (double)pa / 1e6, (double)pb / 1e6);
+	fa = summary_most_compiled(a);
+	fb = summary_most_compiled(b);
+	summary_row(o, "most_compiles_of_one_function",
+	    (double)(fa != NULL ? fa->count : 0),
+	    (double)(fb != NULL ? fb->count : 0));
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < side[k]->ntransfers; i++) {
+			const struct transfer_total *t = &side[k]->transfers[i];
+			const struct transfer_total *xa, *xb;
+			char *m;
+
+			if (k == 1 && find_transfer(a, t) != NULL)
+				continue;
+			xa = find_transfer(a, t);
+			xb = find_transfer(b, t);
+			m = xasprintf("transfers_%s_%s", t->direction,
+			    t->on_host ? "host_calls" : "device_copies");
+			summary_row(o, m, xa != NULL ? (double)xa->count : 0,
+			    xb != NULL ? (double)xb->count : 0);
+			free(m);
+			m = xasprintf("transfers_%s_%s_us", t->direction,
+			    t->on_host ? "host_calls" : "device_copies");
+			summary_row(o, m, xa != NULL ?
+			    (double)xa->total_ps / 1e6 : 0, xb != NULL ?
+			    (double)xb->total_ps / 1e6 : 0);
+			free(m);
+		}
+}
 
 /* The delta column's place in columns[]: its unit follows --by. */
 #define DELTA_COL	11
@@ -287,6 +373,7 @@ diff_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "limit", required_argument, NULL, 'n' },
 		{ "skip", required_argument, NULL, OPT_SKIP },
+		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		REPORT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -298,7 +385,7 @@ diff_run(int argc, char **argv)
 	struct output *o;
 	size_t na, nb, npairs, i, k;
 	long limit = 20, skip = 0;
-	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status;
+	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status, summary = 0;
 	double abs_sum = 0;
 
 	report_init(&r, "diff");
@@ -328,6 +415,9 @@ diff_run(int argc, char **argv)
 			skip = parse_long_option("diff", "skip", optarg, 0,
 			    1000000000L);
 			break;
+		case OPT_SUMMARY:
+			summary = 1;
+			break;
 		default:
 			cmd_usage_error(&cmd_diff);
 		}
@@ -346,6 +436,20 @@ diff_run(int argc, char **argv)
 	for (i = 0; i < npairs; i++)
 		abs_sum += fabs(pairs[i].delta);
 
+	if (summary || r.format == FMT_JSON) {
+		/* JSON: {"summary": [...], "ops": [...]} (jaxprof-diff(1)). */
+		if (!summary)
+			fputs("{\"summary\": ", stdout);
+		o = output_new(r.format, stdout, summary_columns,
+		    sizeof summary_columns / sizeof summary_columns[0]);
+		add_titles(o, &a, &b, by, group, (size_t)skip, ra, na, rb, nb);
+		put_summary(o, &a, &b, (size_t)skip, ra, na, rb, nb);
+		if (output_finish(o) == -1)
+			status = EXIT_TROUBLE;
+		if (summary)
+			goto out;
+		fputs(", \"ops\": ", stdout);
+	}
 	memcpy(cols, columns, sizeof cols);
 	if (by == BY_COUNT) {
 		cols[DELTA_COL].name = "delta_count";
@@ -359,6 +463,9 @@ diff_run(int argc, char **argv)
 	output_more_rows(o, k, npairs);
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
+	if (r.format == FMT_JSON)
+		fputs("}\n", stdout);
+out:
 	free(pairs);
 	op_rows_free(ra, na);
 	op_rows_free(rb, nb);

@@ -81,6 +81,46 @@ expect_code 0 jaxprof diff -n 0 --skip=1 --format=csv "$tmp/a.json" "$tmp/b.json
 expect_stderr_empty
 expect_stdout_file "$tmp/want"
 
+test_case 'JSON carries the summary the table shows: {"summary": [...], "ops": [...]}'
+expect_code 0 jaxprof diff -n 0 --skip=1 --format=table "$A" "$B"
+save table
+expect_code 0 jaxprof diff -n 0 --skip=1 --format=json "$A" "$B"
+expect_stderr_empty
+save json
+if "$PYTHON" -c 'import json' 2>/dev/null; then
+	"$PYTHON" - "$tmp/json" "$tmp/table" <<'PY' || fail "the JSON summary is not the table's"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+assert set(d) == {"summary", "ops"}, sorted(d)
+m = {r["metric"]: r for r in d["summary"]}
+for k in ("device_time_us", "steps", "step_median_us", "step_p90_us",
+          "compiles", "compile_time_us", "most_compiles_of_one_function"):
+    assert k in m, k
+table = open(sys.argv[2]).read()
+s = re.search(r"^Steps \(.*\): (\d+) -> (\d+);", table, re.M)
+assert (m["steps"]["base"], m["steps"]["new"]) == (int(s[1]), int(s[2])), s
+c = re.search(r"^Compiles: (\d+) -> (\d+),", table, re.M)
+assert (m["compiles"]["base"], m["compiles"]["new"]) == (int(c[1]), int(c[2]))
+for t in re.finditer(r"^Transfers (\S+) \((host calls|device copies)\): (\d+) -> (\d+),", table, re.M):
+    r = m["transfers_%s_%s" % (t[1], t[2].replace(" ", "_"))]
+    assert (r["base"], r["new"]) == (int(t[3]), int(t[4])), t[0]
+assert len(d["ops"]) == len([l for l in table.splitlines() if l.startswith(("dot", "fusion", "copy", "all-", "conv", "reduce", "transpose"))]) or len(d["ops"]) > 0
+PY
+else
+	note_skip "the JSON check: no $PYTHON"
+fi
+
+test_case 'CSV: --summary gives the summary as rows'
+expect_code 0 jaxprof diff --summary --skip=1 --format=csv "$A" "$B"
+expect_stderr_empty
+[ "$(head -n 1 "$out")" = metric,base,new,change_percent ] ||
+    fail "diff --summary --format=csv has not the header expected"
+for k in device_time_us steps step_median_us step_p90_us compiles \
+    compile_time_us most_compiles_of_one_function; do
+	grep -q "^$k," "$out" || fail "no $k row"
+done
+grep -q '^transfers_H2D_device_copies,' "$out" || fail "no transfers rows"
+
 test_case 'usage errors exit 2'
 expect_code 2 jaxprof diff "$A"
 expect_stdout_empty
