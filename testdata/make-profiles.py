@@ -20,7 +20,10 @@ The files are what jax.profiler.trace() writes. The only changes made
 afterwards are renames: the run folders (JAX names them by local time) get
 fixed names, and the host prefix of the file names becomes "testhost".
 File contents are not touched, so the hostname recorded inside the XSpace and
-the JSON is the real name of the machine that ran this script.
+the JSON is the real name of the machine that ran this script.  Source file
+names inside them (the HLO's stack frames) are "testdata/make-profiles.py",
+relative to the repository, whichever folder the checkout is in: the script
+compiles itself under that name (SOURCE_NAME below).
 
 Compilation is deliberately kept inside the traces: no jitted function is
 called before its trace starts.
@@ -204,5 +207,26 @@ def main():
     print(f"{total:9d}  total")
 
 
+# The source file name JAX records for this script's functions (in the HLO
+# of every jitted program): relative to the repository, so the profiles do
+# not carry the maker's disk layout.  Python names code by the absolute
+# path of the script it runs, so the script runs itself again in a fresh
+# interpreter (python -c: no frame of it names a file), compiled under this
+# name.
+SOURCE_NAME = "testdata/make-profiles.py"
+BOOTSTRAP = (
+    "import sys\n"
+    "path = sys.argv.pop(1)\n"
+    "sys.argv[0] = path\n"
+    "with open(path) as f:\n"
+    "    code = compile(f.read(), %r, 'exec')\n"
+    "exec(code, {'__name__': '__main__', '__file__': path,\n"
+    "            '_COMPILED_AS': %r})\n" % (SOURCE_NAME, SOURCE_NAME))
+
 if __name__ == "__main__":
-    main()
+    if globals().get("_COMPILED_AS") == SOURCE_NAME:
+        main()
+    else:
+        sys.stdout.flush()
+        os.execv(sys.executable, [sys.executable, "-c", BOOTSTRAP,
+                                  os.path.abspath(__file__)] + sys.argv[1:])

@@ -17,8 +17,8 @@ test_case 'the csv agrees with testdata/README.md'
 awk -F, '$4 == "xplane" { print $1 "/" $3, $5, $6, $8 }' "$tmp/csv" \
     >"$tmp/got"
 cat >"$tmp/want" <<'EOF'
-2026_01_01_00_00_00/testhost.xplane.pb 126322 3 CPU
-2026_01_01_00_00_01/testhost.xplane.pb 67013 3 CPU
+2026_01_01_00_00_00/testhost.xplane.pb 128003 3 CPU
+2026_01_01_00_00_01/testhost.xplane.pb 67133 3 CPU
 EOF
 expect_files_equal "$tmp/want" "$tmp/got" "xplane rows differ from the README"
 for f in "$T"/plugins/profile/*/*; do
@@ -55,8 +55,8 @@ for r in rows:
     assert list(r) == keys, r
     assert isinstance(r["size_bytes"], int), r
 x = [r for r in rows if r["kind"] == "xplane"]
-assert [r["events"] for r in x] == [3378, 516], x
-assert [r["size_bytes"] for r in x] == [126322, 67013], x
+assert [r["events"] for r in x] == [3377, 517], x
+assert [r["size_bytes"] for r in x] == [128003, 67133], x
 ' <"$out" || fail "list --format=json is not the JSON expected"
 else
 	note_skip "the JSON parse check: '$PYTHON' does not run"

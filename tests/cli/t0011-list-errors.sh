@@ -58,6 +58,6 @@ chmod 700 "$tmp/locked"
 test_case 'the good folder alone works; its run is the folder name'
 expect_code 0 jaxprof list --format=csv "$tmp/good"
 expect_stderr_empty
-expect_stdout_match '^good,testhost,testhost\.xplane\.pb,xplane,67013,3,516,CPU,'
+expect_stdout_match '^good,testhost,testhost\.xplane\.pb,xplane,67133,3,517,CPU,'
 
 test_done

@@ -38,12 +38,12 @@ files_now before
 sed "s|$D/|D/|" "$out" | cut -d, -f1,4,5 >"$tmp/got"
 cat >"$tmp/want" <<'EOF'
 path,mtime_ns,size
-D/plugins/profile/2026_01_01_00_00_00/perfetto_trace.json.gz,1767323045000000000,44796
-D/plugins/profile/2026_01_01_00_00_00/testhost.trace.json.gz,1767323045000000000,54219
-D/plugins/profile/2026_01_01_00_00_00/testhost.xplane.pb,1767323045000000000,126322
-D/plugins/profile/2026_01_01_00_00_01/perfetto_trace.json.gz,1767323045000000000,8786
-D/plugins/profile/2026_01_01_00_00_01/testhost.trace.json.gz,1767323045000000000,10155
-D/plugins/profile/2026_01_01_00_00_01/testhost.xplane.pb,1767323045000000000,67013
+D/plugins/profile/2026_01_01_00_00_00/perfetto_trace.json.gz,1767323045000000000,45654
+D/plugins/profile/2026_01_01_00_00_00/testhost.trace.json.gz,1767323045000000000,53777
+D/plugins/profile/2026_01_01_00_00_00/testhost.xplane.pb,1767323045000000000,128003
+D/plugins/profile/2026_01_01_00_00_01/perfetto_trace.json.gz,1767323045000000000,8900
+D/plugins/profile/2026_01_01_00_00_01/testhost.trace.json.gz,1767323045000000000,10239
+D/plugins/profile/2026_01_01_00_00_01/testhost.xplane.pb,1767323045000000000,67133
 EOF
 expect_files_equal "$tmp/want" "$tmp/got" "the files table"
 

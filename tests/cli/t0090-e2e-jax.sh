@@ -16,6 +16,15 @@ for run in 2026_01_01_00_00_00 2026_01_01_00_00_01; do
 	    fail "no $run/testhost.xplane.pb"
 done
 
+test_case 'the fresh profiles name their source relative to the repository'
+expect_code 0 jaxprof top -n 0 --format=csv "$L"
+grep -q ',testdata/make-profiles\.py:[0-9]*$' "$out" ||
+    fail "no op with source testdata/make-profiles.py:LINE"
+for f in "$L"/plugins/profile/*/*.xplane.pb; do
+	! tr -c '[:print:]' '\n' <"$f" | grep -q "$SRCDIR" ||
+	    fail "$f holds the checkout's path '$SRCDIR'"
+done
+
 test_case 'list: 2 runs, one xplane file each'
 expect_code 0 jaxprof list --format=csv "$L"
 expect_stderr_empty

@@ -42,8 +42,9 @@ printf '%s\n' "$R0,host,6" "$R1,host,3" >"$tmp/want"
 expect_files_equal "$tmp/want" "$tmp/got" "--summary rows are not 6 train and 3 infer host steps"
 expect_code 0 jaxprof steps --summary "$T"
 expect_stderr_empty
-expect_stdout_match '^testhost /host:CPU: step 0 \(540\.219 ms\) looks like a compile step \(compilation ran 335\.195 ms of it\); --skip=1 leaves it out\.$'
-expect_stdout_match '^testhost /host:CPU: step 0 \(92\.016 ms\) looks like a compile step \(compilation ran 57\.290 ms of it\); --skip=1 leaves it out\.$'
+# Times change with each regeneration (testdata/README.md): the golden has them.
+[ "$(grep -Ec '^testhost /host:CPU: step 0 \([0-9.]+ m?s\) looks like a compile step \(compilation ran [0-9.]+ m?s of it\); --skip=1 leaves it out\.$' "$out")" -eq 2 ] ||
+    fail "not one compile-step note per run"
 [ "$(grep -c 'looks like a compile step' "$out")" -eq 2 ] ||
     fail "not exactly two compile-step notes"
 

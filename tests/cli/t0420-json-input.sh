@@ -40,7 +40,7 @@ awk -F, 'BEGIN { OFS = "," } NR == 2 { $5 = $5 + 1 } { print }' \
 if (expect_same_ops "$tmp/top-xp" bad-count) >/dev/null 2>&1; then
 	fail "a wrong count was not noticed"
 fi
-awk -F, 'BEGIN { OFS = "," } NR == 3 { $6 = $6 + 0.001 * $5 + 0.002 } { print }' \
+awk -F, 'BEGIN { OFS = "," } NR == 3 { $6 = $6 + 0.003 * $5 + 0.01 } { print }' \
     "$tmp/top-pf" >bad-total
 if (expect_same_ops "$tmp/top-xp" bad-total) >/dev/null 2>&1; then
 	fail "a wrong total was not noticed"
