@@ -61,15 +61,18 @@ static const struct out_col event_cols[] = {
 };
 
 /*
- * A host call's waiting: from its start to the end of the last program
- * execution of its file that was running then (the host blocks on the
- * device's result, as float(loss) does), at most its duration; 0 for
- * copies on a device.  t is the transfer.
+ * A D2H host call's waiting: from its start to the end of the last program
+ * execution of its file that overlaps it (the host blocks until the
+ * program that computes the value is done, as float(loss) does; with
+ * asynchronous dispatch that program may start after the call), at most
+ * its duration; 0 for other calls and for copies on a device.  t is the
+ * transfer.
  */
 #define WAIT_PS_SQL \
-	"(CASE WHEN t.on_host THEN max(0, min(t.dur_ps, coalesce((SELECT " \
-	"max(e.start_ps + e.dur_ps) FROM executions e WHERE " \
-	"e.file_id = t.file_id AND e.start_ps <= t.start_ps AND " \
+	"(CASE WHEN t.on_host AND t.direction = 'D2H' THEN max(0, " \
+	"min(t.dur_ps, coalesce((SELECT max(e.start_ps + e.dur_ps) FROM " \
+	"executions e WHERE e.file_id = t.file_id AND " \
+	"e.start_ps < t.start_ps + t.dur_ps AND " \
 	"e.start_ps + e.dur_ps > t.start_ps), t.start_ps) - t.start_ps)) " \
 	"ELSE 0 END)"
 
@@ -234,9 +237,9 @@ transfers_run(int argc, char **argv)
 	    "memcpy_details) and host calls that move data (DevicePut, "
 	    "copy_to_host_async, np.asarray: host wall time; their bytes "
 	    "are not in the profile).");
-	output_title(o, "waiting: the part of a host call spent waiting for "
-	    "the device to finish the program it was running (as float(loss) "
-	    "does), not copying.");
+	output_title(o, "waiting: the part of a D2H host call spent waiting "
+	    "for the device to finish the program that computes the value (as "
+	    "float(loss) does), not copying.");
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
 	return report_close(&r, status);
