@@ -220,6 +220,54 @@ arc_copy(struct arc_reader *r, int fd, int64_t max, char **cause)
 	return total;
 }
 
+int
+arc_read(struct arc_reader *r, int64_t max, uint8_t **buf, size_t *len,
+    char **cause)
+{
+	size_t cap = 1 << 12;
+	ssize_t n;
+
+	*len = 0;
+	*buf = NULL;
+	if (!r->have_entry) {
+		*cause = xasprintf("cannot read archive '%s': no entry",
+		    r->path);
+		return -1;
+	}
+	*buf = xmalloc(cap);
+	for (;;) {
+		if (cap - *len < (1 << 12)) {
+			cap *= 2;
+			*buf = xreallocarray(*buf, cap, 1);
+		}
+		if ((n = archive_read_data(r->a, *buf + *len, cap - *len)) == 0)
+			break;
+		if (n < 0) {
+			char *what = xasprintf("cannot read entry '%s' of",
+			    r->name);
+
+			*cause = arc_error(r, what);
+			free(what);
+			break;
+		}
+		if (max >= 0 && (int64_t)(*len + (size_t)n) > max) {
+			*cause = xasprintf("entry '%s' of '%s' is larger than "
+			    "%lld bytes", r->name, r->path, (long long)max);
+			n = -1;
+			break;
+		}
+		*len += (size_t)n;
+	}
+	r->have_entry = 0;
+	if (n < 0) {
+		free(*buf);
+		*buf = NULL;
+		*len = 0;
+		return -1;
+	}
+	return 0;
+}
+
 void
 arc_close(struct arc_reader *r)
 {
