@@ -11,6 +11,7 @@
 
 #include "err.h"
 #include "fdio.h"
+#include "gzip.h"
 #include "ptime.h"
 #include "read-archive.h"
 #include "xmalloc.h"
@@ -20,6 +21,7 @@ struct arc_reader {
 	char		*path;		/* for messages */
 	char		*name;		/* current entry, normalized */
 	int		 have_entry;	/* arc_next() returned an entry */
+	int64_t		 entry_in;	/* archive bytes read before its data */
 };
 
 static const char *const archive_suffixes[] = {
@@ -147,6 +149,7 @@ arc_next(struct arc_reader *r, struct arc_entry *e, char **cause)
 	}
 	r->name = arc_normalize(raw);
 	r->have_entry = 1;
+	r->entry_in = archive_filter_bytes(r->a, -1);
 	e->name = r->name;
 	e->raw_name = (char *)raw;
 	e->unsafe = arc_name_unsafe(raw);
@@ -177,6 +180,24 @@ arc_next(struct arc_reader *r, struct arc_entry *e, char **cause)
 	return 1;
 }
 
+/*
+ * The inflate limits (gzip.h) for an entry: out bytes of it so far, from
+ * the archive bytes read since its header (read-ahead makes that a
+ * generous measure).
+ */
+static int
+entry_limits(struct arc_reader *r, int64_t out, char **cause)
+{
+	char *why = NULL;
+
+	if (inflate_check(archive_filter_bytes(r->a, -1) - r->entry_in, out,
+	    &why) == 0)
+		return 0;
+	*cause = xasprintf("entry '%s' of '%s' %s", r->name, r->path, why);
+	free(why);
+	return -1;
+}
+
 int64_t
 arc_copy(struct arc_reader *r, int fd, int64_t max, char **cause)
 {
@@ -204,6 +225,10 @@ arc_copy(struct arc_reader *r, int fd, int64_t max, char **cause)
 		if (max >= 0 && total + n > max) {
 			*cause = xasprintf("entry '%s' of '%s' is larger than "
 			    "%lld bytes", r->name, r->path, (long long)max);
+			total = -1;
+			break;
+		}
+		if (entry_limits(r, total + n, cause) == -1) {
 			total = -1;
 			break;
 		}
@@ -253,6 +278,10 @@ arc_read(struct arc_reader *r, int64_t max, uint8_t **buf, size_t *len,
 		if (max >= 0 && (int64_t)(*len + (size_t)n) > max) {
 			*cause = xasprintf("entry '%s' of '%s' is larger than "
 			    "%lld bytes", r->name, r->path, (long long)max);
+			n = -1;
+			break;
+		}
+		if (entry_limits(r, (int64_t)(*len + (size_t)n), cause) == -1) {
 			n = -1;
 			break;
 		}

@@ -1099,6 +1099,33 @@ struct xspace {
 };
 
 int
+xplane_check_start(const uint8_t *p, size_t n, char **cause)
+{
+	static const char msg[] = "XSpace";
+	struct cur c = { p, p + n };
+	struct walker w;
+	uint32_t field;
+	int wt, rc = 0;
+
+	/* A cut tag may be the whole (tiny) file: the reader decides. */
+	if (n < 10)
+		return 0;
+	memset(&w, 0, sizeof w);
+	w.base = p;
+	if (get_tag(&w, &c, &field, &wt, msg) == -1)
+		rc = -1;
+	else if (field >= 1 && field <= 4)
+		rc = want_wt(&w, c.p, wt, WT_LEN, field, msg);
+	else if (wt == WT_GROUP_START || wt == WT_GROUP_END)
+		rc = fail(&w, c.p, "unsupported group wire type in %s", msg);
+	else if (wt > WT_FIXED32)
+		rc = fail(&w, c.p, "invalid wire type %d in %s", wt, msg);
+	if (rc == -1)
+		*cause = w.cause;
+	return rc;
+}
+
+int
 xspace_open(struct source *src, const char *path, struct xspace **out,
     char **cause)
 {

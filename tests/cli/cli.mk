@@ -32,5 +32,6 @@ CLI_TESTS += tests/cli/t0600-fuzz-replay.sh
 CLI_TESTS += tests/cli/t0610-hostile-input.sh
 CLI_TESTS += tests/cli/t0620-top-hlo-h200.sh
 CLI_TESTS += tests/cli/t0900-layering.sh
+CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/expect $(CLI_TESTS)
