@@ -51,5 +51,6 @@ fuzz_fuzz_baseline_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_baseline_LDADD = $(FUZZ_LDADD)
 endif
 
-EXTRA_DIST += fuzz/README.md fuzz/jaxprof.dict fuzz/run fuzz/corpus \
+EXTRA_DIST += fuzz/README.md fuzz/jaxprof.dict fuzz/run fuzz/make-hostile.py \
+	fuzz/corpus \
 	fuzz/crashers
