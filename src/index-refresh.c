@@ -227,8 +227,6 @@ spool_archives(struct pool *p, char *tmpdir, size_t *mem_total)
 		size_t *job_of = NULL;
 		char *cause = NULL;
 
-		if (*tmpdir == '\0' && temp_dir(tmpdir) == -1)
-			break;
 		if (arc_open(&r, archive, &cause) == -1) {
 			free(cause);
 			continue;
@@ -272,6 +270,9 @@ spool_archives(struct pool *p, char *tmpdir, size_t *mem_total)
 				cause = NULL;
 				continue;
 			}
+			/* No folder for spools: the job reads it itself. */
+			if (*tmpdir == '\0' && temp_dir(tmpdir) == -1)
+				continue;
 			spool = xasprintf("%s/entry-%zu", tmpdir, j);
 			fd = open(spool, O_WRONLY | O_CREAT | O_EXCL |
 			    O_CLOEXEC, 0600);
