@@ -351,8 +351,7 @@ plane_get(struct jr *jr, int64_t pid)
 
 	if (id < jr->nplanes)
 		return id;
-	jr->planes = xreallocarray(jr->planes, jr->nplanes + 1,
-	    sizeof *jr->planes);
+	jr->planes = xgrow1(jr->planes, jr->nplanes, sizeof *jr->planes);
 	p = &jr->planes[jr->nplanes++];
 	memset(p, 0, sizeof *p);
 	p->pid = pid;
@@ -378,8 +377,7 @@ line_get(struct jr *jr, int64_t pid, int64_t tid)
 	id = strmap_intern(&jr->tids, jr->key.p, jr->key.len);
 	if (id < jr->nlines)
 		return &jr->lines[id];
-	jr->lines = xreallocarray(jr->lines, jr->nlines + 1,
-	    sizeof *jr->lines);
+	jr->lines = xgrow1(jr->lines, jr->nlines, sizeof *jr->lines);
 	l = &jr->lines[jr->nlines++];
 	memset(l, 0, sizeof *l);
 	l->pid = pid;
