@@ -64,42 +64,6 @@ enum {
 	OPT_WINDOW,
 };
 
-/* "16G", "512M", "100K", "1000": bytes (K = 1024); -1 if not a size. */
-static int64_t
-parse_size(const char *arg)
-{
-	static const struct {
-		char		 suffix;
-		int64_t		 mult;
-	} units[] = {
-		{ '\0', 1 }, { 'K', 1 << 10 }, { 'M', 1 << 20 },
-		{ 'G', (int64_t)1 << 30 }, { 'T', (int64_t)1 << 40 },
-	};
-	unsigned long long v;
-	char *end;
-	size_t i;
-
-	if (*arg < '0' || *arg > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (errno != 0)
-		return -1;
-	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
-		char c = units[i].suffix;
-
-		if (!(end[0] == c || (c != '\0' && end[0] == c + 'a' - 'A')))
-			continue;
-		if (c != '\0' && end[1] != '\0' &&
-		    !(end[1] == 'B' && end[2] == '\0'))
-			return -1;
-		if (v > (unsigned long long)(INT64_MAX / units[i].mult))
-			return -1;
-		return (int64_t)v * units[i].mult;
-	}
-	return -1;
-}
-
 /* "N" or "N-M": steps N to M. */
 static int
 parse_steps(const char *s, int64_t *first, int64_t *last)

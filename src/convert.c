@@ -21,7 +21,7 @@ convert_to_chrome(const char *in_path, const char *out_path,
 	char *write_cause = NULL;
 	int rc;
 
-	if (source_open(&src, in_path, cause) == -1)
+	if (source_open_check(&src, in_path, xplane_check_start, cause) == -1)
 		return -1;
 	if (strcmp(out_path, "-") == 0)
 		w = chrome_writer_new(stdout, "standard output", opt, &h,

@@ -11,11 +11,26 @@
 #include "discover.h"
 #include "index.h"
 
+/* Statements prepared once and kept: storing many files re-parses none. */
+#define INDEX_NCACHED	64
+
 struct index {
 	sqlite3	*db;
 	char	*path;
 	int	 readonly;	/* on read-only storage: answers, never writes */
+	struct {
+		char		*sql;
+		sqlite3_stmt	*st;
+	}	 cached[INDEX_NCACHED];
+	size_t	 ncached;
 };
+
+/*
+ * The statement for sql, prepared on first use and kept by the index
+ * until index_close(): reset, its bindings cleared.  The caller resets it
+ * when done (index_step() does) and never finalizes it.
+ */
+sqlite3_stmt *index_cached(struct index *ix, const char *sql);
 
 /* Runs sql; -1 with *cause (caller frees). */
 int	index_exec(struct index *ix, const char *sql, char **cause);

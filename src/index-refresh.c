@@ -11,14 +11,17 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "classify.h"
 #include "err.h"
+#include "fdio.h"
 #include "index-int.h"
 #include "load.h"
 #include "read-archive.h"
+#include "strmap.h"
 #include "xmalloc.h"
 
 /* Files read at once, at most (and no more than there are CPUs). */
@@ -140,9 +143,15 @@ worth_reading(const struct found *f, size_t i)
  * Files to read are parsed by worker threads (hosts are independent) and
  * stored by the calling thread in order, one transaction each.
  */
+/* Archive entries up to this size wait in memory, this much in all. */
+#define SPOOL_MEM_ENTRY		((int64_t)4 << 20)
+#define SPOOL_MEM_TOTAL		((size_t)256 << 20)
+
 struct job {
 	const struct found_file *ff;
 	char		*spool;		/* its archive entry's bytes, or NULL */
+	uint8_t		*mem;		/* or those bytes in memory */
+	size_t		 memlen;
 	struct file_summary fs;
 	char		*cause;		/* set when rc is -1 */
 	int		 rc;
@@ -157,18 +166,6 @@ struct pool {
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 done;
 };
-
-/* The entry name of path if it is in that archive, else NULL. */
-static const char *
-entry_of(const char *path, const char *archive, size_t alen)
-{
-	size_t slen = strlen(FOUND_ARCHIVE_SEP);
-
-	if (strncmp(path, archive, alen) != 0 ||
-	    strncmp(path + alen, FOUND_ARCHIVE_SEP, slen) != 0)
-		return NULL;
-	return path + alen + slen;
-}
 
 /* A new private folder in $TMPDIR (or /tmp), its path in buf. */
 static int
@@ -191,68 +188,140 @@ temp_dir(char *buf)
  * archive up to it.  One pass per archive copies all the entries to read
  * into files of a temporary folder instead; a job whose entry is not
  * copied (the archive cannot be read) reads it the slow way and reports
- * the error itself.
+ * the error itself.  Jobs are grouped by archive and found by entry name
+ * through hash maps, so the cost is linear in entries and jobs.
  */
 static void
-spool_archives(struct pool *p, char *tmpdir)
+spool_archives(struct pool *p, char *tmpdir, size_t *mem_total)
 {
-	size_t i, j;
+	size_t slen = strlen(FOUND_ARCHIVE_SEP);
+	struct strmap archives;
+	size_t *head, *next, i, j, a;
 
-	for (i = 0; i < p->njobs; i++) {
+	strmap_init(&archives);
+	next = xcalloc(p->njobs + 1, sizeof *next);
+	head = NULL;
+	/* Each archive's jobs, in job order: head[a], then next[j]. */
+	for (i = p->njobs; i-- > 0; ) {
 		const char *sep = strstr(p->jobs[i].ff->path, FOUND_ARCHIVE_SEP);
-		size_t alen = sep != NULL ? (size_t)(sep - p->jobs[i].ff->path) :
-		    0;
-		struct arc_reader *r;
-		struct arc_entry e;
-		char *archive, *cause = NULL;
+		size_t n = archives.n;
 
+		next[i] = SIZE_MAX;
 		if (sep == NULL || p->jobs[i].spool != NULL)
 			continue;
-		for (j = 0; j < i; j++)	/* its archive was read already */
-			if (strncmp(p->jobs[j].ff->path, p->jobs[i].ff->path,
-			    alen + strlen(FOUND_ARCHIVE_SEP)) == 0)
-				break;
-		if (j < i)
-			continue;
-		archive = xstrndup(p->jobs[i].ff->path, alen);
-		if (*tmpdir == '\0' && temp_dir(tmpdir) == -1) {
-			free(archive);
-			return;
+		a = strmap_intern(&archives, p->jobs[i].ff->path,
+		    (size_t)(sep - p->jobs[i].ff->path));
+		if (archives.n > n) {
+			head = xreallocarray(head, archives.n, sizeof *head);
+			head[a] = SIZE_MAX;
 		}
+		next[i] = head[a];
+		head[a] = i;
+	}
+	for (a = 0; a < archives.n; a++) {
+		const char *archive = archives.strings[a];
+		size_t alen = archives.lengths[a];
+		struct strmap entries;
+		struct arc_reader *r;
+		struct arc_entry e;
+		size_t *job_of = NULL;
+		char *cause = NULL;
+
 		if (arc_open(&r, archive, &cause) == -1) {
 			free(cause);
-			free(archive);
 			continue;
 		}
-		while (arc_next(r, &e, &cause) == 1)
-			for (j = i; j < p->njobs; j++) {
-				const char *entry = entry_of(p->jobs[j].ff->path,
-				    archive, alen);
-				char *spool;
-				int fd;
+		strmap_init(&entries);
+		for (j = head[a]; j != SIZE_MAX; j = next[j]) {
+			const char *entry = p->jobs[j].ff->path + alen + slen;
+			size_t n = entries.n;
+			uint32_t id = strmap_intern(&entries, entry,
+			    strlen(entry));
 
-				if (p->jobs[j].spool != NULL || entry == NULL ||
-				    strcmp(entry, e.name) != 0)
-					continue;
-				spool = xasprintf("%s/entry-%zu", tmpdir, j);
-				fd = open(spool, O_WRONLY | O_CREAT | O_EXCL |
-				    O_CLOEXEC, 0600);
-				if (fd != -1 && arc_copy(r, fd, -1, &cause) != -1)
-					p->jobs[j].spool = spool;
-				else {
-					free(cause);
-					cause = NULL;
-					(void)unlink(spool);
-					free(spool);
-				}
-				if (fd != -1)
-					close(fd);
-				break;
+			if (entries.n > n) {
+				job_of = xreallocarray(job_of, entries.n,
+				    sizeof *job_of);
+				job_of[id] = j;
 			}
+		}
+		while (arc_next(r, &e, &cause) == 1) {
+			int64_t id = strmap_find(&entries, e.name,
+			    strlen(e.name));
+			struct job *jb;
+			char *spool;
+			int fd;
+
+			if (id < 0)
+				continue;
+			j = job_of[id];
+			jb = &p->jobs[j];
+			if (jb->spool != NULL || jb->mem != NULL)
+				continue;
+			/*
+			 * Small entries wait in memory: a file apiece costs
+			 * more than reading them (40,000 in a .tar.gz).
+			 */
+			if (e.size >= 0 && e.size <= SPOOL_MEM_ENTRY &&
+			    *mem_total + (size_t)e.size <= SPOOL_MEM_TOTAL) {
+				if (arc_read(r, SPOOL_MEM_ENTRY, &jb->mem,
+				    &jb->memlen, &cause) == 0)
+					*mem_total += jb->memlen;
+				free(cause);
+				cause = NULL;
+				continue;
+			}
+			/* No folder for spools: the job reads it itself. */
+			if (*tmpdir == '\0' && temp_dir(tmpdir) == -1)
+				continue;
+			spool = xasprintf("%s/entry-%zu", tmpdir, j);
+			fd = open(spool, O_WRONLY | O_CREAT | O_EXCL |
+			    O_CLOEXEC, 0600);
+			if (fd != -1 && arc_copy(r, fd, -1, &cause) != -1)
+				p->jobs[j].spool = spool;
+			else {
+				free(cause);
+				cause = NULL;
+				(void)unlink(spool);
+				free(spool);
+			}
+			if (fd != -1)
+				close(fd);
+		}
 		free(cause);
 		arc_close(r);
-		free(archive);
+		strmap_release(&entries);
+		free(job_of);
 	}
+	strmap_release(&archives);
+	free(head);
+	free(next);
+}
+
+/*
+ * A job whose entry waits in memory, read through a memfd (no file to
+ * create); without one, the slow way, from the archive.
+ */
+static int
+load_from_memory(struct job *j, int plane_threads)
+{
+	char path[64];
+	int fd, rc;
+
+	fd = memfd_create("jaxprof-entry", MFD_CLOEXEC);
+	if (fd == -1 || write_full(fd, j->mem, j->memlen) == -1) {
+		if (fd != -1)
+			close(fd);
+		rc = load_file(j->ff->path, j->ff->kind, plane_threads,
+		    &j->fs, &j->cause);
+	} else {
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		rc = load_file(path, j->ff->kind, plane_threads, &j->fs,
+		    &j->cause);
+		close(fd);
+	}
+	free(j->mem);
+	j->mem = NULL;
+	return rc;
 }
 
 static void *
@@ -270,8 +339,12 @@ worker(void *arg)
 		}
 		j = &p->jobs[p->next++];
 		pthread_mutex_unlock(&p->mu);
-		j->rc = load_file(j->spool != NULL ? j->spool : j->ff->path,
-		    j->ff->kind, p->plane_threads, &j->fs, &j->cause);
+		if (j->mem != NULL)
+			j->rc = load_from_memory(j, p->plane_threads);
+		else
+			j->rc = load_file(j->spool != NULL ? j->spool :
+			    j->ff->path, j->ff->kind, p->plane_threads, &j->fs,
+			    &j->cause);
 		pthread_mutex_lock(&p->mu);
 		j->done = 1;
 		pthread_cond_broadcast(&p->done);
@@ -326,7 +399,7 @@ index_refresh(struct index *ix, const struct found *f)
 	sqlite3_int64 *ids = xcalloc(f->nfiles + 1, sizeof *ids);
 	size_t *job_of = xcalloc(f->nfiles + 1, sizeof *job_of);
 	char *cause = NULL, tmpdir[PATH_MAX] = "";
-	size_t i, nthreads = 0;
+	size_t i, nthreads = 0, mem_total = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int bad = 0, rc = -1;
 
@@ -356,7 +429,7 @@ index_refresh(struct index *ix, const struct found *f)
 			pool.jobs[pool.njobs++].ff = &f->files[i];
 		}
 	}
-	spool_archives(&pool, tmpdir);
+	spool_archives(&pool, tmpdir, &mem_total);
 	/* Fewer files than CPUs: the others read planes of a file. */
 	pool.plane_threads = pool.njobs == 0 ? 1 :
 	    (int)((ncpu > 0 ? (size_t)ncpu : 1) / pool.njobs);
@@ -416,11 +489,13 @@ out:
 	pthread_mutex_destroy(&pool.mu);
 	pthread_cond_destroy(&pool.done);
 	/* Spools left by an error: nothing else removes them. */
-	for (i = 0; i < pool.njobs; i++)
+	for (i = 0; i < pool.njobs; i++) {
+		free(pool.jobs[i].mem);
 		if (pool.jobs[i].spool != NULL) {
 			(void)unlink(pool.jobs[i].spool);
 			free(pool.jobs[i].spool);
 		}
+	}
 	if (*tmpdir != '\0')
 		(void)rmdir(tmpdir);
 	free(pool.jobs);

@@ -63,11 +63,11 @@ delete_file(struct index *ix, const char *path, char **cause)
 	sqlite3_int64 id = -1;
 	size_t i;
 
-	st = index_prepare(ix, "SELECT id FROM files WHERE path = ?");
+	st = index_cached(ix, "SELECT id FROM files WHERE path = ?");
 	index_bind_text(st, 1, path);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	if (id == -1)
 		return 0;
 	for (i = 0; i < sizeof per_file_tables / sizeof per_file_tables[0];
@@ -75,23 +75,15 @@ delete_file(struct index *ix, const char *path, char **cause)
 		char *sql = xasprintf("DELETE FROM %s WHERE file_id = ?",
 		    per_file_tables[i]);
 
-		st = index_prepare(ix, sql);
+		st = index_cached(ix, sql);
 		free(sql);
 		sqlite3_bind_int64(st, 1, id);
-		if (index_step(ix, st, cause) == -1) {
-			sqlite3_finalize(st);
+		if (index_step(ix, st, cause) == -1)
 			return -1;
-		}
-		sqlite3_finalize(st);
 	}
-	st = index_prepare(ix, "DELETE FROM files WHERE id = ?");
+	st = index_cached(ix, "DELETE FROM files WHERE id = ?");
 	sqlite3_bind_int64(st, 1, id);
-	if (index_step(ix, st, cause) == -1) {
-		sqlite3_finalize(st);
-		return -1;
-	}
-	sqlite3_finalize(st);
-	return 0;
+	return index_step(ix, st, cause);
 }
 
 static sqlite3_int64
@@ -101,7 +93,7 @@ insert_file(struct index *ix, const struct found_file *ff,
 	sqlite3_stmt *st;
 	sqlite3_int64 id = -1;
 
-	st = index_prepare(ix, "INSERT INTO files(path, kind, run, host, "
+	st = index_cached(ix, "INSERT INTO files(path, kind, run, host, "
 	    "size, mtime_ns, hostname, planes, lines, events, start_ps, "
 	    "end_ps, profile_start_ns, op_source, errors, warnings, "
 	    "missing_metadata, indexed_at) "
@@ -138,11 +130,10 @@ insert_file(struct index *ix, const struct found_file *ff,
 	sqlite3_bind_int64(st, 18, (sqlite3_int64)time(NULL));
 	if (index_step(ix, st, cause) == 0)
 		id = sqlite3_last_insert_rowid(ix->db);
-	sqlite3_finalize(st);
 	return id;
 }
 
-/* Statements for the per-plane tables, prepared once per file. */
+/* Statements for the per-plane tables, prepared once per index. */
 struct writers {
 	sqlite3_stmt	*plane, *op, *kernel, *module, *step, *compile,
 			*transfer, *phase, *exec, *gap, *host_event, *scope,
@@ -152,49 +143,38 @@ struct writers {
 static void
 writers_prepare(struct index *ix, struct writers *w)
 {
-	w->plane = index_prepare(ix, "INSERT INTO planes(file_id, plane_id, "
+	w->plane = index_cached(ix, "INSERT INTO planes(file_id, plane_id, "
 	    "name, kind, lines, events, start_ps, end_ps) "
 	    "VALUES (?,?,?,?,?,?,?,?)");
-	w->op = index_prepare(ix, "INSERT INTO ops VALUES "
+	w->op = index_cached(ix, "INSERT INTO ops VALUES "
 	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-	w->kernel = index_prepare(ix, "INSERT INTO kernels VALUES "
+	w->kernel = index_cached(ix, "INSERT INTO kernels VALUES "
 	    "(?,?,?,?,?,?,?,?)");
-	w->module = index_prepare(ix, "INSERT INTO modules VALUES "
+	w->module = index_cached(ix, "INSERT INTO modules VALUES "
 	    "(?,?,?,?,?,?,?,?)");
-	w->step = index_prepare(ix, "INSERT INTO steps VALUES "
+	w->step = index_cached(ix, "INSERT INTO steps VALUES "
 	    "(?,?,?,?,?,?,?,?,?,?,?)");
-	w->compile = index_prepare(ix, "INSERT INTO compiles(file_id, plane, "
+	w->compile = index_cached(ix, "INSERT INTO compiles(file_id, plane, "
 	    "line, name, function, start_ps, dur_ps) VALUES (?,?,?,?,?,?,?)");
-	w->phase = index_prepare(ix, "INSERT INTO compile_phases VALUES "
+	w->phase = index_cached(ix, "INSERT INTO compile_phases VALUES "
 	    "(?,?,?,?,?)");
-	w->exec = index_prepare(ix, "INSERT INTO executions VALUES "
+	w->exec = index_cached(ix, "INSERT INTO executions VALUES "
 	    "(?,?,?,?,?,?,?)");
-	w->gap = index_prepare(ix, "INSERT INTO gaps VALUES (?,?,?,?)");
-	w->host_event = index_prepare(ix, "INSERT INTO host_events VALUES "
+	w->gap = index_cached(ix, "INSERT INTO gaps VALUES (?,?,?,?)");
+	w->host_event = index_cached(ix, "INSERT INTO host_events VALUES "
 	    "(?,?,?,?,?,?,?)");
-	w->scope = index_prepare(ix, "INSERT INTO scopes VALUES "
+	w->scope = index_cached(ix, "INSERT INTO scopes VALUES "
 	    "(?,?,?,?,?,?,?,?)");
-	w->program = index_prepare(ix, "INSERT INTO programs VALUES (?,?,?)");
-	w->transfer = index_prepare(ix, "INSERT INTO transfers VALUES "
+	w->program = index_cached(ix, "INSERT INTO programs VALUES (?,?,?)");
+	w->transfer = index_cached(ix, "INSERT INTO transfers VALUES "
 	    "(?,?,?,?,?,?,?,?,?)");
 }
 
+/* The statements belong to the index (index_cached()): nothing to free. */
 static void
 writers_finalize(struct writers *w)
 {
-	sqlite3_finalize(w->plane);
-	sqlite3_finalize(w->op);
-	sqlite3_finalize(w->kernel);
-	sqlite3_finalize(w->module);
-	sqlite3_finalize(w->step);
-	sqlite3_finalize(w->compile);
-	sqlite3_finalize(w->transfer);
-	sqlite3_finalize(w->phase);
-	sqlite3_finalize(w->exec);
-	sqlite3_finalize(w->gap);
-	sqlite3_finalize(w->host_event);
-	sqlite3_finalize(w->scope);
-	sqlite3_finalize(w->program);
+	(void)w;
 }
 
 static int
@@ -520,7 +500,7 @@ index_is_current(struct index *ix, const struct found_file *ff,
 	sqlite3_stmt *st;
 	int current = 0;
 
-	st = index_prepare(ix, "SELECT id FROM files WHERE path = ? AND "
+	st = index_cached(ix, "SELECT id FROM files WHERE path = ? AND "
 	    "size = ? AND mtime_ns = ? AND kind = ?");
 	index_bind_text(st, 1, ff->path);
 	sqlite3_bind_int64(st, 2, ff->size);
@@ -530,7 +510,7 @@ index_is_current(struct index *ix, const struct found_file *ff,
 		*id = sqlite3_column_int64(st, 0);
 		current = 1;
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return current;
 }
 

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -352,11 +353,35 @@ index_open(struct index **ixp, const char *path, char **cause)
 	return 0;
 }
 
+sqlite3_stmt *
+index_cached(struct index *ix, const char *sql)
+{
+	size_t i;
+
+	for (i = 0; i < ix->ncached; i++)
+		if (strcmp(ix->cached[i].sql, sql) == 0) {
+			sqlite3_reset(ix->cached[i].st);
+			sqlite3_clear_bindings(ix->cached[i].st);
+			return ix->cached[i].st;
+		}
+	assert(ix->ncached < INDEX_NCACHED);
+	ix->cached[i].sql = xstrdup(sql);
+	ix->cached[i].st = index_prepare(ix, sql);
+	ix->ncached++;
+	return ix->cached[i].st;
+}
+
 void
 index_close(struct index *ix)
 {
+	size_t i;
+
 	if (ix == NULL)
 		return;
+	for (i = 0; i < ix->ncached; i++) {
+		sqlite3_finalize(ix->cached[i].st);
+		free(ix->cached[i].sql);
+	}
 	sqlite3_close(ix->db);
 	free(ix->path);
 	free(ix);

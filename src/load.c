@@ -238,7 +238,7 @@ load_file(const char *path, enum file_kind kind, int nthreads,
 	memset(&pp, 0, sizeof pp);
 	if (kind == KIND_TRACE_JSON)
 		return load_json(path, fs, cause);
-	if (source_open(&src, path, cause) == -1)
+	if (source_open_check(&src, path, xplane_check_start, cause) == -1)
 		return -1;
 	pp.hlo = hlo_set_new();
 	if (xspace_open(&src, path, &xs, cause) == -1 ||

@@ -11,6 +11,9 @@
 
 #include "cmd.h"
 #include "err.h"
+#include "gzip.h"
+#include "output.h"
+#include "report.h"
 
 /* Sorted by name. */
 static const struct cmd *const commands[] = {
@@ -35,11 +38,15 @@ usage(FILE *fp)
 {
 	size_t i;
 
-	fprintf(fp, "usage: jaxprof [--help] [--version] <command> "
-	    "[<args>]\n\nCommands:\n");
+	fprintf(fp, "usage: jaxprof [--help] [--version] [--max-inflated=size] "
+	    "[--max-inflate-ratio=n]\n               <command> [<args>]\n\n"
+	    "Commands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(fp, "  %-10s %s\n", commands[i]->name,
 		    commands[i]->summary);
+	fprintf(fp, "\nCompressed input may inflate to --max-inflated bytes "
+	    "(default 16G) and, past\n64M, --max-inflate-ratio times its "
+	    "size (default 200; 0: no ratio limit).\n");
 	fprintf(fp, "\n'jaxprof <command> --help' or 'man jaxprof-<command>' "
 	    "for more.\nExit status: 0 ok, 1 a check failed, 2 usage or "
 	    "input error.\n");
@@ -74,6 +81,8 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "max-inflate-ratio", required_argument, NULL, 'R' },
+		{ "max-inflated", required_argument, NULL, 'I' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -97,6 +106,16 @@ main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return close_stdout(EXIT_OK);
+		case 'I':
+			if ((inflate_max_bytes = parse_size(optarg)) < 0)
+				jp_errx(EXIT_TROUBLE, "invalid --max-inflated "
+				    "'%s' (expected a size such as 64G)",
+				    optarg);
+			break;
+		case 'R':
+			inflate_max_ratio = parse_long_option(NULL,
+			    "max-inflate-ratio", optarg, 0, 1000000000L);
+			break;
 		case 'V':
 			printf("jaxprof %s\n", PACKAGE_VERSION);
 			return close_stdout(EXIT_OK);

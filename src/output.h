@@ -68,6 +68,8 @@ int		 output_finish(struct output *o);
 void		 fmt_fixed(char *buf, size_t size, double v, int decimals);
 /* Human duration of ps: "850 ns", "12.345 us", "1.234 ms", "2.500 s". */
 void		 fmt_duration(char *buf, size_t size, int64_t ps);
+/* "16G", "512M", "100K", "1000": bytes (K = 1024); -1 if not a size. */
+int64_t		 parse_size(const char *arg);
 /*
  * The length of the valid UTF-8 sequence (2 to 4 bytes) that starts at p,
  * or 0 when it is not one (JSON writers replace such a byte by U+FFFD).

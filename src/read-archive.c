@@ -11,6 +11,7 @@
 
 #include "err.h"
 #include "fdio.h"
+#include "gzip.h"
 #include "ptime.h"
 #include "read-archive.h"
 #include "xmalloc.h"
@@ -20,6 +21,7 @@ struct arc_reader {
 	char		*path;		/* for messages */
 	char		*name;		/* current entry, normalized */
 	int		 have_entry;	/* arc_next() returned an entry */
+	int64_t		 entry_in;	/* archive bytes read before its data */
 };
 
 static const char *const archive_suffixes[] = {
@@ -147,6 +149,7 @@ arc_next(struct arc_reader *r, struct arc_entry *e, char **cause)
 	}
 	r->name = arc_normalize(raw);
 	r->have_entry = 1;
+	r->entry_in = archive_filter_bytes(r->a, -1);
 	e->name = r->name;
 	e->raw_name = (char *)raw;
 	e->unsafe = arc_name_unsafe(raw);
@@ -175,6 +178,24 @@ arc_next(struct arc_reader *r, struct arc_entry *e, char **cause)
 	    ps_add(ps_mul((int64_t)archive_entry_mtime(ae), 1000000000),
 	    archive_entry_mtime_nsec(ae)) : 0;
 	return 1;
+}
+
+/*
+ * The inflate limits (gzip.h) for an entry: out bytes of it so far, from
+ * the archive bytes read since its header (read-ahead makes that a
+ * generous measure).
+ */
+static int
+entry_limits(struct arc_reader *r, int64_t out, char **cause)
+{
+	char *why = NULL;
+
+	if (inflate_check(archive_filter_bytes(r->a, -1) - r->entry_in, out,
+	    &why) == 0)
+		return 0;
+	*cause = xasprintf("entry '%s' of '%s' %s", r->name, r->path, why);
+	free(why);
+	return -1;
 }
 
 int64_t
@@ -207,6 +228,10 @@ arc_copy(struct arc_reader *r, int fd, int64_t max, char **cause)
 			total = -1;
 			break;
 		}
+		if (entry_limits(r, total + n, cause) == -1) {
+			total = -1;
+			break;
+		}
 		if (write_full(fd, buf, (size_t)n) == -1) {
 			*cause = xasprintf("cannot write entry '%s' of '%s': "
 			    "%s", r->name, r->path, strerror(errno));
@@ -218,6 +243,58 @@ arc_copy(struct arc_reader *r, int fd, int64_t max, char **cause)
 	free(buf);
 	r->have_entry = 0;
 	return total;
+}
+
+int
+arc_read(struct arc_reader *r, int64_t max, uint8_t **buf, size_t *len,
+    char **cause)
+{
+	size_t cap = 1 << 12;
+	ssize_t n;
+
+	*len = 0;
+	*buf = NULL;
+	if (!r->have_entry) {
+		*cause = xasprintf("cannot read archive '%s': no entry",
+		    r->path);
+		return -1;
+	}
+	*buf = xmalloc(cap);
+	for (;;) {
+		if (cap - *len < (1 << 12)) {
+			cap *= 2;
+			*buf = xreallocarray(*buf, cap, 1);
+		}
+		if ((n = archive_read_data(r->a, *buf + *len, cap - *len)) == 0)
+			break;
+		if (n < 0) {
+			char *what = xasprintf("cannot read entry '%s' of",
+			    r->name);
+
+			*cause = arc_error(r, what);
+			free(what);
+			break;
+		}
+		if (max >= 0 && (int64_t)(*len + (size_t)n) > max) {
+			*cause = xasprintf("entry '%s' of '%s' is larger than "
+			    "%lld bytes", r->name, r->path, (long long)max);
+			n = -1;
+			break;
+		}
+		if (entry_limits(r, (int64_t)(*len + (size_t)n), cause) == -1) {
+			n = -1;
+			break;
+		}
+		*len += (size_t)n;
+	}
+	r->have_entry = 0;
+	if (n < 0) {
+		free(*buf);
+		*buf = NULL;
+		*len = 0;
+		return -1;
+	}
+	return 0;
 }
 
 void

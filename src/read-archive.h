@@ -80,6 +80,12 @@ int	arc_next(struct arc_reader *r, struct arc_entry *e, char **cause);
  * the data exceeds max bytes (max < 0: no limit).
  */
 int64_t	arc_copy(struct arc_reader *r, int fd, int64_t max, char **cause);
+/*
+ * The same into memory: *buf (caller frees) holds the *len bytes of the
+ * entry; -1 with *cause as arc_copy() (max < 0: no limit).
+ */
+int	arc_read(struct arc_reader *r, int64_t max, uint8_t **buf,
+	    size_t *len, char **cause);
 void	arc_close(struct arc_reader *r);
 
 /* Every entry of the archive at path, in archive order; 0 or -1. */

@@ -1,18 +1,20 @@
-/* Chrome trace JSON reader: yajl's callback parser over zlib's gzread. */
+/* Chrome trace JSON reader: yajl's callback parser over gzip.h. */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <yajl/yajl_parse.h>
-#include <zlib.h>
 
 #include "err.h"
+#include "gzip.h"
 #include "ptime.h"
 #include "read-json.h"
 #include "strmap.h"
@@ -267,7 +269,8 @@ struct cur {
 
 struct jr {
 	const char	*path;		/* as given, for zlib's messages */
-	gzFile		 gz;
+	int		 fd;
+	struct gzr	*gz;
 	char		*chunk;
 	uint64_t	 offset;	/* uncompressed bytes before chunk */
 	int		 pass;		/* 1: metadata and counts; 2: a batch */
@@ -348,8 +351,7 @@ plane_get(struct jr *jr, int64_t pid)
 
 	if (id < jr->nplanes)
 		return id;
-	jr->planes = xreallocarray(jr->planes, jr->nplanes + 1,
-	    sizeof *jr->planes);
+	jr->planes = xgrow1(jr->planes, jr->nplanes, sizeof *jr->planes);
 	p = &jr->planes[jr->nplanes++];
 	memset(p, 0, sizeof *p);
 	p->pid = pid;
@@ -375,8 +377,7 @@ line_get(struct jr *jr, int64_t pid, int64_t tid)
 	id = strmap_intern(&jr->tids, jr->key.p, jr->key.len);
 	if (id < jr->nlines)
 		return &jr->lines[id];
-	jr->lines = xreallocarray(jr->lines, jr->nlines + 1,
-	    sizeof *jr->lines);
+	jr->lines = xgrow1(jr->lines, jr->nlines, sizeof *jr->lines);
 	l = &jr->lines[jr->nlines++];
 	memset(l, 0, sizeof *l);
 	l->pid = pid;
@@ -917,12 +918,12 @@ static const yajl_callbacks callbacks = {
 
 /*
  * How an offset is counted: in a gzip file, in the uncompressed bytes
- * (zlib's gzdirect() says whether it is one).
+ * (gzr_is_gzip() says whether it is one).
  */
 static const char *
 byte_kind(struct jr *jr)
 {
-	return gzdirect(jr->gz) ? "byte" : "uncompressed byte";
+	return gzr_is_gzip(jr->gz) ? "uncompressed byte" : "byte";
 }
 
 /* yajl's message for the error, on one line. */
@@ -951,11 +952,10 @@ run_pass(struct jr *jr, char **cause)
 {
 	yajl_handle y;
 	yajl_status st = yajl_status_ok;
-	const char *zmsg;
-	int n, zerr, rc = 0, at_end = 0;
+	int n, rc = 0, at_end = 0;
 
-	if (gzrewind(jr->gz) == -1) {
-		*cause = xstrdup("cannot rewind");
+	if (gzr_rewind(jr->gz) == -1) {
+		*cause = xasprintf("cannot rewind: %s", strerror(errno));
 		return -1;
 	}
 	jr->offset = 0;
@@ -964,29 +964,11 @@ run_pass(struct jr *jr, char **cause)
 	y = yajl_alloc(&callbacks, NULL, jr);
 	(void)yajl_config(y, yajl_dont_validate_strings, 1);
 	for (;;) {
-		n = gzread(jr->gz, jr->chunk, READ_CHUNK);
-		if (n <= 0) {
-			zmsg = gzerror(jr->gz, &zerr);
-			if (n < 0 && zerr == Z_ERRNO)
-				*cause = xasprintf("at %s %" PRIu64 ": %s",
-				    byte_kind(jr), jr->offset, strerror(errno));
-			else if (n < 0) {
-				/* zlib puts the path first: it is said once. */
-				size_t plen = strlen(jr->path);
-
-				if (strncmp(zmsg, jr->path, plen) == 0 &&
-				    strncmp(zmsg + plen, ": ", 2) == 0)
-					zmsg += plen + 2;
-				*cause = xasprintf("at %s %" PRIu64 ": "
-				    "corrupt gzip data: %s", byte_kind(jr),
-				    jr->offset, zmsg);
-			}
-			else if (zerr == Z_BUF_ERROR)
-				*cause = xasprintf("at %s %" PRIu64 ": "
-				    "truncated gzip data", byte_kind(jr),
-				    jr->offset);
-			else
-				break;
+		/* gzip errors (gzip.h) say where in the compressed file. */
+		n = (int)gzr_read(jr->gz, jr->chunk, READ_CHUNK, cause);
+		if (n == 0)
+			break;
+		if (n < 0) {
 			rc = -1;
 			goto out;
 		}
@@ -1321,8 +1303,9 @@ jr_release(struct jr *jr)
 	free(jr->scratch);
 	free(jr->chunk);
 	free(jr->what);
-	if (jr->gz != NULL)
-		(void)gzclose(jr->gz);
+	gzr_free(jr->gz);
+	if (jr->fd != -1)
+		close(jr->fd);
 }
 
 int
@@ -1336,20 +1319,19 @@ json_read_budget(const char *path, size_t budget, const struct pf_handler *h,
 
 	memset(rs, 0, sizeof *rs);
 	memset(&jr, 0, sizeof jr);
+	jr.fd = -1;
 	jr.rs = rs;
 	strmap_init(&jr.pids);
 	strmap_init(&jr.tids);
 	strmap_init(&jr.statnames);
 	errno = 0;
 	jr.path = path;
-	jr.gz = gzopen(path, "rb");
-	if (jr.gz == NULL) {
-		*cause = xstrdup(errno != 0 ? strerror(errno) :
-		    "out of memory");
+	if ((jr.fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		*cause = xstrdup(strerror(errno));
 		rc = -1;
 		goto out;
 	}
-	(void)gzbuffer(jr.gz, READ_CHUNK);
+	jr.gz = gzr_open(jr.fd);
 	jr.chunk = xmalloc(READ_CHUNK);
 	jr.pass = 1;
 	if ((rc = run_pass(&jr, cause)) == -1)

@@ -167,11 +167,10 @@ tables_add_stat_name(struct plane_tables *t, int64_t id, const char *name,
 	if (idmap_get(&t->stat_ids, id, &i)) {
 		free(t->stat_names[i]);
 	} else {
-		i = (uint32_t)t->nstat_names++;
-		t->stat_names = xreallocarray(t->stat_names, t->nstat_names,
-		    sizeof *t->stat_names);
-		t->stat_keys = xreallocarray(t->stat_keys, t->nstat_names,
-		    sizeof *t->stat_keys);
+		i = (uint32_t)t->nstat_names;
+		t->stat_names = xgrow1(t->stat_names, i, sizeof *t->stat_names);
+		t->stat_keys = xgrow1(t->stat_keys, i, sizeof *t->stat_keys);
+		t->nstat_names++;
 		idmap_put(&t->stat_ids, id, i);
 	}
 	t->stat_names[i] = xstrndup(name, len);
@@ -193,8 +192,7 @@ tables_meta_slot(struct plane_tables *t, int64_t id)
 		free((char *)m->name);
 		free((char *)m->display_name);
 	} else {
-		t->metas = xreallocarray(t->metas, t->nmetas + 1,
-		    sizeof *t->metas);
+		t->metas = xgrow1(t->metas, t->nmetas, sizeof *t->metas);
 		i = (uint32_t)t->nmetas++;
 		idmap_put(&t->meta_ids, id, i);
 		m = &t->metas[i];
@@ -211,7 +209,7 @@ tables_finish_metas(struct plane_tables *t)
 {
 	struct pf_event_meta *m;
 
-	t->metas = xreallocarray(t->metas, t->nmetas + 1, sizeof *t->metas);
+	t->metas = xgrow1(t->metas, t->nmetas, sizeof *t->metas);
 	m = &t->metas[t->nmetas];
 	memset(m, 0, sizeof *m);
 	m->index = (uint32_t)t->nmetas;
@@ -527,7 +525,7 @@ decode_stat(struct walker *w, struct cur c, struct pf_stat *st)
 static size_t
 pool_stat(struct plane_tables *t)
 {
-	t->stat_pool = xreallocarray(t->stat_pool, t->nstat_pool + 1,
+	t->stat_pool = xgrow1(t->stat_pool, t->nstat_pool,
 	    sizeof *t->stat_pool);
 	return t->nstat_pool++;
 }
@@ -598,8 +596,8 @@ decode_event_meta(struct walker *w, struct plane_tables *t, struct cur c,
 				while (sub.p < sub.end) {
 					if (get_varint(w, &sub, &v, msg) == -1)
 						return -1;
-					t->child_pool = xreallocarray(
-					    t->child_pool, t->nchild_pool + 1,
+					t->child_pool = xgrow1(t->child_pool,
+					    t->nchild_pool,
 					    sizeof *t->child_pool);
 					t->child_pool[t->nchild_pool++] =
 					    (int64_t)v;
@@ -609,8 +607,8 @@ decode_event_meta(struct walker *w, struct plane_tables *t, struct cur c,
 			}
 			if (get_int_field(w, &c, wt, field, msg, &id) == -1)
 				return -1;
-			t->child_pool = xreallocarray(t->child_pool,
-			    t->nchild_pool + 1, sizeof *t->child_pool);
+			t->child_pool = xgrow1(t->child_pool, t->nchild_pool,
+			    sizeof *t->child_pool);
 			t->child_pool[t->nchild_pool++] = id;
 			ref->nchild++;
 			break;
@@ -704,7 +702,7 @@ plane_scan_release(struct plane_scan *ps)
 static void
 push_cur(struct cur **v, size_t *n, struct cur c)
 {
-	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	*v = xgrow1(*v, *n, sizeof **v);
 	(*v)[(*n)++] = c;
 }
 
@@ -1085,7 +1083,7 @@ push_string(struct walker *w, struct cur *c, int wt, uint32_t field,
 
 	if (get_string(w, c, wt, field, "XSpace", &s) == -1)
 		return -1;
-	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	*v = xgrow1(*v, *n, sizeof **v);
 	(*v)[(*n)++] = xstrndup(s.ptr, s.len);
 	return 0;
 }
@@ -1097,6 +1095,33 @@ struct xspace {
 	struct cur	*planes;
 	size_t		 nplanes;
 };
+
+int
+xplane_check_start(const uint8_t *p, size_t n, char **cause)
+{
+	static const char msg[] = "XSpace";
+	struct cur c = { p, p + n };
+	struct walker w;
+	uint32_t field;
+	int wt, rc = 0;
+
+	/* A cut tag may be the whole (tiny) file: the reader decides. */
+	if (n < 10)
+		return 0;
+	memset(&w, 0, sizeof w);
+	w.base = p;
+	if (get_tag(&w, &c, &field, &wt, msg) == -1)
+		rc = -1;
+	else if (field >= 1 && field <= 4)
+		rc = want_wt(&w, c.p, wt, WT_LEN, field, msg);
+	else if (wt == WT_GROUP_START || wt == WT_GROUP_END)
+		rc = fail(&w, c.p, "unsupported group wire type in %s", msg);
+	else if (wt > WT_FIXED32)
+		rc = fail(&w, c.p, "invalid wire type %d in %s", wt, msg);
+	if (rc == -1)
+		*cause = w.cause;
+	return rc;
+}
 
 int
 xspace_open(struct source *src, const char *path, struct xspace **out,
@@ -1304,8 +1329,8 @@ build_tables(const Tensorflow__Profiler__XPlane *p, struct plane_tables *t,
 			r->nstats++;
 		}
 		for (j = 0; j < v->n_child_id; j++) {
-			t->child_pool = xreallocarray(t->child_pool,
-			    t->nchild_pool + 1, sizeof *t->child_pool);
+			t->child_pool = xgrow1(t->child_pool, t->nchild_pool,
+			    sizeof *t->child_pool);
 			t->child_pool[t->nchild_pool++] = v->child_id[j];
 			r->nchild++;
 		}

@@ -20,6 +20,13 @@ int	xplane_read(struct source *src, const char *path,
 	    char **cause);
 
 /*
+ * Whether the first n bytes of a file can start an XSpace (its first
+ * tag): 0, or -1 with *cause as xplane_read() gives it.  source_open_check()
+ * runs it on a gzip file before inflating the rest.
+ */
+int	xplane_check_start(const uint8_t *p, size_t n, char **cause);
+
+/*
  * The same, a plane at a time, so that planes can be read in parallel:
  * xspace_open() finds the planes (and reads hostnames, errors, warnings),
  * xspace_read_space() emits the space callback, and xspace_read_plane()

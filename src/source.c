@@ -10,11 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <zlib.h>
-
 #include "discover.h"
 #include "err.h"
 #include "fdio.h"
+#include "gzip.h"
 #include "read-archive.h"
 #include "source.h"
 #include "xmalloc.h"
@@ -48,84 +47,36 @@ temp_fd(void)
 }
 
 /*
- * Inflates the gzip stream on in (several members allowed) into out.
- * Returns the uncompressed size, or -1 with *cause set.
+ * Inflates the gzip file on in (gzip.h: the policy and the limits) into
+ * out.  check, when not NULL, sees the first bytes before the rest is
+ * inflated.  Returns the uncompressed size, or -1 with *cause set.
  */
 static off_t
-inflate_to(int in, int out, char **cause)
+inflate_to(int in, int out, source_check_fn *check, char **cause)
 {
 	enum { CHUNK = 1 << 17 };
-	unsigned char *ibuf = xmalloc(CHUNK), *obuf = xmalloc(CHUNK);
-	z_stream zs;
-	off_t total = 0, consumed = 0;
-	int zr = Z_OK, ended = 0;
+	unsigned char *buf = xmalloc(CHUNK);
+	struct gzr *z = gzr_open(in);
+	off_t total = 0;
+	ssize_t n;
 
-	memset(&zs, 0, sizeof zs);
-	if (inflateInit2(&zs, 15 + 16) != Z_OK) {
-		*cause = xstrdup("cannot initialise zlib");
-		total = -1;
-		goto out;
-	}
-	for (;;) {
-		if (zs.avail_in == 0) {
-			ssize_t n = read(in, ibuf, CHUNK);
-
-			if (n == -1) {
-				*cause = xasprintf("read error: %s",
-				    strerror(errno));
-				total = -1;
-				goto out;
-			}
-			if (n == 0)
-				break;
-			zs.next_in = ibuf;
-			zs.avail_in = (uInt)n;
+	while ((n = gzr_read(z, buf, CHUNK, cause)) > 0) {
+		if (total == 0 && check != NULL &&
+		    check(buf, (size_t)n, cause) == -1) {
+			n = -1;
+			break;
 		}
-		if (ended) {
-			/* Another gzip member follows the last one. */
-			inflateReset(&zs);
-			ended = 0;
+		if (write_full(out, buf, (size_t)n) == -1) {
+			*cause = xasprintf("cannot write temporary file: %s",
+			    strerror(errno));
+			n = -1;
+			break;
 		}
-		do {
-			size_t have;
-
-			zs.next_out = obuf;
-			zs.avail_out = CHUNK;
-			consumed += zs.avail_in;
-			zr = inflate(&zs, Z_NO_FLUSH);
-			consumed -= zs.avail_in;
-			if (zr != Z_OK && zr != Z_STREAM_END &&
-			    zr != Z_BUF_ERROR) {
-				*cause = xasprintf("corrupt gzip data at "
-				    "byte %lld: %s", (long long)consumed,
-				    zs.msg != NULL ? zs.msg : "inflate failed");
-				total = -1;
-				goto out;
-			}
-			have = CHUNK - zs.avail_out;
-			if (write_full(out, obuf, have) == -1) {
-				*cause = xasprintf("cannot write temporary "
-				    "file: %s", strerror(errno));
-				total = -1;
-				goto out;
-			}
-			total += (off_t)have;
-			if (zr == Z_STREAM_END) {
-				ended = 1;
-				break;
-			}
-		} while (zs.avail_out == 0);
+		total += (off_t)n;
 	}
-	if (!ended) {
-		*cause = xasprintf("truncated gzip data at byte %lld",
-		    (long long)consumed);
-		total = -1;
-	}
-out:
-	inflateEnd(&zs);
-	free(ibuf);
-	free(obuf);
-	return total;
+	gzr_free(z);
+	free(buf);
+	return n == -1 ? -1 : total;
 }
 
 /*
@@ -157,6 +108,13 @@ open_entry(const char *path, char **cause)
 
 int
 source_open(struct source *src, const char *path, char **cause)
+{
+	return source_open_check(src, path, NULL, cause);
+}
+
+int
+source_open_check(struct source *src, const char *path,
+    source_check_fn *check, char **cause)
 {
 	unsigned char magic[2];
 	struct stat st;
@@ -190,7 +148,7 @@ source_open(struct source *src, const char *path, char **cause)
 			    strerror(errno));
 			goto out;
 		}
-		if ((size = inflate_to(fd, mapfd, cause)) == -1)
+		if ((size = inflate_to(fd, mapfd, check, cause)) == -1)
 			goto out;
 	} else {
 		mapfd = dup(fd);

@@ -37,6 +37,15 @@ int	source_open(struct source *src, const char *path, char **cause);
  * Gives back the memory of bytes from *mark to offset: a reader is done
  * with them.  Readers of different parts of src keep their own marks.
  */
+/*
+ * The same; when the file is gzip, check sees the first inflated bytes
+ * (at least 1, at most 128 KiB) before the rest is inflated, and
+ * returns 0, or -1 with *cause to stop there: a file that is not what
+ * its name says costs no inflating.
+ */
+typedef int source_check_fn(const uint8_t *p, size_t n, char **cause);
+int	source_open_check(struct source *src, const char *path,
+	    source_check_fn *check, char **cause);
 void	source_release(struct source *src, size_t *mark, size_t offset);
 void	source_close(struct source *src);
 

@@ -83,3 +83,11 @@ xasprintf(const char *fmt, ...)
 	va_end(ap);
 	return s;
 }
+
+void *
+xgrow1(void *ptr, size_t n, size_t size)
+{
+	if (n == 0 || (n & (n - 1)) == 0)
+		return xreallocarray(ptr, n == 0 ? 1 : 2 * n, size);
+	return ptr;
+}

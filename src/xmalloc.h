@@ -7,6 +7,13 @@
 void	*xmalloc(size_t size);
 void	*xcalloc(size_t nmemb, size_t size);
 void	*xreallocarray(void *ptr, size_t nmemb, size_t size);
+/*
+ * Room for element n of an array that only ever grows one element at a
+ * time through here (its capacity is n rounded up to a power of two):
+ * amortized constant, where growing by exactly one each time is quadratic
+ * when realloc() copies.
+ */
+void	*xgrow1(void *ptr, size_t n, size_t size);
 char	*xstrdup(const char *s);
 /* A NUL-terminated copy of the first len bytes of s. */
 char	*xstrndup(const char *s, size_t len);

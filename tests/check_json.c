@@ -18,6 +18,7 @@
 #include "read-xplane.h"
 #include "source.h"
 #include "strmap.h"
+#include "xmalloc.h"
 
 #define JAX_RUN		"/jax-mlp/plugins/profile/2026_01_01_00_00_00/"
 #define AMPERE_RUN	"/ampere/natural_language_processing/huggingface/" \
@@ -646,7 +647,7 @@ END_TEST
 /* Damaged gzip: truncated, and with flipped bytes in the deflate data. */
 START_TEST(test_bad_gzip)
 {
-	char *dir = test_mkdtemp(), *json, *path, *data, *got;
+	char *dir = test_mkdtemp(), *json, *path, *data, *got, *want;
 	size_t i, len, n = 0;
 
 	json = malloc(300000);
@@ -660,18 +661,45 @@ START_TEST(test_bad_gzip)
 	path = write_trace(dir, json, len, 1);
 	data = test_slurp(path, &n);
 
+	/*
+	 * One gzip policy for every reader (gzip.h, issue 12 class 6):
+	 * offsets are bytes of the compressed file.
+	 */
 	test_spew(path, data, n / 2);
 	got = dump_read(path, JSON_BATCH_BYTES);
-	ck_assert_msg(strstr(got, "error: at uncompressed byte ") == got &&
-	    strstr(got, "truncated gzip data") != NULL, "%s", got);
+	want = xasprintf("error: truncated gzip data at byte %zu", n / 2);
+	ck_assert_str_eq(got, want);
+	free(want);
 	free(got);
+
+	/* Trailing garbage was accepted here, refused for an XSpace. */
+	data = realloc(data, n + 8);
+	ck_assert_ptr_nonnull(data);
+	memcpy(data + n, "garbage", 7);
+	test_spew(path, data, n + 7);
+	got = dump_read(path, JSON_BATCH_BYTES);
+	want = xasprintf("error: trailing garbage after gzip data at byte "
+	    "%zu", n);
+	ck_assert_str_eq(got, want);
+	free(want);
+	free(got);
+
+	/* A bad CRC was said to be "at byte 0". */
+	data[n - 8] ^= 0xff;
+	test_spew(path, data, n);
+	got = dump_read(path, JSON_BATCH_BYTES);
+	want = xasprintf("error: corrupt gzip data at byte %zu: incorrect "
+	    "data check", n - 8);
+	ck_assert_str_eq(got, want);
+	free(want);
+	free(got);
+	data[n - 8] ^= 0xff;
 
 	for (i = n / 3; i < n / 3 + 64; i++)
 		data[i] ^= 0x5a;
 	test_spew(path, data, n);
 	got = dump_read(path, JSON_BATCH_BYTES);
-	ck_assert_msg(strstr(got, "error: at uncompressed byte ") == got, "%s",
-	    got);
+	ck_assert_msg(strstr(got, "byte ") != NULL, "%s", got);
 	free(got);
 
 	free(data);

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 BUILDDIR=${BUILDDIR:-$SRCDIR}
-for t in xspace json archive rules baseline; do
+for t in xspace json archive rules baseline hlo; do
 	test_case "replay $t over its corpus and crashers"
 	replay=$BUILDDIR/fuzz/replay-$t
 	[ -x "$replay" ] || fail "no $replay: run through 'make check'"
