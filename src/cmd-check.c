@@ -24,7 +24,8 @@ const struct cmd cmd_check = {
 	.usage = "jaxprof check --baseline=base [--rules=file] "
 	    "[--max-step-regression=pct] [--max-step-time=time] "
 	    "[--step-percentile=p] [--skip=n] [--max-op-regression=pct] "
-	    "[--min-op-share=pct] [--max-compiles=n] [--device=glob] "
+	    "[--min-op-share=pct] [--max-compiles=n] "
+	    "[--include-compile-work] [--device=glob] "
 	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] "
 	    "[--db=file] new",
 	.summary = "check a profile against a baseline; exit 1 on regression",
@@ -43,6 +44,8 @@ const struct cmd cmd_check = {
 	    "                           sides are not checked (default 1%)\n"
 	    "  --max-compiles=N         no function compiled more than N "
 	    "times\n"
+	    "  --include-compile-work   also the ops of device work done while\n"
+	    "                           compiling (autotuning)\n"
 	    "  --device=GLOB, --host=GLOB, --run=GLOB, --latest\n"
 	    "                           select what both sides hold\n"
 	    "  --format=FMT             table (default), csv, json, markdown\n"
@@ -483,6 +486,7 @@ check_run(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "baseline", required_argument, NULL, 0x200 + S_BASELINE },
 		{ "help", no_argument, NULL, 'h' },
+		{ "include-compile-work", no_argument, NULL, 0x300 },
 		{ "max-compiles", required_argument, NULL,
 		    0x200 + S_MAX_COMPILES },
 		{ "max-op-regression", required_argument, NULL,
@@ -515,6 +519,10 @@ check_run(int argc, char **argv)
 		if (ch == 'h') {
 			cmd_print_help(&cmd_check, stdout);
 			return EXIT_OK;
+		}
+		if (ch == 0x300) {
+			r.include_compile_work = 1;
+			continue;
 		}
 		if (ch < 0x200 || ch >= 0x200 + NSETTINGS)
 			cmd_usage_error(&cmd_check);

@@ -22,13 +22,15 @@ static int	diff_run(int argc, char **argv);
 const struct cmd cmd_diff = {
 	.name = "diff",
 	.usage = "jaxprof diff [--by=key] [--group=key] [-n count] "
-	    "[--skip=n] [--device=glob] [--host=glob] [--run=glob] "
+	    "[--skip=n] [--include-compile-work] [--device=glob] [--host=glob] [--run=glob] "
 	    "[--latest] [--format=fmt] [--db=file] base new",
 	.summary = "compare two profiles or baselines op by op",
 	.options =
 	    "  --by=KEY        device-time (default), self-time, count, avg\n"
 	    "  --group=KEY     op (default), category, module, kernel\n"
 	    "  -n, --limit=N   show the first N rows (default 20; 0: all)\n"
+	    "  --include-compile-work  also the ops of device work done while\n"
+	    "                  compiling (autotuning; left out by default)\n"
 	    "  --skip=N        leave each device's first N steps out of the\n"
 	    "                  step times (default 0)\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
@@ -285,6 +287,7 @@ diff_run(int argc, char **argv)
 		{ "by", required_argument, NULL, 'b' },
 		{ "group", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "include-compile-work", no_argument, NULL, 0x300 },
 		{ "limit", required_argument, NULL, 'n' },
 		{ "skip", required_argument, NULL, OPT_SKIP },
 		REPORT_LONGOPTS,

@@ -19,7 +19,7 @@ expect_code 0 jaxprof compile --format=csv "$T"
 compare_golden csv
 expect_stderr_is "$WARN"
 [ "$(head -n 1 "$out")" = \
-    name,module,compiles,compile_us,executions,execute_us,compile_execute_ratio,programs ] ||
+    name,module,compiles,compile_us,executions,execute_us,compile_execute_ratio,programs,execute_span_us,autotune_us ] ||
     fail "compile --format=csv has not the header expected"
 [ "$(awk -F, 'NR > 1 { printf "%s ", $1 }' "$out")" = \
     "train_step normalize predict " ] ||
@@ -59,7 +59,7 @@ compare_golden table
 expect_stderr_is "$WARN"
 expect_stdout_match '^Recompiled: normalize, 2 times on one host \(programs jit_normalize\(0\), jit_normalize\(4\)\)\.$'
 [ "$(grep -c '^Recompiled:' "$out")" -eq 1 ] || fail "not exactly one Recompiled note"
-expect_stdout_match '^Total: compile 460\.328 ms \(4 compilations\), execute 64\.024 ms \(16 executions\); compile/execute 7\.19\.$'
+expect_stdout_match '^Total: compile 460\.328 ms \(4 compilations\), execute 63\.886 ms \(16 executions\); compile/execute 7\.21\.$'
 
 test_case 'run 2 alone: predict only, no recompilation'
 expect_code 0 jaxprof compile --format=csv --run='*01' "$T"
