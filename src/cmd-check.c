@@ -367,13 +367,17 @@ check_ops(struct verdict *v, const struct setting *set,
 	struct diff_pair *pairs;
 	size_t nb, nn, np, i, nchecked = 0;
 	double tb = 0, tn = 0, worst = -HUGE_VAL;
-	double max = set[S_MAX_OP_REGRESSION].num;
+	double max = set[S_MAX_OP_REGRESSION].num, db, dn;
 	char subject[512], b[64], n[64], m[64], lim[64], share[64];
+	const char *per;
 
 	rule_begin(v);
 	summary_op_rows(base, GROUP_OP, &rb, &nb);
 	summary_op_rows(new, GROUP_OP, &rn, &nn);
 	diff_ops(rb, nb, rn, nn, BY_SELF_TIME, &pairs, &np);
+	/* Per step (or execution): a longer run is not a slower one. */
+	per = summary_op_norm(base, new, &db, &dn);
+	diff_normalize(pairs, np, db, dn);
 	for (i = 0; i < np; i++) {
 		tb += pairs[i].base_value;
 		tn += pairs[i].new_value;
@@ -393,10 +397,11 @@ check_ops(struct verdict *v, const struct setting *set,
 		if (change <= max)
 			continue;
 		if (p->match == MATCH_STEM)
-			snprintf(subject, sizeof subject, "%s (was %s)",
-			    p->new->name, p->base->name);
+			snprintf(subject, sizeof subject, "%s (was %s; per %s)",
+			    p->new->name, p->base->name, per);
 		else
-			snprintf(subject, sizeof subject, "%s", p->new->name);
+			snprintf(subject, sizeof subject, "%s (per %s)",
+			    p->new->name, per);
 		fmt_ps(b, sizeof b, p->base_value);
 		fmt_ps(n, sizeof n, p->new_value);
 		fmt_pct(m, sizeof m, change, 1);
@@ -405,8 +410,8 @@ check_ops(struct verdict *v, const struct setting *set,
 	}
 	if (!rule_failed(v)) {
 		fmt_pct(share, sizeof share, set[S_MIN_OP_SHARE].num, 0);
-		snprintf(subject, sizeof subject, "%zu op%s with >= %s share",
-		    nchecked, nchecked == 1 ? "" : "s", share);
+		snprintf(subject, sizeof subject, "%zu op%s with >= %s share "
+		    "(per %s)", nchecked, nchecked == 1 ? "" : "s", share, per);
 		fmt_ps(b, sizeof b, tb);
 		fmt_ps(n, sizeof n, tn);
 		if (nchecked > 0)

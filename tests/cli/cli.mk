@@ -16,6 +16,7 @@ CLI_TESTS += tests/cli/t0050-sql.sh
 CLI_TESTS += tests/cli/t0060-formats-locale.sh
 CLI_TESTS += tests/cli/t0500-diff-generated.sh
 CLI_TESTS += tests/cli/t0510-check-rules.sh
+CLI_TESTS += tests/cli/t0515-check-per-step.sh
 CLI_TESTS += tests/cli/t0090-e2e-jax.sh
 CLI_TESTS += tests/cli/t0100-steps-generated.sh
 CLI_TESTS += tests/cli/t0110-steps-testdata.sh
