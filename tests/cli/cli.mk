@@ -19,6 +19,7 @@ CLI_TESTS += tests/cli/t0510-check-rules.sh
 CLI_TESTS += tests/cli/t0515-check-per-step.sh
 CLI_TESTS += tests/cli/t0090-e2e-jax.sh
 CLI_TESTS += tests/cli/t0100-steps-generated.sh
+CLI_TESTS += tests/cli/t0105-steps-outliers.sh
 CLI_TESTS += tests/cli/t0110-steps-testdata.sh
 CLI_TESTS += tests/cli/t0120-compile.sh
 CLI_TESTS += tests/cli/t0125-compile-launches.sh
