@@ -132,6 +132,16 @@ default_db_path(char **roots, size_t nroots)
 	return path;
 }
 
+/* Whether --run and --host select a file (GLOB, as in the SQL filters). */
+static int
+selected_file(const struct found_file *ff, void *arg)
+{
+	const struct report *r = arg;
+
+	return sqlite3_strglob(r->run_glob, ff->run) == 0 &&
+	    sqlite3_strglob(r->host_glob, ff->host) == 0;
+}
+
 void
 report_open(struct report *r, int npaths, char **paths)
 {
@@ -159,6 +169,8 @@ report_open(struct report *r, int npaths, char **paths)
 	found_finish(&r->found);
 	if (r->latest)
 		found_keep_latest(&r->found);
+	/* Files of other runs and hosts are never read (nor can fail). */
+	found_keep_if(&r->found, selected_file, r);
 	if (r->db_path == NULL && env != NULL && *env != '\0')
 		r->db_path = env;
 	if (r->db_path == NULL) {

@@ -12,6 +12,7 @@ CLI_TESTS += tests/cli/t0022-top-reference.sh
 CLI_TESTS += tests/cli/t0030-bad-input.sh
 CLI_TESTS += tests/cli/t0040-index-incremental.sh
 CLI_TESTS += tests/cli/t0041-index-concurrent.sh
+CLI_TESTS += tests/cli/t0042-index-filters.sh
 CLI_TESTS += tests/cli/t0050-sql.sh
 CLI_TESTS += tests/cli/t0060-formats-locale.sh
 CLI_TESTS += tests/cli/t0500-diff-generated.sh
