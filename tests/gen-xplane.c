@@ -799,7 +799,8 @@ ival_cmp(const void *va, const void *vb)
 }
 
 /*
- * The union of the step's intervals of class cls (-1: all classes),
+ * The union of the step's intervals of class cls (-1: all classes; -2:
+ * collective and transfer),
  * clipped to [lo, hi), into g->ivu as disjoint intervals in start order;
  * returns how many.  Touching intervals are merged.
  */
@@ -815,7 +816,8 @@ ival_union(struct gen *g, int cls, int64_t lo, int64_t hi)
 	for (i = 0; i < g->niv; i++) {
 		struct ival	 v = g->iv[i];
 
-		if (cls >= 0 && v.cls != cls)
+		if ((cls >= 0 && v.cls != cls) ||
+		    (cls == -2 && v.cls == BC_COMPUTE))
 			continue;
 		if (v.start < lo)
 			v.start = lo;
@@ -862,6 +864,14 @@ step_breakdown(struct gen *g, int s, int64_t t0, int64_t t1)
 		busy[c] = ival_len(g, ival_union(g, c, t0, t1));
 	n = ival_union(g, -1, t0, t1);
 	all = ival_len(g, n);
+	/*
+	 * The classes share out the busy time (man jaxprof-steps):
+	 * collective, then transfer time no collective covered, then the
+	 * rest is compute.
+	 */
+	busy[BC_TRANSFER] = ival_len(g, ival_union(g, -2, t0, t1)) -
+	    busy[BC_COLLECTIVE];
+	busy[BC_COMPUTE] = all - busy[BC_COLLECTIVE] - busy[BC_TRANSFER];
 	fprintf(g->f_brk, "%s,%s,%d,%" PRId64 ",%" PRId64 ",%" PRId64 ",%"
 	    PRId64 ",%" PRId64 ",%" PRId64 "\n", g->host, g->dev, s, t0,
 	    t1 - t0, busy[BC_COMPUTE], busy[BC_COLLECTIVE], busy[BC_TRANSFER],
