@@ -25,6 +25,7 @@ CLI_TESTS += tests/cli/t0110-steps-testdata.sh
 CLI_TESTS += tests/cli/t0120-compile.sh
 CLI_TESTS += tests/cli/t0125-compile-launches.sh
 CLI_TESTS += tests/cli/t0126-compile-autotune.sh
+CLI_TESTS += tests/cli/t0127-compile-launches-generated.sh
 CLI_TESTS += tests/cli/t0130-transfers.sh
 CLI_TESTS += tests/cli/t0140-idle.sh
 CLI_TESTS += tests/cli/t0150-top-scope.sh
