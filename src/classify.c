@@ -65,6 +65,8 @@ transfer_dir_name(enum transfer_dir dir)
 		return "D2H";
 	case XFER_D2D:
 		return "D2D";
+	case XFER_MEMSET:
+		return "memset";
 	default:
 		return "other";
 	}
@@ -323,6 +325,51 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	k->total_ps = ps_add(k->total_ps, dur);
 }
 
+/* The number after "num_bytes:" in a memset's Memset_details, or -1. */
+static int64_t
+memset_bytes(const struct pf_event *ev)
+{
+	const struct pf_stat *sets[2] = { ev->stats, ev->meta->stats };
+	size_t ns[2] = { ev->nstats, ev->meta->nstats }, i, k;
+	struct pf_bytes v;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < ns[k]; i++) {
+			const char *p, *end;
+			int64_t n = 0;
+
+			if (strcmp(sets[k][i].name, "Memset_details") != 0 ||
+			    !pf_stat_str(&sets[k][i], &v))
+				continue;
+			end = v.ptr + v.len;
+			for (p = v.ptr; p + 10 <= end; p++)
+				if (memcmp(p, "num_bytes:", 10) == 0) {
+					for (p += 10; p < end &&
+					    isdigit((unsigned char)*p); p++)
+						n = n * 10 + (*p - '0');
+					return n;
+				}
+		}
+	return -1;
+}
+
+/*
+ * A memset that no op launched (no hlo_op): a transfer of direction
+ * "memset", so that it lands in a report.
+ */
+static int
+on_memset(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	if (strncmp(pf_event_name(ev), "Memset", 6) != 0 ||
+	    event_stat(c, PF_KEY_HLO_OP) != NULL)
+		return 0;
+	add_transfer(c, ev, XFER_MEMSET, 0, memset_bytes(ev), start, dur);
+	ivals_add(&c->busy_ops[BUSY_TRANSFER], start, start + dur);
+	ivals_add(&c->busy_kernels[BUSY_TRANSFER], start, start + dur);
+	return 1;
+}
+
 /* Device copies: Memcpy* events and anything with memcpy_details. */
 static void
 on_device_copy(struct classify *c, const struct pf_event *ev, int64_t start,
@@ -576,7 +623,8 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 			break;	/* step windows come from the first pass */
 		default:
 			on_kernel(c, ev, start, dur);
-			on_device_copy(c, ev, start, dur);
+			if (!on_memset(c, ev, start, dur))
+				on_device_copy(c, ev, start, dur);
 		}
 	} else if (p->kind == PLANE_HOST)
 		host_event(c, ev, start, dur);

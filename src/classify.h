@@ -154,7 +154,10 @@ struct program_rec {
 	int64_t		program_id;
 };
 
-enum transfer_dir { XFER_H2D, XFER_D2H, XFER_D2D, XFER_OTHER };
+enum transfer_dir {
+	XFER_H2D, XFER_D2H, XFER_D2D, XFER_OTHER,
+	XFER_MEMSET,		/* a device memset: fills, moves nothing */
+};
 
 struct transfer_rec {
 	uint32_t	name;

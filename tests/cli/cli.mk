@@ -27,6 +27,7 @@ CLI_TESTS += tests/cli/t0125-compile-launches.sh
 CLI_TESTS += tests/cli/t0126-compile-autotune.sh
 CLI_TESTS += tests/cli/t0127-compile-launches-generated.sh
 CLI_TESTS += tests/cli/t0130-transfers.sh
+CLI_TESTS += tests/cli/t0131-transfers-memset.sh
 CLI_TESTS += tests/cli/t0140-idle.sh
 CLI_TESTS += tests/cli/t0150-top-scope.sh
 CLI_TESTS += tests/cli/t0400-extract-archive.sh
