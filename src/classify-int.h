@@ -17,6 +17,7 @@ enum candidate {
 	CAND_KERNELS,		/* device kernels carrying hlo_op */
 	CAND_HOST_XLA,		/* host events carrying hlo_op */
 	CAND_HOST_TF,		/* host TensorFlow "name:Type" events */
+	CAND_DEVICE_OTHER,	/* device kernels without hlo_op (TF GPU) */
 	NCAND,
 };
 

@@ -253,6 +253,40 @@ graph_kernel_instr(struct classify *c, const struct pf_event *ev)
 	    strlen(name));
 }
 
+/*
+ * A kernel no XLA op launched, as an op of its own: its framework op
+ * (TensorFlow's tf_op "name:Type": op name, category Type), else its
+ * kernel name.  They are the plane's ops only when it has no XLA op at
+ * all (a TensorFlow GPU profile), so its devices rank by device time.
+ */
+static void
+other_kernel_op(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	struct op_key k = { 0, NO_ID, -1 };
+	struct pf_bytes tf;
+	uint32_t category;
+	size_t len;
+
+	if (event_str(c, PF_KEY_TF_OP, &tf) && tf.len > 0) {
+		char *s = xstrndup(tf.ptr, tf.len);
+
+		if (split_tf_op(s, &len)) {
+			k.name = intern(c, s, len);
+			category = intern_str(c, s + len + 1);
+		} else {
+			k.name = intern(c, s, strlen(s));
+			category = category_of(c, ev, k.name, NULL);
+		}
+		free(s);
+	} else {
+		k.name = event_name_id(c, ev);
+		category = intern_str(c, "kernel");
+	}
+	add_op_occurrence(c, CAND_DEVICE_OTHER, &k, category, start, dur, 0, 0,
+	    0, 0, NULL);
+}
+
 static void
 on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
@@ -300,6 +334,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		ivals_add(&c->busy_kernels[strncmp(name, "nccl", 4) == 0 ||
 		    strncmp(name, "rccl", 4) == 0 ? BUSY_COLLECTIVE :
 		    BUSY_COMPUTE], start, start + dur);
+		other_kernel_op(c, ev, start, dur);
 	}
 	/* Kernels per name, found through the metadata they share. */
 	i = c->meta_kernel[ev->meta->index];
@@ -788,7 +823,9 @@ cb_plane_end(void *ctx, const struct pf_plane *plane)
 	if (p->kind == PLANE_DEVICE) {
 		merge_device_execs(p);
 		take_ops(c, &c->cand[c->has_xla_ops_line ? CAND_XLA_OPS :
-		    CAND_KERNELS]);
+		    c->cand[CAND_KERNELS].n > 0 ||
+		    c->cand[CAND_DEVICE_OTHER].n == 0 ? CAND_KERNELS :
+		    CAND_DEVICE_OTHER]);
 		p->ops_from = OPS_DEVICE;
 		measure_steps(c, plane, c->has_xla_ops_line ? c->busy_ops :
 		    c->busy_kernels);
