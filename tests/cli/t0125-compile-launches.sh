@@ -46,4 +46,16 @@ JOIN selected s ON s.file_id = e.file_id" "$CORPUS/h200/cmdbuf-warm"
 test_case 'no-cmdbuf-warm: 10 launches of plain kernels'
 check_launches train_step jit_train_step "$CORPUS/h200/no-cmdbuf-warm" 10
 
+G=$CORPUS/tracelens/tests/traces/mi300/jax08_gemm
+if [ -d "$G" ]; then
+	test_case 'MI300X jax08_gemm: back-to-back launches of one op are runs'
+	# The host shows 18 executions of jit_dot: 15 of custom-call.1 alone
+	# and 3 of gemm_fusion_dot_general.1.
+	check_launches jit_dot jit_dot "$G" 18
+	expect_code 0 jaxprof top --format=csv "$G"
+	expect_stdout_match '^[0-9]*,custom-call\.1,jit_dot,[^,]*,15,'
+else
+	note_skip "the MI300X part: no corpus profile at '$G'"
+fi
+
 test_done
