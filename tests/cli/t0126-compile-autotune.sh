@@ -35,4 +35,13 @@ test_case 'check --skip=1 against itself: no autotuner op fails'
 expect_code 0 jaxprof check --baseline="$P" --skip=1 "$P"
 expect_stdout_match '^PASS: '
 
+test_case 'steps: the compile step'"'"'s parts add up to the step'
+# The autotuner's candidates overlap: busy time is a union, and the
+# classes share it out, so compute + collective + transfer + idle is the
+# step time (to the rounding of the microsecond columns).
+expect_code 0 jaxprof steps --format=csv "$P"
+awk -F, 'NR > 1 { d = $8 + $9 + $10 + $11 - $7; if (d < 0) d = -d
+	if (d > 0.005) bad = 1 } END { exit bad }' "$out" ||
+	fail "a step's compute, collective, transfer and idle do not add up"
+
 test_done
