@@ -39,7 +39,7 @@ HEADER = ("rank,name,module,category,count,total_us,self_us,avg_us,min_us,"
 WANTED = frozenset((
     "hlo_op", "hlo_module", "hlo_category", "program_id", "flops",
     "bytes_accessed", "device_offset_ps", "device_duration_ps",
-    "correlation_id",
+    "correlation_id", "cuda_graph_id", "scope_range_id",
 ))
 
 MASK64 = (1 << 64) - 1
@@ -467,12 +467,19 @@ def xla_ops_line(pl, line):
 def hlo_op_line(pl, line, merge, tf_ops):
     """Rules 1b/2a (events with an hlo_op stat) and, if tf_ops, rule 2b.
 
-    With merge (1b), consecutive op kernels with the same (op, hlo_module,
-    program_id) form one occurrence: durations summed, first kernel's start
-    and other stats."""
+    With merge (1b), the kernels of one run of an op form one occurrence
+    (durations summed, first kernel's start and other stats): consecutive
+    kernels with the same (op, hlo_module, program_id), in the same
+    execution of the program, with the same scope_range_id where both have
+    one, else not a second kernel named like the run's first.  An
+    execution ends at another module or program, at another CUDA graph
+    launch (correlation_id of kernels with cuda_graph_id), or, for plain
+    kernels, when the op it began with starts a new run."""
     base = line.timestamp_ns * 1000
     occs = []
     prev_key = None
+    run = None      # the current run: [scope, first kernel name]
+    execution = None    # (module, program, graph launch, first op)
     cursor = Cursor()
     for ev in line.events:
         name, stats = pl.event(ev)
@@ -491,12 +498,30 @@ def hlo_op_line(pl, line, merge, tf_ops):
             elif instr is not None:
                 op = instr.name
             if merge:
-                key = (op, stats.get("hlo_module"), program_id(stats))
-                if key == prev_key:
+                module_name = stats.get("hlo_module")
+                pid = program_id(stats)
+                key = (op, module_name, pid)
+                scope = as_int(stats.get("scope_range_id"))
+                graph = (as_int(stats.get("correlation_id"))
+                         if "cuda_graph_id" in stats else None)
+                same = key == prev_key and (
+                    run[0] == scope if scope is not None and
+                    run[0] is not None else name != run[1])
+                if isinstance(module_name, str):
+                    if (execution is None or
+                            execution[:2] != (module_name, pid) or
+                            (graph is not None or execution[2] is not None)
+                            and graph != execution[2] or
+                            graph is None and execution[2] is None and
+                            not same and op == execution[3]):
+                        execution = (module_name, pid, graph, op)
+                        same = False
+                if same:
                     occs[-1][DUR] += dur
                     occs[-1][SELF] += dur
                     continue
                 prev_key = key
+                run = [scope, name]
             occs.append(occurrence(pl, start, dur, op, stats, fallback,
                                    instr))
         elif tf_ops:

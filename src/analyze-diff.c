@@ -244,6 +244,21 @@ diff_ops(const struct op_row *base, size_t nbase, const struct op_row *new,
 		qsort(*pairs, *n, sizeof **pairs, cmp_pairs);
 }
 
+void
+diff_normalize(struct diff_pair *pairs, size_t n, double base_div,
+    double new_div)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		pairs[i].base_value /= base_div;
+		pairs[i].new_value /= new_div;
+		pairs[i].delta = pairs[i].new_value - pairs[i].base_value;
+	}
+	if (n > 0)
+		qsort(pairs, n, sizeof *pairs, cmp_pairs);
+}
+
 double
 diff_ratio(const struct diff_pair *p)
 {

@@ -49,6 +49,12 @@ char		*diff_stem(const char *name);
 void		 diff_ops(const struct op_row *base, size_t nbase,
 		    const struct op_row *new, size_t nnew, enum op_by by,
 		    struct diff_pair **pairs, size_t *n);
+/*
+ * Divides each side's values by its divisor (steps or executions: the
+ * per-step figure) and sorts the pairs again.
+ */
+void		 diff_normalize(struct diff_pair *pairs, size_t n,
+		    double base_div, double new_div);
 /* new / base value; 0 when the base value is 0. */
 double		 diff_ratio(const struct diff_pair *p);
 /* Relative change in percent, (new / base - 1) * 100; HUGE_VAL if added. */

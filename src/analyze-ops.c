@@ -92,7 +92,11 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
     size_t *n)
 {
 	sqlite3_stmt *st;
-	char *sql;
+	char *sql, *compile_work_filter;
+
+	/* Autotuning is compile work, not the user's ops (by default). */
+	compile_work_filter = xasprintf(" AND o.compile_work = 0%s",
+	    report_filter_sql());
 
 	/* Kernels have no self time of their own (self is total). */
 	sql = xasprintf("SELECT %s JOIN planes p ON p.id = o.plane "
@@ -106,9 +110,11 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	    "sum(o.total_ps), sum(o.self_ps), min(o.min_ps), max(o.max_ps), "
 	    "sum(o.flops), sum(o.bytes_accessed), min(o.framework_op), "
 	    "max(o.source), max(o.source_function) FROM ops o",
-	    report_filter_sql(), kernels ? "o.name" : "o.name, o.module");
+	    kernels || r->include_compile_work ? report_filter_sql() :
+	    compile_work_filter, kernels ? "o.name" : "o.name, o.module");
 	st = index_prepare(r->ix, sql);
 	free(sql);
+	free(compile_work_filter);
 	report_bind_filters(r, st);
 	*rows = NULL;
 	*n = 0;

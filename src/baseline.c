@@ -226,6 +226,7 @@ baseline_write(const struct summary *s, FILE *fp, char **cause)
 	gen_strings(g, "runs", s->runs, s->nruns);
 	gen_ops(g, s);
 	gen_steps_compiles_transfers(g, s);
+	gen_key_int(g, "executions", s->executions);
 	yajl_gen_map_close(g);
 	yajl_gen_free(g);
 	if (fflush(fp) != 0 || ferror(fp)) {
@@ -533,6 +534,10 @@ baseline_read(struct summary *s, const char *path, char **cause)
 	    get_str(&rd, v, "run", &s->run_glob)))
 		goto fail;
 	s->latest = YAJL_IS_TRUE(member(v, "latest"));
+	/* Optional: baselines before it have no per-execution figure. */
+	v = member(root, "executions");
+	if (YAJL_IS_INTEGER(v))
+		s->executions = YAJL_GET_INTEGER(v);
 	rc = 0;
 	goto out;
 fail:

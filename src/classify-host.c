@@ -89,15 +89,19 @@ add_to_run(struct classify *c, uint32_t module, int64_t run_id,
 		}
 		if (start + dur > e->start_ps + e->dur_ps)
 			e->dur_ps = start + dur - e->start_ps;
+		e->device_ps += dur;
 		return;
 	}
 	p->execs = xreallocarray(p->execs, p->nexecs + 1, sizeof *p->execs);
 	e = &p->execs[p->nexecs++];
+	memset(e, 0, sizeof *e);
 	e->module = module;
 	e->program_id = -1;
 	e->run_id = run_id;
 	e->start_ps = start;
 	e->dur_ps = dur;
+	e->device_ps = dur;
+	e->launch = -1;
 }
 
 /* Returns 1 if the event is an op (XLA:CPU or TensorFlow). */
@@ -169,6 +173,7 @@ host_compile(struct classify *c, const char *name, int64_t start,
 	r->start_ps = start;
 	r->dur_ps = dur;
 	r->first_phase = p->nphases;
+	r->autotune_ps = 0;
 	r->nphases = 0;
 	return p->ncompiles++;
 }
@@ -314,6 +319,7 @@ host_plane_end(struct classify *c)
 
 			if (end > prev->start_ps + prev->dur_ps)
 				prev->dur_ps = end - prev->start_ps;
+			prev->device_ps += e->device_ps;
 			continue;
 		}
 		p->execs[j++] = *e;

@@ -17,6 +17,7 @@ enum candidate {
 	CAND_KERNELS,		/* device kernels carrying hlo_op */
 	CAND_HOST_XLA,		/* host events carrying hlo_op */
 	CAND_HOST_TF,		/* host TensorFlow "name:Type" events */
+	CAND_DEVICE_OTHER,	/* device kernels without hlo_op (TF GPU) */
 	NCAND,
 };
 
@@ -86,9 +87,10 @@ struct classify {
 	struct ivals	 busy_kernels[NBUSY];
 	/* Host scopes of the plane: key (name, parent) -> scope_agg. */
 	struct op_table	 scopes;
-	/* A run of kernels of one module on the current line. */
+	/* The execution (launch) the current line's kernels belong to. */
 	int		 run_open;
 	struct exec_rec	 run;
+	uint32_t	 run_first_op;	/* the op its first kernel ran */
 	/*
 	 * The current event's known stats (load_view): its own, in
 	 * ev_view where ev_keys has the key's bit, else its metadata's.
@@ -123,9 +125,12 @@ struct classify {
 	size_t		 nops_stack, ops_stack_cap;
 	struct open_event *ev_stack;
 	size_t		 nev_stack, ev_stack_cap;
-	/* Consecutive kernels of one op on a line merge into one occurrence. */
+	/* The kernels of one run of an op (launch_ids, on_kernel). */
 	int		 pending;
 	struct op_key	 pending_key;
+	int64_t		 pending_program;	/* program_id stat, or -1 */
+	int64_t		 pending_scope;		/* scope_range_id, or -1 */
+	uint32_t	 pending_kernel;	/* its first kernel's name */
 	uint32_t	 pending_category;
 	int64_t		 pending_start, pending_dur;
 	uint64_t	 pending_flops, pending_bytes;
@@ -179,6 +184,9 @@ void		add_transfer(struct classify *c, const struct pf_event *ev,
 		    int64_t start, int64_t dur);
 enum busy_class	busy_class_of(const char *category);
 enum busy_class	busy_class_id(struct classify *c, uint32_t category);
+
+/* classify-compile.c: marks autotuning, once a file's planes are all in. */
+void		mark_compile_work(struct file_summary *fs);
 
 /* classify-host.c */
 void		host_event(struct classify *c, const struct pf_event *ev,

@@ -65,6 +65,8 @@ transfer_dir_name(enum transfer_dir dir)
 		return "D2H";
 	case XFER_D2D:
 		return "D2D";
+	case XFER_MEMSET:
+		return "memset";
 	default:
 		return "other";
 	}
@@ -100,27 +102,142 @@ flush_run(struct classify *c)
 	c->run_open = 0;
 }
 
-/* Consecutive kernels of one module on a line are one execution of it. */
-static void
-kernel_run(struct classify *c, const struct op_key *k, int64_t start,
-    int64_t dur)
+/* An id stat as an integer: trace JSON may write it as a string. */
+static int64_t
+event_id(struct classify *c, enum pf_key key)
 {
-	uint32_t module = k->module;
+	const struct pf_stat *st = event_stat(c, key);
+	struct pf_bytes b;
+	int64_t v = 0;
+	size_t i;
 
-	if (module == NO_ID)
-		return;
-	if (c->run_open && c->run.module == module) {
-		if (start + dur > c->run.start_ps + c->run.dur_ps)
-			c->run.dur_ps = start + dur - c->run.start_ps;
-		return;
+	if (pf_stat_int(st, &v))
+		return v;
+	if (!pf_stat_str(st, &b) || b.len == 0 || b.len > 18)
+		return -1;
+	for (i = 0; i < b.len; i++) {
+		if (!isdigit((unsigned char)b.ptr[i]))
+			return -1;
+		v = v * 10 + (b.ptr[i] - '0');
 	}
+	return v;
+}
+
+/* What tells one launch, and one run of an op, from the next. */
+struct launch_ids {
+	int64_t		program;	/* program_id stat, or -1 */
+	int64_t		graph_launch;	/* CUDA graph kernels: the launch's
+					   correlation id; else -1 */
+	int64_t		scope;		/* scope_range_id, or -1 */
+};
+
+static void
+launch_ids_of(struct classify *c, struct launch_ids *li)
+{
+	li->program = event_id(c, PF_KEY_PROGRAM_ID);
+	li->scope = event_id(c, PF_KEY_SCOPE_RANGE_ID);
+	li->graph_launch = event_stat(c, PF_KEY_CUDA_GRAPH_ID) != NULL ?
+	    event_id(c, PF_KEY_CORRELATION_ID) : -1;
+}
+
+/*
+ * Whether a kernel of op k continues the pending run of an op: the same
+ * op of the same program, the same thunk run where the profile says
+ * (scope_range_id), else not a second launch of the run's first kernel.
+ */
+static int
+continues_op_run(struct classify *c, const struct op_key *k,
+    const struct launch_ids *li, uint32_t kname)
+{
+	if (!c->pending || !op_key_eq(k, &c->pending_key) ||
+	    li->program != c->pending_program)
+		return 0;
+	if (li->scope != -1 && c->pending_scope != -1)
+		return li->scope == c->pending_scope;
+	return kname != c->pending_kernel;
+}
+
+/*
+ * Whether a kernel starts a new execution of its program on this line:
+ * another module or program; for a CUDA graph, another graph launch;
+ * else a new run of the op the execution began with (the program
+ * started over: a loop body rarely holds the entry's first op).
+ */
+static int
+starts_execution(struct classify *c, const struct op_key *k,
+    const struct launch_ids *li, int continues)
+{
+	if (!c->run_open || c->run.module != k->module ||
+	    c->run.program_id != li->program)
+		return 1;
+	if (li->graph_launch != -1 || c->run.launch != -1)
+		return li->graph_launch != c->run.launch;
+	return !continues && k->name == c->run_first_op;
+}
+
+static void
+open_execution(struct classify *c, const struct op_key *k,
+    const struct launch_ids *li, int64_t start)
+{
 	flush_run(c);
 	c->run_open = 1;
-	c->run.module = module;
-	c->run.program_id = k->program_id;
+	memset(&c->run, 0, sizeof c->run);
+	c->run.module = k->module;
+	c->run.program_id = li->program;
 	c->run.run_id = -1;
 	c->run.start_ps = start;
-	c->run.dur_ps = dur;
+	c->run.launch = li->graph_launch;
+	c->run.from_kernels = 1;
+	c->run_first_op = k->name;
+}
+
+/*
+ * Counts one kernel of op `key` into the line's executions and op runs:
+ * executions are launches, and an op's count is its runs, each the
+ * kernels one run of it launched (man/jaxprof.1, Ops).
+ */
+static void
+count_kernel(struct classify *c, const struct op_key *key, uint32_t category,
+    uint32_t kname, int64_t start, int64_t dur, const struct hlo_instr *in,
+    uint32_t parent)
+{
+	struct launch_ids li;
+	uint64_t flops, bytes;
+	int has_flops, has_bytes, continues;
+
+	launch_ids_of(c, &li);
+	continues = continues_op_run(c, key, &li, kname);
+	if (key->module != NO_ID && starts_execution(c, key, &li, continues)) {
+		flush_pending(c);
+		continues = 0;
+		open_execution(c, key, &li, start);
+	}
+	if (c->run_open && key->module == c->run.module) {
+		if (start + dur > c->run.start_ps + c->run.dur_ps)
+			c->run.dur_ps = start + dur - c->run.start_ps;
+		c->run.device_ps = ps_add(c->run.device_ps, dur);
+	}
+	if (continues) {
+		/* One op run: its cost is the first kernel's. */
+		c->pending_dur = ps_add(c->pending_dur, dur);
+		return;
+	}
+	event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
+	flush_pending(c);
+	c->pending = 1;
+	c->pending_key = *key;
+	c->pending_program = li.program;
+	c->pending_scope = li.scope;
+	c->pending_kernel = kname;
+	c->pending_category = category;
+	c->pending_start = start;
+	c->pending_dur = dur;
+	c->pending_flops = flops;
+	c->pending_bytes = bytes;
+	c->pending_has_flops = has_flops;
+	c->pending_has_bytes = has_bytes;
+	c->pending_instr = in;
+	c->pending_parent = parent;
 }
 
 /* The instruction a kernel of a CUDA graph launch runs, or NULL. */
@@ -136,20 +253,53 @@ graph_kernel_instr(struct classify *c, const struct pf_event *ev)
 	    strlen(name));
 }
 
+/*
+ * A kernel no XLA op launched, as an op of its own: its framework op
+ * (TensorFlow's tf_op "name:Type": op name, category Type), else its
+ * kernel name.  They are the plane's ops only when it has no XLA op at
+ * all (a TensorFlow GPU profile), so its devices rank by device time.
+ */
+static void
+other_kernel_op(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	struct op_key k = { 0, NO_ID, -1 };
+	struct pf_bytes tf;
+	uint32_t category;
+	size_t len;
+
+	if (event_str(c, PF_KEY_TF_OP, &tf) && tf.len > 0) {
+		char *s = xstrndup(tf.ptr, tf.len);
+
+		if (split_tf_op(s, &len)) {
+			k.name = intern(c, s, len);
+			category = intern_str(c, s + len + 1);
+		} else {
+			k.name = intern(c, s, strlen(s));
+			category = category_of(c, ev, k.name, NULL);
+		}
+		free(s);
+	} else {
+		k.name = event_name_id(c, ev);
+		category = intern_str(c, "kernel");
+	}
+	add_op_occurrence(c, CAND_DEVICE_OTHER, &k, category, start, dur, 0, 0,
+	    0, 0, NULL);
+}
+
 static void
 on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
 {
 	struct pf_bytes hlo_op, op = { "", 0 };
 	int has_op = event_str(c, PF_KEY_HLO_OP, &hlo_op);
-	uint64_t flops, bytes;
-	int has_flops, has_bytes;
 	struct kernel_agg *k = NULL;
 	uint32_t kname, op_id = NO_ID, category;
 	size_t i;
 
 	if (!has_op && event_stat(c, PF_KEY_KERNEL_DETAILS) == NULL)
 		return;
+	kname = event_name_id(c, ev);
 	if (has_op) {
 		const struct hlo_instr *in;
 		uint32_t parent = NO_ID;
@@ -174,25 +324,8 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 			category = category_of(c, ev, op_id, NULL);
 		ivals_add(&c->busy_kernels[busy_class_id(c, category)], start,
 		    start + dur);
-		kernel_run(c, &key, start, dur);
-		event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
-		if (c->pending && op_key_eq(&key, &c->pending_key)) {
-			/* One op execution: its cost is the first kernel's. */
-			c->pending_dur = ps_add(c->pending_dur, dur);
-		} else {
-			flush_pending(c);
-			c->pending = 1;
-			c->pending_key = key;
-			c->pending_category = category;
-			c->pending_start = start;
-			c->pending_dur = dur;
-			c->pending_flops = flops;
-			c->pending_bytes = bytes;
-			c->pending_has_flops = has_flops;
-			c->pending_has_bytes = has_bytes;
-			c->pending_instr = in;
-			c->pending_parent = parent;
-		}
+		count_kernel(c, &key, category, kname, start, dur, in,
+		    parent);
 	}
 	else {
 		/* A kernel outside XLA: NCCL collectives, library calls. */
@@ -201,9 +334,9 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		ivals_add(&c->busy_kernels[strncmp(name, "nccl", 4) == 0 ||
 		    strncmp(name, "rccl", 4) == 0 ? BUSY_COLLECTIVE :
 		    BUSY_COMPUTE], start, start + dur);
+		other_kernel_op(c, ev, start, dur);
 	}
 	/* Kernels per name, found through the metadata they share. */
-	kname = event_name_id(c, ev);
 	i = c->meta_kernel[ev->meta->index];
 	if (i != 0 && c->plane->kernels[i - 1].name == kname)
 		k = &c->plane->kernels[i - 1];
@@ -225,6 +358,51 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		k->max_ps = dur;
 	k->count++;
 	k->total_ps = ps_add(k->total_ps, dur);
+}
+
+/* The number after "num_bytes:" in a memset's Memset_details, or -1. */
+static int64_t
+memset_bytes(const struct pf_event *ev)
+{
+	const struct pf_stat *sets[2] = { ev->stats, ev->meta->stats };
+	size_t ns[2] = { ev->nstats, ev->meta->nstats }, i, k;
+	struct pf_bytes v;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < ns[k]; i++) {
+			const char *p, *end;
+			int64_t n = 0;
+
+			if (strcmp(sets[k][i].name, "Memset_details") != 0 ||
+			    !pf_stat_str(&sets[k][i], &v))
+				continue;
+			end = v.ptr + v.len;
+			for (p = v.ptr; p + 10 <= end; p++)
+				if (memcmp(p, "num_bytes:", 10) == 0) {
+					for (p += 10; p < end &&
+					    isdigit((unsigned char)*p); p++)
+						n = n * 10 + (*p - '0');
+					return n;
+				}
+		}
+	return -1;
+}
+
+/*
+ * A memset that no op launched (no hlo_op): a transfer of direction
+ * "memset", so that it lands in a report.
+ */
+static int
+on_memset(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	if (strncmp(pf_event_name(ev), "Memset", 6) != 0 ||
+	    event_stat(c, PF_KEY_HLO_OP) != NULL)
+		return 0;
+	add_transfer(c, ev, XFER_MEMSET, 0, memset_bytes(ev), start, dur);
+	ivals_add(&c->busy_ops[BUSY_TRANSFER], start, start + dur);
+	ivals_add(&c->busy_kernels[BUSY_TRANSFER], start, start + dur);
+	return 1;
 }
 
 /* Device copies: Memcpy* events and anything with memcpy_details. */
@@ -292,11 +470,14 @@ on_module(struct classify *c, const struct pf_event *ev, int64_t start,
 	}
 	p->execs = xreallocarray(p->execs, p->nexecs + 1, sizeof *p->execs);
 	e = &p->execs[p->nexecs++];
+	memset(e, 0, sizeof *e);
 	e->module = intern(c, name, len);
 	e->program_id = pid;
 	e->run_id = -1;
 	e->start_ps = start;
 	e->dur_ps = dur;
+	e->device_ps = dur;
+	e->launch = -1;
 }
 
 /* "/host:metadata" names one event metadata per program: "jit_f(12)". */
@@ -477,7 +658,8 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 			break;	/* step windows come from the first pass */
 		default:
 			on_kernel(c, ev, start, dur);
-			on_device_copy(c, ev, start, dur);
+			if (!on_memset(c, ev, start, dur))
+				on_device_copy(c, ev, start, dur);
 		}
 	} else if (p->kind == PLANE_HOST)
 		host_event(c, ev, start, dur);
@@ -537,8 +719,10 @@ cmp_exec(const void *a, const void *b)
 }
 
 /*
- * Kernel runs of one module on several streams overlap: they are one
- * execution.  Sorts the plane's executions and merges those.
+ * A launch that runs kernels on several streams is one execution per
+ * line: those overlap in time (and, for a CUDA graph, share the launch).
+ * Sorts the plane's executions and merges those; launches that merely
+ * follow each other, even back to back, stay apart.
  */
 static void
 merge_device_execs(struct plane_summary *p)
@@ -557,12 +741,15 @@ merge_device_execs(struct plane_summary *p)
 				prev = &p->execs[k - 1];
 				break;
 			}
-		if (e->run_id == -1 && e->program_id == -1 && prev != NULL &&
-		    e->start_ps <= prev->start_ps + prev->dur_ps) {
+		if (prev != NULL && e->from_kernels && prev->from_kernels &&
+		    e->program_id == prev->program_id &&
+		    e->launch == prev->launch &&
+		    e->start_ps < prev->start_ps + prev->dur_ps) {
 			int64_t end = e->start_ps + e->dur_ps;
 
 			if (end > prev->start_ps + prev->dur_ps)
 				prev->dur_ps = end - prev->start_ps;
+			prev->device_ps += e->device_ps;
 			continue;
 		}
 		p->execs[j++] = *e;
@@ -600,6 +787,7 @@ aggregate_modules(struct plane_summary *p)
 			m->max_ps = e->dur_ps;
 		m->count++;
 		m->total_ps = ps_add(m->total_ps, e->dur_ps);
+		m->device_ps = ps_add(m->device_ps, e->device_ps);
 	}
 }
 
@@ -635,7 +823,9 @@ cb_plane_end(void *ctx, const struct pf_plane *plane)
 	if (p->kind == PLANE_DEVICE) {
 		merge_device_execs(p);
 		take_ops(c, &c->cand[c->has_xla_ops_line ? CAND_XLA_OPS :
-		    CAND_KERNELS]);
+		    c->cand[CAND_KERNELS].n > 0 ||
+		    c->cand[CAND_DEVICE_OTHER].n == 0 ? CAND_KERNELS :
+		    CAND_DEVICE_OTHER]);
 		p->ops_from = OPS_DEVICE;
 		measure_steps(c, plane, c->has_xla_ops_line ? c->busy_ops :
 		    c->busy_kernels);
@@ -733,6 +923,7 @@ finalize(struct file_summary *fs)
 	}
 	if (device_ops)
 		fs->op_source = OPS_DEVICE;
+	mark_compile_work(fs);
 }
 
 void

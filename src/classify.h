@@ -50,6 +50,7 @@ struct op_agg {
 	int64_t		total_ps, self_ps, min_ps, max_ps;
 	uint64_t	flops, bytes_accessed;
 	int		has_flops, has_bytes;
+	int		compile_work;	/* of an autotuning module */
 };
 
 struct kernel_agg {
@@ -61,8 +62,10 @@ struct kernel_agg {
 struct module_agg {
 	uint32_t	name;		/* "jit_f" */
 	int64_t		program_id;	/* -1 when unknown */
-	uint64_t	count;
-	int64_t		total_ps, min_ps, max_ps;
+	uint64_t	count;		/* executions (launches) */
+	int64_t		total_ps, min_ps, max_ps;	/* their wall spans */
+	int64_t		device_ps;	/* device time of their ops */
+	int		compile_work;	/* autotuning, not a user program */
 };
 
 enum step_source {
@@ -97,12 +100,20 @@ struct gap_rec {
 #define GAP_FLOOR_PS		100000000LL	/* 100 us */
 #define HOST_EVENT_FLOOR_PS	100000000LL	/* host events kept: >= 100 us */
 
-/* One execution of a module (program) on a device. */
+/*
+ * One execution of a module (program) on a device: one launch, never
+ * merged with the next (man/jaxprof-compile.1, EXECUTIONS).
+ */
 struct exec_rec {
 	uint32_t	module;
 	int64_t		program_id;	/* -1 when unknown */
 	int64_t		run_id;		/* -1 when unknown */
-	int64_t		start_ps, dur_ps;
+	int64_t		start_ps, dur_ps;	/* its wall span */
+	int64_t		device_ps;	/* device time of its ops */
+	int64_t		launch;		/* CUDA graph launch (correlation
+					   id), else -1; not stored */
+	int		from_kernels;	/* a kernel sequence on one line */
+	int		compile_work;	/* inside a compile, of no program */
 };
 
 /* A long host event, for what the host did while a device idled. */
@@ -129,6 +140,7 @@ struct compile_rec {
 	int64_t		start_ps, dur_ps;
 	size_t		first_phase;	/* its direct children on the line */
 	size_t		nphases;
+	int64_t		autotune_ps;	/* device time of compile work in it */
 };
 
 struct compile_phase {
@@ -142,7 +154,10 @@ struct program_rec {
 	int64_t		program_id;
 };
 
-enum transfer_dir { XFER_H2D, XFER_D2H, XFER_D2D, XFER_OTHER };
+enum transfer_dir {
+	XFER_H2D, XFER_D2H, XFER_D2D, XFER_OTHER,
+	XFER_MEMSET,		/* a device memset: fills, moves nothing */
+};
 
 struct transfer_rec {
 	uint32_t	name;

@@ -24,7 +24,8 @@ const struct cmd cmd_check = {
 	.usage = "jaxprof check --baseline=base [--rules=file] "
 	    "[--max-step-regression=pct] [--max-step-time=time] "
 	    "[--step-percentile=p] [--skip=n] [--max-op-regression=pct] "
-	    "[--min-op-share=pct] [--max-compiles=n] [--device=glob] "
+	    "[--min-op-share=pct] [--max-compiles=n] "
+	    "[--include-compile-work] [--device=glob] "
 	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] "
 	    "[--db=file] new",
 	.summary = "check a profile against a baseline; exit 1 on regression",
@@ -43,6 +44,8 @@ const struct cmd cmd_check = {
 	    "                           sides are not checked (default 1%)\n"
 	    "  --max-compiles=N         no function compiled more than N "
 	    "times\n"
+	    "  --include-compile-work   also the ops of device work done while\n"
+	    "                           compiling (autotuning)\n"
 	    "  --device=GLOB, --host=GLOB, --run=GLOB, --latest\n"
 	    "                           select what both sides hold\n"
 	    "  --format=FMT             table (default), csv, json, markdown\n"
@@ -364,13 +367,17 @@ check_ops(struct verdict *v, const struct setting *set,
 	struct diff_pair *pairs;
 	size_t nb, nn, np, i, nchecked = 0;
 	double tb = 0, tn = 0, worst = -HUGE_VAL;
-	double max = set[S_MAX_OP_REGRESSION].num;
+	double max = set[S_MAX_OP_REGRESSION].num, db, dn;
 	char subject[512], b[64], n[64], m[64], lim[64], share[64];
+	const char *per;
 
 	rule_begin(v);
 	summary_op_rows(base, GROUP_OP, &rb, &nb);
 	summary_op_rows(new, GROUP_OP, &rn, &nn);
 	diff_ops(rb, nb, rn, nn, BY_SELF_TIME, &pairs, &np);
+	/* Per step (or execution): a longer run is not a slower one. */
+	per = summary_op_norm(base, new, &db, &dn);
+	diff_normalize(pairs, np, db, dn);
 	for (i = 0; i < np; i++) {
 		tb += pairs[i].base_value;
 		tn += pairs[i].new_value;
@@ -390,10 +397,11 @@ check_ops(struct verdict *v, const struct setting *set,
 		if (change <= max)
 			continue;
 		if (p->match == MATCH_STEM)
-			snprintf(subject, sizeof subject, "%s (was %s)",
-			    p->new->name, p->base->name);
+			snprintf(subject, sizeof subject, "%s (was %s; per %s)",
+			    p->new->name, p->base->name, per);
 		else
-			snprintf(subject, sizeof subject, "%s", p->new->name);
+			snprintf(subject, sizeof subject, "%s (per %s)",
+			    p->new->name, per);
 		fmt_ps(b, sizeof b, p->base_value);
 		fmt_ps(n, sizeof n, p->new_value);
 		fmt_pct(m, sizeof m, change, 1);
@@ -402,8 +410,8 @@ check_ops(struct verdict *v, const struct setting *set,
 	}
 	if (!rule_failed(v)) {
 		fmt_pct(share, sizeof share, set[S_MIN_OP_SHARE].num, 0);
-		snprintf(subject, sizeof subject, "%zu op%s with >= %s share",
-		    nchecked, nchecked == 1 ? "" : "s", share);
+		snprintf(subject, sizeof subject, "%zu op%s with >= %s share "
+		    "(per %s)", nchecked, nchecked == 1 ? "" : "s", share, per);
 		fmt_ps(b, sizeof b, tb);
 		fmt_ps(n, sizeof n, tn);
 		if (nchecked > 0)
@@ -483,6 +491,7 @@ check_run(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "baseline", required_argument, NULL, 0x200 + S_BASELINE },
 		{ "help", no_argument, NULL, 'h' },
+		{ "include-compile-work", no_argument, NULL, 0x300 },
 		{ "max-compiles", required_argument, NULL,
 		    0x200 + S_MAX_COMPILES },
 		{ "max-op-regression", required_argument, NULL,
@@ -515,6 +524,10 @@ check_run(int argc, char **argv)
 		if (ch == 'h') {
 			cmd_print_help(&cmd_check, stdout);
 			return EXIT_OK;
+		}
+		if (ch == 0x300) {
+			r.include_compile_work = 1;
+			continue;
 		}
 		if (ch < 0x200 || ch >= 0x200 + NSETTINGS)
 			cmd_usage_error(&cmd_check);

@@ -40,6 +40,8 @@ static const struct out_col columns[] = {
 	{ "execute_us", COL_PS, "execute" },
 	{ "compile_execute_ratio", COL_RATE, "compile/execute" },
 	{ "programs", COL_INT, NULL },
+	{ "execute_span_us", COL_PS, "execute span" },
+	{ "autotune_us", COL_PS, "autotune" },
 };
 
 static const struct out_col phase_columns[] = {
@@ -58,6 +60,8 @@ struct fn_row {
 	int64_t		 compiles, compile_ps;
 	int64_t		 max_per_file;	/* > 1: recompiled on some host */
 	int64_t		 executions, execute_ps;
+	int64_t		 span_ps;	/* wall span of the executions */
+	int64_t		 autotune_ps;	/* compile work in its compiles */
 	int64_t		 programs;
 };
 
@@ -97,8 +101,9 @@ load_rows(struct report *r, size_t *nrows)
 	char *sql;
 
 	/* Each host compiles for itself: recompiling is per file. */
-	sql = xasprintf("SELECT function, sum(n), sum(ps), max(n) FROM "
-	    "(SELECT c.function, count(*) AS n, sum(c.dur_ps) AS ps "
+	sql = xasprintf("SELECT function, sum(n), sum(ps), max(n), sum(a) FROM "
+	    "(SELECT c.function, count(*) AS n, sum(c.dur_ps) AS ps, "
+	    "sum(c.autotune_ps) AS a "
 	    "FROM compiles c JOIN planes p ON p.id = c.plane "
 	    "JOIN files f ON f.id = c.file_id "
 	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
@@ -116,15 +121,18 @@ load_rows(struct report *r, size_t *nrows)
 		row->compiles = sqlite3_column_int64(st, 1);
 		row->compile_ps = sqlite3_column_int64(st, 2);
 		row->max_per_file = sqlite3_column_int64(st, 3);
+		row->autotune_ps = sqlite3_column_int64(st, 4);
 	}
 	sqlite3_finalize(st);
 
 	/* Executions on devices, or on the host in a CPU-only profile. */
-	sql = xasprintf("SELECT m.name, sum(m.count), sum(m.total_ps) "
+	sql = xasprintf("SELECT m.name, sum(m.count), sum(m.device_ps), "
+	    "sum(m.total_ps) "
 	    "FROM modules m JOIN planes p ON p.id = m.plane "
 	    "JOIN files f ON f.id = m.file_id "
 	    "JOIN selected s ON s.file_id = f.id "
-	    "WHERE (p.kind = 'device' OR f.op_source LIKE 'host%%')%s "
+	    "WHERE (p.kind = 'device' OR f.op_source LIKE 'host%%') "
+	    "AND m.compile_work = 0%s "
 	    "GROUP BY m.name ORDER BY m.name", report_filter_sql());
 	st = index_prepare(r->ix, sql);
 	free(sql);
@@ -141,6 +149,7 @@ load_rows(struct report *r, size_t *nrows)
 		}
 		row->executions = sqlite3_column_int64(st, 1);
 		row->execute_ps = sqlite3_column_int64(st, 2);
+		row->span_ps = sqlite3_column_int64(st, 3);
 	}
 	sqlite3_finalize(st);
 
@@ -263,6 +272,8 @@ print_rows(struct report *r, struct output *o, struct fn_row *rows,
 		else
 			output_null(o);
 		output_int(o, row->programs);
+		output_ps(o, (double)row->span_ps);
+		output_ps(o, (double)row->autotune_ps);
 		output_end_row(o);
 		compiles += row->compiles;
 		compile_ps += row->compile_ps;

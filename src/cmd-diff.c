@@ -22,13 +22,16 @@ static int	diff_run(int argc, char **argv);
 const struct cmd cmd_diff = {
 	.name = "diff",
 	.usage = "jaxprof diff [--by=key] [--group=key] [-n count] "
-	    "[--skip=n] [--summary] [--device=glob] [--host=glob] "
-	    "[--run=glob] [--latest] [--format=fmt] [--db=file] base new",
+	    "[--skip=n] [--summary] [--include-compile-work] [--device=glob] "
+	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] [--db=file] "
+	    "base new",
 	.summary = "compare two profiles or baselines op by op",
 	.options =
 	    "  --by=KEY        device-time (default), self-time, count, avg\n"
 	    "  --group=KEY     op (default), category, module, kernel\n"
 	    "  -n, --limit=N   show the first N rows (default 20; 0: all)\n"
+	    "  --include-compile-work  also the ops of device work done while\n"
+	    "                  compiling (autotuning; left out by default)\n"
 	    "  --skip=N        leave each device's first N steps out of the\n"
 	    "                  step times (default 0)\n"
 	    "  --summary       the device time, steps, compiles and transfers\n"
@@ -151,7 +154,13 @@ static const struct out_col columns[] = {
 	{ "delta_us", COL_PS, "delta" },
 	{ "ratio", COL_RATE, NULL },
 	{ "change_share", COL_PCT, "share" },
+	{ "base_normalized_us", COL_PS, "base per" },
+	{ "new_normalized_us", COL_PS, "new per" },
+	{ "normalized_per", COL_STR, "per" },
 };
+
+/* The normalised columns' place: their unit follows --by too. */
+#define NORM_COL	14
 
 /* "+4.56%", "-12.00%", or "new" when there was nothing before. */
 static void
@@ -316,9 +325,25 @@ add_titles(struct output *o, const struct summary *a,
 	add_transfer_titles(o, a, b);
 }
 
+/* Which figure delta, ratio and share compare. */
+static void
+add_norm_title(struct output *o, const char *per, double da, double db)
+{
+	char *line;
+
+	if (strcmp(per, "total") == 0)
+		line = xasprintf("Compared: totals (delta, ratio, share).");
+	else
+		line = xasprintf("Compared: per %s, base %.0f %ss, new %.0f "
+		    "%ss (delta, ratio, share; the totals are columns).", per,
+		    da, per, db, per);
+	output_title(o, line);
+	free(line);
+}
+
 static void
 put_row(struct output *o, const struct diff_pair *p, enum op_by by,
-    double abs_sum)
+    double abs_sum, const char *per)
 {
 	const struct op_row *r = p->new != NULL ? p->new : p->base;
 
@@ -353,7 +378,7 @@ put_row(struct output *o, const struct diff_pair *p, enum op_by by,
 	else
 		output_null(o);
 	if (by == BY_COUNT)
-		output_int(o, ps_from_double(p->delta));
+		output_double(o, p->delta);
 	else
 		output_ps(o, p->delta);
 	if (p->base_value > 0)
@@ -361,6 +386,14 @@ put_row(struct output *o, const struct diff_pair *p, enum op_by by,
 	else
 		output_null(o);
 	output_double(o, abs_sum > 0 ? 100 * p->delta / abs_sum : 0);
+	if (by == BY_COUNT) {
+		output_double(o, p->base_value);
+		output_double(o, p->new_value);
+	} else {
+		output_ps(o, p->base_value);
+		output_ps(o, p->new_value);
+	}
+	output_str(o, per);
 	output_end_row(o);
 }
 
@@ -371,6 +404,7 @@ diff_run(int argc, char **argv)
 		{ "by", required_argument, NULL, 'b' },
 		{ "group", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "include-compile-work", no_argument, NULL, 0x300 },
 		{ "limit", required_argument, NULL, 'n' },
 		{ "skip", required_argument, NULL, OPT_SKIP },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
@@ -386,7 +420,8 @@ diff_run(int argc, char **argv)
 	size_t na, nb, npairs, i, k;
 	long limit = 20, skip = 0;
 	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status, summary = 0;
-	double abs_sum = 0;
+	double abs_sum = 0, da, db;
+	const char *per;
 
 	report_init(&r, "diff");
 	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
@@ -433,6 +468,11 @@ diff_run(int argc, char **argv)
 	summary_op_rows(&a, group, &ra, &na);
 	summary_op_rows(&b, group, &rb, &nb);
 	diff_ops(ra, na, rb, nb, by, &pairs, &npairs);
+	/* Per step or execution, so runs of different lengths compare. */
+	per = by == BY_AVG ? "total" : summary_op_norm(&a, &b, &da, &db);
+	if (by == BY_AVG)
+		da = db = 1;
+	diff_normalize(pairs, npairs, da, db);
 	for (i = 0; i < npairs; i++)
 		abs_sum += fabs(pairs[i].delta);
 
@@ -453,13 +493,18 @@ diff_run(int argc, char **argv)
 	memcpy(cols, columns, sizeof cols);
 	if (by == BY_COUNT) {
 		cols[DELTA_COL].name = "delta_count";
-		cols[DELTA_COL].type = COL_INT;
+		cols[DELTA_COL].type = COL_RATE;
+		cols[NORM_COL].name = "base_normalized_count";
+		cols[NORM_COL].type = COL_RATE;
+		cols[NORM_COL + 1].name = "new_normalized_count";
+		cols[NORM_COL + 1].type = COL_RATE;
 	}
 	o = output_new(r.format, stdout, cols, sizeof cols / sizeof cols[0]);
 	add_titles(o, &a, &b, by, group, (size_t)skip, ra, na, rb, nb);
+	add_norm_title(o, per, da, db);
 	k = limit == 0 || (size_t)limit > npairs ? npairs : (size_t)limit;
 	for (i = 0; i < k; i++)
-		put_row(o, &pairs[i], by, abs_sum);
+		put_row(o, &pairs[i], by, abs_sum, per);
 	output_more_rows(o, k, npairs);
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;

@@ -1,6 +1,7 @@
 /* Step times per device, their breakdown, summary statistics and skew. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ static int	steps_run(int argc, char **argv);
 const struct cmd cmd_steps = {
 	.name = "steps",
 	.usage = "jaxprof steps [--summary | --skew] [--skip=n] "
+	    "[--outlier-margin=pct] "
 	    "[--device=glob] [--host=glob] [--run=glob] [--latest] "
 	    "[--format=fmt] [--db=file] path ...",
 	.summary = "step times per device, with compute, collective, "
@@ -27,6 +29,8 @@ const struct cmd cmd_steps = {
 	    "stddev, breakdown\n"
 	    "  --skew          per step: spread of step time across hosts\n"
 	    "  --skip=N        leave out each device's first N steps\n"
+	    "  --outlier-margin=PCT  an outlier is also PCT above the median\n"
+	    "                  (default 10%)\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
 	    "  --host=GLOB     only hosts matching\n"
 	    "  --run=GLOB      only runs matching\n"
@@ -180,7 +184,14 @@ free_steps(struct device_steps *devs, size_t n)
 	free(devs);
 }
 
-/* Marks steps slower than median + 3 * MAD; returns how many. */
+/* --outlier-margin, as a fraction of the median. */
+static double outlier_margin = 0.10;
+
+/*
+ * Marks steps slower than median + 3 * MAD and than the median plus the
+ * margin (a GPU's MAD can be tiny: 0.1% above the median is no outlier);
+ * returns how many.
+ */
 static size_t
 mark_outliers(struct device_steps *d, struct sample *durations)
 {
@@ -190,7 +201,8 @@ mark_outliers(struct device_steps *d, struct sample *durations)
 
 	for (i = 0; i < d->n; i++) {
 		d->rows[i].outlier = mad > 0 &&
-		    (double)d->rows[i].dur_ps > median + 3 * mad;
+		    (double)d->rows[i].dur_ps > median + 3 * mad &&
+		    (double)d->rows[i].dur_ps > median * (1 + outlier_margin);
 		n += (size_t)d->rows[i].outlier;
 	}
 	return n;
@@ -329,13 +341,15 @@ print_summary(struct report *r, struct output *o, struct device_steps *devs,
 		}
 		for (j = 0; j < d->n; j++)
 			if (d->rows[j].outlier) {
-				char dur[64], *note;
+				char dur[64], margin[32], *note;
 
 				fmt_duration(dur, sizeof dur, d->rows[j].dur_ps);
+				fmt_fixed(margin, sizeof margin,
+				    outlier_margin * 100, 0);
 				note = xasprintf("%s %s: step %lld is an outlier "
-				    "(%s, above median + 3 MAD).",
-				    d->rows[j].host, d->rows[j].device,
-				    (long long)d->rows[j].step, dur);
+				    "(%s, above median + 3 MAD and median + "
+				    "%s%%).", d->rows[j].host, d->rows[j].device,
+				    (long long)d->rows[j].step, dur, margin);
 				output_note(o, note);
 				free(note);
 			}
@@ -477,11 +491,28 @@ add_source_titles(struct output *o, struct device_steps *devs, size_t ndev)
 	}
 }
 
+/* "10%" or "10": a percentage from 0 to 1000, as a fraction. */
+static double
+parse_margin(const char *s)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno != 0 || end == s || !(d >= 0 && d <= 1000) ||
+	    (*end != '\0' && strcmp(end, "%") != 0))
+		jp_errx(EXIT_TROUBLE, "invalid --outlier-margin '%s' "
+		    "(expected a percentage such as 10%%)", s);
+	return d / 100;
+}
+
 static int
 steps_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "outlier-margin", required_argument, NULL, 'm' },
 		{ "skew", no_argument, NULL, 'k' },
 		{ "skip", required_argument, NULL, 's' },
 		{ "summary", no_argument, NULL, 'S' },
@@ -509,6 +540,9 @@ steps_run(int argc, char **argv)
 				jp_errx(EXIT_TROUBLE, "--summary and --skew "
 				    "cannot be combined");
 			view = ch;
+			break;
+		case 'm':
+			outlier_margin = parse_margin(optarg);
 			break;
 		case 's':
 			skip = (size_t)parse_long_option("steps", "skip",

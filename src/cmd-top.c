@@ -19,6 +19,7 @@ static int	top_run(int argc, char **argv);
 const struct cmd cmd_top = {
 	.name = "top",
 	.usage = "jaxprof top [--by=key] [--group=key] [--tree] [-n count] "
+	    "[--include-compile-work] "
 	    "[--device=glob] [--host=glob] [--run=glob] [--latest] "
 	    "[--format=fmt] [--db=file] path ...",
 	.summary = "rank ops by device time, self time, count or average",
@@ -29,6 +30,8 @@ const struct cmd cmd_top = {
 	    "                  scope (host annotations)\n"
 	    "  --tree          with --group=scope: the nesting as a tree\n"
 	    "  -n, --limit=N   show the first N rows (default 20; 0: all)\n"
+	    "  --include-compile-work  also the ops of device work done while\n"
+	    "                  compiling (autotuning; left out by default)\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
 	    "  --host=GLOB     only hosts matching\n"
 	    "  --run=GLOB      only runs matching\n"
@@ -325,6 +328,7 @@ top_run(int argc, char **argv)
 		{ "by", required_argument, NULL, 'b' },
 		{ "group", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "include-compile-work", no_argument, NULL, 0x300 },
 		{ "limit", required_argument, NULL, 'n' },
 		{ "tree", no_argument, NULL, 't' },
 		REPORT_LONGOPTS,
@@ -360,6 +364,9 @@ top_run(int argc, char **argv)
 			break;
 		case 't':
 			tree = 1;
+			break;
+		case 0x300:
+			r.include_compile_work = 1;
 			break;
 		case 'h':
 			cmd_print_help(&cmd_top, stdout);

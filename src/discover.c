@@ -449,6 +449,26 @@ found_keep_latest(struct found *f)
 	free((char *)best);
 }
 
+void
+found_keep_if(struct found *f, int (*keep)(const struct found_file *, void *),
+    void *arg)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < f->nfiles; i++) {
+		struct found_file *ff = &f->files[i];
+
+		if (keep(ff, arg)) {
+			f->files[j++] = *ff;
+			continue;
+		}
+		free(ff->path);
+		free(ff->run);
+		free(ff->host);
+	}
+	f->nfiles = j;
+}
+
 size_t
 found_profiles(const struct found *f)
 {

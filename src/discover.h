@@ -85,6 +85,9 @@ int		 discover(struct found *f, const char *path, char **cause);
 void		 found_finish(struct found *f);
 /* Keeps only the files of the newest run. */
 void		 found_keep_latest(struct found *f);
+/* Keeps only the files for which keep(file, arg) returns nonzero. */
+void		 found_keep_if(struct found *f,
+		    int (*keep)(const struct found_file *, void *), void *arg);
 /* Number of files of kind xplane or trace-json. */
 size_t		 found_profiles(const struct found *f);
 

@@ -147,19 +147,20 @@ writers_prepare(struct index *ix, struct writers *w)
 	    "name, kind, lines, events, start_ps, end_ps) "
 	    "VALUES (?,?,?,?,?,?,?,?)");
 	w->op = index_cached(ix, "INSERT INTO ops VALUES "
-	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	w->kernel = index_cached(ix, "INSERT INTO kernels VALUES "
 	    "(?,?,?,?,?,?,?,?)");
 	w->module = index_cached(ix, "INSERT INTO modules VALUES "
-	    "(?,?,?,?,?,?,?,?)");
+	    "(?,?,?,?,?,?,?,?,?,?)");
 	w->step = index_cached(ix, "INSERT INTO steps VALUES "
 	    "(?,?,?,?,?,?,?,?,?,?,?)");
 	w->compile = index_cached(ix, "INSERT INTO compiles(file_id, plane, "
-	    "line, name, function, start_ps, dur_ps) VALUES (?,?,?,?,?,?,?)");
+	    "line, name, function, start_ps, dur_ps, autotune_ps) "
+	    "VALUES (?,?,?,?,?,?,?,?)");
 	w->phase = index_cached(ix, "INSERT INTO compile_phases VALUES "
 	    "(?,?,?,?,?)");
 	w->exec = index_cached(ix, "INSERT INTO executions VALUES "
-	    "(?,?,?,?,?,?,?)");
+	    "(?,?,?,?,?,?,?,?,?)");
 	w->gap = index_cached(ix, "INSERT INTO gaps VALUES (?,?,?,?)");
 	w->host_event = index_cached(ix, "INSERT INTO host_events VALUES "
 	    "(?,?,?,?,?,?,?)");
@@ -239,6 +240,8 @@ write_timeline(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 			sqlite3_bind_int64(st, 5, e->run_id);
 		sqlite3_bind_int64(st, 6, e->start_ps);
 		sqlite3_bind_int64(st, 7, e->dur_ps);
+		sqlite3_bind_int64(st, 8, e->device_ps);
+		sqlite3_bind_int(st, 9, e->compile_work);
 		if (index_step(ix, st, cause) == -1)
 			return -1;
 	}
@@ -403,6 +406,7 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		index_bind_text(st, 14, s[o->source]);
 		index_bind_text(st, 15, s[o->source_function]);
 		index_bind_text(st, 16, s[o->parent]);
+		sqlite3_bind_int(st, 17, o->compile_work);
 		if (index_step(ix, st, cause) == -1)
 			return -1;
 	}
@@ -435,6 +439,8 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		sqlite3_bind_int64(st, 6, m->total_ps);
 		sqlite3_bind_int64(st, 7, m->min_ps);
 		sqlite3_bind_int64(st, 8, m->max_ps);
+		sqlite3_bind_int64(st, 9, m->device_ps);
+		sqlite3_bind_int(st, 10, m->compile_work);
 		if (index_step(ix, st, cause) == -1)
 			return -1;
 	}
@@ -467,6 +473,7 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		index_bind_text(st, 5, s[r->function]);
 		sqlite3_bind_int64(st, 6, r->start_ps);
 		sqlite3_bind_int64(st, 7, r->dur_ps);
+		sqlite3_bind_int64(st, 8, r->autotune_ps);
 		if (index_step(ix, st, cause) == -1 ||
 		    write_phases(ix, w, file_id, fs, p, r,
 		    sqlite3_last_insert_rowid(ix->db), cause) == -1)

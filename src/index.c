@@ -34,7 +34,8 @@ static const char *const schema[] = {
 	    "count INTEGER, total_ps INTEGER, self_ps INTEGER, "
 	    "min_ps INTEGER, max_ps INTEGER, flops INTEGER, "
 	    "bytes_accessed INTEGER, framework_op TEXT, source TEXT, "
-	    "source_function TEXT, parent TEXT)",
+	    "source_function TEXT, parent TEXT, "
+	    "compile_work INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE kernels("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, op TEXT, count INTEGER, total_ps INTEGER, "
@@ -42,7 +43,8 @@ static const char *const schema[] = {
 	"CREATE TABLE modules("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, program_id INTEGER, count INTEGER, "
-	    "total_ps INTEGER, min_ps INTEGER, max_ps INTEGER)",
+	    "total_ps INTEGER, min_ps INTEGER, max_ps INTEGER, "
+	    "device_ps INTEGER, compile_work INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE steps("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "source TEXT NOT NULL, step INTEGER, name TEXT, "
@@ -51,14 +53,16 @@ static const char *const schema[] = {
 	"CREATE TABLE compiles("
 	    "id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, "
 	    "plane INTEGER NOT NULL, line TEXT, name TEXT NOT NULL, "
-	    "function TEXT, start_ps INTEGER, dur_ps INTEGER)",
+	    "function TEXT, start_ps INTEGER, dur_ps INTEGER, "
+	    "autotune_ps INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE compile_phases("
 	    "file_id INTEGER NOT NULL, compile INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, start_ps INTEGER, dur_ps INTEGER)",
 	"CREATE TABLE executions("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "module TEXT NOT NULL, program_id INTEGER, run_id INTEGER, "
-	    "start_ps INTEGER, dur_ps INTEGER)",
+	    "start_ps INTEGER, dur_ps INTEGER, device_ps INTEGER, "
+	    "compile_work INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE gaps("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "start_ps INTEGER, dur_ps INTEGER)",

@@ -16,7 +16,7 @@
 
 #include "discover.h"
 
-#define INDEX_SCHEMA_VERSION	4
+#define INDEX_SCHEMA_VERSION	5
 
 struct index;
 

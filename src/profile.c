@@ -8,6 +8,7 @@
 /* Indexed by enum pf_key; names from FORMATS.md section 5. */
 static const char *const key_names[PF_NKEYS] = {
 	[PF_KEY_BYTES_ACCESSED] = "bytes_accessed",
+	[PF_KEY_CUDA_GRAPH_ID] = "cuda_graph_id",
 	[PF_KEY_DEVICE_DURATION_PS] = "device_duration_ps",
 	[PF_KEY_DEVICE_OFFSET_PS] = "device_offset_ps",
 	[PF_KEY_FLOPS] = "flops",
@@ -22,6 +23,7 @@ static const char *const key_names[PF_NKEYS] = {
 	[PF_KEY_PROFILE_START_TIME] = "profile_start_time",
 	[PF_KEY_PROGRAM_ID] = "program_id",
 	[PF_KEY_RUN_ID] = "run_id",
+	[PF_KEY_SCOPE_RANGE_ID] = "scope_range_id",
 	[PF_KEY_STEP_NUM] = "step_num",
 	[PF_KEY_TF_OP] = "tf_op",
 	[PF_KEY_CORRELATION_ID] = "correlation_id",

@@ -55,6 +55,8 @@ enum pf_key {
 	PF_KEY_STEP_NUM,
 	PF_KEY_TF_OP,
 	PF_KEY_CORRELATION_ID,		/* one CUDA graph launch's kernels share it */
+	PF_KEY_CUDA_GRAPH_ID,
+	PF_KEY_SCOPE_RANGE_ID,		/* one per thunk run (op run) */
 	PF_NKEYS,
 };
 

@@ -176,6 +176,16 @@ check_filter(struct report *r, const char *name, const char *glob,
 	return -1;
 }
 
+/* Whether --run and --host select a file (GLOB, as in the SQL filters). */
+static int
+selected_file(const struct found_file *ff, void *arg)
+{
+	const struct report *r = arg;
+
+	return sqlite3_strglob(r->run_glob, ff->run) == 0 &&
+	    sqlite3_strglob(r->host_glob, ff->host) == 0;
+}
+
 void
 report_open(struct report *r, int npaths, char **paths)
 {
@@ -203,6 +213,8 @@ report_open(struct report *r, int npaths, char **paths)
 	found_finish(&r->found);
 	if (r->latest)
 		found_keep_latest(&r->found);
+	/* Files of other runs and hosts are never read (nor can fail). */
+	found_keep_if(&r->found, selected_file, r);
 	if (r->db_path == NULL && env != NULL && *env != '\0')
 		r->db_path = env;
 	if (r->db_path == NULL) {

@@ -49,6 +49,7 @@ struct report {
 	const char	*device_glob;
 	const char	*run_glob;
 	int		 latest;
+	int		 include_compile_work;	/* ops of autotuning too */
 	struct found	 found;
 	struct index	*ix;
 	int		 nbad;		/* files that could not be read */

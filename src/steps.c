@@ -298,6 +298,47 @@ add_gap(struct plane_summary *p, int64_t start, int64_t end)
 	p->ngaps++;
 }
 
+/*
+ * The time in each window of the union of two normalized sets, merged on
+ * the fly.
+ */
+static void
+union2_to_windows(const struct ivals *a, const struct ivals *b,
+    const struct window *win, size_t nwin, int64_t *sum)
+{
+	struct ivals_iter ia, ib;
+	struct ival ha, hb, cur = { 0, 0 }, iv;
+	int la, lb, have = 0;
+	size_t first = 0;
+
+	ivals_iter_init(a, &ia);
+	ivals_iter_init(b, &ib);
+	la = ivals_next(&ia, &ha);
+	lb = ivals_next(&ib, &hb);
+	for (;;) {
+		if (la && (!lb || ha.start <= hb.start)) {
+			iv = ha;
+			la = ivals_next(&ia, &ha);
+		} else if (lb) {
+			iv = hb;
+			lb = ivals_next(&ib, &hb);
+		} else
+			break;
+		if (have && iv.start <= cur.end) {
+			if (iv.end > cur.end)
+				cur.end = iv.end;
+			continue;
+		}
+		if (have)
+			add_to_windows(win, nwin, &first, sum, cur.start,
+			    cur.end);
+		cur = iv;
+		have = 1;
+	}
+	if (have)
+		add_to_windows(win, nwin, &first, sum, cur.start, cur.end);
+}
+
 void
 steps_measure(struct plane_summary *p, struct strmap *names,
     const struct window *win, size_t nwin, enum step_source src,
@@ -305,7 +346,7 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 {
 	struct ivals_iter it[NBUSY];
 	struct ival head[NBUSY], cur, iv;
-	int64_t *sum[NBUSY + 1], prev_end = 0;
+	int64_t *sum[NBUSY + 1], *comm, prev_end = 0;
 	size_t i, first[NBUSY + 1];
 	int k, live[NBUSY], have = 0, any = 0;
 
@@ -355,6 +396,21 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 		cur = iv;
 		have = 1;
 	}
+
+	/*
+	 * The classes share out the busy time, so that they and idle add up
+	 * to the step: collective first (an all-reduce inside a while op
+	 * stays a collective), then transfer time no collective covered,
+	 * then compute for the rest.
+	 */
+	comm = xcalloc(nwin + 1, sizeof *comm);
+	union2_to_windows(&busy[BUSY_COLLECTIVE], &busy[BUSY_TRANSFER], win,
+	    nwin, comm);
+	for (i = 0; i < nwin; i++) {
+		sum[BUSY_TRANSFER][i] = comm[i] - sum[BUSY_COLLECTIVE][i];
+		sum[BUSY_COMPUTE][i] = sum[NBUSY][i] - comm[i];
+	}
+	free(comm);
 
 	p->steps = xreallocarray(p->steps, p->nsteps + nwin + 1,
 	    sizeof *p->steps);

@@ -198,6 +198,22 @@ load_transfers(struct summary *s, struct report *r)
 	sqlite3_finalize(st);
 }
 
+/* Executions of the most run program on one plane (per execution). */
+static void
+load_executions(struct summary *s, struct report *r)
+{
+	sqlite3_stmt *st;
+
+	st = prepare_filtered(r, "SELECT max(m.count) FROM modules m "
+	    "JOIN planes p ON p.id = m.plane JOIN files f ON f.id = "
+	    "m.file_id JOIN selected s ON s.file_id = f.id "
+	    "WHERE m.compile_work = 0 AND (p.kind = 'device' OR "
+	    "f.op_source LIKE 'host%')", "");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		s->executions = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+}
+
 void
 summary_from_index(struct summary *s, struct report *r, const char *path)
 {
@@ -212,6 +228,7 @@ summary_from_index(struct summary *s, struct report *r, const char *path)
 	op_rows_query(r, 0, &s->ops, &s->nops);
 	op_rows_query(r, 1, &s->kernels, &s->nkernels);
 	load_steps(s, r);
+	load_executions(s, r);
 	load_compiles(s, r);
 	load_transfers(s, r);
 }
@@ -247,6 +264,37 @@ summary_step_percentile(const struct summary *s, size_t skip, double pct,
 	v = sample_percentile(&all, pct);
 	sample_release(&all);
 	return v;
+}
+
+size_t
+summary_nsteps(const struct summary *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nsteps; i++)
+		if (s->steps[i].n > n)
+			n = s->steps[i].n;
+	return n;
+}
+
+const char *
+summary_op_norm(const struct summary *a, const struct summary *b,
+    double *da, double *db)
+{
+	size_t na = summary_nsteps(a), nb = summary_nsteps(b);
+
+	if (na > 0 && nb > 0) {
+		*da = (double)na;
+		*db = (double)nb;
+		return "step";
+	}
+	if (a->executions > 0 && b->executions > 0) {
+		*da = (double)a->executions;
+		*db = (double)b->executions;
+		return "execution";
+	}
+	*da = *db = 1;
+	return "total";
 }
 
 int64_t

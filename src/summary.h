@@ -64,6 +64,8 @@ struct summary {
 	struct op_row	*kernels;	/* by name (module ""; category: op) */
 	size_t		 nkernels;
 
+	int64_t		 executions;	/* of the most run program on one
+					   plane; compile work left out */
 	char		*step_source;	/* "device", "host" or "" for none */
 	struct step_series *steps;
 	size_t		 nsteps;
@@ -106,6 +108,16 @@ double	summary_step_percentile(const struct summary *s, size_t skip,
  */
 void	summary_op_rows(const struct summary *s, enum op_group group,
 	    struct op_row **rows, size_t *n);
+/*
+ * How diff and check compare op costs: per step when both sides have
+ * steps (*da, *db: the most steps of one device on each side), else per
+ * execution when both have executions, else as totals (divisors 1).
+ * Returns "step", "execution" or "total".
+ */
+const char *summary_op_norm(const struct summary *a,
+	    const struct summary *b, double *da, double *db);
+/* The most steps of any one (file, plane) series. */
+size_t	summary_nsteps(const struct summary *s);
 /* Total and count of compilations; the most of any one function. */
 int64_t	summary_compile_total_ps(const struct summary *s, int64_t *count);
 const struct compile_fn *summary_most_compiled(const struct summary *s);

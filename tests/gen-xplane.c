@@ -799,7 +799,8 @@ ival_cmp(const void *va, const void *vb)
 }
 
 /*
- * The union of the step's intervals of class cls (-1: all classes),
+ * The union of the step's intervals of class cls (-1: all classes; -2:
+ * collective and transfer),
  * clipped to [lo, hi), into g->ivu as disjoint intervals in start order;
  * returns how many.  Touching intervals are merged.
  */
@@ -815,7 +816,8 @@ ival_union(struct gen *g, int cls, int64_t lo, int64_t hi)
 	for (i = 0; i < g->niv; i++) {
 		struct ival	 v = g->iv[i];
 
-		if (cls >= 0 && v.cls != cls)
+		if ((cls >= 0 && v.cls != cls) ||
+		    (cls == -2 && v.cls == BC_COMPUTE))
 			continue;
 		if (v.start < lo)
 			v.start = lo;
@@ -862,6 +864,14 @@ step_breakdown(struct gen *g, int s, int64_t t0, int64_t t1)
 		busy[c] = ival_len(g, ival_union(g, c, t0, t1));
 	n = ival_union(g, -1, t0, t1);
 	all = ival_len(g, n);
+	/*
+	 * The classes share out the busy time (man jaxprof-steps):
+	 * collective, then transfer time no collective covered, then the
+	 * rest is compute.
+	 */
+	busy[BC_TRANSFER] = ival_len(g, ival_union(g, -2, t0, t1)) -
+	    busy[BC_COLLECTIVE];
+	busy[BC_COMPUTE] = all - busy[BC_COLLECTIVE] - busy[BC_TRANSFER];
 	fprintf(g->f_brk, "%s,%s,%d,%" PRId64 ",%" PRId64 ",%" PRId64 ",%"
 	    PRId64 ",%" PRId64 ",%" PRId64 "\n", g->host, g->dev, s, t0,
 	    t1 - t0, busy[BC_COMPUTE], busy[BC_COLLECTIVE], busy[BC_TRANSFER],
@@ -1419,13 +1429,180 @@ file_run(struct gen *g, const char *dir, int hostno)
 	free(path);
 }
 
+
+/*
+ * --launches=plain|graph: a raw GPU profile (kernels on a stream, no
+ * "XLA Ops" or "XLA Modules" line), as JAX writes on NVIDIA, to test that
+ * executions are launches.  The program jit_train_step (named in
+ * /host:metadata) runs S times, one launch per host "train" step: the
+ * first half back to back (1 ns apart), the second half with 3 ms of idle
+ * between.  A launch runs LK_OPS ops, each one kernel, but op 0 launches
+ * two (one thunk run: the same scope_range_id).  With "graph" every
+ * kernel of a launch carries cuda_graph_id and the launch's
+ * correlation_id.  Inside the host's backend_compile_and_load, before
+ * the first launch, two autotuner modules (no program of the user's) run
+ * kernels that overlap one another.  expected/launches.csv holds the
+ * answers.
+ */
+#define LK_OPS		6
+#define LK_AUTOTUNE	2
+
+static void
+launch_kernel(struct gen *g, struct line *l, const char *kname,
+    const char *op, const char *module, int64_t pid, int64_t corr,
+    int64_t scope, int graph, int64_t start, int64_t dur)
+{
+	struct plane	*p = &g->plane;
+	struct buf	*b = &p->scratch;
+
+	ev_begin(g, l, names_id(&p->ev, kname, -1), start, dur);
+	put_stat_str(b, 4, names_id(&p->st, "hlo_op", -1), op);
+	put_stat_str(b, 4, names_id(&p->st, "hlo_module", -1), module);
+	if (pid >= 0)
+		put_stat_varint(b, 4, names_id(&p->st, "program_id", -1),
+		    XS_INT, (uint64_t)pid);
+	put_stat_varint(b, 4, names_id(&p->st, "correlation_id", -1), XS_INT,
+	    (uint64_t)corr);
+	put_stat_varint(b, 4, names_id(&p->st, "scope_range_id", -1),
+	    XS_INT, (uint64_t)scope);
+	if (graph)
+		put_stat_varint(b, 4, names_id(&p->st, "cuda_graph_id", -1),
+		    XS_INT, 946);
+	put_stat_str(b, 4, names_id(&p->st, "kernel_details", -1),
+	    "regs:32 grid:64,1,1 block:128,1,1");
+	ev_end(g, l);
+}
+
+static void
+launches_run(struct gen *g, const char *dir, const char *exp, int graph)
+{
+	struct plane	*p = &g->plane;
+	struct line	*py = &g->hline[0], ks;
+	struct sink	 sk;
+	struct buf	 b = { NULL, 0, 0 };
+	int64_t		 t, cs, ce, ls, dur, exec_ps = 0, span_ps = 0;
+	int64_t		 autotune_ps = 0, op_ps[LK_OPS], corr = 1, scope = 1;
+	char		*path, name[64], op[64];
+	FILE		*fp;
+	int		 s, k, a;
+
+	memset(op_ps, 0, sizeof(op_ps));
+	memset(&ks, 0, sizeof(ks));
+	rng_seed(&g->rng, g->seed, 1, 0x1a0);
+	path = xasprintf("%s/host0.xplane.pb", dir);
+	sink_open(&sk, path, 0);
+
+	/* The device first, to know where the host's steps go. */
+	plane_reset(p);
+	line_init(&ks, 14, "Stream #14(Compute)", DEV_TS_NS);
+	cs = START_PS + 100 * US;
+	ce = cs + 50000 * US;
+	t = cs + 1000 * US;
+	for (a = 0; a < LK_AUTOTUNE; a++) {
+		snprintf(name, sizeof(name), "gemm_fusion_dot.%d", 60 + a);
+		for (k = 0; k < 3; k++) {
+			/* Candidates overlap: each starts half way in. */
+			dur = odd_ps(&g->rng, 400 * US + rng_below(&g->rng,
+			    100 * US));
+			launch_kernel(g, &ks, "gemm_candidate_kernel", name,
+			    name, -1, corr++, scope++, 0, t, dur);
+			autotune_ps += dur;
+			t += dur / 2;
+		}
+		t += 2000 * US;
+	}
+	t = ce + 200 * US;
+	for (s = 0; s < g->steps; s++) {
+		if (s >= (g->steps + 1) / 2 && s > 0)
+			t += 3000 * US;		/* the host slept */
+		else if (s > 0)
+			t += 1000;		/* back to back: 1 ns */
+		ls = t;
+		g->start[s] = t;
+		for (k = 0; k < LK_OPS; k++) {
+			int n = k == 0 ? 2 : 1, j;
+
+			snprintf(op, sizeof(op), "fusion.%d", k);
+			for (j = 0; j < n; j++) {
+				snprintf(name, sizeof(name), "fusion_%d_kernel%d",
+				    k, j);
+				dur = odd_ps(&g->rng, (20 + 10 * k) * US +
+				    rng_below(&g->rng, 5 * US));
+				launch_kernel(g, &ks, name, op, MODULE_NAME,
+				    77, graph ? corr : corr + j, scope, graph,
+				    t, dur);
+				op_ps[k] += dur;
+				exec_ps += dur;
+				t += dur + (j + 1 < n ? 1000 : 2000);
+			}
+			scope++;
+			if (!graph)
+				corr += n;
+		}
+		t -= 2000;
+		g->end[s] = t;
+		span_ps += t - ls;
+		if (graph)
+			corr++;
+	}
+	plane_write(g, &sk, 1, "/device:GPU:0", &ks, 1);
+	buf_free(&ks.ev);
+	buf_free(&ks.head);
+
+	/* The host: the compile, then one "train" step per launch. */
+	plane_reset(p);
+	line_init(py, 1234, "python", HOST_TS_NS);
+	host_event(g, py, "PjitFunction(train_step)", cs - 10 * US,
+	    ce - cs + 100 * US);
+	host_event(g, py, "backend_compile_and_load", cs, ce - cs);
+	for (s = 0; s < g->steps; s++) {
+		int64_t hs = s == 0 ? ce + 100 * US : g->end[s - 1] + 500;
+		int64_t he = g->end[s] + 500;
+
+		ev_begin(g, py, names_id(&p->ev, "train", -1), hs, he - hs);
+		put_stat_varint(&p->scratch, 4, names_id(&p->st, "_r", -1),
+		    XS_INT, 1);
+		put_stat_varint(&p->scratch, 4, names_id(&p->st, "step_num",
+		    -1), XS_INT, (uint64_t)s);
+		ev_end(g, py);
+	}
+	plane_write(g, &sk, 2, "/host:CPU", py, 1);
+	buf_free(&py->ev);
+	buf_free(&py->head);
+
+	/* /host:metadata: the user's one program. */
+	plane_reset(p);
+	names_id(&p->ev, MODULE_NAME "(77)", -1);
+	plane_write(g, &sk, 3, "/host:metadata", NULL, 0);
+
+	put_str(&b, 4, "host0");
+	sink_write(&sk, b.data, b.len);
+	buf_free(&b);
+	sink_close(&sk);
+	free(path);
+
+	fp = open_out(exp, "launches.csv");
+	fprintf(fp, "module,executions,execute_ps,span_ps,autotune_ps\n"
+	    "%s,%d,%" PRId64 ",%" PRId64 ",%" PRId64 "\n", MODULE_NAME,
+	    g->steps, exec_ps, span_ps, autotune_ps);
+	close_out(fp, "launches.csv");
+	fp = open_out(exp, "launch-ops.csv");
+	fputs("name,count,total_ps\n", fp);
+	for (k = 0; k < LK_OPS; k++)
+		fprintf(fp, "fusion.%d,%d,%" PRId64 "\n", k, g->steps,
+		    op_ps[k]);
+	close_out(fp, "launch-ops.csv");
+}
+
 static _Noreturn void
 usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: gen-xplane [-v] [--seed=N] [--hosts=H] "
 	    "[--devices=D] [--steps=S] [--ops=K]\n"
 	    "                  [--repeat=R] [--gzip] [--warn] "
-	    "[--slow-op=NAME [--slow-factor=F]] outdir\n");
+	    "[--slow-op=NAME [--slow-factor=F]] outdir\n"
+	    "       gen-xplane [--seed=N] [--steps=S] --launches=plain|graph "
+	    "outdir\n");
 	exit(status);
 }
 
@@ -1450,6 +1627,7 @@ main(int argc, char **argv)
 		{ "gzip",	no_argument,	   NULL, 'z' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "hosts",	required_argument, NULL, 'H' },
+		{ "launches",	required_argument, NULL, 'L' },
 		{ "ops",	required_argument, NULL, 'K' },
 		{ "repeat",	required_argument, NULL, 'R' },
 		{ "seed",	required_argument, NULL, 'n' },
@@ -1463,7 +1641,7 @@ main(int argc, char **argv)
 	struct gen	 g;
 	FILE		*fp;
 	char		*run, *exp, *end;
-	int		 ch, i;
+	int		 ch, i, launches = 0;
 
 	memset(&g, 0, sizeof(g));
 	g.seed = 1;
@@ -1489,6 +1667,15 @@ main(int argc, char **argv)
 			break;
 		case 'K':
 			g.ops = (int)num_arg("ops", optarg, 1, 100000);
+			break;
+		case 'L':
+			if (strcmp(optarg, "plain") == 0)
+				launches = 1;
+			else if (strcmp(optarg, "graph") == 0)
+				launches = 2;
+			else
+				die("invalid --launches '%s' (want plain or "
+				    "graph)", optarg);
 			break;
 		case 'R':
 			g.repeat = (int)num_arg("repeat", optarg, 1, 1000000);
@@ -1541,6 +1728,31 @@ main(int argc, char **argv)
 	exp = xasprintf("%s/expected", g.outdir);
 	mkdir_p(run);
 	mkdir_p(exp);
+	if (launches != 0) {
+		launches_run(&g, run, exp, launches == 2);
+		free(run);
+		free(exp);
+		for (i = 0; i < g.nkinds; i++) {
+			free(g.kinds[i].name);
+			free(g.kinds[i].hlo);
+		}
+		free(g.start);
+		free(g.end);
+		free(g.kinds);
+		free(g.total);
+		free(g.dacc);
+		free(g.order);
+		free(g.len);
+		names_free(&g.plane.ev);
+		names_free(&g.plane.st);
+		buf_free(&g.plane.pstats);
+		buf_free(&g.plane.scratch);
+		buf_free(&g.plane.md);
+		buf_free(&g.plane.ent);
+		buf_free(&g.plane.head);
+		buf_free(&g.plane.tail);
+		return 0;
+	}
 
 	fp = open_out(exp, "README");
 	fprintf(fp, "Expected jaxprof answers for the profile in ../" RUN_DIR

@@ -22,7 +22,8 @@ same_as_reference() {
 	expect_stderr_empty
 	save ref
 	[ "$(grep -c . "$tmp/ref")" -gt 1 ] || fail "the reference found no ops"
-	expect_code 0 jaxprof top -n 0 --format=csv "$1"
+	# The reference knows nothing of compile work (autotuning).
+	expect_code 0 jaxprof top -n 0 --include-compile-work --format=csv "$1"
 	expect_stderr_empty
 	expect_stdout_file "$tmp/ref"
 }

@@ -19,7 +19,7 @@ expect_code 0 jaxprof compile --format=csv "$T"
 compare_golden csv
 expect_stderr_is "$WARN"
 [ "$(head -n 1 "$out")" = \
-    name,module,compiles,compile_us,executions,execute_us,compile_execute_ratio,programs ] ||
+    name,module,compiles,compile_us,executions,execute_us,compile_execute_ratio,programs,execute_span_us,autotune_us ] ||
     fail "compile --format=csv has not the header expected"
 [ "$(awk -F, 'NR > 1 { printf "%s ", $1 }' "$out")" = \
     "train_step normalize predict " ] ||

@@ -26,10 +26,11 @@ trap 'stop_server; rm -rf "$tmp"' EXIT
 # in $tmp/view.out, and waits (10 s at most) for its Open: line; sets
 # $url (the trace's URL), $base (http://127.0.0.1:PORT) and $pid.
 start_server() {
-	# Emptied here: the background job's own '>' may come after the
-	# loop below has read the last server's lines.
+	# The background shell truncates view.out only when it gets to run:
+	# remove the last server's first, so its Open: line is not read.
+	rm -f "$tmp/view.out" "$tmp/view.err"
 	: >"$tmp/view.out"
-	"$JAXPROF" view "$@" >>"$tmp/view.out" 2>"$tmp/view.err" &
+	"$JAXPROF" view "$@" >"$tmp/view.out" 2>"$tmp/view.err" &
 	pid=$!
 	i=0
 	# The line after Open:, so that Open: is whole (a loaded machine
