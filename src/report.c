@@ -133,7 +133,7 @@ default_db_path(char **roots, size_t nroots)
 }
 
 /*
- * A --host, --run or --device glob that matches none of the files found
+ * A --device glob that matches none of the planes of the files read
  * (planes, for --device) is a mistake, said the way git says an unknown
  * branch: the filter, then what there is.  -1 when it matches nothing.
  */
@@ -176,6 +176,57 @@ check_filter(struct report *r, const char *name, const char *glob,
 	return -1;
 }
 
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * check_filter() for --run (host == 0) or --host, on the files found:
+ * those of other runs and hosts are never read, so the index cannot say
+ * what there is.
+ */
+static int
+check_found_filter(struct report *r, int host, const char *glob)
+{
+	const char *name = host ? "host" : "run";
+	char **values, *list = NULL;
+	size_t i, n = 0;
+
+	if (strcmp(glob, "*") == 0)
+		return 0;
+	values = xcalloc(r->found.nfiles + 1, sizeof *values);
+	for (i = 0; i < r->found.nfiles; i++) {
+		const struct found_file *ff = &r->found.files[i];
+		const char *v = host ? ff->host : ff->run;
+
+		if (sqlite3_strglob(glob, v) == 0) {
+			free(values);
+			return 0;
+		}
+		if (*v != '\0')
+			values[n++] = (char *)v;
+	}
+	if (n > 0)
+		qsort(values, n, sizeof *values, cmp_str);
+	for (i = 0; i < n; i++) {
+		char *l;
+
+		if (i > 0 && strcmp(values[i], values[i - 1]) == 0)
+			continue;
+		l = xasprintf("%s%s'%s'", list != NULL ? list : "",
+		    list != NULL ? ", " : "", values[i]);
+		free(list);
+		list = l;
+	}
+	jp_warnx("--%s='%s' matches no %s; %ss found: %s", name, glob, name,
+	    name, list != NULL ? list : "none");
+	free(list);
+	free(values);
+	return -1;
+}
+
 /* Whether --run and --host select a file (GLOB, as in the SQL filters). */
 static int
 selected_file(const struct found_file *ff, void *arg)
@@ -211,6 +262,9 @@ report_open(struct report *r, int npaths, char **paths)
 	if (failed)
 		exit(EXIT_TROUBLE);
 	found_finish(&r->found);
+	if (check_found_filter(r, 1, r->host_glob) == -1 ||
+	    check_found_filter(r, 0, r->run_glob) == -1)
+		exit(EXIT_TROUBLE);
 	if (r->latest)
 		found_keep_latest(&r->found);
 	/* Files of other runs and hosts are never read (nor can fail). */
@@ -229,9 +283,7 @@ report_open(struct report *r, int npaths, char **paths)
 	r->nbad = index_refresh(r->ix, &r->found);
 	if (r->nbad == -1)
 		exit(EXIT_TROUBLE);
-	if (check_filter(r, "host", r->host_glob, "f.host", "files f") == -1 ||
-	    check_filter(r, "run", r->run_glob, "f.run", "files f") == -1 ||
-	    check_filter(r, "device", r->device_glob, "p.name",
+	if (check_filter(r, "device", r->device_glob, "p.name",
 	    "planes p JOIN files f ON f.id = p.file_id") == -1)
 		exit(report_close(r, EXIT_TROUBLE));
 	/* Every profile unreadable (each one reported): nothing to show. */
