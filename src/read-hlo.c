@@ -245,6 +245,7 @@ struct order_ctx {
 	const ModuleProto *mp;
 	int64_t		*sorted_ids;
 	uint32_t	*order;
+	const InstrProto **protos;	/* of m->instrs, index for index */
 	size_t		 cap;
 };
 
@@ -287,11 +288,8 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth)
 			continue;
 		}
 		/* A call, loop or branch runs its computations here. */
-		in = NULL;
-		for (j = 0; j < c->n_instructions && in == NULL; j++)
-			if (c->instructions[j]->id == hi->id)
-				in = c->instructions[j];
-		for (j = 0; in != NULL && j < in->n_called_computation_ids; j++)
+		in = o->protos[k];
+		for (j = 0; j < in->n_called_computation_ids; j++)
 			add_launches(o, find_comp(o->mp,
 			    in->called_computation_ids[j]), depth + 1);
 	}
@@ -357,15 +355,17 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 		m->ninstrs += mp->computations[i]->n_instructions;
 	m->instrs = xcalloc(m->ninstrs + 1, sizeof *m->instrs);
 	ids = xcalloc(m->ninstrs + 1, sizeof *ids);
+	memset(&o, 0, sizeof o);
+	o.protos = xcalloc(m->ninstrs + 1, sizeof *o.protos);
 	for (i = k = 0; i < mp->n_computations; i++)
 		for (j = 0; j < mp->computations[i]->n_instructions; j++, k++) {
-			fill_instr(m, mp, mp->computations[i],
-			    mp->computations[i]->instructions[j], &m->instrs[k]);
+			o.protos[k] = mp->computations[i]->instructions[j];
+			fill_instr(m, mp, mp->computations[i], o.protos[k],
+			    &m->instrs[k]);
 			ids[k] = m->instrs[k].id;
 		}
 	index_names(m);
 
-	memset(&o, 0, sizeof o);
 	o.m = m;
 	o.mp = mp;
 	o.order = xcalloc(m->ninstrs + 1, sizeof *o.order);
@@ -378,6 +378,7 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 	add_launches(&o, find_comp(mp, mp->entry_computation_id), 0);
 	free(o.sorted_ids);
 	free(o.order);
+	free(o.protos);
 	free(ids);
 }
 

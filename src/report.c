@@ -132,6 +132,27 @@ default_db_path(char **roots, size_t nroots)
 	return path;
 }
 
+/* list (NULL: empty) with ", 'v'" appended; frees the old list. */
+static char *
+append_quoted(char *list, const char *v)
+{
+	char *l = xasprintf("%s%s'%s'", list != NULL ? list : "",
+	    list != NULL ? ", " : "", v);
+
+	free(list);
+	return l;
+}
+
+/* Says the filter matches nothing and what there is; frees list; -1. */
+static int
+no_match(const char *name, const char *glob, char *list)
+{
+	jp_warnx("--%s='%s' matches no %s; %ss found: %s", name, glob, name,
+	    name, list != NULL ? list : "none");
+	free(list);
+	return -1;
+}
+
 /*
  * A --device glob that matches none of the planes of the files read
  * (planes, for --device) is a mistake, said the way git says an unknown
@@ -162,18 +183,11 @@ check_filter(struct report *r, const char *name, const char *glob,
 	    "s.file_id = f.id WHERE %s <> '' ORDER BY 1", col, from, col);
 	st = index_prepare(r->ix, sql);
 	free(sql);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		char *l = xasprintf("%s%s'%s'", list != NULL ? list : "",
-		    list != NULL ? ", " : "", sqlite3_column_text(st, 0));
-
-		free(list);
-		list = l;
-	}
+	while (sqlite3_step(st) == SQLITE_ROW)
+		list = append_quoted(list,
+		    (const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
-	jp_warnx("--%s='%s' matches no %s; %ss found: %s", name, glob, name,
-	    name, list != NULL ? list : "none");
-	free(list);
-	return -1;
+	return no_match(name, glob, list);
 }
 
 static int
@@ -210,21 +224,11 @@ check_found_filter(struct report *r, int host, const char *glob)
 	}
 	if (n > 0)
 		qsort(values, n, sizeof *values, cmp_str);
-	for (i = 0; i < n; i++) {
-		char *l;
-
-		if (i > 0 && strcmp(values[i], values[i - 1]) == 0)
-			continue;
-		l = xasprintf("%s%s'%s'", list != NULL ? list : "",
-		    list != NULL ? ", " : "", values[i]);
-		free(list);
-		list = l;
-	}
-	jp_warnx("--%s='%s' matches no %s; %ss found: %s", name, glob, name,
-	    name, list != NULL ? list : "none");
-	free(list);
+	for (i = 0; i < n; i++)
+		if (i == 0 || strcmp(values[i], values[i - 1]) != 0)
+			list = append_quoted(list, values[i]);
 	free(values);
-	return -1;
+	return no_match(name, glob, list);
 }
 
 /* Whether --run and --host select a file (GLOB, as in the SQL filters). */
