@@ -54,17 +54,14 @@ static const int64_t event_caps[] = {
 
 /* Device names of a file, "GPU:0,GPU:1"; the host's when it has none. */
 static char *
-devices_of(struct report *r, sqlite3_int64 file_id)
+devices_of(sqlite3_stmt *st, sqlite3_int64 file_id)
 {
-	sqlite3_stmt *st;
 	char *out = NULL;
 	int pass;
 
 	/* First device planes; for a CPU-only profile, host planes. */
 	for (pass = 0; pass < 2 && out == NULL; pass++) {
-		st = index_prepare(r->ix, "SELECT substr(name, "
-		    "instr(name, ':') + 1) FROM planes WHERE file_id = ? AND "
-		    "kind = ? ORDER BY plane_id, name");
+		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, file_id);
 		sqlite3_bind_text(st, 2, pass == 0 ? "device" : "host", -1,
 		    SQLITE_STATIC);
@@ -76,18 +73,17 @@ devices_of(struct report *r, sqlite3_int64 file_id)
 			free(out);
 			out = s;
 		}
-		sqlite3_finalize(st);
 	}
+	sqlite3_reset(st);
 	return out != NULL ? out : xstrdup("");
 }
 
 /* Profiler errors and warnings, and planes cut at an event cap. */
 static void
-warn_file(struct report *r, sqlite3_stmt *row, sqlite3_int64 file_id)
+warn_file(sqlite3_stmt *planes, sqlite3_stmt *row, sqlite3_int64 file_id)
 {
 	const char *path = (const char *)sqlite3_column_text(row, 9);
 	int kinds[] = { 10, 11 }, i;
-	sqlite3_stmt *st;
 	size_t k;
 
 	for (i = 0; i < 2; i++) {
@@ -104,18 +100,16 @@ warn_file(struct report *r, sqlite3_stmt *row, sqlite3_int64 file_id)
 			    i == 0 ? "error" : "warning", line);
 		free(copy);
 	}
-	st = index_prepare(r->ix, "SELECT name, events FROM planes "
-	    "WHERE file_id = ?");
-	sqlite3_bind_int64(st, 1, file_id);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	sqlite3_bind_int64(planes, 1, file_id);
+	while (sqlite3_step(planes) == SQLITE_ROW)
 		for (k = 0; k < sizeof event_caps / sizeof event_caps[0]; k++)
-			if (sqlite3_column_int64(st, 1) == event_caps[k])
+			if (sqlite3_column_int64(planes, 1) == event_caps[k])
 				jp_warnx("warning: '%s': plane '%s' has "
 				    "exactly %lld events: the profiler's event "
 				    "cap was probably hit", path,
-				    (const char *)sqlite3_column_text(st, 0),
+				    (const char *)sqlite3_column_text(planes, 0),
 				    (long long)event_caps[k]);
-	sqlite3_finalize(st);
+	sqlite3_reset(planes);
 }
 
 static int
@@ -132,7 +126,7 @@ list_run(int argc, char **argv)
 	};
 	struct report r;
 	struct output *o;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st, *devices_query, *planes_query;
 	int ch, status = EXIT_OK;
 
 	report_init(&r, "list");
@@ -154,6 +148,12 @@ list_run(int argc, char **argv)
 	    "WHERE f.host GLOB ?101 AND f.run GLOB ?103 "
 	    "ORDER BY f.run, f.host, f.path");
 	report_bind_filters(&r, st);
+	/* Asked per file: prepared once. */
+	devices_query = index_prepare(r.ix, "SELECT substr(name, "
+	    "instr(name, ':') + 1) FROM planes WHERE file_id = ? AND "
+	    "kind = ? ORDER BY plane_id, name");
+	planes_query = index_prepare(r.ix, "SELECT name, events FROM planes "
+	    "WHERE file_id = ?");
 	o = output_new(r.format, stdout, columns,
 	    sizeof columns / sizeof columns[0]);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -179,7 +179,7 @@ list_run(int argc, char **argv)
 		}
 		output_int(o, sqlite3_column_int64(st, 4));
 		output_int(o, sqlite3_column_int64(st, 5));
-		devices = devices_of(&r, id);
+		devices = devices_of(devices_query, id);
 		output_str(o, devices);
 		free(devices);
 		if (sqlite3_column_type(st, 6) != SQLITE_NULL)
@@ -203,9 +203,11 @@ list_run(int argc, char **argv)
 		} else
 			output_null(o);
 		output_end_row(o);
-		warn_file(&r, st, id);
+		warn_file(planes_query, st, id);
 	}
 	sqlite3_finalize(st);
+	sqlite3_finalize(devices_query);
+	sqlite3_finalize(planes_query);
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
 	return report_close(&r, status);

@@ -43,12 +43,13 @@ int	index_step(struct index *ix, sqlite3_stmt *st, char **cause);
 int	index_is_current(struct index *ix, const struct found_file *ff,
 	    sqlite3_int64 *id);
 /*
- * Writes ff (and fs when it was read; NULL: listed only) in one
- * transaction, replacing what the index held for its path.
+ * Writes ff (and fs when it was read; NULL: listed only), replacing what
+ * the index held for its path: all or nothing, inside the write
+ * transaction the caller holds.
  */
 int	index_store_file(struct index *ix, const struct found_file *ff,
 	    const struct file_summary *fs, sqlite3_int64 *id, char **cause);
-/* Deletes every row of the file at path, in one transaction. */
+/* Deletes every row of the file at path, inside the caller's transaction. */
 int	index_forget_file(struct index *ix, const char *path, char **cause);
 
 #endif

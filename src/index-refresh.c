@@ -11,13 +11,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "classify.h"
 #include "err.h"
-#include "fdio.h"
 #include "index-int.h"
 #include "load.h"
 #include "read-archive.h"
@@ -25,19 +24,75 @@
 #include "xmalloc.h"
 
 /* Files read at once, at most (and no more than there are CPUs). */
-#define MAX_THREADS	8
+#define MAX_THREADS	64
+/*
+ * Files read ahead of the store, per thread: what bounds memory, since a
+ * read file waits as its summary until it is stored.
+ */
+#define READ_AHEAD	2
+/* A batch of stores commits after this long (see struct batch). */
+#define BATCH_NS	(250 * 1000000LL)
+
+/*
+ * Stores commit in batches: one transaction a file costs more than
+ * storing a small one (40,000 entries of an archive).  A batch commits
+ * after BATCH_NS, and before the store waits for a file still being
+ * read, so the write lock is never held idle and an interrupted index
+ * loses at most one batch: the next run reads only the files not
+ * committed yet.
+ */
+struct batch {
+	int		 open;
+	struct timespec	 begun;
+};
+
+static int
+batch_join(struct index *ix, struct batch *b, char **cause)
+{
+	if (b->open)
+		return 0;
+	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
+		return -1;
+	b->open = 1;
+	clock_gettime(CLOCK_MONOTONIC, &b->begun);
+	return 0;
+}
+
+static int
+batch_commit(struct index *ix, struct batch *b, char **cause)
+{
+	if (!b->open)
+		return 0;
+	b->open = 0;
+	if (index_exec(ix, "COMMIT", cause) == 0)
+		return 0;
+	sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Commits the batch if it has run its time. */
+static int
+batch_tick(struct index *ix, struct batch *b, char **cause)
+{
+	struct timespec now;
+
+	if (!b->open)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((int64_t)(now.tv_sec - b->begun.tv_sec) * 1000000000 +
+	    (now.tv_nsec - b->begun.tv_nsec) < BATCH_NS)
+		return 0;
+	return batch_commit(ix, b, cause);
+}
 
 static int
 select_file(struct index *ix, sqlite3_int64 id, char **cause)
 {
 	sqlite3_stmt *st;
-	int rc;
 
-	st = index_prepare(ix, "INSERT OR IGNORE INTO selected VALUES (?)");
+	st = index_cached(ix, "INSERT OR IGNORE INTO selected VALUES (?)");
 	sqlite3_bind_int64(st, 1, id);
-	rc = index_step(ix, st, cause);
-	sqlite3_finalize(st);
-	return rc;
+	return index_step(ix, st, cause);
 }
 
 static int
@@ -61,7 +116,8 @@ found_has(const struct found *f, const char *path)
 
 /* Drops indexed files under the roots that no longer exist. */
 static int
-drop_deleted(struct index *ix, const struct found *f, char **cause)
+drop_deleted(struct index *ix, const struct found *f, struct batch *b,
+    char **cause)
 {
 	sqlite3_stmt *st;
 	char **gone = NULL;
@@ -86,7 +142,8 @@ drop_deleted(struct index *ix, const struct found *f, char **cause)
 	}
 	sqlite3_finalize(st);
 	for (i = 0; i < ngone; i++) {
-		if (rc == 0 && index_forget_file(ix, gone[i], cause) == -1)
+		if (rc == 0 && (batch_join(ix, b, cause) == -1 ||
+		    index_forget_file(ix, gone[i], cause) == -1))
 			rc = -1;
 		free(gone[i]);
 	}
@@ -141,7 +198,7 @@ worth_reading(const struct found *f, size_t i)
 
 /*
  * Files to read are parsed by worker threads (hosts are independent) and
- * stored by the calling thread in order, one transaction each.
+ * stored by the calling thread in order, in batches.
  */
 /* Archive entries up to this size wait in memory, this much in all. */
 #define SPOOL_MEM_ENTRY		((int64_t)4 << 20)
@@ -162,9 +219,12 @@ struct pool {
 	struct job	*jobs;
 	size_t		 njobs;
 	size_t		 next;		/* the next job a worker takes */
+	size_t		 stored;	/* jobs stored (and freed) so far */
+	size_t		 ahead;		/* jobs read ahead of the store, at most */
 	int		 plane_threads;	/* per file: CPUs left to its planes */
 	pthread_mutex_t	 mu;
-	pthread_cond_t	 done;
+	pthread_cond_t	 done;		/* a job is read */
+	pthread_cond_t	 room;		/* a job is stored */
 };
 
 /* A new private folder in $TMPDIR (or /tmp), its path in buf. */
@@ -297,33 +357,6 @@ spool_archives(struct pool *p, char *tmpdir, size_t *mem_total)
 	free(next);
 }
 
-/*
- * A job whose entry waits in memory, read through a memfd (no file to
- * create); without one, the slow way, from the archive.
- */
-static int
-load_from_memory(struct job *j, int plane_threads)
-{
-	char path[64];
-	int fd, rc;
-
-	fd = memfd_create("jaxprof-entry", MFD_CLOEXEC);
-	if (fd == -1 || write_full(fd, j->mem, j->memlen) == -1) {
-		if (fd != -1)
-			close(fd);
-		rc = load_file(j->ff->path, j->ff->kind, plane_threads,
-		    &j->fs, &j->cause);
-	} else {
-		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-		rc = load_file(path, j->ff->kind, plane_threads, &j->fs,
-		    &j->cause);
-		close(fd);
-	}
-	free(j->mem);
-	j->mem = NULL;
-	return rc;
-}
-
 static void *
 worker(void *arg)
 {
@@ -333,15 +366,20 @@ worker(void *arg)
 		struct job *j;
 
 		pthread_mutex_lock(&p->mu);
+		while (p->next < p->njobs && p->next >= p->stored + p->ahead)
+			pthread_cond_wait(&p->room, &p->mu);
 		if (p->next == p->njobs) {
 			pthread_mutex_unlock(&p->mu);
 			return NULL;
 		}
 		j = &p->jobs[p->next++];
 		pthread_mutex_unlock(&p->mu);
-		if (j->mem != NULL)
-			j->rc = load_from_memory(j, p->plane_threads);
-		else
+		if (j->mem != NULL) {
+			j->rc = load_memory(j->ff->path, j->mem, j->memlen,
+			    j->ff->kind, p->plane_threads, &j->fs, &j->cause);
+			free(j->mem);
+			j->mem = NULL;
+		} else
 			j->rc = load_file(j->spool != NULL ? j->spool :
 			    j->ff->path, j->ff->kind, p->plane_threads, &j->fs,
 			    &j->cause);
@@ -377,6 +415,7 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 		free(looks);
 		free(shown);
 		free(j->cause);
+		j->cause = NULL;
 		(*bad)++;
 		*id = -1;
 		return index_forget_file(ix, j->ff->path, cause);
@@ -391,21 +430,93 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 	return rc;
 }
 
+/* Job j is stored: a worker may read one more ahead. */
+static void
+pool_stored(struct pool *p, size_t j)
+{
+	pthread_mutex_lock(&p->mu);
+	p->stored = j + 1;
+	pthread_cond_broadcast(&p->room);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/*
+ * Waits until job j is read.  An open batch waits only until its time is
+ * up, then commits: the write lock is held BATCH_NS at most, busy or not.
+ */
+static int
+pool_wait(struct pool *p, size_t j, struct index *ix, struct batch *b,
+    char **cause)
+{
+	struct job *jb = &p->jobs[j];
+	struct timespec deadline;
+
+	pthread_mutex_lock(&p->mu);
+	if (!jb->done && b->open) {
+		deadline = b->begun;
+		deadline.tv_nsec += BATCH_NS % 1000000000;
+		deadline.tv_sec += BATCH_NS / 1000000000 +
+		    deadline.tv_nsec / 1000000000;
+		deadline.tv_nsec %= 1000000000;
+		while (!jb->done && pthread_cond_timedwait(&p->done, &p->mu,
+		    &deadline) == 0)
+			;
+	}
+	if (!jb->done) {
+		pthread_mutex_unlock(&p->mu);
+		if (batch_commit(ix, b, cause) == -1)
+			return -1;
+		pthread_mutex_lock(&p->mu);
+		while (!jb->done)
+			pthread_cond_wait(&p->done, &p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return 0;
+}
+
+/* The files found, as the selected table of this run's reports. */
+static int
+select_files(struct index *ix, const sqlite3_int64 *ids, size_t n,
+    char **cause)
+{
+	size_t i;
+
+	/* Only the temporary table is written: no lock on the index. */
+	if (index_exec(ix, "BEGIN", cause) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (ids[i] != -1 && select_file(ix, ids[i], cause) == -1) {
+			sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+	return index_exec(ix, "COMMIT", cause);
+}
+
 int
 index_refresh(struct index *ix, const struct found *f)
 {
 	struct pool pool;
-	pthread_t threads[MAX_THREADS];
+	struct batch batch = { 0 };
+	pthread_condattr_t monotonic;
+	pthread_t *threads;
 	sqlite3_int64 *ids = xcalloc(f->nfiles + 1, sizeof *ids);
 	size_t *job_of = xcalloc(f->nfiles + 1, sizeof *job_of);
 	char *cause = NULL, tmpdir[PATH_MAX] = "";
 	size_t i, nthreads = 0, mem_total = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t ncpus = ncpu > 0 ? (size_t)ncpu : 1;
+	size_t max_threads = ncpus < MAX_THREADS ? ncpus : MAX_THREADS;
 	int bad = 0, rc = -1;
 
 	memset(&pool, 0, sizeof pool);
 	pthread_mutex_init(&pool.mu, NULL);
-	pthread_cond_init(&pool.done, NULL);
+	/* Batches keep time on the monotonic clock; waits for them too. */
+	pthread_condattr_init(&monotonic);
+	pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+	pthread_cond_init(&pool.done, &monotonic);
+	pthread_condattr_destroy(&monotonic);
+	pthread_cond_init(&pool.room, NULL);
+	threads = xcalloc(max_threads, sizeof *threads);
 	if (index_exec(ix, "DELETE FROM selected", &cause) == -1)
 		goto out;
 	/* Which files need reading. */
@@ -431,40 +542,39 @@ index_refresh(struct index *ix, const struct found *f)
 	}
 	spool_archives(&pool, tmpdir, &mem_total);
 	/* Fewer files than CPUs: the others read planes of a file. */
-	pool.plane_threads = pool.njobs == 0 ? 1 :
-	    (int)((ncpu > 0 ? (size_t)ncpu : 1) / pool.njobs);
+	pool.plane_threads = pool.njobs == 0 ? 1 : (int)(ncpus / pool.njobs);
 	if (pool.plane_threads < 1)
 		pool.plane_threads = 1;
-	while (nthreads < MAX_THREADS && nthreads < pool.njobs &&
-	    (long)nthreads < (ncpu > 0 ? ncpu : 1)) {
-		if (pthread_create(&threads[nthreads], NULL, worker,
-		    &pool) != 0)
-			break;
+	pool.ahead = READ_AHEAD * max_threads;
+	while (nthreads < max_threads && nthreads < pool.njobs &&
+	    pthread_create(&threads[nthreads], NULL, worker, &pool) == 0)
 		nthreads++;
-	}
-	if (nthreads == 0)
+	if (nthreads == 0) {
+		pool.ahead = pool.njobs;
 		worker(&pool);	/* no thread could start: read here */
+	}
 	for (i = 0; i < f->nfiles; i++) {
 		const struct found_file *ff = &f->files[i];
 
 		if (job_of[i] != SIZE_MAX) {
-			struct job *j = &pool.jobs[job_of[i]];
-
-			pthread_mutex_lock(&pool.mu);
-			while (!j->done)
-				pthread_cond_wait(&pool.done, &pool.mu);
-			pthread_mutex_unlock(&pool.mu);
-			if (store_job(ix, j, &ids[i], &bad, &cause) == -1)
+			if (pool_wait(&pool, job_of[i], ix, &batch,
+			    &cause) == -1 ||
+			    batch_join(ix, &batch, &cause) == -1 ||
+			    store_job(ix, &pool.jobs[job_of[i]], &ids[i],
+			    &bad, &cause) == -1)
 				goto out;
-			if (ids[i] == -1)
-				continue;
-		} else if (ids[i] == -1 &&
-		    index_store_file(ix, ff, NULL, &ids[i], &cause) == -1)
+			pool_stored(&pool, job_of[i]);
+		} else if (ids[i] == -1 && (batch_join(ix, &batch,
+		    &cause) == -1 ||
+		    index_store_file(ix, ff, NULL, &ids[i], &cause) == -1))
 			goto out;
-		if (select_file(ix, ids[i], &cause) == -1)
+		if (batch_tick(ix, &batch, &cause) == -1)
 			goto out;
 	}
-	if (!ix->readonly && drop_deleted(ix, f, &cause) == -1)
+	if (!ix->readonly && drop_deleted(ix, f, &batch, &cause) == -1)
+		goto out;
+	if (batch_commit(ix, &batch, &cause) == -1 ||
+	    select_files(ix, ids, f->nfiles, &cause) == -1)
 		goto out;
 	rc = bad;
 out:
@@ -472,9 +582,13 @@ out:
 		jp_warnx("index '%s': %s", ix->path,
 		    cause != NULL ? cause : "error");
 		free(cause);
-		/* Let the workers finish before their jobs are freed. */
+		cause = NULL;
+		/* What is stored stays; the workers stop after their job. */
+		if (batch_commit(ix, &batch, &cause) == -1)
+			free(cause);
 		pthread_mutex_lock(&pool.mu);
 		pool.next = pool.njobs;
+		pthread_cond_broadcast(&pool.room);
 		pthread_mutex_unlock(&pool.mu);
 	}
 	for (i = 0; i < nthreads; i++)
@@ -488,6 +602,7 @@ out:
 		}
 	pthread_mutex_destroy(&pool.mu);
 	pthread_cond_destroy(&pool.done);
+	pthread_cond_destroy(&pool.room);
 	/* Spools left by an error: nothing else removes them. */
 	for (i = 0; i < pool.njobs; i++) {
 		free(pool.jobs[i].mem);
@@ -499,6 +614,7 @@ out:
 	if (*tmpdir != '\0')
 		(void)rmdir(tmpdir);
 	free(pool.jobs);
+	free(threads);
 	free(ids);
 	free(job_of);
 	return rc;

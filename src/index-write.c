@@ -522,8 +522,9 @@ index_is_current(struct index *ix, const struct found_file *ff,
 }
 
 /*
- * Writes ff (and fs when it was parsed) in one transaction, replacing
- * what the index held for that path.
+ * Writes ff (and fs when it was parsed), replacing what the index held
+ * for that path.  The caller holds a write transaction (a batch of
+ * index-refresh.c); a savepoint makes the file all or nothing inside it.
  */
 int
 index_store_file(struct index *ix, const struct found_file *ff,
@@ -532,11 +533,12 @@ index_store_file(struct index *ix, const struct found_file *ff,
 	struct writers w;
 	size_t i;
 
-	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
-		return -1;
 	/* Another jaxprof may have stored it while this one was reading. */
 	if (index_is_current(ix, ff, id))
-		return index_exec(ix, "COMMIT", cause);
+		return 0;
+	if (index_step(ix, index_cached(ix, "SAVEPOINT store_file"),
+	    cause) == -1)
+		return -1;
 	if (delete_file(ix, ff->path, cause) == -1 ||
 	    (*id = insert_file(ix, ff, fs, cause)) == -1)
 		goto fail;
@@ -555,20 +557,22 @@ index_store_file(struct index *ix, const struct found_file *ff,
 			}
 		writers_finalize(&w);
 	}
-	return index_exec(ix, "COMMIT", cause);
+	return index_step(ix, index_cached(ix, "RELEASE store_file"), cause);
 fail:
-	sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(ix->db, "ROLLBACK TO store_file; RELEASE store_file",
+	    NULL, NULL, NULL);
 	return -1;
 }
 
 int
 index_forget_file(struct index *ix, const char *path, char **cause)
 {
-	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
+	if (index_exec(ix, "SAVEPOINT forget_file", cause) == -1)
 		return -1;
 	if (delete_file(ix, path, cause) == -1) {
-		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_exec(ix->db, "ROLLBACK TO forget_file; "
+		    "RELEASE forget_file", NULL, NULL, NULL);
 		return -1;
 	}
-	return index_exec(ix, "COMMIT", cause);
+	return index_exec(ix, "RELEASE forget_file", cause);
 }

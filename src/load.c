@@ -3,11 +3,15 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "load.h"
 #include "err.h"
+#include "fdio.h"
 #include "read-hlo.h"
 #include "read-json.h"
 #include "read-xplane.h"
@@ -217,8 +221,9 @@ load_json(const char *path, struct file_summary *fs, char **cause)
 	return 0;
 }
 
-int
-load_file(const char *path, enum file_kind kind, int nthreads,
+/* An XSpace whose bytes src holds; path names it in messages. */
+static int
+load_xspace(struct source *src, const char *path, int nthreads,
     struct file_summary *fs, char **cause)
 {
 	struct plane_pool pool;
@@ -227,21 +232,15 @@ load_file(const char *path, enum file_kind kind, int nthreads,
 	struct step_windows *windows = NULL;
 	struct pf_handler h;
 	struct classify *c;
-	struct source src;
 	struct xspace *xs = NULL;
 	char *error = NULL;
 	size_t i, nstarted = 0;
 	int rc = -1;
 
-	memset(fs, 0, sizeof *fs);
 	memset(&pool, 0, sizeof pool);
 	memset(&pp, 0, sizeof pp);
-	if (kind == KIND_TRACE_JSON)
-		return load_json(path, fs, cause);
-	if (source_open_check(&src, path, xplane_check_start, cause) == -1)
-		return -1;
 	pp.hlo = hlo_set_new();
-	if (xspace_open(&src, path, &xs, cause) == -1 ||
+	if (xspace_open(src, path, &xs, cause) == -1 ||
 	    (windows = read_prepass(xs, &pp, cause)) == NULL)
 		goto out;
 
@@ -264,7 +263,7 @@ load_file(const char *path, enum file_kind kind, int nthreads,
 	/* The planes' summaries join the file's in file order. */
 	c = classify_new(fs, windows, &h);
 	(void)xspace_read_space(xs, &h);
-	fs->read_stats.bytes = src.size;
+	fs->read_stats.bytes = src->size;
 	for (i = 0; i < pool.njobs; i++) {
 		struct plane_job *job = &pool.jobs[i];
 
@@ -293,6 +292,53 @@ out:
 	free(pool.jobs);
 	step_windows_free(windows);
 	xspace_free(xs);
+	return rc;
+}
+
+int
+load_file(const char *path, enum file_kind kind, int nthreads,
+    struct file_summary *fs, char **cause)
+{
+	struct source src;
+	int rc;
+
+	memset(fs, 0, sizeof *fs);
+	if (kind == KIND_TRACE_JSON)
+		return load_json(path, fs, cause);
+	if (source_open_check(&src, path, xplane_check_start, cause) == -1)
+		return -1;
+	rc = load_xspace(&src, path, nthreads, fs, cause);
 	source_close(&src);
+	return rc;
+}
+
+int
+load_memory(const char *path, const uint8_t *data, size_t size,
+    enum file_kind kind, int nthreads, struct file_summary *fs,
+    char **cause)
+{
+	struct source src;
+	char fdpath[64];
+	int fd, rc;
+
+	memset(fs, 0, sizeof *fs);
+	/* A plain XSpace is read where it lies. */
+	if (kind == KIND_XPLANE && size >= 2 &&
+	    !(data[0] == 0x1f && data[1] == 0x8b)) {
+		source_borrow(&src, data, size);
+		rc = load_xspace(&src, path, nthreads, fs, cause);
+		source_close(&src);
+		return rc;
+	}
+	/* Others (gzip, JSON, empty) through a memfd, as from a file. */
+	fd = memfd_create("jaxprof-entry", MFD_CLOEXEC);
+	if (fd == -1 || write_full(fd, data, size) == -1) {
+		if (fd != -1)
+			close(fd);
+		return load_file(path, kind, nthreads, fs, cause);
+	}
+	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
+	rc = load_file(fdpath, kind, nthreads, fs, cause);
+	close(fd);
 	return rc;
 }

@@ -9,6 +9,9 @@
 #ifndef JAXPROF_LOAD_H
 #define JAXPROF_LOAD_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "classify.h"
 #include "discover.h"
 
@@ -19,5 +22,12 @@
  */
 int	load_file(const char *path, enum file_kind kind, int nthreads,
 	    struct file_summary *fs, char **cause);
+/*
+ * The same for the size bytes at data, read from path (an archive
+ * entry): a plain XSpace is read in place, without a file.
+ */
+int	load_memory(const char *path, const uint8_t *data, size_t size,
+	    enum file_kind kind, int nthreads, struct file_summary *fs,
+	    char **cause);
 
 #endif

@@ -294,6 +294,8 @@ arc_read(struct arc_reader *r, int64_t max, uint8_t **buf, size_t *len,
 		*len = 0;
 		return -1;
 	}
+	/* Many small entries wait in memory: no slack kept per entry. */
+	*buf = xreallocarray(*buf, *len + 1, 1);
 	return 0;
 }
 

@@ -177,6 +177,14 @@ out:
 }
 
 void
+source_borrow(struct source *src, const uint8_t *data, size_t size)
+{
+	memset(src, 0, sizeof *src);
+	src->data = data;
+	src->size = size;
+}
+
+void
 source_release(struct source *src, size_t *mark, size_t offset)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), start, end;

@@ -46,6 +46,12 @@ int	source_open(struct source *src, const char *path, char **cause);
 typedef int source_check_fn(const uint8_t *p, size_t n, char **cause);
 int	source_open_check(struct source *src, const char *path,
 	    source_check_fn *check, char **cause);
+/*
+ * Bytes already in memory (an archive entry read whole), borrowed: the
+ * caller keeps them until source_close().  Not for gzip or empty bytes,
+ * which source_open() inflates or rejects.
+ */
+void	source_borrow(struct source *src, const uint8_t *data, size_t size);
 void	source_release(struct source *src, size_t *mark, size_t offset);
 void	source_close(struct source *src);
 
