@@ -89,6 +89,7 @@ idle_run(int argc, char **argv)
 		}
 	}
 	report_open(&r, argc - optind, argv + optind);
+	report_remember(&r, argc, argv);
 
 	/*
 	 * The host events covering the gap's middle: the innermost one is

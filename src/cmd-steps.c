@@ -553,6 +553,7 @@ steps_run(int argc, char **argv)
 		}
 	}
 	report_open(&r, argc - optind, argv + optind);
+	report_remember(&r, argc, argv);
 	devs = load_steps(&r, skip, &ndev);
 	for (i = 0; i < ndev; i++)
 		n += devs[i].n;

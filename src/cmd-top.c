@@ -382,6 +382,7 @@ top_run(int argc, char **argv)
 	if (tree && !scopes)
 		jp_errx(EXIT_TROUBLE, "--tree goes with --group=scope");
 	report_open(&r, argc - optind, argv + optind);
+	report_remember(&r, argc, argv);
 	if (scopes) {
 		o = output_new(r.format, stdout, columns,
 		    sizeof columns / sizeof columns[0]);

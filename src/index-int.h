@@ -18,6 +18,7 @@ struct index {
 	sqlite3	*db;
 	char	*path;
 	int	 readonly;	/* on read-only storage: answers, never writes */
+	int	 files_changed;	/* a file stored or forgotten, not committed */
 	struct {
 		char		*sql;
 		sqlite3_stmt	*st;

@@ -64,9 +64,14 @@ batch_commit(struct index *ix, struct batch *b, char **cause)
 	if (!b->open)
 		return 0;
 	b->open = 0;
-	if (index_exec(ix, "COMMIT", cause) == 0)
+	/* Remembered reports may show what changed: forget them. */
+	if ((!ix->files_changed || index_exec(ix, "DELETE FROM report_cache",
+	    cause) == 0) && index_exec(ix, "COMMIT", cause) == 0) {
+		ix->files_changed = 0;
 		return 0;
+	}
 	sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+	ix->files_changed = 0;
 	return -1;
 }
 

@@ -70,6 +70,7 @@ delete_file(struct index *ix, const char *path, char **cause)
 	sqlite3_reset(st);
 	if (id == -1)
 		return 0;
+	ix->files_changed = 1;
 	for (i = 0; i < sizeof per_file_tables / sizeof per_file_tables[0];
 	    i++) {
 		char *sql = xasprintf("DELETE FROM %s WHERE file_id = ?",
@@ -130,6 +131,7 @@ insert_file(struct index *ix, const struct found_file *ff,
 	sqlite3_bind_int64(st, 18, (sqlite3_int64)time(NULL));
 	if (index_step(ix, st, cause) == 0)
 		id = sqlite3_last_insert_rowid(ix->db);
+	ix->files_changed = 1;
 	return id;
 }
 

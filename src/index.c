@@ -89,6 +89,9 @@ static const char *const schema[] = {
 	    "custom_call_target TEXT, op_name TEXT, op_type TEXT, "
 	    "source_file TEXT, source_line INTEGER, source_function TEXT, "
 	    "schedule_index INTEGER)",
+	"CREATE TABLE report_cache("
+	    "key BLOB PRIMARY KEY, status INTEGER NOT NULL, "
+	    "stdout BLOB NOT NULL, stderr BLOB NOT NULL)",
 	"CREATE INDEX planes_file ON planes(file_id)",
 	"CREATE INDEX ops_file ON ops(file_id)",
 	"CREATE INDEX kernels_file ON kernels(file_id)",

@@ -16,7 +16,7 @@
 
 #include "discover.h"
 
-#define INDEX_SCHEMA_VERSION	5
+#define INDEX_SCHEMA_VERSION	6
 
 struct index;
 
@@ -35,8 +35,9 @@ sqlite3		*index_db(struct index *ix);
 
 /*
  * Brings the index up to date with the files found: unchanged files (same
- * size and mtime) are not read again, changed or new ones are re-read, each
- * in its own transaction, and files gone from under the roots are dropped.
+ * size and mtime) are not read again, changed or new ones are re-read and
+ * stored in batches (each file all or nothing), and files gone from under
+ * the roots are dropped.
  * Fills the temporary table selected(file_id) with the found files.
  * Prints one message per unreadable file and returns how many there were
  * (-1 on a database error, already reported).

@@ -10,6 +10,7 @@
 
 #include "err.h"
 #include "report.h"
+#include "report-cache.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -295,6 +296,19 @@ report_open(struct report *r, int npaths, char **paths)
 		exit(report_close(r, EXIT_TROUBLE));
 }
 
+void
+report_remember(struct report *r, int argc, char **argv)
+{
+	int status;
+
+	/* Unreadable files are read again each time: nothing to remember. */
+	if (r->nbad > 0)
+		return;
+	r->remembered = 1;
+	if (report_cache_replay(r->ix, argc, argv, &status))
+		exit(report_close(r, status));
+}
+
 const char *
 report_filter_sql(void)
 {
@@ -330,6 +344,8 @@ report_close(struct report *r, int status)
 {
 	int bad = r->nbad;
 
+	if (r->remembered)
+		status = report_cache_store(r->ix, status);
 	index_close(r->ix);
 	found_release(&r->found);
 	free(r->db_owned);

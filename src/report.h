@@ -8,6 +8,7 @@
  *	while ((ch = getopt_long(...)) != -1)
  *		if (!report_option(&r, ch, optarg)) switch (ch) { ... }
  *	report_open(&r, argc - optind, argv + optind);   (exits 2 on failure)
+ *	report_remember(&r, argc, argv);   (optional: exits with a warm answer)
  *	... SQL with report_filter_sql(&r), report_bind_filters() ...
  *	return report_close(&r, EXIT_OK);
  */
@@ -53,6 +54,7 @@ struct report {
 	struct found	 found;
 	struct index	*ix;
 	int		 nbad;		/* files that could not be read */
+	int		 remembered;	/* report_remember() was called */
 	char		*db_owned;
 };
 
@@ -64,6 +66,13 @@ int	report_option(struct report *r, int ch, const char *arg);
  * when nothing usable is found or the index cannot be opened.
  */
 void	report_open(struct report *r, int npaths, char **paths);
+/*
+ * For a report whose output depends on the index and its command line
+ * alone: when the index remembers the answer to this command line on
+ * these files, prints it and exits; else what the report prints is
+ * remembered at report_close() (report-cache.h).
+ */
+void	report_remember(struct report *r, int argc, char **argv);
 /*
  * " AND ..." restricting files f and planes p to the filters, with
  * parameters ?101 (host), ?102 (device), ?103 (run).

@@ -1,0 +1,261 @@
+/* Reports remembered in the index: replayed, or recorded for next time. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "fdio.h"
+#include "report-cache.h"
+#include "xmalloc.h"
+
+/* Answers larger than this are not kept (stdout and stderr together). */
+#define KEEP_MAX_BYTES	((size_t)16 << 20)
+
+/* The recording under way: the real streams, and memfds in their place. */
+static struct {
+	int	 active;
+	int	 real_out, real_err;
+	int	 out, err;
+	char	*key;
+	size_t	 keylen;
+} rec;
+
+/* Appends "<length>:<bytes>" to *key: no two argument lists look alike. */
+static void
+key_add(char **key, size_t *len, const char *s, size_t n)
+{
+	char head[32];
+	int h = snprintf(head, sizeof head, "%zu:", n);
+
+	*key = xreallocarray(*key, *len + (size_t)h + n + 1, 1);
+	memcpy(*key + *len, head, (size_t)h);
+	memcpy(*key + *len + h, s, n);
+	*len += (size_t)h + n;
+	(*key)[*len] = '\0';
+}
+
+/*
+ * What the answer depends on: the folder (relative paths), the command
+ * line, and which files of the index are selected (their ids change when
+ * they are stored again, and storing empties the memory anyway).
+ */
+static char *
+make_key(struct index *ix, int argc, char **argv, size_t *len)
+{
+	char cwd[PATH_MAX], *key = NULL;
+	sqlite3_stmt *st;
+	int i;
+
+	*len = 0;
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		return NULL;
+	key_add(&key, len, cwd, strlen(cwd));
+	for (i = 0; i < argc; i++)
+		key_add(&key, len, argv[i], strlen(argv[i]));
+	st = index_prepare(ix, "SELECT file_id FROM selected ORDER BY 1");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(st, 0);
+
+		key_add(&key, len, id, strlen(id));
+	}
+	sqlite3_finalize(st);
+	return key;
+}
+
+/* -1 when column col could not all be written to fd (errno set). */
+static int
+write_blob(int fd, sqlite3_stmt *st, int col)
+{
+	const void *p = sqlite3_column_blob(st, col);
+	int n = sqlite3_column_bytes(st, col);
+
+	return n > 0 ? write_full(fd, p, (size_t)n) : 0;
+}
+
+/* The n bytes of memfd fd, mapped (NULL when empty). */
+static void *
+map_recording(int fd, size_t *n)
+{
+	struct stat sb;
+	void *p;
+
+	*n = 0;
+	if (fstat(fd, &sb) == -1 || sb.st_size <= 0)
+		return NULL;
+	p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	*n = (size_t)sb.st_size;
+	return p;
+}
+
+/* -1 when the bytes could not all be written (errno set). */
+static int
+print_recorded(int fd, int to)
+{
+	size_t n;
+	void *p = map_recording(fd, &n);
+	int rc = 0;
+
+	if (p != NULL) {
+		rc = write_full(to, p, n);
+		munmap(p, n);
+	}
+	return rc;
+}
+
+/*
+ * status, or 2 when standard output could not be written, as main.c's
+ * close_stdout() says it: a closed pipe ends the report quietly.
+ */
+static int
+printed(int rc, int status)
+{
+	if (rc == 0 || errno == EPIPE)
+		return status;
+	jp_warn("cannot write standard output");
+	return EXIT_TROUBLE;
+}
+
+/*
+ * Puts the real streams back and prints what was recorded; -1 when
+ * standard output could not be written (errno set).
+ */
+static int
+stop_recording(void)
+{
+	int rc;
+
+	if (!rec.active)
+		return 0;
+	rec.active = 0;
+	fflush(stdout);
+	fflush(stderr);
+	dup2(rec.real_out, STDOUT_FILENO);
+	dup2(rec.real_err, STDERR_FILENO);
+	close(rec.real_out);
+	close(rec.real_err);
+	/* Errors first, as a terminal would mostly have shown them. */
+	(void)print_recorded(rec.err, STDERR_FILENO);
+	rc = print_recorded(rec.out, STDOUT_FILENO);
+	return rc;
+}
+
+/* A report that calls exit() while recorded still prints. */
+static void
+print_on_exit(void)
+{
+	(void)stop_recording();
+}
+
+static int
+start_recording(void)
+{
+	static int registered;
+
+	fflush(stdout);
+	fflush(stderr);
+	rec.out = memfd_create("jaxprof-stdout", MFD_CLOEXEC);
+	rec.err = memfd_create("jaxprof-stderr", MFD_CLOEXEC);
+	rec.real_out = dup(STDOUT_FILENO);
+	rec.real_err = dup(STDERR_FILENO);
+	if (rec.out == -1 || rec.err == -1 || rec.real_out == -1 ||
+	    rec.real_err == -1 || dup2(rec.out, STDOUT_FILENO) == -1 ||
+	    dup2(rec.err, STDERR_FILENO) == -1) {
+		/* No recording: the report prints as it goes. */
+		if (rec.real_out != -1) {
+			dup2(rec.real_out, STDOUT_FILENO);
+			close(rec.real_out);
+		}
+		if (rec.real_err != -1) {
+			dup2(rec.real_err, STDERR_FILENO);
+			close(rec.real_err);
+		}
+		if (rec.out != -1)
+			close(rec.out);
+		if (rec.err != -1)
+			close(rec.err);
+		return -1;
+	}
+	rec.active = 1;
+	if (!registered && atexit(print_on_exit) == 0)
+		registered = 1;
+	return 0;
+}
+
+int
+report_cache_replay(struct index *ix, int argc, char **argv, int *status)
+{
+	sqlite3_stmt *st;
+	int hit;
+
+	free(rec.key);
+	if ((rec.key = make_key(ix, argc, argv, &rec.keylen)) == NULL)
+		return 0;
+	st = index_prepare(ix, "SELECT status, stdout, stderr "
+	    "FROM report_cache WHERE key = ?");
+	sqlite3_bind_blob(st, 1, rec.key, (int)rec.keylen, SQLITE_STATIC);
+	if ((hit = sqlite3_step(st) == SQLITE_ROW)) {
+		*status = sqlite3_column_int(st, 0);
+		fflush(stdout);
+		(void)write_blob(STDERR_FILENO, st, 2);
+		*status = printed(write_blob(STDOUT_FILENO, st, 1), *status);
+	}
+	sqlite3_finalize(st);
+	if (hit || start_recording() == -1) {
+		free(rec.key);
+		rec.key = NULL;
+	}
+	return hit;
+}
+
+int
+report_cache_store(struct index *ix, int status)
+{
+	sqlite3_stmt *st;
+	void *out, *err;
+	size_t nout, nerr;
+	int keep;
+
+	if (!rec.active)
+		return status;
+	status = printed(stop_recording(), status);
+	keep = status == EXIT_OK;
+	out = map_recording(rec.out, &nout);
+	err = map_recording(rec.err, &nerr);
+	/* A read-only or busy index keeps nothing: the answer was printed. */
+	if (keep && nout + nerr <= KEEP_MAX_BYTES &&
+	    (nout == 0 || out != NULL) && (nerr == 0 || err != NULL)) {
+		st = index_prepare(ix, "INSERT OR REPLACE INTO report_cache"
+		    "(key, status, stdout, stderr) VALUES (?, ?, ?, ?)");
+		sqlite3_bind_blob(st, 1, rec.key, (int)rec.keylen,
+		    SQLITE_STATIC);
+		sqlite3_bind_int(st, 2, status);
+		sqlite3_bind_blob(st, 3, out != NULL ? out : "", (int)nout,
+		    SQLITE_STATIC);
+		sqlite3_bind_blob(st, 4, err != NULL ? err : "", (int)nerr,
+		    SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_DONE)
+			sqlite3_exec(index_db(ix), "DELETE FROM report_cache "
+			    "WHERE rowid <= (SELECT max(rowid) FROM "
+			    "report_cache) - 100", /* the newest 100 */
+			    NULL, NULL, NULL);
+		sqlite3_finalize(st);
+	}
+	if (out != NULL)
+		munmap(out, nout);
+	if (err != NULL)
+		munmap(err, nerr);
+	close(rec.out);
+	close(rec.err);
+	free(rec.key);
+	rec.key = NULL;
+	return status;
+}
