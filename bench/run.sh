@@ -7,6 +7,7 @@
 #   json-speed.sh   trace JSON vs. zcat, cat + a bare tokenizer, json.load
 #   logdir-scale.sh indexing a logdir of 8 GiB: linear, all cores, flat
 #                   memory, resuming, warm reports
+#   archive-entries.sh  40,000 tiny profiles in one .tar.gz vs. tar -tzf
 #
 #   bench/run.sh [--quick] [JAXPROF_BINARY]
 #
@@ -22,7 +23,7 @@ for arg in "$@"; do
     case $arg in
     --quick) quick=--quick ;;
     -h | --help)
-        sed -n '2,14s/^# \{0,1\}//p' "$0"
+        sed -n '2,15s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
     *) args+=("$arg") ;;
@@ -33,7 +34,7 @@ echo "# jaxprof benchmarks, $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 2^20 }' /proc/meminfo)," \
     "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 status=0
-for b in top-python xspace-speed json-speed logdir-scale; do
+for b in top-python xspace-speed json-speed logdir-scale archive-entries; do
     echo
     echo "## $b"
     echo

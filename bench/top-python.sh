@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark `jaxprof top` against the Python protobuf reference (top_reference.py)
-# on a large synthetic profile.  See bench/README.md.
+# on a large synthetic profile.  See bench/README.md; bench/run.sh runs it.
 #
-#   bench/run.sh [--quick] [JAXPROF_BINARY]
+#   bench/top-python.sh [--quick] [JAXPROF_BINARY]
 #
 # JAXPROF_BINARY defaults to $JAXPROF, else ../jaxprof relative to this script.
 # The Python side runs under ${PYTHON:-python3}; e.g. PYTHON=/opt/jaxvenv/bin/python.
@@ -23,7 +23,7 @@ for arg in "$@"; do
         sed -n '2,10s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
-    -*) echo "run.sh: unknown option $arg" >&2; exit 2 ;;
+    -*) echo "top-python.sh: unknown option $arg" >&2; exit 2 ;;
     *) jaxprof=$arg ;;
     esac
 done
@@ -37,7 +37,7 @@ else
 fi
 
 die() {
-    echo "run.sh: $*" >&2
+    echo "top-python.sh: $*" >&2
     exit 2
 }
 
