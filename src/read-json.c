@@ -16,6 +16,7 @@
 #include "err.h"
 #include "gzip.h"
 #include "ptime.h"
+#include "read-ahead.h"
 #include "read-json.h"
 #include "strmap.h"
 #include "xmalloc.h"
@@ -157,32 +158,28 @@ dec_to_int(const struct dec *d, int scale, int64_t *out, int *exact)
 static int
 dec_quick(const char *s, size_t n, int scale, int64_t *out)
 {
-	size_t i = n > 0 && s[0] == '-';
-	int64_t v = 0;
-	int digits = 0, frac = -1;
+	const char *p = s, *end = s + n, *digits;
+	uint64_t v = 0;		/* wraps harmlessly past 19 digits */
+	size_t nint, nfrac = 0;
 
-	for (; i < n; i++) {
-		unsigned int d = (unsigned char)s[i] - '0';
-
-		if (d < 10) {
-			v = v * 10 + d;
-			if (++digits > 18)
-				return 0;
-			if (frac >= 0)
-				frac++;
-		} else if (s[i] == '.' && frac < 0)
-			frac = 0;
-		else
+	if (p < end && *p == '-')
+		p++;
+	for (digits = p; p < end && (unsigned char)(*p - '0') < 10; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	nint = (size_t)(p - digits);
+	if (p < end && *p == '.') {
+		for (digits = ++p; p < end && (unsigned char)(*p - '0') < 10;
+		    p++)
+			v = v * 10 + (uint64_t)(*p - '0');
+		if ((nfrac = (size_t)(p - digits)) == 0)
 			return 0;
 	}
-	if (digits == 0 || frac == 0 || frac > scale)
+	if (p != end || nint + nfrac == 0 || nfrac > (size_t)scale ||
+	    nint + (size_t)scale > 18)
 		return 0;
-	for (frac = frac < 0 ? 0 : frac; frac < scale; frac++) {
-		if (++digits > 18)
-			return 0;
+	for (; nfrac < (size_t)scale; nfrac++)
 		v *= 10;
-	}
-	*out = s[0] == '-' ? -v : v;
+	*out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
 	return 1;
 }
 
@@ -202,6 +199,8 @@ str_int(const char *s, size_t n, int64_t *out)
 	for (; i < n; i++)
 		if (s[i] < '0' || s[i] > '9')
 			return 0;
+	if (dec_quick(s, n, 0, out))
+		return 1;
 	return dec_parse(s, n, &d) == 0 &&
 	    dec_to_int(&d, 0, out, &exact) == 0 && exact;
 }
@@ -321,7 +320,6 @@ struct jr {
 	const char	*path;		/* as given, for zlib's messages */
 	int		 fd;
 	struct gzr	*gz;
-	char		*chunk;
 	uint64_t	 offset;	/* uncompressed bytes before chunk */
 	int		 pass;		/* 1: metadata and counts; 2: a batch */
 	char		*what;		/* a callback's error */
@@ -1207,7 +1205,10 @@ run_pass(struct jr *jr, char **cause)
 {
 	yajl_handle y;
 	yajl_status st = yajl_status_ok;
-	int n, rc = 0, at_end = 0;
+	struct ahead *ahead;
+	const char *chunk;
+	ssize_t n;
+	int rc = 0, at_end = 0;
 
 	if (gzr_rewind(jr->gz) == -1) {
 		*cause = xasprintf("cannot rewind: %s", strerror(errno));
@@ -1218,17 +1219,17 @@ run_pass(struct jr *jr, char **cause)
 	jr->saw_events = 0;
 	jr->y = y = yajl_alloc(&callbacks, NULL, jr);
 	(void)yajl_config(y, yajl_dont_validate_strings, 1);
+	ahead = ahead_start(jr->gz, READ_CHUNK);
 	for (;;) {
 		/* gzip errors (gzip.h) say where in the compressed file. */
-		n = (int)gzr_read(jr->gz, jr->chunk, READ_CHUNK, cause);
+		n = ahead_next(ahead, &chunk, cause);
 		if (n == 0)
 			break;
 		if (n < 0) {
 			rc = -1;
 			goto out;
 		}
-		st = yajl_parse(y, (const unsigned char *)jr->chunk,
-		    (size_t)n);
+		st = yajl_parse(y, (const unsigned char *)chunk, (size_t)n);
 		if (st != yajl_status_ok)
 			break;
 		jr->offset += (uint64_t)n;
@@ -1261,6 +1262,7 @@ run_pass(struct jr *jr, char **cause)
 		rc = -1;
 	}
 out:
+	ahead_stop(ahead);
 	yajl_free(y);
 	jr->y = NULL;
 	return rc;
@@ -1382,7 +1384,12 @@ line_finish(struct jline *l)
 			l->ev[n++] = l->ev[j];
 	if (l->fill != l->nslots || n != l->nevents)
 		return -1;
-	qsort(l->ev, n, sizeof *l->ev, cmp_event);
+	/* Tracers mostly write a line's events in order already. */
+	for (j = 1; j < n; j++)
+		if (cmp_event(&l->ev[j - 1], &l->ev[j]) > 0)
+			break;
+	if (j < n)
+		qsort(l->ev, n, sizeof *l->ev, cmp_event);
 	return 0;
 }
 
@@ -1580,7 +1587,6 @@ jr_release(struct jr *jr)
 	free(jr->key.p);
 	free(jr->num.p);
 	free(jr->scratch);
-	free(jr->chunk);
 	free(jr->what);
 	gzr_free(jr->gz);
 	if (jr->fd != -1)
@@ -1621,7 +1627,6 @@ json_open(const char *path, size_t budget, struct json_trace **out,
 		return -1;
 	}
 	jr->gz = gzr_open(jr->fd);
-	jr->chunk = xmalloc(READ_CHUNK);
 	jr->pass = 1;
 	jr->storing = 1;
 	if (run_pass(jr, cause) == -1) {
