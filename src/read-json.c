@@ -531,19 +531,26 @@ line_find(struct jr *jr, int64_t pid, int64_t tid)
 	return &jr->lines[id];
 }
 
-/* The current event's metadata key: its name, then NUL and long_name. */
-static void
-meta_key(struct jr *jr)
+/*
+ * The current event's metadata key, *len bytes: its name, then NUL and
+ * long_name when it has one (built in jr->key).
+ */
+static const char *
+meta_key(struct jr *jr, size_t *len)
 {
 	struct cur *c = &jr->cur;
 
+	if (c->long_arg == SIZE_MAX) {
+		*len = c->name.len;
+		return c->name.p != NULL ? c->name.p : "";
+	}
 	jr->key.len = 0;
 	buf_add(&jr->key, c->name.p != NULL ? c->name.p : "", c->name.len);
-	if (c->long_arg != SIZE_MAX) {
-		buf_add(&jr->key, "", 1);
-		buf_add(&jr->key, c->text.p + c->args[c->long_arg].val,
-		    c->args[c->long_arg].vallen);
-	}
+	buf_add(&jr->key, "", 1);
+	buf_add(&jr->key, c->text.p + c->args[c->long_arg].val,
+	    c->args[c->long_arg].vallen);
+	*len = jr->key.len;
+	return jr->key.p;
 }
 
 /* ---- What an event gives, once all of it is read ---- */
@@ -780,7 +787,8 @@ count_event(struct jr *jr)
 	struct cur *c = &jr->cur;
 	struct jplane *p;
 	struct jline *l;
-	size_t nstats, nbytes;
+	size_t nstats, nbytes, keylen;
+	const char *key;
 	uint32_t id;
 	int added;
 
@@ -802,9 +810,9 @@ count_event(struct jr *jr)
 	if (!c->has_name)
 		jr->rs->missing_event_metadata++;
 	p = &jr->planes[l->plane];
-	meta_key(jr);
-	id = intern_cached(jr->metacache, l->plane, &p->metas, jr->key.p,
-	    jr->key.len, &added);
+	key = meta_key(jr, &keylen);
+	id = intern_cached(jr->metacache, l->plane, &p->metas, key, keylen,
+	    &added);
 	if (added) {
 		p->split = xreallocarray(p->split, p->metas.n,
 		    sizeof *p->split);
@@ -822,7 +830,8 @@ keep_event(struct jr *jr)
 	struct cur *c = &jr->cur;
 	struct jline *l = line_find(jr, c->pid, c->tid);
 	int64_t meta;
-	size_t nstats, nbytes;
+	size_t nstats, nbytes, keylen;
+	const char *key;
 
 	if (l == NULL)
 		return c->ph == 'E' ? 1 : changed(jr);
@@ -830,9 +839,8 @@ keep_event(struct jr *jr)
 		return 1;
 	if (c->ph == 'E')
 		return close_event(jr, l);
-	meta_key(jr);
-	meta = strmap_find(&jr->planes[l->plane].metas, jr->key.p,
-	    jr->key.len);
+	key = meta_key(jr, &keylen);
+	meta = strmap_find(&jr->planes[l->plane].metas, key, keylen);
 	if (l->fill == l->nslots || meta < 0)
 		return changed(jr);
 	event_size(c, &nstats, &nbytes);
