@@ -61,22 +61,25 @@ fi
 "$python" "$here/make-big-trace.py" --mb="$mb" "$src" "$tmp/big.json" || die "make-big-trace.py failed"
 gzip -6 -c "$tmp/big.json" >"$tmp/big.json.gz" || die "gzip failed"
 echo "source: $src"
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) before the runs"
 
 # --- timed runs -------------------------------------------------------------------
 
-# measure NAME CMD...: appends "wall_s peak_rss_kb" of one run to NAME.times
-# (wall from a ns clock; %e has only 10 ms).
+# measure NAME CMD...: appends "wall_s peak_rss_kb cpu_s" of one run to
+# NAME.times (wall from a ns clock, as %e has only 10 ms; CPU is user +
+# system of every process and thread, which a busy machine disturbs less).
 measure() {
     local name=$1 t0 t1
     shift
     rm -f "$tmp"/db*
     t0=$(date +%s%N)
-    /usr/bin/time -f '%M' -o "$tmp/time.txt" "$@" >/dev/null 2>"$tmp/err" || {
+    /usr/bin/time -f '%M %U %S' -o "$tmp/time.txt" "$@" >/dev/null 2>"$tmp/err" || {
         cat "$tmp/err" >&2
         die "$name failed: $*"
     }
     t1=$(date +%s%N)
-    echo "$(awk -v ns=$((t1 - t0)) 'BEGIN { printf "%.6f", ns / 1e9 }') $(tail -n 1 "$tmp/time.txt")" >>"$tmp/$name.times"
+    tail -n 1 "$tmp/time.txt" |
+        awk -v ns=$((t1 - t0)) '{ printf "%.6f %s %.2f\n", ns / 1e9, $1, $2 + $3 }' >>"$tmp/$name.times"
 }
 
 median() {
@@ -103,10 +106,10 @@ table() {
     echo "### $label: $(awk -v b="$size" 'BEGIN { printf "%.1f", b / 1048576 }') MB JSON," \
         "$(awk -v b="$(stat -c %s "$gz")" 'BEGIN { printf "%.1f", b / 1048576 }') MB gzip; medians of $reps alternated runs"
     echo
-    echo "| command | wall (s) | peak RSS (MB) |"
-    echo "|---|---:|---:|"
-    row() { awk -v n="$1" -v s="$(median 1 "$2")" -v kb="$(median 2 "$2")" \
-        'BEGIN { printf "| %s | %.3f | %.1f |\n", n, s, kb / 1024 }'; }
+    echo "| command | wall (s) | CPU (s) | peak RSS (MB) |"
+    echo "|---|---:|---:|---:|"
+    row() { awk -v n="$1" -v s="$(median 1 "$2")" -v kb="$(median 2 "$2")" -v c="$(median 3 "$2")" \
+        'BEGIN { printf "| %s | %.3f | %.2f | %.1f |\n", n, s, c, kb / 1024 }'; }
     row "zcat FILE.json.gz >/dev/null" zcat
     row "cat FILE.json \\| json-walk (yajl)" walk
     row "zcat FILE.json.gz \\| json-walk" zwalk
@@ -120,6 +123,8 @@ table() {
         printf "%s  jaxprof .json / (cat + json-walk): %.2fx (target <= 2x)\n", (p <= 2 * w ? "PASS" : "FAIL"), p / w
         printf "      Python json.load / jaxprof .json: %.1fx\n", y / p
     }'
+    awk -v g="$(median 3 jgz)" -v z="$(median 3 zcat)" -v p="$(median 3 jplain)" -v w="$(median 3 walk)" \
+        'BEGIN { printf "      CPU time: .json.gz / zcat %.2fx, .json / (cat + json-walk) %.2fx\n", g / z, p / w }'
 }
 
 table "tiled $(basename "$src")" "$tmp/big.json.gz" "$tmp/big.json"
