@@ -1,25 +1,35 @@
 /*
  * Fuzz target: a Chrome trace JSON file (plain or gzip) through the whole
  * load of a report: the streaming reader, the step pre-pass and the
- * classification of every plane (src/load.c), in one thread.
+ * classification of every plane (src/load.c), in one thread; then the
+ * reader alone with a tiny batch budget, so that the first pass gives up
+ * keeping the events part way and the batches read them again.
  */
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "discover.h"
 #include "fuzz.h"
 #include "load.h"
+#include "read-json.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path = fuzz_spool(data, size, ".trace.json");
+	struct pf_read_stats rs;
 	struct file_summary fs;
+	struct pf_handler none;
 	char *cause = NULL;
 
 	if (load_file(path, KIND_TRACE_JSON, 1, &fs, &cause) == 0)
 		file_summary_release(&fs);
+	free(cause);
+	cause = NULL;
+	memset(&none, 0, sizeof none);
+	(void)json_read_budget(path, 4096, &none, &rs, &cause);
 	free(cause);
 	return 0;
 }

@@ -192,28 +192,35 @@ keep_prepass(struct prepass *pp, struct file_summary *fs)
 }
 
 /*
- * Trace JSON: the reader re-reads the file for each pass itself, and
- * emits its planes in order (no plane of its own to hand to threads).
+ * Trace JSON: the reader gives the events twice, from memory when they fit
+ * its budget, and emits its planes in order (no plane of its own to hand
+ * to threads).
  */
 static int
 load_json(const char *path, struct file_summary *fs, char **cause)
 {
 	struct pf_read_stats rs;
 	struct step_windows *windows;
+	struct json_trace *jt;
 	struct pf_handler h;
 	struct classify *c;
 	int rc;
 
+	if (json_open(path, JSON_BATCH_BYTES, &jt, &rs, cause) == -1)
+		return -1;
 	windows = steps_prepass_new(&h);
-	if (json_read(path, &h, &rs, cause) != 0) {
+	if (json_emit(jt, &h, cause) != 0) {
 		step_windows_free(windows);
+		json_close(jt);
 		return -1;
 	}
 	step_windows_sort(windows);
 	c = classify_new(fs, windows, &h);
-	rc = json_read(path, &h, &fs->read_stats, cause);
+	fs->read_stats = rs;
+	rc = json_emit(jt, &h, cause);
 	classify_finish(c);
 	step_windows_free(windows);
+	json_close(jt);
 	if (rc != 0) {
 		file_summary_release(fs);
 		return -1;

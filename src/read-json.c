@@ -16,6 +16,7 @@
 #include "err.h"
 #include "gzip.h"
 #include "ptime.h"
+#include "read-ahead.h"
 #include "read-json.h"
 #include "strmap.h"
 #include "xmalloc.h"
@@ -148,6 +149,40 @@ dec_to_int(const struct dec *d, int scale, int64_t *out, int *exact)
 	return 0;
 }
 
+/*
+ * The common case of a number to an integer: s[0..n) is [-]digits[.digits]
+ * with at most scale digits after the point and at most 18 digits in all
+ * once scaled by 10^scale, so exact in int64 without rounding.  Returns 0
+ * when it is not that case (the general way gives the same for it).
+ */
+static int
+dec_quick(const char *s, size_t n, int scale, int64_t *out)
+{
+	const char *p = s, *end = s + n, *digits;
+	uint64_t v = 0;		/* wraps harmlessly past 19 digits */
+	size_t nint, nfrac = 0;
+
+	if (p < end && *p == '-')
+		p++;
+	for (digits = p; p < end && (unsigned char)(*p - '0') < 10; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	nint = (size_t)(p - digits);
+	if (p < end && *p == '.') {
+		for (digits = ++p; p < end && (unsigned char)(*p - '0') < 10;
+		    p++)
+			v = v * 10 + (uint64_t)(*p - '0');
+		if ((nfrac = (size_t)(p - digits)) == 0)
+			return 0;
+	}
+	if (p != end || nint + nfrac == 0 || nfrac > (size_t)scale ||
+	    nint + (size_t)scale > 18)
+		return 0;
+	for (; nfrac < (size_t)scale; nfrac++)
+		v *= 10;
+	*out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
+	return 1;
+}
+
 /* Whether s[0..n) is a plain integer, "-5" or "1234", that fits int64. */
 static int
 str_int(const char *s, size_t n, int64_t *out)
@@ -164,6 +199,8 @@ str_int(const char *s, size_t n, int64_t *out)
 	for (; i < n; i++)
 		if (s[i] < '0' || s[i] > '9')
 			return 0;
+	if (dec_quick(s, n, 0, out))
+		return 1;
 	return dec_parse(s, n, &d) == 0 &&
 	    dec_to_int(&d, 0, out, &exact) == 0 && exact;
 }
@@ -194,6 +231,7 @@ struct jline {
 	size_t		 depth;		/* B events still open */
 	size_t		 nevents;	/* nslots less the B never closed */
 	struct jev	*ev;		/* in the batch: its nslots events */
+	size_t		 capev;		/* stored: ev's own allocation */
 	size_t		 fill;
 	size_t		*stack;		/* in the batch: open B events */
 	size_t		 nstack;
@@ -265,17 +303,38 @@ struct cur {
 	size_t		 long_arg;	/* args.long_name, or SIZE_MAX */
 };
 
+/*
+ * A direct-mapped cache of recent ids in front of a strmap, keyed by a few
+ * bytes of the name: a trace's names repeat, and strmap hashes every byte.
+ */
+#define NCACHED		512
+
+struct cached {
+	uint32_t	 set;		/* whose strmap: a plane's index */
+	uint32_t	 id1;		/* the id + 1; 0: empty */
+};
+
 /* ---- Reader state ---- */
 
 struct jr {
 	const char	*path;		/* as given, for zlib's messages */
 	int		 fd;
 	struct gzr	*gz;
-	char		*chunk;
 	uint64_t	 offset;	/* uncompressed bytes before chunk */
 	int		 pass;		/* 1: metadata and counts; 2: a batch */
 	char		*what;		/* a callback's error */
 	struct pf_read_stats *rs;
+	yajl_handle	 y;		/* the pass's parser */
+	size_t		 budget;
+
+	/*
+	 * Pass 1 also keeps the events while they fit budget (storing), so
+	 * that a file that fits is read once; stored says it all fitted.
+	 */
+	int		 storing;
+	int		 stored;
+	size_t		 weight;	/* line_weight() of all lines so far */
+	char		*deferred;	/* a batch's error, found early */
 
 	/* Parse state. */
 	int		 depth;		/* open objects and arrays */
@@ -300,6 +359,9 @@ struct jr {
 	struct strmap	 statnames;
 	enum pf_key	*statkeys;
 	size_t		 nstatkeys;
+	size_t		 lastline;	/* lines index + 1 of the last event */
+	struct cached	 metacache[NCACHED];	/* planes' metas */
+	struct cached	 statcache[NCACHED];	/* statnames */
 
 	/* The batch: lines order[bfirst..bend) (pass 2). */
 	size_t		 bfirst;
@@ -313,6 +375,13 @@ struct jr {
 	size_t		 capstrs;
 	struct pf_stat	*scratch;	/* one event's pf_stats */
 	size_t		 capscratch;
+};
+
+/* A file read by json_open(): pass 1 done, the events perhaps kept. */
+struct json_trace {
+	struct jr	 jr;
+	struct pf_read_stats rs;
+	char		*path;
 };
 
 /* Stops the parse: the message gets the byte offset when yajl returns. */
@@ -337,10 +406,55 @@ fail(struct jr *jr, const char *fmt, ...)
 	return 0;
 }
 
+/*
+ * How an offset is counted: in a gzip file, in the uncompressed bytes
+ * (gzr_is_gzip() says whether it is one).
+ */
+static const char *
+byte_kind(struct jr *jr)
+{
+	return gzr_is_gzip(jr->gz) ? "uncompressed byte" : "byte";
+}
+
 static int
 changed(struct jr *jr)
 {
 	return fail(jr, "the file changed while being read");
+}
+
+static size_t
+cache_slot(const char *s, size_t n, size_t set)
+{
+	size_t h = n * 0x9e3779b1u ^ set * 0x85ebca6bu;
+
+	if (n > 0)
+		h ^= (size_t)(unsigned char)s[0] << 16 ^
+		    (size_t)(unsigned char)s[n / 2] << 8 ^
+		    (size_t)(unsigned char)s[n - 1] ^
+		    (size_t)(unsigned char)s[(n - 1) * 3 / 4] << 4;
+	return (h ^ h >> 11) % NCACHED;
+}
+
+/* strmap_intern(m, s, n), m being set's; *added says whether s was new. */
+static uint32_t
+intern_cached(struct cached *cache, size_t set, struct strmap *m,
+    const char *s, size_t n, int *added)
+{
+	struct cached *c = &cache[cache_slot(s, n, set)];
+	size_t known = m->n;
+	uint32_t id;
+
+	*added = 0;
+	if (c->id1 != 0 && c->set == set) {
+		id = c->id1 - 1;
+		if (m->lengths[id] == n && memcmp(m->strings[id], s, n) == 0)
+			return id;
+	}
+	id = strmap_intern(m, s, n);
+	*added = m->n > known;
+	c->set = (uint32_t)set;
+	c->id1 = id + 1;
+	return id;
 }
 
 static size_t
@@ -367,14 +481,29 @@ line_key(struct jr *jr, int64_t pid, int64_t tid)
 	buf_add(&jr->key, &tid, sizeof tid);
 }
 
+/* The line of the last event, when it is (pid, tid) again. */
+static struct jline *
+line_last(struct jr *jr, int64_t pid, int64_t tid)
+{
+	struct jline *l;
+
+	if (jr->lastline == 0)
+		return NULL;
+	l = &jr->lines[jr->lastline - 1];
+	return l->pid == pid && l->tid == tid ? l : NULL;
+}
+
 static struct jline *
 line_get(struct jr *jr, int64_t pid, int64_t tid)
 {
 	struct jline *l;
 	uint32_t id;
 
+	if ((l = line_last(jr, pid, tid)) != NULL)
+		return l;
 	line_key(jr, pid, tid);
 	id = strmap_intern(&jr->tids, jr->key.p, jr->key.len);
+	jr->lastline = (size_t)id + 1;
 	if (id < jr->nlines)
 		return &jr->lines[id];
 	jr->lines = xgrow1(jr->lines, jr->nlines, sizeof *jr->lines);
@@ -389,26 +518,39 @@ line_get(struct jr *jr, int64_t pid, int64_t tid)
 static struct jline *
 line_find(struct jr *jr, int64_t pid, int64_t tid)
 {
+	struct jline *l;
 	int64_t id;
 
+	if ((l = line_last(jr, pid, tid)) != NULL)
+		return l;
 	line_key(jr, pid, tid);
 	id = strmap_find(&jr->tids, jr->key.p, jr->key.len);
-	return id < 0 ? NULL : &jr->lines[id];
+	if (id < 0)
+		return NULL;
+	jr->lastline = (size_t)id + 1;
+	return &jr->lines[id];
 }
 
-/* The current event's metadata key: its name, then NUL and long_name. */
-static void
-meta_key(struct jr *jr)
+/*
+ * The current event's metadata key, *len bytes: its name, then NUL and
+ * long_name when it has one (built in jr->key).
+ */
+static const char *
+meta_key(struct jr *jr, size_t *len)
 {
 	struct cur *c = &jr->cur;
 
+	if (c->long_arg == SIZE_MAX) {
+		*len = c->name.len;
+		return c->name.p != NULL ? c->name.p : "";
+	}
 	jr->key.len = 0;
 	buf_add(&jr->key, c->name.p != NULL ? c->name.p : "", c->name.len);
-	if (c->long_arg != SIZE_MAX) {
-		buf_add(&jr->key, "", 1);
-		buf_add(&jr->key, c->text.p + c->args[c->long_arg].val,
-		    c->args[c->long_arg].vallen);
-	}
+	buf_add(&jr->key, "", 1);
+	buf_add(&jr->key, c->text.p + c->args[c->long_arg].val,
+	    c->args[c->long_arg].vallen);
+	*len = jr->key.len;
+	return jr->key.p;
 }
 
 /* ---- What an event gives, once all of it is read ---- */
@@ -468,85 +610,68 @@ meta_event(struct jr *jr)
 		(void)plane_get(jr, c->pid);
 }
 
-/* Pass 1: counts the event on its line and interns its name. */
-static void
-count_event(struct jr *jr)
+/*
+ * Closes the line's innermost open B at this E.  A negative duration
+ * stops pass 2 there; pass 1 only notes it (jr->deferred), to be told when
+ * the events are emitted, where pass 2 would have told it.
+ */
+static int
+close_event(struct jr *jr, struct jline *l)
 {
 	struct cur *c = &jr->cur;
-	struct jplane *p;
-	struct jline *l;
-	size_t i, known;
-	uint32_t id;
+	struct jev *ev;
+	char *msg;
 
-	if (c->ph == 'E') {
-		l = line_find(jr, c->pid, c->tid);
-		if (l != NULL && l->depth > 0)
-			l->depth--;
-		return;
+	if (l->nstack == 0)
+		return 1;
+	ev = &l->ev[l->stack[--l->nstack]];
+	if (c->ts_ps >= ev->start_ps) {
+		ev->dur_ps = c->ts_ps - ev->start_ps;
+		ev->open = 0;
+		return 1;
 	}
-	l = line_get(jr, c->pid, c->tid);
-	if (c->ph == 'B')
-		l->depth++;
-	l->nslots++;
-	for (i = 0; i < c->nargs; i++)
-		if (i != c->long_arg) {
-			l->nstats++;
-			if (c->args[i].kind == PF_STR)
-				l->nbytes += c->args[i].vallen;
-		}
-	if (!c->has_name)
-		jr->rs->missing_event_metadata++;
-	p = &jr->planes[l->plane];
-	meta_key(jr);
-	known = p->metas.n;
-	id = strmap_intern(&p->metas, jr->key.p, jr->key.len);
-	if (p->metas.n > known) {
-		p->split = xreallocarray(p->split, p->metas.n,
-		    sizeof *p->split);
-		p->split[id] = c->long_arg != SIZE_MAX ? c->name.len :
-		    SIZE_MAX;
-	}
+	msg = xasprintf("pid %lld tid %lld: impossible 'E' at ts %lld ps, "
+	    "before its 'B' at %lld ps (a negative duration)",
+	    (long long)c->pid, (long long)c->tid, (long long)c->ts_ps,
+	    (long long)ev->start_ps);
+	if (jr->pass == 2)
+		fail(jr, "%s", msg);
+	else if (jr->deferred == NULL)
+		jr->deferred = xasprintf("at %s %" PRIu64 ": %s", byte_kind(jr),
+		    jr->offset + yajl_get_bytes_consumed(jr->y), msg);
+	free(msg);
+	return jr->pass != 2;
 }
 
-/* Pass 2: keeps the event if its line is in the batch. */
-static int
-keep_event(struct jr *jr)
+/* The stats the event brings, and the bytes of their strings. */
+static void
+event_size(const struct cur *c, size_t *nstats, size_t *nbytes)
 {
-	struct cur *c = &jr->cur;
-	struct jline *l = line_find(jr, c->pid, c->tid);
-	struct jstat *st;
-	struct jev *ev;
-	int64_t meta;
 	size_t i;
 
-	if (l == NULL)
-		return c->ph == 'E' ? 1 : changed(jr);
-	if (l->ev == NULL)
-		return 1;
-	if (c->ph == 'E') {
-		if (l->nstack > 0) {
-			ev = &l->ev[l->stack[--l->nstack]];
-			if (c->ts_ps < ev->start_ps)
-				return fail(jr, "pid %lld tid %lld: impossible "
-				    "'E' at ts %lld ps, before its 'B' at %lld "
-				    "ps (a negative duration)",
-				    (long long)c->pid, (long long)c->tid,
-				    (long long)c->ts_ps,
-				    (long long)ev->start_ps);
-			ev->dur_ps = c->ts_ps - ev->start_ps;
-			ev->open = 0;
+	*nstats = *nbytes = 0;
+	for (i = 0; i < c->nargs; i++)
+		if (i != c->long_arg) {
+			(*nstats)++;
+			if (c->args[i].kind == PF_STR)
+				*nbytes += c->args[i].vallen;
 		}
-		return 1;
-	}
-	meta_key(jr);
-	meta = strmap_find(&jr->planes[l->plane].metas, jr->key.p,
-	    jr->key.len);
-	if (l->fill == l->nslots || meta < 0)
-		return changed(jr);
+}
+
+/* Keeps the event as l's next, its name meta; there is room for it. */
+static void
+add_event(struct jr *jr, struct jline *l, uint32_t meta)
+{
+	struct cur *c = &jr->cur;
+	struct jstat *st;
+	struct jev *ev;
+	size_t i;
+	int added;
+
 	ev = &l->ev[l->fill];
 	ev->start_ps = c->ts_ps;
 	ev->dur_ps = c->ph == 'X' ? c->dur_ps : 0;
-	ev->meta = (uint32_t)meta;
+	ev->meta = meta;
 	ev->seq = (uint32_t)l->fill;
 	ev->open = c->ph == 'B';
 	ev->stat_first = jr->nstats;
@@ -556,13 +681,10 @@ keep_event(struct jr *jr)
 
 		if (i == c->long_arg)
 			continue;
-		if (jr->nstats == jr->capstats ||
-		    (a->kind == PF_STR && jr->capstrs - jr->nstrs < a->vallen))
-			return changed(jr);
 		st = &jr->stats[jr->nstats++];
-		st->name = strmap_intern(&jr->statnames, c->text.p + a->key,
-		    a->keylen);
-		if (st->name == jr->nstatkeys) {
+		st->name = intern_cached(jr->statcache, 0, &jr->statnames,
+		    c->text.p + a->key, a->keylen, &added);
+		if (added) {
 			jr->statkeys = xreallocarray(jr->statkeys,
 			    ++jr->nstatkeys, sizeof *jr->statkeys);
 			jr->statkeys[st->name] =
@@ -592,6 +714,140 @@ keep_event(struct jr *jr)
 		l->stack[l->nstack++] = l->fill;
 	}
 	l->fill++;
+}
+
+/* Drops what pass 1 stored, once it is clear that it does not fit. */
+static void
+unstore(struct jr *jr)
+{
+	size_t i;
+
+	for (i = 0; i < jr->nlines; i++) {
+		struct jline *l = &jr->lines[i];
+
+		free(l->ev);
+		free(l->stack);
+		l->ev = NULL;
+		l->stack = NULL;
+		l->capev = l->fill = l->nstack = l->capstack = 0;
+	}
+	free(jr->stats);
+	free(jr->strs);
+	jr->stats = NULL;
+	jr->strs = NULL;
+	jr->nstats = jr->capstats = jr->nstrs = jr->capstrs = 0;
+	/* Batches intern stat names afresh, in their own order. */
+	strmap_release(&jr->statnames);
+	strmap_init(&jr->statnames);
+	memset(jr->statcache, 0, sizeof jr->statcache);
+	free(jr->statkeys);
+	jr->statkeys = NULL;
+	jr->nstatkeys = 0;
+	free(jr->deferred);
+	jr->deferred = NULL;
+	jr->storing = 0;
+}
+
+/* Pass 1, storing: the event is kept while all events fit the budget. */
+static void
+store_event(struct jr *jr, struct jline *l, uint32_t meta, size_t nstats,
+    size_t nbytes)
+{
+	jr->weight += sizeof(struct jev) + nstats * sizeof(struct jstat) +
+	    nbytes;
+	if (jr->weight > jr->budget) {
+		unstore(jr);
+		return;
+	}
+	if (l->fill == l->capev) {
+		l->capev = l->capev == 0 ? 16 : l->capev * 2;
+		l->ev = xreallocarray(l->ev, l->capev, sizeof *l->ev);
+	}
+	if (jr->capstats - jr->nstats < nstats) {
+		jr->capstats = jr->capstats * 2 > jr->nstats + nstats ?
+		    jr->capstats * 2 : jr->nstats + nstats + 1024;
+		jr->stats = xreallocarray(jr->stats, jr->capstats,
+		    sizeof *jr->stats);
+	}
+	if (jr->capstrs - jr->nstrs < nbytes) {
+		jr->capstrs = jr->capstrs * 2 > jr->nstrs + nbytes ?
+		    jr->capstrs * 2 : jr->nstrs + nbytes + 65536;
+		jr->strs = xreallocarray(jr->strs, jr->capstrs, 1);
+	}
+	add_event(jr, l, meta);
+}
+
+/*
+ * Pass 1: counts the event on its line and interns its name (and keeps
+ * it, while storing).
+ */
+static void
+count_event(struct jr *jr)
+{
+	struct cur *c = &jr->cur;
+	struct jplane *p;
+	struct jline *l;
+	size_t nstats, nbytes, keylen;
+	const char *key;
+	uint32_t id;
+	int added;
+
+	if (c->ph == 'E') {
+		l = line_find(jr, c->pid, c->tid);
+		if (l != NULL && l->depth > 0)
+			l->depth--;
+		if (l != NULL && jr->storing)
+			(void)close_event(jr, l);
+		return;
+	}
+	l = line_get(jr, c->pid, c->tid);
+	if (c->ph == 'B')
+		l->depth++;
+	l->nslots++;
+	event_size(c, &nstats, &nbytes);
+	l->nstats += nstats;
+	l->nbytes += nbytes;
+	if (!c->has_name)
+		jr->rs->missing_event_metadata++;
+	p = &jr->planes[l->plane];
+	key = meta_key(jr, &keylen);
+	id = intern_cached(jr->metacache, l->plane, &p->metas, key, keylen,
+	    &added);
+	if (added) {
+		p->split = xreallocarray(p->split, p->metas.n,
+		    sizeof *p->split);
+		p->split[id] = c->long_arg != SIZE_MAX ? c->name.len :
+		    SIZE_MAX;
+	}
+	if (jr->storing)
+		store_event(jr, l, id, nstats, nbytes);
+}
+
+/* Pass 2: keeps the event if its line is in the batch. */
+static int
+keep_event(struct jr *jr)
+{
+	struct cur *c = &jr->cur;
+	struct jline *l = line_find(jr, c->pid, c->tid);
+	int64_t meta;
+	size_t nstats, nbytes, keylen;
+	const char *key;
+
+	if (l == NULL)
+		return c->ph == 'E' ? 1 : changed(jr);
+	if (l->ev == NULL)
+		return 1;
+	if (c->ph == 'E')
+		return close_event(jr, l);
+	key = meta_key(jr, &keylen);
+	meta = strmap_find(&jr->planes[l->plane].metas, key, keylen);
+	if (l->fill == l->nslots || meta < 0)
+		return changed(jr);
+	event_size(c, &nstats, &nbytes);
+	if (jr->capstats - jr->nstats < nstats ||
+	    jr->capstrs - jr->nstrs < nbytes)
+		return changed(jr);
+	add_event(jr, l, (uint32_t)meta);
 	return 1;
 }
 
@@ -643,23 +899,32 @@ enum scalar {
 	S_STR,
 };
 
+/* The event key k[0..n): the ones read are matched without a loop. */
 static enum field
 field_of(const unsigned char *k, size_t n)
 {
-	static const struct {
-		const char	*name;
-		enum field	 field;
-	} fields[] = {
-		{ "ph", F_PH }, { "pid", F_PID }, { "tid", F_TID },
-		{ "ts", F_TS }, { "dur", F_DUR }, { "name", F_NAME },
-		{ "args", F_ARGS },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
-		if (strlen(fields[i].name) == n &&
-		    memcmp(fields[i].name, k, n) == 0)
-			return fields[i].field;
+	switch (n) {
+	case 2:
+		if (k[0] == 'p' && k[1] == 'h')
+			return F_PH;
+		if (k[0] == 't' && k[1] == 's')
+			return F_TS;
+		break;
+	case 3:
+		if (memcmp(k, "pid", 3) == 0)
+			return F_PID;
+		if (memcmp(k, "tid", 3) == 0)
+			return F_TID;
+		if (memcmp(k, "dur", 3) == 0)
+			return F_DUR;
+		break;
+	case 4:
+		if (memcmp(k, "name", 4) == 0)
+			return F_NAME;
+		if (memcmp(k, "args", 4) == 0)
+			return F_ARGS;
+		break;
+	}
 	return F_OTHER;
 }
 
@@ -671,6 +936,8 @@ int_field(struct jr *jr, const char *what, const char *s, size_t n,
 	struct dec d;
 	int exact;
 
+	if (dec_quick(s, n, 0, out))
+		return 1;
 	if (dec_parse(s, n, &d) == -1 || dec_to_int(&d, 0, out, &exact) == -1 ||
 	    !exact)
 		return fail(jr, "%s '%.*s' is not an integer", what,
@@ -686,6 +953,8 @@ time_field(struct jr *jr, const char *what, const char *s, size_t n,
 	struct dec d;
 	int exact;
 
+	if (dec_quick(s, n, 6, out))
+		return 1;
 	if (dec_parse(s, n, &d) == -1)
 		return fail(jr, "%s '%.*s' is not a number", what,
 		    (int)(n > 40 ? 40 : n), s);
@@ -749,6 +1018,8 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 		a->i = s[0] == 't';
 		break;
 	case S_NUM:
+		if (dec_quick(s, n, 0, &a->i))
+			break;
 		if (dec_parse(s, n, &d) == 0 &&
 		    dec_to_int(&d, 0, &a->i, &exact) == 0 && exact)
 			break;
@@ -916,16 +1187,6 @@ static const yajl_callbacks callbacks = {
 
 /* ---- Passes over the file ---- */
 
-/*
- * How an offset is counted: in a gzip file, in the uncompressed bytes
- * (gzr_is_gzip() says whether it is one).
- */
-static const char *
-byte_kind(struct jr *jr)
-{
-	return gzr_is_gzip(jr->gz) ? "uncompressed byte" : "byte";
-}
-
 /* yajl's message for the error, on one line. */
 static char *
 yajl_message(struct jr *jr, yajl_handle y, uint64_t at)
@@ -952,7 +1213,10 @@ run_pass(struct jr *jr, char **cause)
 {
 	yajl_handle y;
 	yajl_status st = yajl_status_ok;
-	int n, rc = 0, at_end = 0;
+	struct ahead *ahead;
+	const char *chunk;
+	ssize_t n;
+	int rc = 0, at_end = 0;
 
 	if (gzr_rewind(jr->gz) == -1) {
 		*cause = xasprintf("cannot rewind: %s", strerror(errno));
@@ -961,19 +1225,19 @@ run_pass(struct jr *jr, char **cause)
 	jr->offset = 0;
 	jr->depth = jr->top = jr->top_events = jr->evd = jr->in_args = 0;
 	jr->saw_events = 0;
-	y = yajl_alloc(&callbacks, NULL, jr);
+	jr->y = y = yajl_alloc(&callbacks, NULL, jr);
 	(void)yajl_config(y, yajl_dont_validate_strings, 1);
+	ahead = ahead_start(jr->gz, READ_CHUNK);
 	for (;;) {
 		/* gzip errors (gzip.h) say where in the compressed file. */
-		n = (int)gzr_read(jr->gz, jr->chunk, READ_CHUNK, cause);
+		n = ahead_next(ahead, &chunk, cause);
 		if (n == 0)
 			break;
 		if (n < 0) {
 			rc = -1;
 			goto out;
 		}
-		st = yajl_parse(y, (const unsigned char *)jr->chunk,
-		    (size_t)n);
+		st = yajl_parse(y, (const unsigned char *)chunk, (size_t)n);
 		if (st != yajl_status_ok)
 			break;
 		jr->offset += (uint64_t)n;
@@ -1006,7 +1270,9 @@ run_pass(struct jr *jr, char **cause)
 		rc = -1;
 	}
 out:
+	ahead_stop(ahead);
 	yajl_free(y);
+	jr->y = NULL;
 	return rc;
 }
 
@@ -1094,6 +1360,8 @@ batch_release(struct jr *jr)
 {
 	size_t k;
 
+	if (jr->stored)
+		return;
 	for (k = jr->bfirst; k < jr->bend; k++) {
 		struct jline *l = &jr->lines[jr->order[k]];
 
@@ -1113,15 +1381,45 @@ batch_release(struct jr *jr)
 	jr->nstats = jr->capstats = jr->nstrs = jr->capstrs = 0;
 }
 
+/* Drops the B never closed (they are no events) and sorts the rest. */
+static int
+line_finish(struct jline *l)
+{
+	size_t j, n;
+
+	for (j = n = 0; j < l->fill; j++)
+		if (!l->ev[j].open)
+			l->ev[n++] = l->ev[j];
+	if (l->fill != l->nslots || n != l->nevents)
+		return -1;
+	/* Tracers mostly write a line's events in order already. */
+	for (j = 1; j < n; j++)
+		if (cmp_event(&l->ev[j - 1], &l->ev[j]) > 0)
+			break;
+	if (j < n)
+		qsort(l->ev, n, sizeof *l->ev, cmp_event);
+	return 0;
+}
+
 /*
- * Reads the events of lines order[first..) that fit budget (at least one
- * line) in one more pass, and sorts each line.
+ * Makes the events of lines order[first..) that fit budget (at least one
+ * line) ready, each line sorted: read in one more pass, or all of them
+ * when pass 1 stored them.
  */
 static int
 batch_load(struct jr *jr, size_t first, size_t budget, char **cause)
 {
-	size_t k, nev = 0, w = 0, j, n;
+	size_t k, nev = 0, w = 0;
 
+	if (jr->stored) {
+		if (jr->deferred != NULL) {
+			*cause = xstrdup(jr->deferred);
+			return -1;
+		}
+		jr->bfirst = 0;
+		jr->bend = jr->nlines;
+		return 0;
+	}
 	batch_release(jr);
 	jr->bfirst = first;
 	for (k = first; k < jr->nlines; k++) {
@@ -1147,19 +1445,11 @@ batch_load(struct jr *jr, size_t first, size_t budget, char **cause)
 	jr->pass = 2;
 	if (run_pass(jr, cause) == -1)
 		return -1;
-	for (k = first; k < jr->bend; k++) {
-		struct jline *l = &jr->lines[jr->order[k]];
-
-		/* A B never closed is no event. */
-		for (j = n = 0; j < l->fill; j++)
-			if (!l->ev[j].open)
-				l->ev[n++] = l->ev[j];
-		if (l->fill != l->nslots || n != l->nevents) {
+	for (k = first; k < jr->bend; k++)
+		if (line_finish(&jr->lines[jr->order[k]]) == -1) {
 			*cause = xstrdup("the file changed while being read");
 			return -1;
 		}
-		qsort(l->ev, n, sizeof *l->ev, cmp_event);
-	}
 	return 0;
 }
 
@@ -1261,7 +1551,8 @@ emit_plane(struct jr *jr, const struct jplane *p, size_t budget,
 	rc = h->plane_begin != NULL ? h->plane_begin(h->ctx, &plane) : 0;
 	for (i = 0; rc == 0 && i < p->nlines; i++) {
 		k = p->first + i;
-		if (k >= jr->bend && batch_load(jr, k, budget, cause) == -1)
+		if ((k < jr->bfirst || k >= jr->bend) &&
+		    batch_load(jr, k, budget, cause) == -1)
 			rc = -1;
 		else
 			rc = emit_line(jr, &plane, &jr->lines[jr->order[k]],
@@ -1279,7 +1570,10 @@ jr_release(struct jr *jr)
 {
 	size_t i;
 
-	batch_release(jr);
+	if (jr->storing)
+		unstore(jr);	/* lines own their events */
+	else
+		batch_release(jr);
 	for (i = 0; i < jr->nplanes; i++) {
 		free(jr->planes[i].name);
 		free(jr->planes[i].split);
@@ -1301,52 +1595,95 @@ jr_release(struct jr *jr)
 	free(jr->key.p);
 	free(jr->num.p);
 	free(jr->scratch);
-	free(jr->chunk);
 	free(jr->what);
 	gzr_free(jr->gz);
 	if (jr->fd != -1)
 		close(jr->fd);
 }
 
+void
+json_close(struct json_trace *jt)
+{
+	if (jt == NULL)
+		return;
+	jr_release(&jt->jr);
+	free(jt->path);
+	free(jt);
+}
+
+int
+json_open(const char *path, size_t budget, struct json_trace **out,
+    struct pf_read_stats *rs, char **cause)
+{
+	struct json_trace *jt = xcalloc(1, sizeof *jt);
+	struct jr *jr = &jt->jr;
+	size_t i;
+
+	*out = NULL;
+	memset(rs, 0, sizeof *rs);
+	jr->fd = -1;
+	jr->rs = &jt->rs;
+	jr->budget = budget;
+	strmap_init(&jr->pids);
+	strmap_init(&jr->tids);
+	strmap_init(&jr->statnames);
+	errno = 0;
+	jr->path = jt->path = xstrdup(path);
+	if ((jr->fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		*cause = xstrdup(strerror(errno));
+		json_close(jt);
+		return -1;
+	}
+	jr->gz = gzr_open(jr->fd);
+	jr->pass = 1;
+	jr->storing = 1;
+	if (run_pass(jr, cause) == -1) {
+		json_close(jt);
+		return -1;
+	}
+	jt->rs.bytes = jr->offset;
+	*rs = jt->rs;
+	order_tables(jr);
+	if (jr->storing) {
+		jr->stored = 1;
+		for (i = 0; jr->deferred == NULL && i < jr->nlines; i++)
+			(void)line_finish(&jr->lines[i]);
+	}
+	*out = jt;
+	return 0;
+}
+
+int
+json_emit(struct json_trace *jt, const struct pf_handler *h, char **cause)
+{
+	struct jr *jr = &jt->jr;
+	struct pf_space space;
+	size_t i;
+	int rc;
+
+	if (jr->stored)
+		jr->bfirst = jr->bend = 0;	/* batch_load() tells deferred */
+	memset(&space, 0, sizeof space);
+	space.path = jr->path;
+	space.nplanes = jr->nplanes;
+	rc = h->space != NULL ? h->space(h->ctx, &space) : 0;
+	for (i = 0; rc == 0 && i < jr->nplanes; i++)
+		rc = emit_plane(jr, &jr->planes[jr->porder[i]], jr->budget, h,
+		    cause);
+	return rc;
+}
+
 int
 json_read_budget(const char *path, size_t budget, const struct pf_handler *h,
     struct pf_read_stats *rs, char **cause)
 {
-	struct pf_space space;
-	struct jr jr;
-	size_t i;
+	struct json_trace *jt;
 	int rc;
 
-	memset(rs, 0, sizeof *rs);
-	memset(&jr, 0, sizeof jr);
-	jr.fd = -1;
-	jr.rs = rs;
-	strmap_init(&jr.pids);
-	strmap_init(&jr.tids);
-	strmap_init(&jr.statnames);
-	errno = 0;
-	jr.path = path;
-	if ((jr.fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		*cause = xstrdup(strerror(errno));
-		rc = -1;
-		goto out;
-	}
-	jr.gz = gzr_open(jr.fd);
-	jr.chunk = xmalloc(READ_CHUNK);
-	jr.pass = 1;
-	if ((rc = run_pass(&jr, cause)) == -1)
-		goto out;
-	rs->bytes = jr.offset;
-	order_tables(&jr);
-	memset(&space, 0, sizeof space);
-	space.path = path;
-	space.nplanes = jr.nplanes;
-	rc = h->space != NULL ? h->space(h->ctx, &space) : 0;
-	for (i = 0; rc == 0 && i < jr.nplanes; i++)
-		rc = emit_plane(&jr, &jr.planes[jr.porder[i]], budget, h,
-		    cause);
-out:
-	jr_release(&jr);
+	if (json_open(path, budget, &jt, rs, cause) == -1)
+		return -1;
+	rc = json_emit(jt, h, cause);
+	json_close(jt);
 	return rc;
 }
 

@@ -39,9 +39,11 @@
  * keeps only the events of a batch of lines that fits JSON_BATCH_BYTES, so
  * memory grows with the number of distinct names and lines, not with the
  * file size (a single line is never split: it needs memory for all its
- * events).  Returns 0, the first non-zero value a callback returned, or -1
- * with *cause a new one-line message (caller frees), e.g. "at byte 1234:
- * parse error: premature EOF", the offset counted in uncompressed bytes.
+ * events).  When all the events fit one batch, the first pass keeps them
+ * and there is no other pass.  Returns 0, the first non-zero value a
+ * callback returned, or -1 with *cause a new one-line message (caller
+ * frees), e.g. "at byte 1234: parse error: premature EOF", the offset
+ * counted in uncompressed bytes.
  */
 int	json_read(const char *path, const struct pf_handler *h,
 	    struct pf_read_stats *rs, char **cause);
@@ -49,5 +51,27 @@ int	json_read(const char *path, const struct pf_handler *h,
 int	json_read_budget(const char *path, size_t budget,
 	    const struct pf_handler *h, struct pf_read_stats *rs,
 	    char **cause);
+
+/*
+ * json_read() in two halves, for a caller that needs the events more than
+ * once (load.c: the steps, then the classification) without reading a file
+ * that fits the budget again:
+ *
+ *	struct json_trace *jt;
+ *	if (json_open(path, JSON_BATCH_BYTES, &jt, &rs, &cause) == -1) ...;
+ *	rc = json_emit(jt, &h1, &cause); ... rc = json_emit(jt, &h2, &cause);
+ *	json_close(jt);
+ *
+ * json_open() makes the first pass (its errors are json_read()'s, but for
+ * those found only in a batch, which json_emit() returns); each
+ * json_emit() gives the whole stream as json_read() does.
+ */
+struct json_trace;
+
+int	json_open(const char *path, size_t budget, struct json_trace **jt,
+	    struct pf_read_stats *rs, char **cause);
+int	json_emit(struct json_trace *jt, const struct pf_handler *h,
+	    char **cause);
+void	json_close(struct json_trace *jt);
 
 #endif

@@ -334,9 +334,24 @@ dump_plane_end(void *ctx, const struct pf_plane *p)
 	return 0;
 }
 
-/* Reads path; returns the dump (or "error: cause"); caller frees. */
+static void
+dump_handler(struct pf_handler *h, FILE *fp)
+{
+	memset(h, 0, sizeof *h);
+	h->ctx = fp;
+	h->plane_begin = dump_plane;
+	h->line_begin = dump_line;
+	h->event = dump_event;
+	h->line_end = dump_line_end;
+	h->plane_end = dump_plane_end;
+}
+
+/*
+ * Reads path, with json_read_budget(), or when jt is given, with
+ * json_emit(jt); returns the dump (or "error: cause"); caller frees.
+ */
 static char *
-dump_read(const char *path, size_t budget)
+dump_any(const char *path, size_t budget, struct json_trace *jt)
 {
 	struct pf_read_stats rs;
 	struct pf_handler h;
@@ -346,14 +361,11 @@ dump_read(const char *path, size_t budget)
 	int rc;
 
 	ck_assert_ptr_nonnull(fp);
-	memset(&h, 0, sizeof h);
-	h.ctx = fp;
-	h.plane_begin = dump_plane;
-	h.line_begin = dump_line;
-	h.event = dump_event;
-	h.line_end = dump_line_end;
-	h.plane_end = dump_plane_end;
-	rc = json_read_budget(path, budget, &h, &rs, &cause);
+	dump_handler(&h, fp);
+	if (jt != NULL)
+		rc = json_emit(jt, &h, &cause);
+	else
+		rc = json_read_budget(path, budget, &h, &rs, &cause);
 	if (rc != 0) {
 		ck_assert_int_eq(rc, -1);
 		ck_assert_ptr_nonnull(cause);
@@ -364,6 +376,12 @@ dump_read(const char *path, size_t budget)
 	}
 	ck_assert_int_eq(fclose(fp), 0);
 	return dump;
+}
+
+static char *
+dump_read(const char *path, size_t budget)
+{
+	return dump_any(path, budget, NULL);
 }
 
 /* Writes text to dir/name, through gzip when gz. */
@@ -589,6 +607,82 @@ START_TEST(test_batches)
 }
 END_TEST
 
+/*
+ * json_open() then json_emit() twice gives json_read()'s stream each time,
+ * the events kept by the first pass (a budget they fit) or read in
+ * batches (a budget of 1 byte).
+ */
+START_TEST(test_emit_twice)
+{
+	const char *td = test_env("TESTDATA");
+	char path[4096], *whole, *again, *cause = NULL;
+	size_t budgets[] = { JSON_BATCH_BYTES, 1 };
+	struct pf_read_stats rs, rs_read;
+	struct pf_handler h;
+	struct json_trace *jt;
+	size_t i, k;
+
+	ck_assert_msg(td != NULL, "TESTDATA is not set (run via make check)");
+	test_fmt(path, sizeof path, "%s%sperfetto_trace.json.gz", td, JAX_RUN);
+	whole = dump_read(path, JSON_BATCH_BYTES);
+	memset(&h, 0, sizeof h);
+	ck_assert_int_eq(json_read(path, &h, &rs_read, &cause), 0);
+	for (i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
+		ck_assert_int_eq(json_open(path, budgets[i], &jt, &rs, &cause),
+		    0);
+		ck_assert(memcmp(&rs, &rs_read, sizeof rs) == 0);
+		for (k = 0; k < 2; k++) {
+			again = dump_any(path, 0, jt);
+			ck_assert_msg(strcmp(again, whole) == 0,
+			    "budget %zu, emission %zu differs", budgets[i], k);
+			free(again);
+		}
+		json_close(jt);
+	}
+	free(whole);
+}
+END_TEST
+
+/*
+ * A 'B' closed before it began is found by the first pass when the events
+ * fit, by a batch when they do not: the same message either way, and an
+ * error the first pass finds later in the file comes first, as it did.
+ */
+static const struct {
+	const char	*json;
+	const char	*want;
+} late[] = {
+	{ "[{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":10,\"name\":\"a\"},"
+	  "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":5},"
+	  "{\"ph\":\"X\",\"pid\":2,\"tid\":1,\"ts\":1,\"dur\":1,\"name\":\"b\"}]",
+	  "error: at byte 80: pid 1 tid 1: impossible 'E' at ts 5000000 ps, "
+	  "before its 'B' at 10000000 ps (a negative duration)" },
+	{ "[{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":10,\"name\":\"a\"},"
+	  "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":5},"
+	  "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":-1,\"dur\":1}]",
+	  "error: at byte 123: pid 1 tid 1 event '': impossible ts" },
+	{ "[{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":10,\"name\":\"a\"},"
+	  "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":5},]",
+	  "error: at byte 82: parse error: unallowed token" },
+};
+
+START_TEST(test_negative_late)
+{
+	char *dir = test_mkdtemp(), *path, *kept, *batched;
+
+	path = write_trace(dir, late[_i].json, strlen(late[_i].json), 0);
+	kept = dump_read(path, JSON_BATCH_BYTES);
+	batched = dump_read(path, 1);
+	ck_assert_msg(strstr(kept, late[_i].want) != NULL, "got '%s'", kept);
+	ck_assert_str_eq(kept, batched);
+	free(kept);
+	free(batched);
+	free(path);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* ---- Bad input: -1 and a one-line cause ---- */
 
 static const struct {
@@ -755,6 +849,7 @@ suite_json(void)
 	tcase_add_test(tc, test_equivalent_corpus);
 	tcase_add_test(tc, test_smdebug);
 	tcase_add_test(tc, test_batches);
+	tcase_add_test(tc, test_emit_twice);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("quirks");
 	tcase_add_loop_test(tc, test_quirks, 0,
@@ -766,6 +861,8 @@ suite_json(void)
 	tcase_add_loop_test(tc, test_bad, 0,
 	    (int)(2 * sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, test_bad_gzip);
+	tcase_add_loop_test(tc, test_negative_late, 0,
+	    (int)(sizeof late / sizeof late[0]));
 	tcase_add_test(tc, test_missing_file);
 	suite_add_tcase(s, tc);
 	return s;
