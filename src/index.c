@@ -105,8 +105,9 @@ static const char *const schema[] = {
 	"CREATE INDEX host_events_file ON host_events(file_id)",
 	"CREATE INDEX scopes_file ON scopes(file_id)",
 	"CREATE INDEX programs_file ON programs(file_id)",
-	"CREATE INDEX hlo_instructions_file ON hlo_instructions(file_id, "
-	    "module, name)",
+	/* Parenthesized: clang takes a split literal here for a lost comma. */
+	("CREATE INDEX hlo_instructions_file ON hlo_instructions(file_id, "
+	    "module, name)"),
 };
 
 int
