@@ -27,7 +27,7 @@ struct ivals {
 	uint8_t		*buf;		/* encoded intervals (timeline.c) */
 	size_t		 len, cap;
 	size_t		 n;		/* intervals in buf */
-	int64_t		 prev;		/* start of the last one in buf */
+	int64_t		 prev_end;	/* end of the last one in buf */
 	struct ival	 last;		/* the newest, not yet in buf */
 	int		 have_last;
 	int		 unsorted;	/* some start is before an earlier one */
@@ -35,7 +35,7 @@ struct ivals {
 
 struct ivals_iter {
 	const uint8_t	*p, *end;
-	int64_t		 start;
+	int64_t		 prev_end;
 };
 
 /*
