@@ -577,6 +577,8 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	c->has_xla_ops_line = 0;
 	free(c->meta_kernel);
 	c->meta_kernel = xcalloc(plane->nmetas + 1, sizeof *c->meta_kernel);
+	free(c->meta_host);
+	c->meta_host = xcalloc(plane->nmetas + 1, sizeof *c->meta_host);
 	free(c->meta_name);
 	free(c->meta_category);
 	free(c->meta_views);
@@ -956,6 +958,7 @@ classify_release(struct classify *c)
 	}
 	op_table_release(&c->scopes);
 	free(c->meta_kernel);
+	free(c->meta_host);
 	free(c->class_of);
 	free(c->meta_name);
 	free(c->meta_category);
