@@ -7,13 +7,13 @@
  * to its op's total in a hash table.  An event's op is its `hlo_op` stat
  * (its own, else its event metadata's), else on an "XLA Ops" line its
  * event metadata's name: what XLA writes for GPU kernels and for ops.
+ * Every event of every plane is read; only those of /device: planes count.
  *
  *   xspace-walk [-v] FILE.xplane.pb
  *
  * Prints "ops N events M total_ps T"; with -v also one line per op,
  * "name<TAB>count<TAB>total_ps", in name order, for checking its sums
- * against jaxprof's.  Only /device: planes count; the Steps and other
- * derived lines carry no hlo_op stat.  Standalone: libc only.
+ * against jaxprof's.  Standalone: libc only.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -247,6 +247,7 @@ struct plane {
 	struct imap stat_names;		/* stat metadata id -> name */
 	struct imap metas;		/* event metadata id -> name, hlo_op */
 	int64_t hlo_op_id;		/* -1: no stat named hlo_op */
+	int device;			/* a /device: plane: its ops count */
 };
 
 /*
@@ -299,7 +300,7 @@ walk_line(struct plane *pl, struct cur c)
 	/* The line's name, usually its first field. */
 	while (scan.p < scan.end)
 		if (field(&scan, &wt, &v, &sub) == 2) {
-			xla_ops = sub.end - sub.p == 7 &&
+			xla_ops = pl->device && sub.end - sub.p == 7 &&
 			    memcmp(sub.p, "XLA Ops", 7) == 0;
 			break;
 		}
@@ -328,6 +329,8 @@ walk_line(struct plane *pl, struct cur c)
 				break;
 			}
 		}
+		if (!pl->device)
+			continue;
 		if (!have) {
 			struct meta *m = iget(&pl->metas, meta);
 
@@ -408,9 +411,8 @@ walk_plane(struct cur c)
 			break;
 		}
 	}
-	if (name.p == NULL || name.end - name.p < 8 ||
-	    memcmp(name.p, "/device:", 8) != 0)
-		goto out;
+	pl.device = name.p != NULL && name.end - name.p >= 8 &&
+	    memcmp(name.p, "/device:", 8) == 0;
 	scan = c;
 	while (scan.p < scan.end) {
 		struct cur sub, value;
@@ -444,7 +446,6 @@ walk_plane(struct cur c)
 		if (field(&scan, &wt, &v, &sub) == 3)
 			walk_line(&pl, sub);
 	}
-out:
 	iclear(&pl.stat_names);
 	iclear(&pl.metas);
 }
