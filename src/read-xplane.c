@@ -279,6 +279,7 @@ struct cur {
 
 struct walker {
 	const uint8_t	*base;		/* byte 0 of the file */
+	const uint8_t	*limit;		/* its end: readable up to here */
 	struct source	*src;
 	size_t		 released;	/* pages before this offset dropped */
 	char		*cause;
@@ -335,8 +336,9 @@ get_varint_slow(struct walker *w, struct cur *c, uint64_t *v,
 
 /*
  * Most varints on the wire (tags, small ids) are one byte; times and
- * durations a few.  With 10 bytes left a varint cannot run past the end:
- * no bounds test per byte then.
+ * durations a few.  With 10 bytes left in the file a varint cannot run
+ * past the mapping: no bounds test per byte then, one at the end (a
+ * small message often ends less than 10 bytes after a varint).
  */
 static inline int
 get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
@@ -350,7 +352,7 @@ get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
 		c->p = p + 1;
 		return 0;
 	}
-	if (c->end - p < 10)
+	if (p >= c->end || w->limit - p < 10)
 		return get_varint_slow(w, c, v, msg);
 	x = *p++ & 0x7f;
 	for (shift = 7; shift < 70; shift += 7) {
@@ -358,6 +360,8 @@ get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
 
 		x |= (uint64_t)(b & 0x7f) << shift;
 		if (b < 0x80) {
+			if (p > c->end)
+				break;
 			*v = x;
 			c->p = p;
 			return 0;
@@ -1155,6 +1159,7 @@ xplane_check_start(const uint8_t *p, size_t n, char **cause)
 		return 0;
 	memset(&w, 0, sizeof w);
 	w.base = p;
+	w.limit = p + n;
 	if (get_tag(&w, &c, &field, &wt, msg) == -1)
 		rc = -1;
 	else if (field >= 1 && field <= 4)
@@ -1181,6 +1186,7 @@ xspace_open(struct source *src, const char *path, struct xspace **out,
 	memset(&w, 0, sizeof w);
 	memset(&rs, 0, sizeof rs);
 	w.base = src->data;
+	w.limit = src->data + src->size;
 	w.src = src;
 	w.rs = &rs;
 	xs->src = src;
@@ -1252,6 +1258,7 @@ xspace_read_plane(const struct xspace *xs, size_t i,
 
 	memset(&w, 0, sizeof w);
 	w.base = xs->src->data;
+	w.limit = xs->src->data + xs->src->size;
 	w.src = xs->src;
 	w.rs = rs;
 	w.released = (size_t)(xs->planes[i].p - w.base);
