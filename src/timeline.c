@@ -13,18 +13,27 @@
 #include "timeline.h"
 #include "xmalloc.h"
 
+/* Room for one more interval: two varints of at most 10 bytes. */
 static void
-put_varint(struct ivals *s, uint64_t v)
+reserve_interval(struct ivals *s)
 {
-	if (s->len + 10 > s->cap) {
+	if (s->len + 20 > s->cap) {
 		s->cap = s->cap == 0 ? 4096 : s->cap * 2;
 		s->buf = xreallocarray(s->buf, s->cap, 1);
 	}
+}
+
+static void
+put_varint(struct ivals *s, uint64_t v)
+{
+	uint8_t *p = s->buf + s->len;
+
 	while (v >= 0x80) {
-		s->buf[s->len++] = (uint8_t)(v | 0x80);
+		*p++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
-	s->buf[s->len++] = (uint8_t)v;
+	*p++ = (uint8_t)v;
+	s->len = (size_t)(p - s->buf);
 }
 
 static uint64_t
@@ -49,6 +58,7 @@ encode(struct ivals *s, const struct ival *iv)
 {
 	uint64_t delta = (uint64_t)iv->start - (uint64_t)s->prev_end;
 
+	reserve_interval(s);
 	/* Zigzag: a small negative delta stays small. */
 	put_varint(s, (delta << 1) ^ (0 - (delta >> 63)));
 	put_varint(s, (uint64_t)iv->end - (uint64_t)iv->start);
