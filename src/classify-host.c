@@ -147,18 +147,47 @@ host_op(struct classify *c, const struct pf_event *ev, int64_t start,
 }
 
 /* A compile event not inside another one; its index or NONE. */
+/*
+ * What an event's name makes it, found once per event metadata:
+ * HOST_NAME_COMPILE, or HOST_NAME_TRANSFER + its host_transfer_names
+ * index, or HOST_NAME_OTHER.
+ */
+enum {
+	HOST_NAME_UNKNOWN,	/* not looked at yet */
+	HOST_NAME_OTHER,
+	HOST_NAME_COMPILE,
+	HOST_NAME_TRANSFER,
+};
+
+static unsigned
+host_name_kind(struct classify *c, const struct pf_event *ev)
+{
+	uint8_t *slot = &c->meta_host[ev->meta->index];
+	const char *name = pf_event_name(ev);
+	size_t i;
+
+	if (*slot != HOST_NAME_UNKNOWN)
+		return *slot;
+	*slot = HOST_NAME_OTHER;
+	for (i = 0; i < sizeof compile_names / sizeof compile_names[0]; i++)
+		if (strcmp(name, compile_names[i]) == 0)
+			*slot = HOST_NAME_COMPILE;
+	for (i = 0; i < sizeof host_transfer_names /
+	    sizeof host_transfer_names[0]; i++)
+		if (strcmp(name, host_transfer_names[i].name) == 0)
+			*slot = (uint8_t)(HOST_NAME_TRANSFER + i);
+	return *slot;
+}
+
 static size_t
-host_compile(struct classify *c, const char *name, int64_t start,
+host_compile(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
 {
 	struct plane_summary *p = c->plane;
 	struct compile_rec *r;
 	size_t i;
-	int compile = 0;
+	int compile = host_name_kind(c, ev) == HOST_NAME_COMPILE;
 
-	for (i = 0; i < sizeof compile_names / sizeof compile_names[0]; i++)
-		if (strcmp(name, compile_names[i]) == 0)
-			compile = 1;
 	for (i = 0; compile && i < c->nev_stack; i++)
 		if (c->ev_stack[i].compile != NONE)
 			compile = 0;
@@ -167,7 +196,7 @@ host_compile(struct classify *c, const char *name, int64_t start,
 	p->compiles = xreallocarray(p->compiles, p->ncompiles + 1,
 	    sizeof *p->compiles);
 	r = &p->compiles[p->ncompiles];
-	r->name = intern_str(c, name);
+	r->name = event_name_id(c, ev);
 	r->function = enclosing_function(c);
 	r->line = c->line_name;
 	r->start_ps = start;
@@ -180,12 +209,12 @@ host_compile(struct classify *c, const char *name, int64_t start,
 
 /* Host time per scope: a path of nested host events on one line. */
 static uint32_t
-host_scope(struct classify *c, const char *name, int64_t dur)
+host_scope(struct classify *c, const struct pf_event *ev, int64_t dur)
 {
 	struct op_key k;
 	size_t i, idx;
 
-	k.name = intern_str(c, name);
+	k.name = event_name_id(c, ev);
 	k.module = NO_SCOPE;
 	k.program_id = -1;
 	for (i = c->nev_stack; i > 0; i--)
@@ -209,35 +238,36 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 	const char *name = pf_event_name(ev);
 	struct plane_summary *p = c->plane;
 	struct open_event *o, *parent;
-	size_t i, compile;
+	size_t compile;
+	unsigned kind;
 	int is_op;
 
 	close_events_before(c, start + dur);
 	parent = c->nev_stack > 0 ? &c->ev_stack[c->nev_stack - 1] : NULL;
 	is_op = host_op(c, ev, start, dur);
-	compile = host_compile(c, name, start, dur);
+	compile = host_compile(c, ev, start, dur);
 	if (parent != NULL && parent->compile != NONE) {
 		/* A phase of the compile (an XLA pass, lowering...). */
 		p->phases = xreallocarray(p->phases, p->nphases + 1,
 		    sizeof *p->phases);
-		p->phases[p->nphases].name = intern_str(c, name);
+		p->phases[p->nphases].name = event_name_id(c, ev);
 		p->phases[p->nphases].start_ps = start;
 		p->phases[p->nphases].dur_ps = dur;
 		p->nphases++;
 		p->compiles[parent->compile].nphases++;
 	}
-	for (i = 0; i < sizeof host_transfer_names /
-	    sizeof host_transfer_names[0]; i++)
-		if (strcmp(name, host_transfer_names[i].name) == 0)
-			add_transfer(c, ev, host_transfer_names[i].dir, 1, -1,
-			    start, dur);
+	kind = host_name_kind(c, ev);
+	if (kind >= HOST_NAME_TRANSFER)
+		add_transfer(c, ev,
+		    host_transfer_names[kind - HOST_NAME_TRANSFER].dir, 1, -1,
+		    start, dur);
 	if (dur >= HOST_EVENT_FLOOR_PS) {
 		struct host_event_rec *h;
 
 		p->host_events = xreallocarray(p->host_events,
 		    p->nhost_events + 1, sizeof *p->host_events);
 		h = &p->host_events[p->nhost_events++];
-		h->name = intern_str(c, name);
+		h->name = event_name_id(c, ev);
 		h->line = c->line_name;
 		h->depth = (int)c->nev_stack;
 		h->start_ps = start;
@@ -253,7 +283,7 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 	/* Python tracer frames ($...) and ops are not annotation scopes. */
 	o = &c->ev_stack[c->nev_stack];
 	o->scope = is_op || name[0] == '$' ? NO_SCOPE :
-	    host_scope(c, name, dur);
+	    host_scope(c, ev, dur);
 	c->nev_stack++;
 	o->end_ps = start + dur;
 	o->dur_ps = dur;

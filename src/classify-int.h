@@ -106,6 +106,7 @@ struct classify {
 	/* Per event metadata of the plane: name and category ids, or NO_ID. */
 	uint32_t	*meta_name;
 	uint32_t	*meta_category;
+	uint8_t		*meta_host;	/* host_name_kind(), 0 until known */
 	struct pf_bytes	 last_module;	/* hlo_module of the last event */
 	uint32_t	 last_module_id;
 	/* Per string id: its busy class as a category, or -1. */

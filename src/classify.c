@@ -287,6 +287,18 @@ other_kernel_op(struct classify *c, const struct pf_event *ev, int64_t start,
 	    0, 0, NULL);
 }
 
+/*
+ * Kernel busy time, of a device plane only measured without an "XLA Ops"
+ * line: once that line is seen it is not kept (half the memory).
+ */
+static void
+add_kernel_busy(struct classify *c, enum busy_class k, int64_t start,
+    int64_t end)
+{
+	if (!c->has_xla_ops_line)
+		ivals_add(&c->busy_kernels[k], start, end);
+}
+
 static void
 on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
@@ -322,7 +334,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 			category = intern_str(c, CATEGORY_UNATTRIBUTED);
 		} else
 			category = category_of(c, ev, op_id, NULL);
-		ivals_add(&c->busy_kernels[busy_class_id(c, category)], start,
+		add_kernel_busy(c, busy_class_id(c, category), start,
 		    start + dur);
 		count_kernel(c, &key, category, kname, start, dur, in,
 		    parent);
@@ -331,9 +343,9 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		/* A kernel outside XLA: NCCL collectives, library calls. */
 		const char *name = pf_event_name(ev);
 
-		ivals_add(&c->busy_kernels[strncmp(name, "nccl", 4) == 0 ||
+		add_kernel_busy(c, strncmp(name, "nccl", 4) == 0 ||
 		    strncmp(name, "rccl", 4) == 0 ? BUSY_COLLECTIVE :
-		    BUSY_COMPUTE], start, start + dur);
+		    BUSY_COMPUTE, start, start + dur);
 		other_kernel_op(c, ev, start, dur);
 	}
 	/* Kernels per name, found through the metadata they share. */
@@ -401,7 +413,7 @@ on_memset(struct classify *c, const struct pf_event *ev, int64_t start,
 		return 0;
 	add_transfer(c, ev, XFER_MEMSET, 0, memset_bytes(ev), start, dur);
 	ivals_add(&c->busy_ops[BUSY_TRANSFER], start, start + dur);
-	ivals_add(&c->busy_kernels[BUSY_TRANSFER], start, start + dur);
+	add_kernel_busy(c, BUSY_TRANSFER, start, start + dur);
 	return 1;
 }
 
@@ -441,7 +453,7 @@ on_device_copy(struct classify *c, const struct pf_event *ev, int64_t start,
 	}
 	add_transfer(c, ev, dir, 0, bytes, start, dur);
 	ivals_add(&c->busy_ops[BUSY_TRANSFER], start, start + dur);
-	ivals_add(&c->busy_kernels[BUSY_TRANSFER], start, start + dur);
+	add_kernel_busy(c, BUSY_TRANSFER, start, start + dur);
 }
 
 /* One event of a device's "XLA Modules" line: "jit_f(1234)". */
@@ -565,6 +577,8 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	c->has_xla_ops_line = 0;
 	free(c->meta_kernel);
 	c->meta_kernel = xcalloc(plane->nmetas + 1, sizeof *c->meta_kernel);
+	free(c->meta_host);
+	c->meta_host = xcalloc(plane->nmetas + 1, sizeof *c->meta_host);
 	free(c->meta_name);
 	free(c->meta_category);
 	free(c->meta_views);
@@ -597,8 +611,13 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 	c->line_kind = LINE_PLAIN;
 	if (c->plane->kind == PLANE_DEVICE) {
 		if (strcmp(line->name, "XLA Ops") == 0) {
+			int i;
+
 			c->line_kind = LINE_XLA_OPS;
 			c->has_xla_ops_line = 1;
+			/* Steps are measured on the ops now, not the kernels. */
+			for (i = 0; i < NBUSY; i++)
+				ivals_release(&c->busy_kernels[i]);
 		} else if (strcmp(line->name, "XLA Modules") == 0)
 			c->line_kind = LINE_MODULES;
 		else if (strcmp(line->name, "Steps") == 0)
@@ -939,6 +958,7 @@ classify_release(struct classify *c)
 	}
 	op_table_release(&c->scopes);
 	free(c->meta_kernel);
+	free(c->meta_host);
 	free(c->class_of);
 	free(c->meta_name);
 	free(c->meta_category);

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -497,6 +498,20 @@ select_files(struct index *ix, const sqlite3_int64 *ids, size_t n,
 	return index_exec(ix, "COMMIT", cause);
 }
 
+/*
+ * The CPUs this process may run on: `taskset -c 0 jaxprof ...` reads
+ * with one thread (the online count ignores the affinity mask).
+ */
+static long
+usable_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 int
 index_refresh(struct index *ix, const struct found *f)
 {
@@ -508,7 +523,7 @@ index_refresh(struct index *ix, const struct found *f)
 	size_t *job_of = xcalloc(f->nfiles + 1, sizeof *job_of);
 	char *cause = NULL, tmpdir[PATH_MAX] = "";
 	size_t i, nthreads = 0, mem_total = 0;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	long ncpu = usable_cpus();
 	size_t ncpus = ncpu > 0 ? (size_t)ncpu : 1;
 	size_t max_threads = ncpus < MAX_THREADS ? ncpus : MAX_THREADS;
 	int bad = 0, rc = -1;

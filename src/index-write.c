@@ -201,23 +201,53 @@ write_phases(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 	return 0;
 }
 
-/* A scope's path: its ancestors' names and its own, joined by ';'. */
-static char *
-scope_path(const struct file_summary *fs, const struct plane_summary *p,
-    uint32_t i, int *depth)
-{
-	const char *name = fs->strings.strings[p->scopes[i].name];
-	char *parent, *path;
+/* Room for scope paths, reused from one scope to the next. */
+struct path_buf {
+	uint32_t	*chain;		/* a scope and its ancestors */
+	size_t		 chain_cap;
+	char		*text;
+	size_t		 text_cap;
+};
 
-	if (p->scopes[i].parent == NO_SCOPE) {
-		*depth = 0;
-		return xstrdup(name);
+/*
+ * A scope's path: its ancestors' names and its own, joined by ';'.  Built
+ * in one pass over the chain: joining a level at a time copied the path
+ * once per level, quadratic in the depth of Python call stacks.
+ */
+static const char *
+scope_path(const struct file_summary *fs, const struct plane_summary *p,
+    uint32_t i, int *depth, struct path_buf *b)
+{
+	size_t n = 0, len = 0, k;
+
+	for (;;) {
+		if (n == b->chain_cap) {
+			b->chain_cap = b->chain_cap == 0 ? 16 : b->chain_cap * 2;
+			b->chain = xreallocarray(b->chain, b->chain_cap,
+			    sizeof *b->chain);
+		}
+		b->chain[n++] = i;
+		len += strlen(fs->strings.strings[p->scopes[i].name]) + 1;
+		if (p->scopes[i].parent == NO_SCOPE)
+			break;
+		i = p->scopes[i].parent;
 	}
-	parent = scope_path(fs, p, p->scopes[i].parent, depth);
-	(*depth)++;
-	path = xasprintf("%s;%s", parent, name);
-	free(parent);
-	return path;
+	if (len > b->text_cap) {
+		b->text_cap = len;
+		b->text = xreallocarray(b->text, b->text_cap, 1);
+	}
+	len = 0;
+	for (k = n; k-- > 0; ) {
+		const char *name =
+		    fs->strings.strings[p->scopes[b->chain[k]].name];
+		size_t nlen = strlen(name);
+
+		memcpy(b->text + len, name, nlen);
+		len += nlen;
+		b->text[len++] = k > 0 ? ';' : '\0';
+	}
+	*depth = (int)n - 1;
+	return b->text;
 }
 
 /* Executions, idle gaps, long host events and scopes of a plane. */
@@ -227,6 +257,7 @@ write_timeline(struct index *ix, struct writers *w, sqlite3_int64 file_id,
     sqlite3_int64 plane, char **cause)
 {
 	char *const *s = fs->strings.strings;
+	struct path_buf pb = { NULL, 0, NULL, 0 };
 	size_t i;
 
 	for (i = 0; i < p->nexecs; i++) {
@@ -273,7 +304,7 @@ write_timeline(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		const struct scope_agg *sc = &p->scopes[i];
 		sqlite3_stmt *st = w->scope;
 		int depth;
-		char *path = scope_path(fs, p, (uint32_t)i, &depth);
+		const char *path = scope_path(fs, p, (uint32_t)i, &depth, &pb);
 
 		sqlite3_bind_int64(st, 1, file_id);
 		sqlite3_bind_int64(st, 2, plane);
@@ -283,11 +314,12 @@ write_timeline(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		sqlite3_bind_int64(st, 6, (sqlite3_int64)sc->count);
 		sqlite3_bind_int64(st, 7, sc->total_ps);
 		sqlite3_bind_int64(st, 8, sc->self_ps);
-		free(path);
 		if (index_step(ix, st, cause) == -1)
-			return -1;
+			break;
 	}
-	return 0;
+	free(pb.chain);
+	free(pb.text);
+	return i < p->nscopes ? -1 : 0;
 }
 
 static int

@@ -345,8 +345,8 @@ index_open(struct index **ixp, const char *path, char **cause)
 		index_close(ix);
 		return -1;
 	}
-	if (set_wal(ix, cause) == -1 ||
-	    index_exec(ix, "PRAGMA synchronous = NORMAL", cause) == -1 ||
+	if (index_exec(ix, "PRAGMA synchronous = NORMAL", cause) == -1 ||
+	    set_wal(ix, cause) == -1 ||
 	    ensure_schema(ix, cause) == -1 ||
 	    index_exec(ix, "CREATE TEMP TABLE selected("
 	    "file_id INTEGER PRIMARY KEY)", cause) == -1) {

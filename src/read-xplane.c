@@ -104,6 +104,7 @@ idmap_release(struct idmap *m)
 struct plane_tables {
 	struct idmap	 stat_ids;	/* stat metadata id -> stat_names index */
 	char		**stat_names;
+	size_t		*stat_lens;	/* strlen of each, for ref values */
 	enum pf_key	*stat_keys;	/* the key of each stat name */
 	size_t		 nstat_names;
 	struct idmap	 meta_ids;	/* event metadata id -> metas index */
@@ -118,16 +119,18 @@ struct plane_tables {
 
 static const char *
 tables_stat_name(const struct plane_tables *t, int64_t id,
-    struct pf_read_stats *rs, enum pf_key *key)
+    struct pf_read_stats *rs, enum pf_key *key, size_t *len)
 {
 	uint32_t i;
 
 	if (idmap_get(&t->stat_ids, id, &i)) {
 		*key = t->stat_keys[i];
+		*len = t->stat_lens[i];
 		return t->stat_names[i];
 	}
 	rs->missing_stat_metadata++;
 	*key = PF_KEY_OTHER;
+	*len = 0;
 	return "";
 }
 
@@ -147,15 +150,12 @@ tables_resolve_stat(const struct plane_tables *t, struct pf_stat *st,
     struct pf_read_stats *rs)
 {
 	enum pf_key unused;
+	size_t len;
 
-	st->name = tables_stat_name(t, st->metadata_id, rs, &st->key);
-	if (st->kind == PF_REF) {
-		const char *s = tables_stat_name(t, (int64_t)st->num.u, rs,
-		    &unused);
-
-		st->str.ptr = s;
-		st->str.len = strlen(s);
-	}
+	st->name = tables_stat_name(t, st->metadata_id, rs, &st->key, &len);
+	if (st->kind == PF_REF)
+		st->str.ptr = tables_stat_name(t, (int64_t)st->num.u, rs,
+		    &unused, &st->str.len);
 }
 
 static void
@@ -170,10 +170,12 @@ tables_add_stat_name(struct plane_tables *t, int64_t id, const char *name,
 		i = (uint32_t)t->nstat_names;
 		t->stat_names = xgrow1(t->stat_names, i, sizeof *t->stat_names);
 		t->stat_keys = xgrow1(t->stat_keys, i, sizeof *t->stat_keys);
+		t->stat_lens = xgrow1(t->stat_lens, i, sizeof *t->stat_lens);
 		t->nstat_names++;
 		idmap_put(&t->stat_ids, id, i);
 	}
 	t->stat_names[i] = xstrndup(name, len);
+	t->stat_lens[i] = strlen(t->stat_names[i]);	/* to a NUL within */
 	t->stat_keys[i] = pf_key_of(t->stat_names[i]);
 }
 
@@ -239,6 +241,7 @@ tables_release(struct plane_tables *t)
 		free(t->stat_names[i]);
 	free(t->stat_names);
 	free(t->stat_keys);
+	free(t->stat_lens);
 	/*
 	 * A plane whose metadata failed to decode part way has no empty
 	 * entry yet: release only the entries that exist.
@@ -276,6 +279,7 @@ struct cur {
 
 struct walker {
 	const uint8_t	*base;		/* byte 0 of the file */
+	const uint8_t	*limit;		/* its end: readable up to here */
 	struct source	*src;
 	size_t		 released;	/* pages before this offset dropped */
 	char		*cause;
@@ -330,30 +334,51 @@ get_varint_slow(struct walker *w, struct cur *c, uint64_t *v,
 	return fail(w, start, "varint longer than 10 bytes in %s", msg);
 }
 
-/* Most varints on the wire (tags, small ids) are one byte. */
+/*
+ * Most varints on the wire (tags, small ids) are one byte; times and
+ * durations a few.  With 10 bytes left in the file a varint cannot run
+ * past the mapping: no bounds test per byte then, one at the end (a
+ * small message often ends less than 10 bytes after a varint).
+ */
 static inline int
 get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
 {
-	if (c->p < c->end && *c->p < 0x80) {
-		*v = *c->p++;
+	const uint8_t *p = c->p;
+	uint64_t x;
+	int shift;
+
+	if (p < c->end && *p < 0x80) {
+		*v = *p;
+		c->p = p + 1;
 		return 0;
 	}
-	return get_varint_slow(w, c, v, msg);
+	if (p >= c->end || w->limit - p < 10)
+		return get_varint_slow(w, c, v, msg);
+	x = *p++ & 0x7f;
+	for (shift = 7; shift < 70; shift += 7) {
+		uint8_t b = *p++;
+
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if (b < 0x80) {
+			if (p > c->end)
+				break;
+			*v = x;
+			c->p = p;
+			return 0;
+		}
+	}
+	return get_varint_slow(w, c, v, msg);	/* for its message */
 }
 
 static int
-get_tag(struct walker *w, struct cur *c, uint32_t *field, int *wt,
+get_tag_slow(struct walker *w, struct cur *c, uint32_t *field, int *wt,
     const char *msg)
 {
 	const uint8_t *start = c->p;
 	uint64_t tag;
 
-	/* Fields 1-15 have one-byte tags: nearly every tag on the wire. */
-	if (c->p < c->end && *c->p >= 8 && *c->p < 0x80) {
-		*wt = *c->p & 7;
-		*field = *c->p++ >> 3;
-		return 0;
-	}
+	*field = 0;
+	*wt = 0;
 	if (get_varint(w, c, &tag, msg) == -1)
 		return -1;
 	*wt = (int)(tag & 7);
@@ -364,19 +389,40 @@ get_tag(struct walker *w, struct cur *c, uint32_t *field, int *wt,
 	return 0;
 }
 
-/* A length-delimited payload as a sub-cursor. */
+/* Fields 1-15 have one-byte tags: nearly every tag on the wire. */
+static inline int
+get_tag(struct walker *w, struct cur *c, uint32_t *field, int *wt,
+    const char *msg)
+{
+	if (c->p < c->end && *c->p >= 8 && *c->p < 0x80) {
+		*wt = *c->p & 7;
+		*field = *c->p++ >> 3;
+		return 0;
+	}
+	return get_tag_slow(w, c, field, wt, msg);
+}
+
 static int
+len_past_end(struct walker *w, const uint8_t *start, uint64_t len,
+    const struct cur *c, const char *msg)
+{
+	return fail(w, start, "length %llu in %s runs past the end of its "
+	    "message (%zu bytes left)", (unsigned long long)len, msg,
+	    (size_t)(c->end - c->p));
+}
+
+/* A length-delimited payload as a sub-cursor. */
+static inline int
 get_len(struct walker *w, struct cur *c, struct cur *sub, const char *msg)
 {
 	const uint8_t *start = c->p;
 	uint64_t len;
 
+	sub->p = sub->end = c->p;
 	if (get_varint(w, c, &len, msg) == -1)
 		return -1;
 	if (len > (uint64_t)(c->end - c->p))
-		return fail(w, start, "length %llu in %s runs past the end "
-		    "of its message (%zu bytes left)", (unsigned long long)len,
-		    msg, (size_t)(c->end - c->p));
+		return len_past_end(w, start, len, c, msg);
 	sub->p = c->p;
 	sub->end = c->p + len;
 	c->p += len;
@@ -450,14 +496,17 @@ get_string(struct walker *w, struct cur *c, int wt, uint32_t field,
 	return 0;
 }
 
-static int
+static inline int
 get_int_field(struct walker *w, struct cur *c, int wt, uint32_t field,
     const char *msg, int64_t *out)
 {
 	uint64_t v;
 
-	if (want_wt(w, c->p, wt, WT_VARINT, field, msg) == -1 ||
-	    get_varint(w, c, &v, msg) == -1)
+	if (wt != WT_VARINT) {
+		(void)want_wt(w, c->p, wt, WT_VARINT, field, msg);
+		return -1;	/* with want_wt's message */
+	}
+	if (get_varint(w, c, &v, msg) == -1)
 		return -1;
 	*out = (int64_t)v;
 	return 0;
@@ -1110,6 +1159,7 @@ xplane_check_start(const uint8_t *p, size_t n, char **cause)
 		return 0;
 	memset(&w, 0, sizeof w);
 	w.base = p;
+	w.limit = p + n;
 	if (get_tag(&w, &c, &field, &wt, msg) == -1)
 		rc = -1;
 	else if (field >= 1 && field <= 4)
@@ -1136,6 +1186,7 @@ xspace_open(struct source *src, const char *path, struct xspace **out,
 	memset(&w, 0, sizeof w);
 	memset(&rs, 0, sizeof rs);
 	w.base = src->data;
+	w.limit = src->data + src->size;
 	w.src = src;
 	w.rs = &rs;
 	xs->src = src;
@@ -1207,6 +1258,7 @@ xspace_read_plane(const struct xspace *xs, size_t i,
 
 	memset(&w, 0, sizeof w);
 	w.base = xs->src->data;
+	w.limit = xs->src->data + xs->src->size;
 	w.src = xs->src;
 	w.rs = rs;
 	w.released = (size_t)(xs->planes[i].p - w.base);

@@ -187,10 +187,12 @@ source_borrow(struct source *src, const uint8_t *data, size_t size)
 void
 source_release(struct source *src, size_t *mark, size_t offset)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), start, end;
+	size_t page, start, end;
 
+	/* Called per event: the cheap test first, sysconf only per chunk. */
 	if (src->map == NULL || offset < *mark + RELEASE_CHUNK)
 		return;
+	page = (size_t)sysconf(_SC_PAGESIZE);
 	/* Whole pages only: the ends may hold a neighbour's bytes. */
 	start = (*mark + page - 1) / page * page;
 	end = offset / page * page;

@@ -350,22 +350,19 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 	size_t i, first[NBUSY + 1];
 	int k, live[NBUSY], have = 0, any = 0;
 
-	/* Each class on its own: its time in each window. */
 	for (k = 0; k <= NBUSY; k++) {
 		sum[k] = xcalloc(nwin + 1, sizeof *sum[k]);
 		first[k] = 0;
 	}
 	for (k = 0; k < NBUSY; k++) {
 		ivals_normalize(&busy[k]);
-		for (ivals_iter_init(&busy[k], &it[k]); ivals_next(&it[k], &iv); )
-			add_to_windows(win, nwin, &first[k], sum[k], iv.start,
-			    iv.end);
 		ivals_iter_init(&busy[k], &it[k]);
 		live[k] = ivals_next(&it[k], &head[k]);
 	}
 	/*
-	 * Their union, merged on the fly from the sorted classes: its time
-	 * in each window (the rest is idle), and the idle gaps between.
+	 * One pass over the sorted classes, merged on the fly: each class's
+	 * time in each window, their union's (the rest is idle), and the
+	 * idle gaps between.
 	 */
 	for (;;) {
 		int pick = -1;
@@ -377,6 +374,8 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 		if (pick != -1) {
 			iv = head[pick];
 			live[pick] = ivals_next(&it[pick], &head[pick]);
+			add_to_windows(win, nwin, &first[pick], sum[pick],
+			    iv.start, iv.end);
 			if (have && iv.start <= cur.end) {
 				if (iv.end > cur.end)
 					cur.end = iv.end;

@@ -1,7 +1,9 @@
 /*
  * Interval sets: the arithmetic behind step breakdowns and idle gaps.
- * Each interval is two varints: its start minus the previous one's
- * (zigzag, for unsorted input) and its length.
+ * Each interval is two varints: its start minus the previous one's end
+ * (zigzag, for overlapping or unsorted input) and its length.  On a busy
+ * device the gap between one op and the next is far shorter than the
+ * op, so this is a byte or two less per interval than a start delta.
  */
 #include "config.h"
 
@@ -11,18 +13,61 @@
 #include "timeline.h"
 #include "xmalloc.h"
 
-static void
-put_varint(struct ivals *s, uint64_t v)
+/*
+ * The encoded intervals live in blocks of this many bytes, chained.  A
+ * buffer grown by doubling was copied at each step and, once glibc's
+ * mmap threshold had risen past it, left each old copy resident in the
+ * thread's arena: blocks are never copied, and freed ones serve the
+ * next plane.
+ */
+#define BLOCK_BYTES	(64 * 1024 - 64)
+
+struct ival_block {
+	struct ival_block *next;
+	size_t		 len;		/* bytes used of data */
+	uint8_t		 data[BLOCK_BYTES];
+};
+
+/* Room for one more interval (two varints, 10 bytes each at most). */
+static uint8_t *
+reserve_interval(struct ivals *s)
 {
-	if (s->len + 10 > s->cap) {
-		s->cap = s->cap == 0 ? 4096 : s->cap * 2;
-		s->buf = xreallocarray(s->buf, s->cap, 1);
+	struct ival_block *b = s->tail;
+
+	if (b == NULL || b->len + 20 > BLOCK_BYTES) {
+		b = xmalloc(sizeof *b);
+		b->next = NULL;
+		b->len = 0;
+		if (s->tail != NULL)
+			s->tail->next = b;
+		else
+			s->head = b;
+		s->tail = b;
 	}
+	return b->data + b->len;
+}
+
+static uint8_t *
+put_varint(uint8_t *p, uint64_t v)
+{
 	while (v >= 0x80) {
-		s->buf[s->len++] = (uint8_t)(v | 0x80);
+		*p++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
-	s->buf[s->len++] = (uint8_t)v;
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static void
+free_blocks(struct ivals *s)
+{
+	while (s->head != NULL) {
+		struct ival_block *next = s->head->next;
+
+		free(s->head);
+		s->head = next;
+	}
+	s->tail = NULL;
 }
 
 static uint64_t
@@ -41,16 +86,18 @@ get_varint(const uint8_t **p)
 	return v;
 }
 
-/* Appends iv to the encoded buffer. */
+/* Appends iv to the encoded blocks. */
 static void
 encode(struct ivals *s, const struct ival *iv)
 {
-	uint64_t delta = (uint64_t)iv->start - (uint64_t)s->prev;
+	uint64_t delta = (uint64_t)iv->start - (uint64_t)s->prev_end;
+	uint8_t *start = reserve_interval(s), *p;
 
 	/* Zigzag: a small negative delta stays small. */
-	put_varint(s, (delta << 1) ^ (0 - (delta >> 63)));
-	put_varint(s, (uint64_t)iv->end - (uint64_t)iv->start);
-	s->prev = iv->start;
+	p = put_varint(start, (delta << 1) ^ (0 - (delta >> 63)));
+	p = put_varint(p, (uint64_t)iv->end - (uint64_t)iv->start);
+	s->tail->len += (size_t)(p - start);
+	s->prev_end = iv->end;
 	s->n++;
 }
 
@@ -78,24 +125,31 @@ ivals_add(struct ivals *s, int64_t start, int64_t end)
 void
 ivals_iter_init(const struct ivals *s, struct ivals_iter *it)
 {
-	it->p = s->buf;
-	it->end = s->buf != NULL ? s->buf + s->len : NULL;
-	it->start = 0;
+	it->block = s->head;
+	it->off = 0;
+	it->prev_end = 0;
 }
 
 int
 ivals_next(struct ivals_iter *it, struct ival *out)
 {
+	const uint8_t *p;
 	uint64_t z;
 
-	if (it->p == NULL || it->p >= it->end)
+	if (it->block != NULL && it->off == it->block->len) {
+		it->block = it->block->next;
+		it->off = 0;
+	}
+	if (it->block == NULL)
 		return 0;
-	z = get_varint(&it->p);
+	p = it->block->data + it->off;
+	z = get_varint(&p);
 	/* Modulo 2^64, as encode() wrote them: exact for any int64. */
-	it->start = (int64_t)((uint64_t)it->start +
+	out->start = (int64_t)((uint64_t)it->prev_end +
 	    ((z >> 1) ^ (~(z & 1) + 1)));
-	out->start = it->start;
-	out->end = (int64_t)((uint64_t)it->start + get_varint(&it->p));
+	out->end = (int64_t)((uint64_t)out->start + get_varint(&p));
+	it->prev_end = out->end;
+	it->off = (size_t)(p - it->block->data);
 	return 1;
 }
 
@@ -127,9 +181,9 @@ ivals_normalize(struct ivals *s)
 	for (ivals_iter_init(s, &it); ivals_next(&it, &iv); )
 		v[n++] = iv;
 	qsort(v, n, sizeof *v, cmp_ival);
-	s->len = 0;
+	free_blocks(s);
 	s->n = 0;
-	s->prev = 0;
+	s->prev_end = 0;
 	s->unsorted = 0;
 	for (i = 0; i < n; i++)
 		ivals_add(s, v[i].start, v[i].end);
@@ -143,6 +197,6 @@ ivals_normalize(struct ivals *s)
 void
 ivals_release(struct ivals *s)
 {
-	free(s->buf);
+	free_blocks(s);
 	memset(s, 0, sizeof *s);
 }

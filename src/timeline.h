@@ -23,19 +23,21 @@ struct ival {
 	int64_t	end;		/* exclusive */
 };
 
+struct ival_block;
+
 struct ivals {
-	uint8_t		*buf;		/* encoded intervals (timeline.c) */
-	size_t		 len, cap;
-	size_t		 n;		/* intervals in buf */
-	int64_t		 prev;		/* start of the last one in buf */
-	struct ival	 last;		/* the newest, not yet in buf */
+	struct ival_block *head, *tail;	/* encoded intervals (timeline.c) */
+	size_t		 n;		/* intervals in the blocks */
+	int64_t		 prev_end;	/* end of the last one in them */
+	struct ival	 last;		/* the newest, not yet encoded */
 	int		 have_last;
 	int		 unsorted;	/* some start is before an earlier one */
 };
 
 struct ivals_iter {
-	const uint8_t	*p, *end;
-	int64_t		 start;
+	const struct ival_block *block;
+	size_t		 off;
+	int64_t		 prev_end;
 };
 
 /*

@@ -15,6 +15,7 @@
 #include "classify.h"
 #include "read-xplane.h"
 #include "source.h"
+#include "timeline.h"
 
 static const struct {
 	const char	*name;
@@ -387,6 +388,62 @@ START_TEST(test_cpu_testdata)
 }
 END_TEST
 
+/*
+ * Busy intervals: many more than one storage block holds, in order and
+ * (with overlaps, negative and extreme times) out of order, come back
+ * sorted and merged.
+ */
+START_TEST(test_ivals_in_order)
+{
+	struct ivals s = { 0 };
+	struct ivals_iter it;
+	struct ival iv;
+	int64_t i, n = 100000;
+
+	for (i = 0; i < n; i++)	/* 1000 ps busy, 24 ps idle, repeated */
+		ivals_add(&s, i * 1024 + 1000000000, i * 1024 + 1000001000);
+	ivals_normalize(&s);
+	for (i = 0, ivals_iter_init(&s, &it); ivals_next(&it, &iv); i++) {
+		ck_assert_int_eq(iv.start, i * 1024 + 1000000000);
+		ck_assert_int_eq(iv.end, i * 1024 + 1000001000);
+	}
+	ck_assert_int_eq(i, n);
+	ivals_release(&s);
+}
+END_TEST
+
+START_TEST(test_ivals_out_of_order)
+{
+	struct ivals s = { 0 };
+	struct ivals_iter it;
+	struct ival iv;
+	int64_t i, n = 30000;
+	size_t k = 0;
+	static const struct ival want[] = {
+		{ INT64_MIN, INT64_MIN + 10 },
+		{ -500, 0 },
+		{ 1, 30000 * 10 + 15 },
+		{ INT64_MAX - 10, INT64_MAX },
+	};
+
+	/* Backwards, each [10i + 1, 10i + 15): they overlap into one. */
+	for (i = n; i >= 0; i--)
+		ivals_add(&s, 10 * i + 1, 10 * i + 15);
+	ivals_add(&s, INT64_MAX - 10, INT64_MAX);
+	ivals_add(&s, -500, 0);
+	ivals_add(&s, INT64_MIN, INT64_MIN + 10);
+	ivals_add(&s, 7, 7);		/* empty: ignored */
+	ivals_normalize(&s);
+	for (ivals_iter_init(&s, &it); ivals_next(&it, &iv); k++) {
+		ck_assert_uint_lt(k, sizeof want / sizeof want[0]);
+		ck_assert_int_eq(iv.start, want[k].start);
+		ck_assert_int_eq(iv.end, want[k].end);
+	}
+	ck_assert_uint_eq(k, sizeof want / sizeof want[0]);
+	ivals_release(&s);
+}
+END_TEST
+
 Suite *
 suite_classify(void)
 {
@@ -399,6 +456,10 @@ suite_classify(void)
 	tc = tcase_create("files");
 	tcase_add_test(tc, test_generated);
 	tcase_add_test(tc, test_cpu_testdata);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("timeline");
+	tcase_add_test(tc, test_ivals_in_order);
+	tcase_add_test(tc, test_ivals_out_of_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Cold `jaxprof top` on XSpace profiles against the bare wire walk
+# (bench/xspace-walk.c), single-threaded and with all cores, and its peak
+# anonymous memory.  See bench/README.md.
+#
+#   bench/xspace-speed.sh [--quick] [JAXPROF_BINARY]
+#
+# JAXPROF_BINARY defaults to $JAXPROF, else ../jaxprof relative to this
+# script.  Besides the generated bench profile it measures every
+# *.xplane.pb under $CORPUS (default ../shared/corpus next to the tree).
+# Exit status: 0 when everything ran (whether or not the targets were
+# met), 2 when something could not be built or run.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+
+quick=0
+jaxprof=
+for arg in "$@"; do
+    case $arg in
+    --quick) quick=1 ;;
+    -h | --help)
+        sed -n '2,12s/^# \{0,1\}//p' "$0"
+        exit 0
+        ;;
+    -*) echo "xspace-speed.sh: unknown option $arg" >&2; exit 2 ;;
+    *) jaxprof=$arg ;;
+    esac
+done
+jaxprof=${jaxprof:-${JAXPROF:-$root/jaxprof}}
+corpus=${CORPUS:-$(dirname "$root")/shared/corpus}
+if ((quick)); then
+    target_mb=4 reps=1
+else
+    target_mb=64 reps=3
+fi
+max_ratio=1.5 max_anon=0.1
+
+die() {
+    echo "xspace-speed.sh: $*" >&2
+    exit 2
+}
+
+[ -x /usr/bin/time ] && /usr/bin/time -f '%e' true 2>/dev/null ||
+    die "needs GNU time at /usr/bin/time (Debian/Ubuntu: apt-get install time)"
+command -v taskset >/dev/null || die "needs taskset (util-linux)"
+[ -x "$jaxprof" ] || die "no jaxprof binary at $jaxprof (build it, or pass its path)"
+cores=$(nproc) || die "nproc failed"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/jaxprof-xspeed.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+
+cc -O2 -o "$tmp/xspace-walk" "$here/xspace-walk.c" || die "cannot build bench/xspace-walk.c"
+cc -O2 -o "$tmp/gen-xplane" "$root/tests/gen-xplane.c" -lz ||
+    die "cannot build tests/gen-xplane.c"
+
+# The bench profile, as bench/run.sh makes it: --repeat scaled up until
+# the file reaches target_mb.
+repeat=1
+target=$((target_mb * 1024 * 1024))
+for attempt in 1 2 3 4 5; do
+    rm -rf "$tmp/prof"
+    "$tmp/gen-xplane" --devices=8 --steps=20 --ops=200 --repeat=$repeat "$tmp/prof" ||
+        die "gen-xplane failed"
+    bench=$tmp/prof/plugins/profile/2026_01_01_00_00_00/host0.xplane.pb
+    size=$(stat -c %s "$bench") || die "gen-xplane did not write $bench"
+    ((size >= target)) && break
+    ((size > 0)) || die "gen-xplane wrote an empty profile"
+    repeat=$(((repeat * target * 11 / 10 + size - 1) / size))
+done
+((size >= target)) || die "profile is only $size bytes after $attempt attempts"
+echo "bench profile: gen-xplane --devices=8 --steps=20 --ops=200 --repeat=$repeat ($size bytes)"
+
+profiles=("$bench")
+if [ -d "$corpus" ]; then
+    mapfile -t found < <(find "$corpus" -name '*.xplane.pb' | sort)
+    profiles+=("${found[@]}")
+fi
+
+# timed NAME CMD...: one run; appends "wall_s cpu_s peak_rss_kb" to
+# $tmp/NAME.  Wall time from a ns clock (GNU time's %e has 10 ms steps).
+timed() {
+    local name=$1 t0 t1
+    shift
+    rm -f "$tmp/db"*
+    t0=$(date +%s%N)
+    /usr/bin/time -f '%U %S %M' -o "$tmp/time.txt" "$@" >/dev/null 2>"$tmp/err" || {
+        cat "$tmp/err" >&2
+        die "run failed: $*"
+    }
+    t1=$(date +%s%N)
+    awk -v ns=$((t1 - t0)) '{ printf "%.6f %.3f %s\n", ns / 1e9, $1 + $2, $3 }' \
+        "$tmp/time.txt" >>"$tmp/$name"
+}
+
+# peak_anon CMD...: the largest RssAnon (KB) seen while CMD runs, polled
+# from /proc (an untimed run: the polling costs a core).  File pages of
+# the mmapped profile are not anonymous, so they do not count.
+peak_anon() {
+    local pid peak=0 kb
+    rm -f "$tmp/db"*
+    "$@" >/dev/null 2>&1 &
+    pid=$!
+    while kb=$(awk '/^RssAnon:/ { print $2 }' "/proc/$pid/status" 2>/dev/null) &&
+        [ -n "$kb" ]; do
+        ((kb > peak)) && peak=$kb
+    done
+    wait "$pid" || die "run failed: $*"
+    echo "$peak"
+}
+
+# median FILE COLUMN
+median() {
+    awk -v c="$2" '{ print $c }' "$1" | sort -g |
+        awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+top=(top --db="$tmp/db" -n 20 --format=csv)
+rows=$tmp/rows
+verdicts=$tmp/verdicts
+: >"$rows"
+: >"$verdicts"
+for f in "${profiles[@]}"; do
+    fsize=$(stat -c %s "$f")
+    name=${f#"$corpus"/}
+    [ "$f" = "$bench" ] && name="bench (gen-xplane)"
+    cat "$f" >/dev/null # every run sees a warm page cache
+    rm -f "$tmp/walk" "$tmp/one" "$tmp/all"
+    for ((i = 1; i <= reps; i++)); do
+        timed walk "$tmp/xspace-walk" "$f"
+        timed one taskset -c 0 "$jaxprof" "${top[@]}" "$f"
+        timed all "$jaxprof" "${top[@]}" "$f"
+    done
+    anon=$(peak_anon "$jaxprof" "${top[@]}" "$f")
+    walk_s=$(median "$tmp/walk" 1)
+    one_s=$(median "$tmp/one" 1)
+    all_s=$(median "$tmp/all" 1) all_cpu=$(median "$tmp/all" 2) all_kb=$(median "$tmp/all" 3)
+    awk -v n="$name" -v b="$fsize" -v w="$walk_s" -v o="$one_s" -v a="$all_s" \
+        -v cpu="$all_cpu" -v kb="$all_kb" -v an="$anon" -v c="$cores" 'BEGIN {
+        mb = b / 1048576
+        printf "| %s | %.1f | %.3f | %.0f | %.3f | %.2f | %.0f | %.3f (%.3f CPU) | %.2f | %.0f | %.1f | %.2f | %.3f |\n",
+            n, mb, w, mb / w, o, o / w, mb / o, a, cpu, a / w, mb / a / c,
+            kb / 1024, an / 1024, an * 1024 / b
+    }' >>"$rows"
+    awk -v n="$name" -v w="$walk_s" -v o="$one_s" -v a="$all_s" -v r="$max_ratio" 'BEGIN {
+        printf "%s  %s: 1 thread %.2fx the walk (<= %s)\n", (o <= r * w ? "PASS" : "FAIL"), n, o / w, r
+        printf "%s  %s: all cores %.2fx the walk (<= %s)\n", (a <= r * w ? "PASS" : "FAIL"), n, a / w, r
+    }' >>"$verdicts"
+    if [ "$f" = "$bench" ]; then
+        awk -v an="$anon" -v b="$fsize" -v m="$max_anon" 'BEGIN {
+            x = an * 1024 / b
+            printf "%s  bench: peak anonymous memory %.3fx the file (<= %s)\n", (x <= m ? "PASS" : "FAIL"), x, m
+        }' >>"$verdicts"
+    fi
+done
+
+echo
+echo "Cold \`jaxprof top\` (fresh index db) against the bare walk; medians of $reps; $cores cores."
+echo "MB/s per core: file MB / wall s / cores used (1, or $cores)."
+echo
+echo "| profile | MB | walk s | walk MB/s | 1 thread s | ratio | MB/s/core | all cores s | ratio | MB/s/core | peak RSS MB | peak anon MB | anon / file |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+cat "$rows"
+echo
+cat "$verdicts"
+((quick)) && echo "(--quick: one run on a small profile; the targets are meant for the full run)"
+exit 0
