@@ -97,6 +97,8 @@ static const char *const schema[] = {
 	"CREATE INDEX kernels_file ON kernels(file_id)",
 	"CREATE INDEX modules_file ON modules(file_id)",
 	"CREATE INDEX steps_file ON steps(file_id)",
+	/* The step around a time on a plane (idle, transfers): no scan. */
+	"CREATE INDEX steps_plane ON steps(plane, start_ps)",
 	"CREATE INDEX compiles_file ON compiles(file_id)",
 	"CREATE INDEX transfers_file ON transfers(file_id)",
 	"CREATE INDEX compile_phases_file ON compile_phases(file_id)",
