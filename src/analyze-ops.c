@@ -225,7 +225,8 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 			if (*texts[t] == NULL)
 				*texts[t] = xstrdup("");
 	}
-	qsort(*rows, *n, sizeof **rows, cmp_name_module);
+	if (*n > 0)
+		qsort(*rows, *n, sizeof **rows, cmp_name_module);
 }
 
 /* The grouping key of an op-grain row. */

@@ -10,6 +10,7 @@
 #include "err.h"
 
 static const char *command_name;
+static FILE *copy_to;		/* messages are also written here */
 
 void
 err_set_command(const char *name)
@@ -17,19 +18,36 @@ err_set_command(const char *name)
 	command_name = name;
 }
 
+void
+err_copy_to(FILE *fp)
+{
+	copy_to = fp;
+}
+
+static void
+emit(FILE *fp, int saved_errno, int with_errno, const char *fmt, va_list ap)
+{
+	fputs("jaxprof: ", fp);
+	if (command_name != NULL)
+		fprintf(fp, "%s: ", command_name);
+	vfprintf(fp, fmt, ap);
+	if (with_errno)
+		fprintf(fp, ": %s", strerror(saved_errno));
+	fputc('\n', fp);
+}
+
 static void
 vmessage(int with_errno, const char *fmt, va_list ap)
 {
 	int saved = errno;
+	va_list again;
 
 	fflush(stdout);
-	fputs("jaxprof: ", stderr);
-	if (command_name != NULL)
-		fprintf(stderr, "%s: ", command_name);
-	vfprintf(stderr, fmt, ap);
-	if (with_errno)
-		fprintf(stderr, ": %s", strerror(saved));
-	fputc('\n', stderr);
+	va_copy(again, ap);
+	emit(stderr, saved, with_errno, fmt, ap);
+	if (copy_to != NULL)
+		emit(copy_to, saved, with_errno, fmt, again);
+	va_end(again);
 }
 
 void

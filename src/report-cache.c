@@ -18,11 +18,18 @@
 /* Answers larger than this are not kept (stdout and stderr together). */
 #define KEEP_MAX_BYTES	((size_t)16 << 20)
 
-/* The recording under way: the real streams, and memfds in their place. */
+/*
+ * The recording under way: standard output goes to a memfd in its place;
+ * messages still reach stderr as they come (and so does anything a crash
+ * or a sanitizer prints), with a copy kept in memory (err_copy_to()).
+ */
 static struct {
 	int	 active;
-	int	 real_out, real_err;
-	int	 out, err;
+	int	 real_out;
+	int	 out;
+	FILE	*messages;
+	char	*err;
+	size_t	 errlen;
 	char	*key;
 	size_t	 keylen;
 } rec;
@@ -125,27 +132,21 @@ printed(int rc, int status)
 }
 
 /*
- * Puts the real streams back and prints what was recorded; -1 when
- * standard output could not be written (errno set).
+ * Puts standard output back and prints what was recorded there; -1 when
+ * it could not be written (errno set).
  */
 static int
 stop_recording(void)
 {
-	int rc;
-
 	if (!rec.active)
 		return 0;
 	rec.active = 0;
 	fflush(stdout);
-	fflush(stderr);
 	dup2(rec.real_out, STDOUT_FILENO);
-	dup2(rec.real_err, STDERR_FILENO);
 	close(rec.real_out);
-	close(rec.real_err);
-	/* Errors first, as a terminal would mostly have shown them. */
-	(void)print_recorded(rec.err, STDERR_FILENO);
-	rc = print_recorded(rec.out, STDOUT_FILENO);
-	return rc;
+	err_copy_to(NULL);
+	fclose(rec.messages);	/* rec.err, rec.errlen: the copy */
+	return print_recorded(rec.out, STDOUT_FILENO);
 }
 
 /* A report that calls exit() while recorded still prints. */
@@ -161,29 +162,25 @@ start_recording(void)
 	static int registered;
 
 	fflush(stdout);
-	fflush(stderr);
 	rec.out = memfd_create("jaxprof-stdout", MFD_CLOEXEC);
-	rec.err = memfd_create("jaxprof-stderr", MFD_CLOEXEC);
 	rec.real_out = dup(STDOUT_FILENO);
-	rec.real_err = dup(STDERR_FILENO);
-	if (rec.out == -1 || rec.err == -1 || rec.real_out == -1 ||
-	    rec.real_err == -1 || dup2(rec.out, STDOUT_FILENO) == -1 ||
-	    dup2(rec.err, STDERR_FILENO) == -1) {
+	rec.err = NULL;
+	rec.errlen = 0;
+	rec.messages = open_memstream(&rec.err, &rec.errlen);
+	if (rec.out == -1 || rec.real_out == -1 || rec.messages == NULL ||
+	    dup2(rec.out, STDOUT_FILENO) == -1) {
 		/* No recording: the report prints as it goes. */
-		if (rec.real_out != -1) {
-			dup2(rec.real_out, STDOUT_FILENO);
+		if (rec.real_out != -1)
 			close(rec.real_out);
-		}
-		if (rec.real_err != -1) {
-			dup2(rec.real_err, STDERR_FILENO);
-			close(rec.real_err);
-		}
 		if (rec.out != -1)
 			close(rec.out);
-		if (rec.err != -1)
-			close(rec.err);
+		if (rec.messages != NULL)
+			fclose(rec.messages);
+		free(rec.err);
+		rec.err = NULL;
 		return -1;
 	}
+	err_copy_to(rec.messages);
 	rec.active = 1;
 	if (!registered && atexit(print_on_exit) == 0)
 		registered = 1;
@@ -220,19 +217,16 @@ int
 report_cache_store(struct index *ix, int status)
 {
 	sqlite3_stmt *st;
-	void *out, *err;
-	size_t nout, nerr;
-	int keep;
+	void *out;
+	size_t nout;
 
 	if (!rec.active)
 		return status;
 	status = printed(stop_recording(), status);
-	keep = status == EXIT_OK;
 	out = map_recording(rec.out, &nout);
-	err = map_recording(rec.err, &nerr);
 	/* A read-only or busy index keeps nothing: the answer was printed. */
-	if (keep && nout + nerr <= KEEP_MAX_BYTES &&
-	    (nout == 0 || out != NULL) && (nerr == 0 || err != NULL)) {
+	if (status == EXIT_OK && nout + rec.errlen <= KEEP_MAX_BYTES &&
+	    (nout == 0 || out != NULL)) {
 		st = index_prepare(ix, "INSERT OR REPLACE INTO report_cache"
 		    "(key, status, stdout, stderr) VALUES (?, ?, ?, ?)");
 		sqlite3_bind_blob(st, 1, rec.key, (int)rec.keylen,
@@ -240,8 +234,8 @@ report_cache_store(struct index *ix, int status)
 		sqlite3_bind_int(st, 2, status);
 		sqlite3_bind_blob(st, 3, out != NULL ? out : "", (int)nout,
 		    SQLITE_STATIC);
-		sqlite3_bind_blob(st, 4, err != NULL ? err : "", (int)nerr,
-		    SQLITE_STATIC);
+		sqlite3_bind_blob(st, 4, rec.err != NULL ? rec.err : "",
+		    (int)rec.errlen, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_DONE)
 			sqlite3_exec(index_db(ix), "DELETE FROM report_cache "
 			    "WHERE rowid <= (SELECT max(rowid) FROM "
@@ -251,10 +245,9 @@ report_cache_store(struct index *ix, int status)
 	}
 	if (out != NULL)
 		munmap(out, nout);
-	if (err != NULL)
-		munmap(err, nerr);
 	close(rec.out);
-	close(rec.err);
+	free(rec.err);
+	rec.err = NULL;
 	free(rec.key);
 	rec.key = NULL;
 	return status;
