@@ -37,14 +37,14 @@
 /*
  * Stores commit in batches: one transaction a file costs more than
  * storing a small one (40,000 entries of an archive).  A batch commits
- * after BATCH_NS, and before the store waits for a file still being
- * read, so the write lock is never held idle and an interrupted index
- * loses at most one batch: the next run reads only the files not
- * committed yet.
+ * once BATCH_NS have passed since it began, whether the store is busy or
+ * waiting for a file still being read, so the write lock is never held
+ * longer, and an interrupted index loses at most one batch: the next run
+ * reads only the files not committed yet.
  */
 struct batch {
 	int		 open;
-	struct timespec	 begun;
+	struct timespec	 deadline;	/* on CLOCK_MONOTONIC */
 };
 
 static int
@@ -55,7 +55,11 @@ batch_join(struct index *ix, struct batch *b, char **cause)
 	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
 		return -1;
 	b->open = 1;
-	clock_gettime(CLOCK_MONOTONIC, &b->begun);
+	clock_gettime(CLOCK_MONOTONIC, &b->deadline);
+	b->deadline.tv_nsec += BATCH_NS % 1000000000;
+	b->deadline.tv_sec += BATCH_NS / 1000000000 +
+	    b->deadline.tv_nsec / 1000000000;
+	b->deadline.tv_nsec %= 1000000000;
 	return 0;
 }
 
@@ -76,7 +80,7 @@ batch_commit(struct index *ix, struct batch *b, char **cause)
 	return -1;
 }
 
-/* Commits the batch if it has run its time. */
+/* Commits the batch if its time is up. */
 static int
 batch_tick(struct index *ix, struct batch *b, char **cause)
 {
@@ -85,8 +89,9 @@ batch_tick(struct index *ix, struct batch *b, char **cause)
 	if (!b->open)
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if ((int64_t)(now.tv_sec - b->begun.tv_sec) * 1000000000 +
-	    (now.tv_nsec - b->begun.tv_nsec) < BATCH_NS)
+	if (now.tv_sec < b->deadline.tv_sec ||
+	    (now.tv_sec == b->deadline.tv_sec &&
+	    now.tv_nsec < b->deadline.tv_nsec))
 		return 0;
 	return batch_commit(ix, b, cause);
 }
@@ -455,19 +460,12 @@ pool_wait(struct pool *p, size_t j, struct index *ix, struct batch *b,
     char **cause)
 {
 	struct job *jb = &p->jobs[j];
-	struct timespec deadline;
 
 	pthread_mutex_lock(&p->mu);
-	if (!jb->done && b->open) {
-		deadline = b->begun;
-		deadline.tv_nsec += BATCH_NS % 1000000000;
-		deadline.tv_sec += BATCH_NS / 1000000000 +
-		    deadline.tv_nsec / 1000000000;
-		deadline.tv_nsec %= 1000000000;
+	if (b->open)
 		while (!jb->done && pthread_cond_timedwait(&p->done, &p->mu,
-		    &deadline) == 0)
+		    &b->deadline) == 0)
 			;
-	}
 	if (!jb->done) {
 		pthread_mutex_unlock(&p->mu);
 		if (batch_commit(ix, b, cause) == -1)
@@ -499,17 +497,19 @@ select_files(struct index *ix, const sqlite3_int64 *ids, size_t n,
 }
 
 /*
- * The CPUs this process may run on: `taskset -c 0 jaxprof ...` reads
- * with one thread (the online count ignores the affinity mask).
+ * The CPUs this process may run on, at least 1: `taskset -c 0 jaxprof
+ * ...` reads with one thread (the online count ignores the affinity mask).
  */
-static long
+static size_t
 usable_cpus(void)
 {
 	cpu_set_t set;
+	long n;
 
 	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-		return CPU_COUNT(&set);
-	return sysconf(_SC_NPROCESSORS_ONLN);
+		return (size_t)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (size_t)n : 1;
 }
 
 int
@@ -523,8 +523,7 @@ index_refresh(struct index *ix, const struct found *f)
 	size_t *job_of = xcalloc(f->nfiles + 1, sizeof *job_of);
 	char *cause = NULL, tmpdir[PATH_MAX] = "";
 	size_t i, nthreads = 0, mem_total = 0;
-	long ncpu = usable_cpus();
-	size_t ncpus = ncpu > 0 ? (size_t)ncpu : 1;
+	size_t ncpus = usable_cpus();
 	size_t max_threads = ncpus < MAX_THREADS ? ncpus : MAX_THREADS;
 	int bad = 0, rc = -1;
 
