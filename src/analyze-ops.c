@@ -9,6 +9,7 @@
 #include "err.h"
 #include "index.h"
 #include "report.h"
+#include "run-totals.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -89,59 +90,6 @@ op_by_value(enum op_by by, const struct op_row *row)
 	return 0;
 }
 
-/*
- * Keeps in *acc the least (sign < 0) or greatest (sign > 0) non-NULL text
- * of column col seen so far, as SQL's min() and max() do.
- */
-static void
-keep_extreme(char **acc, sqlite3_stmt *st, int col, int sign)
-{
-	const char *v = (const char *)sqlite3_column_text(st, col);
-
-	if (v != NULL && (*acc == NULL || sign * strcmp(v, *acc) > 0)) {
-		free(*acc);
-		*acc = xstrdup(v);
-	}
-}
-
-/* Adds integer column col to *sum unless it is NULL, as SQL's sum(). */
-static void
-add_int(int64_t *sum, int *seen, sqlite3_stmt *st, int col)
-{
-	if (sqlite3_column_type(st, col) == SQLITE_NULL)
-		return;
-	if (__builtin_add_overflow(*sum, sqlite3_column_int64(st, col), sum))
-		*sum = INT64_MAX;
-	*seen = 1;
-}
-
-/* Folds one stored row (one file, device and op) into its op's row. */
-static void
-fold_row(struct op_row *row, sqlite3_stmt *st)
-{
-	int seen = 0;
-
-	keep_extreme(&row->category, st, 2, -1);
-	add_int(&row->count, &seen, st, 3);
-	add_int(&row->total_ps, &seen, st, 4);
-	add_int(&row->self_ps, &seen, st, 5);
-	if (sqlite3_column_type(st, 6) != SQLITE_NULL &&
-	    (!row->has_min || sqlite3_column_int64(st, 6) < row->min_ps)) {
-		row->min_ps = sqlite3_column_int64(st, 6);
-		row->has_min = 1;
-	}
-	if (sqlite3_column_type(st, 7) != SQLITE_NULL &&
-	    (!row->has_max || sqlite3_column_int64(st, 7) > row->max_ps)) {
-		row->max_ps = sqlite3_column_int64(st, 7);
-		row->has_max = 1;
-	}
-	add_int(&row->flops, &row->has_flops, st, 8);
-	add_int(&row->bytes, &row->has_bytes, st, 9);
-	keep_extreme(&row->framework_op, st, 10, -1);
-	keep_extreme(&row->source, st, 11, 1);
-	keep_extreme(&row->source_function, st, 12, 1);
-}
-
 static int
 cmp_name_module(const void *a, const void *b)
 {
@@ -151,69 +99,63 @@ cmp_name_module(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->module, y->module);
 }
 
+/*
+ * Whether r's selection is whole runs with current totals (run-totals.h)
+ * and no device filter: then the totals answer for it.
+ */
+static int
+whole_runs(struct report *r)
+{
+	sqlite3_stmt *st;
+	int whole;
+
+	/* Totals are summed over devices: a device filter needs the rows. */
+	if (strcmp(r->device_glob, "*") != 0)
+		return 0;
+	st = index_prepare(r->ix, "SELECT count(*) FROM (SELECT f.run AS run, "
+	    "count(*) AS n, count(s.file_id) AS picked FROM files f "
+	    "LEFT JOIN selected s ON s.file_id = f.id GROUP BY f.run) "
+	    "WHERE picked > 0 AND (picked < n OR "
+	    "run IN (SELECT run FROM stale_runs))");
+	whole = sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_int64(st, 0) == 0;
+	sqlite3_finalize(st);
+	return whole;
+}
+
 void
 op_rows_query(struct report *r, int kernels, struct op_row **rows,
     size_t *n)
 {
-	struct strmap ops;
 	sqlite3_stmt *st;
-	char *sql, *compile_work_filter, *key = NULL;
-	size_t keycap = 0, i;
-
+	char *sql;
+	size_t i;
 	/* Autotuning is compile work, not the user's ops (by default). */
-	compile_work_filter = xasprintf(" AND o.compile_work = 0%s",
-	    report_filter_sql());
+	const char *compile_work_filter = kernels ||
+	    r->include_compile_work ? "" : " AND o.compile_work = 0";
 
 	/*
-	 * The stored rows, one per file, device and op, summed per (name,
-	 * module) here: SQL's GROUP BY sorts every row first, 5x slower on
-	 * a logdir of many hosts.  Kernels have no self time of their own
-	 * (self is total).
+	 * Whole runs read their totals, a few rows per op; else the stored
+	 * rows, one per file, device and op.
 	 */
-	sql = xasprintf("SELECT %s JOIN planes p ON p.id = o.plane "
-	    "JOIN files f ON f.id = o.file_id "
-	    "JOIN selected s ON s.file_id = f.id WHERE 1%s", kernels ?
-	    "o.name, '', o.op, o.count, o.total_ps, o.total_ps, o.min_ps, "
-	    "o.max_ps, NULL, NULL, NULL, NULL, NULL FROM kernels o" :
-	    "o.name, o.module, o.category, o.count, o.total_ps, o.self_ps, "
-	    "o.min_ps, o.max_ps, o.flops, o.bytes_accessed, o.framework_op, "
-	    "o.source, o.source_function FROM ops o",
-	    kernels || r->include_compile_work ? report_filter_sql() :
-	    compile_work_filter);
+	if (whole_runs(r))
+		sql = xasprintf("SELECT %s WHERE o.kernels = %d AND o.run IN "
+		    "(SELECT f.run FROM files f JOIN selected s ON "
+		    "s.file_id = f.id)%s", run_totals_columns(), kernels,
+		    compile_work_filter);
+	else
+		sql = xasprintf("SELECT %s JOIN planes p ON p.id = o.plane "
+		    "JOIN files f ON f.id = o.file_id "
+		    "JOIN selected s ON s.file_id = f.id WHERE 1%s%s",
+		    op_rows_columns(kernels), compile_work_filter,
+		    report_filter_sql());
 	st = index_prepare(r->ix, sql);
 	free(sql);
-	free(compile_work_filter);
 	report_bind_filters(r, st);
-	strmap_init(&ops);
 	*rows = NULL;
 	*n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		const char *module = (const char *)sqlite3_column_text(st, 1);
-		size_t nlen = strlen(name), mlen = strlen(module);
-		uint32_t id;
-
-		/* The key "name\0module": names hold no NUL. */
-		if (keycap < nlen + mlen + 1) {
-			keycap = nlen + mlen + 1;
-			key = xreallocarray(key, keycap, 1);
-		}
-		memcpy(key, name, nlen);
-		key[nlen] = '\0';
-		memcpy(key + nlen + 1, module, mlen);
-		id = strmap_intern(&ops, key, nlen + mlen + 1);
-		if (id == *n) {
-			*rows = xreallocarray(*rows, *n + 1, sizeof **rows);
-			memset(&(*rows)[*n], 0, sizeof **rows);
-			(*rows)[*n].name = xstrdup(name);
-			(*rows)[*n].module = xstrdup(module);
-			(*n)++;
-		}
-		fold_row(&(*rows)[id], st);
-	}
+	op_rows_fold(st, rows, n);
 	sqlite3_finalize(st);
-	strmap_release(&ops);
-	free(key);
 	/* NULL texts read as "", as index_column_text() gives them. */
 	for (i = 0; i < *n; i++) {
 		struct op_row *row = &(*rows)[i];
@@ -344,20 +286,4 @@ op_row_copy(struct op_row *dst, const struct op_row *row)
 	dst->framework_op = xstrdup(row->framework_op);
 	dst->source = xstrdup(row->source);
 	dst->source_function = xstrdup(row->source_function);
-}
-
-void
-op_rows_free(struct op_row *rows, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		free(rows[i].name);
-		free(rows[i].module);
-		free(rows[i].category);
-		free(rows[i].framework_op);
-		free(rows[i].source);
-		free(rows[i].source_function);
-	}
-	free(rows);
 }

@@ -19,23 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "op-rows.h"
+
 struct report;
 
-struct op_row {
-	char		*name;
-	char		*module;	/* "" for kernels and categories */
-	char		*category;	/* a kernel's launching HLO op */
-	char		*framework_op;	/* JAX op (HLO op_name, tf_op); "" */
-	char		*source;	/* "file:line" from the HLO; "" */
-	char		*source_function;	/* the function there; "" */
-	int64_t		 count;
-	int64_t		 total_ps;	/* device time */
-	int64_t		 self_ps;
-	int64_t		 min_ps, max_ps;
-	int64_t		 flops, bytes;	/* sums; valid when has_* */
-	int		 has_flops, has_bytes;
-	int		 has_min, has_max;	/* min_ps, max_ps were seen */
-};
 
 /* --by: what a row's value is (largest first in top). */
 enum op_by {
@@ -84,7 +71,5 @@ void		 op_rows_group(struct op_row **rows, size_t *n,
 void		 op_rows_sort(struct op_row *rows, size_t n, enum op_by by);
 /* A deep copy of row into *dst. */
 void		 op_row_copy(struct op_row *dst, const struct op_row *row);
-/* Frees the rows' strings and the array. */
-void		 op_rows_free(struct op_row *rows, size_t n);
 
 #endif

@@ -73,11 +73,16 @@ add_titles(struct report *r, struct output *o, enum op_by by,
 	    op_by_title(by));
 	output_title(o, line);
 	free(line);
-	/* Each file's planes count: GPU:0 of two hosts is two planes. */
-	sql = xasprintf("SELECT DISTINCT p.id, f.op_source FROM %s o "
-	    "JOIN planes p ON p.id = o.plane JOIN files f ON f.id = o.file_id "
-	    "JOIN selected s ON s.file_id = f.id WHERE 1%s ORDER BY p.id",
-	    group == GROUP_KERNEL ? "kernels" : "ops", report_filter_sql());
+	/*
+	 * Each file's planes count: GPU:0 of two hosts is two planes.  One
+	 * index probe per plane, not a scan of every op row.
+	 */
+	sql = xasprintf("SELECT p.id, f.op_source FROM planes p "
+	    "JOIN files f ON f.id = p.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE EXISTS (SELECT 1 "
+	    "FROM %s o WHERE o.file_id = p.file_id AND o.plane = p.id)%s "
+	    "ORDER BY p.id", group == GROUP_KERNEL ? "kernels" : "ops",
+	    report_filter_sql());
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);

@@ -21,6 +21,7 @@
 #include "index-int.h"
 #include "load.h"
 #include "read-archive.h"
+#include "run-totals.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -593,6 +594,7 @@ index_refresh(struct index *ix, const struct found *f)
 	if (!ix->readonly && drop_deleted(ix, f, &batch, &cause) == -1)
 		goto out;
 	if (batch_commit(ix, &batch, &cause) == -1 ||
+	    run_totals_rebuild(ix, &cause) == -1 ||
 	    select_files(ix, ids, f->nfiles, &cause) == -1)
 		goto out;
 	rc = bad;

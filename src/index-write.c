@@ -9,6 +9,7 @@
 #include "err.h"
 #include "index-int.h"
 #include "read-hlo.h"
+#include "run-totals.h"
 #include "xmalloc.h"
 
 /* Tables holding one file's rows, cleared when it is re-read. */
@@ -17,25 +18,6 @@ static const char *const per_file_tables[] = {
 	"compile_phases", "executions", "gaps", "host_events", "scopes",
 	"programs", "hlo_instructions",
 };
-
-void
-index_bind_text(sqlite3_stmt *st, int i, const char *s)
-{
-	sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-}
-
-int
-index_step(struct index *ix, sqlite3_stmt *st, char **cause)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
-		return 0;
-	*cause = xasprintf("%s", sqlite3_errmsg(ix->db));
-	return -1;
-}
 
 static char *
 join_lines(char **v, size_t n)
@@ -61,16 +43,24 @@ delete_file(struct index *ix, const char *path, char **cause)
 {
 	sqlite3_stmt *st;
 	sqlite3_int64 id = -1;
+	char *run = NULL;
 	size_t i;
+	int rc;
 
-	st = index_cached(ix, "SELECT id FROM files WHERE path = ?");
+	st = index_cached(ix, "SELECT id, run FROM files WHERE path = ?");
 	index_bind_text(st, 1, path);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (sqlite3_step(st) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
+		run = xstrdup((const char *)sqlite3_column_text(st, 1));
+	}
 	sqlite3_reset(st);
 	if (id == -1)
 		return 0;
 	ix->files_changed = 1;
+	rc = run_totals_mark_stale(ix, run, cause);
+	free(run);
+	if (rc == -1)
+		return -1;
 	for (i = 0; i < sizeof per_file_tables / sizeof per_file_tables[0];
 	    i++) {
 		char *sql = xasprintf("DELETE FROM %s WHERE file_id = ?",
@@ -132,6 +122,8 @@ insert_file(struct index *ix, const struct found_file *ff,
 	if (index_step(ix, st, cause) == 0)
 		id = sqlite3_last_insert_rowid(ix->db);
 	ix->files_changed = 1;
+	if (id != -1 && run_totals_mark_stale(ix, ff->run, cause) == -1)
+		id = -1;
 	return id;
 }
 

@@ -246,3 +246,47 @@ expect_same_ops() {
 	}' "$1" "$2" >"$tmp/ops-diff" 2>&1 ||
 	    { head -n 20 "$tmp/ops-diff" >&2; fail "the ops of $2 are not those of $1"; }
 }
+
+# ---- top against the answers of tests/gen-xplane (OUTDIR/expected/*.csv) ----
+
+# The columns compared, from `jaxprof top --format=csv`:
+# name,module,category,count,total_us,self_us,min_us,max_us,gflops_per_s,gbps
+project_top() {
+	awk -F, 'NR > 1 { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," \
+	    $9 "," $10 "," $13 "," $14 }' "$out"
+}
+
+# The same from expected rows name,module,category,count,total_ps,self_ps,
+# min_ps,max_ps,flops,bytes_accessed (no header): times in us with 3
+# decimals and rates as jaxprof computes them (amount / ps * 1e3), printed
+# with the same printf of the same doubles.
+ps_to_us() {
+	awk -F, '{
+		r1 = $9 > 0 && $5 > 0 ? sprintf("%.3f", $9 / $5 * 1e3) : ""
+		r2 = $10 > 0 && $5 > 0 ? sprintf("%.3f", $10 / $5 * 1e3) : ""
+		printf "%s,%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%s,%s\n", $1, $2, $3,
+		    $4, $5 / 1e6, $6 / 1e6, $7 / 1e6, $8 / 1e6, r1, r2
+	}'
+}
+
+# Sums top-by-device.csv rows (host,device,name,...) kept by the awk
+# condition $1 into one row per (name, module), ordered as top orders them.
+sum_by_device() {
+	awk -F, "NR > 1 && ($1)"' {
+		k = $3 "," $4
+		if (!(k in cnt)) {
+			cat[k] = $5; mn[k] = $9; mx[k] = $10; keys[++n] = k
+		}
+		cnt[k] += $6; tot[k] += $7; slf[k] += $8
+		if ($9 < mn[k]) mn[k] = $9
+		if ($10 > mx[k]) mx[k] = $10
+		fl[k] += $11; by[k] += $12
+	} END {
+		for (i = 1; i <= n; i++) {
+			k = keys[i]
+			printf "%s,%s,%d,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f\n", k,
+			    cat[k], cnt[k], tot[k], slf[k], mn[k], mx[k],
+			    fl[k], by[k]
+		}
+	}' "$2" | sort -t, -k5,5nr -k1,1 -k2,2
+}

@@ -1,0 +1,151 @@
+/* Op and kernel totals per run: rebuilt after indexing, read by top. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "index-int.h"
+#include "op-rows.h"
+#include "run-totals.h"
+#include "xmalloc.h"
+
+const char *
+run_totals_columns(void)
+{
+	return "o.name, o.module, o.category, o.count, o.total_ps, "
+	    "o.self_ps, o.min_ps, o.max_ps, o.flops, o.bytes_accessed, "
+	    "o.framework_op, o.source, o.source_function FROM run_totals o";
+}
+
+int
+run_totals_mark_stale(struct index *ix, const char *run, char **cause)
+{
+	sqlite3_stmt *st;
+
+	st = index_cached(ix, "INSERT OR IGNORE INTO stale_runs VALUES (?)");
+	index_bind_text(st, 1, run);
+	return index_step(ix, st, cause);
+}
+
+static void
+bind_opt(sqlite3_stmt *st, int i, int has, int64_t v)
+{
+	if (has)
+		sqlite3_bind_int64(st, i, v);
+}
+
+/* Stores the folded rows of one run, kind and compile_work. */
+static int
+store_rows(struct index *ix, const char *run, int kernels, int compile_work,
+    const struct op_row *rows, size_t n, char **cause)
+{
+	sqlite3_stmt *st;
+	size_t i;
+
+	st = index_cached(ix, "INSERT INTO run_totals(run, kernels, "
+	    "compile_work, name, module, category, count, total_ps, self_ps, "
+	    "min_ps, max_ps, flops, bytes_accessed, framework_op, source, "
+	    "source_function) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	for (i = 0; i < n; i++) {
+		const struct op_row *row = &rows[i];
+
+		index_bind_text(st, 1, run);
+		sqlite3_bind_int(st, 2, kernels);
+		sqlite3_bind_int(st, 3, compile_work);
+		index_bind_text(st, 4, row->name);
+		index_bind_text(st, 5, row->module);
+		index_bind_text(st, 6, row->category);
+		sqlite3_bind_int64(st, 7, row->count);
+		sqlite3_bind_int64(st, 8, row->total_ps);
+		sqlite3_bind_int64(st, 9, row->self_ps);
+		bind_opt(st, 10, row->has_min, row->min_ps);
+		bind_opt(st, 11, row->has_max, row->max_ps);
+		bind_opt(st, 12, row->has_flops, row->flops);
+		bind_opt(st, 13, row->has_bytes, row->bytes);
+		index_bind_text(st, 14, row->framework_op);
+		index_bind_text(st, 15, row->source);
+		index_bind_text(st, 16, row->source_function);
+		if (index_step(ix, st, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Folds the stored rows of one run, kind and compile_work, and stores them. */
+static int
+rebuild_part(struct index *ix, const char *run, int kernels,
+    int compile_work, char **cause)
+{
+	struct op_row *rows = NULL;
+	sqlite3_stmt *st;
+	size_t n = 0;
+	char *sql;
+	int rc;
+
+	sql = xasprintf("SELECT %s JOIN files f ON f.id = o.file_id "
+	    "WHERE f.run = ?%s", op_rows_columns(kernels), kernels ? "" :
+	    compile_work ? " AND o.compile_work != 0" :
+	    " AND o.compile_work = 0");
+	st = index_cached(ix, sql);
+	free(sql);
+	index_bind_text(st, 1, run);
+	op_rows_fold(st, &rows, &n);
+	sqlite3_reset(st);
+	rc = store_rows(ix, run, kernels, compile_work, rows, n, cause);
+	op_rows_free(rows, n);
+	return rc;
+}
+
+static int
+rebuild_run(struct index *ix, const char *run, char **cause)
+{
+	sqlite3_stmt *st;
+
+	st = index_cached(ix, "DELETE FROM run_totals WHERE run = ?");
+	index_bind_text(st, 1, run);
+	if (index_step(ix, st, cause) == -1 ||
+	    rebuild_part(ix, run, 0, 0, cause) == -1 ||
+	    rebuild_part(ix, run, 0, 1, cause) == -1 ||
+	    rebuild_part(ix, run, 1, 0, cause) == -1)
+		return -1;
+	st = index_cached(ix, "DELETE FROM stale_runs WHERE run = ?");
+	index_bind_text(st, 1, run);
+	return index_step(ix, st, cause);
+}
+
+int
+run_totals_rebuild(struct index *ix, char **cause)
+{
+	sqlite3_stmt *st;
+	char **runs = NULL;
+	size_t n = 0, i;
+	int rc = 0;
+
+	if (ix->readonly)
+		return 0;
+	st = index_cached(ix, "SELECT 1 FROM stale_runs LIMIT 1");
+	rc = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_reset(st);
+	if (!rc)
+		return 0;
+	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
+		return -1;
+	/* Read first: rebuilding deletes from the table being read. */
+	st = index_cached(ix, "SELECT run FROM stale_runs");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		runs = xreallocarray(runs, n + 1, sizeof *runs);
+		runs[n++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_reset(st);
+	rc = 0;
+	for (i = 0; i < n && rc == 0; i++)
+		rc = rebuild_run(ix, runs[i], cause);
+	for (i = 0; i < n; i++)
+		free(runs[i]);
+	free(runs);
+	if (rc == -1) {
+		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return index_exec(ix, "COMMIT", cause);
+}
