@@ -12,6 +12,7 @@
 #include "output.h"
 #include "report.h"
 #include "stats.h"
+#include "strmap.h"
 #include "xmalloc.h"
 
 static int	steps_run(int argc, char **argv);
@@ -41,18 +42,22 @@ const struct cmd cmd_steps = {
 };
 
 struct step_row {
-	char		*run, *host, *device, *name, *source;
+	/* Interned: a report's thousands of rows share a few strings. */
+	const char	*run, *host, *device, *name, *source;
 	int64_t		 file_id, plane_id;
 	int64_t		 step, start_ps, dur_ps;
 	int64_t		 busy_ps[3];	/* compute, collective, transfer */
 	int64_t		 idle_ps;
 	int		 outlier;
+	/* Order: the device's rank, then start and step (NULL first). */
+	size_t		 rank;
+	int64_t		 start_key, step_key;
 };
 
 /* The steps of one device of one file, in start order. */
 struct device_steps {
 	struct step_row	*rows;
-	size_t		 n;
+	size_t		 n, cap;
 };
 
 static const struct out_col step_cols[] = {
@@ -99,66 +104,172 @@ static const struct out_col skew_cols[] = {
 	{ "slowest_host", COL_STR, "slowest host" },
 };
 
-/* Loads the selected steps, grouped per (file, device) in start order. */
-static struct device_steps *
-load_steps(struct report *r, size_t skip, size_t *ndev)
+/* Column i of st as a string of texts ("" for NULL). */
+static const char *
+interned(struct strmap *texts, sqlite3_stmt *st, int i)
 {
-	struct device_steps *devs = NULL;
+	const char *s = (const char *)sqlite3_column_text(st, i);
+	uint32_t id;
+
+	if (s == NULL)
+		s = "";
+	id = strmap_intern(texts, s, strlen(s));	/* may move strings */
+	return texts->strings[id];
+}
+
+/* A selected device (plane) of a file, as the report orders them. */
+struct step_plane {
+	int64_t		 id;
+	const char	*run, *host, *device;
+	size_t		 rank;	/* a file's planes of one name share it */
+};
+
+static int
+cmp_plane_id(const void *a, const void *b)
+{
+	const struct step_plane *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The selected planes, ranked by run, host, file and name; sorted by id. */
+static struct step_plane *
+load_planes(struct report *r, struct strmap *texts, size_t *n)
+{
+	struct step_plane *planes = NULL;
+	int64_t last_file = -1;
+	const char *last_name = NULL;
 	sqlite3_stmt *st;
-	size_t n = 0, i;
+	size_t rank = 0;
 	char *sql;
 
-	sql = xasprintf("SELECT f.run, f.host, p.name, s.step, s.name, "
-	    "s.source, s.start_ps, s.dur_ps, s.compute_ps, s.collective_ps, "
-	    "s.transfer_ps, s.idle_ps, f.id, p.id FROM steps s "
-	    "JOIN planes p ON p.id = s.plane JOIN files f ON f.id = s.file_id "
+	sql = xasprintf("SELECT p.id, f.id, f.run, f.host, p.name "
+	    "FROM planes p JOIN files f ON f.id = p.file_id "
 	    "JOIN selected sel ON sel.file_id = f.id WHERE 1%s "
-	    "ORDER BY f.run, f.host, f.path, p.name, s.start_ps, s.step",
-	    report_filter_sql());
+	    "ORDER BY f.run, f.host, f.path, p.name", report_filter_sql());
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
+	*n = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct device_steps *d = n > 0 ? &devs[n - 1] : NULL;
+		struct step_plane *p;
+
+		planes = xreallocarray(planes, *n + 1, sizeof *planes);
+		p = &planes[(*n)++];
+		p->id = sqlite3_column_int64(st, 0);
+		p->run = interned(texts, st, 2);
+		p->host = interned(texts, st, 3);
+		p->device = interned(texts, st, 4);
+		if (sqlite3_column_int64(st, 1) != last_file ||
+		    p->device != last_name)	/* interned: same text, same pointer */
+			rank++;
+		last_file = sqlite3_column_int64(st, 1);
+		last_name = p->device;
+		p->rank = rank;
+	}
+	sqlite3_finalize(st);
+	if (*n > 0)
+		qsort(planes, *n, sizeof *planes, cmp_plane_id);
+	return planes;
+}
+
+/* SQL's ORDER BY of an integer column: NULL first. */
+static int64_t
+order_key(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? INT64_MIN :
+	    sqlite3_column_int64(st, i);
+}
+
+static int
+cmp_step_order(const void *a, const void *b)
+{
+	const struct step_row *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->start_key != y->start_key)
+		return x->start_key < y->start_key ? -1 : 1;
+	return x->step_key < y->step_key ? -1 : x->step_key > y->step_key;
+}
+
+/*
+ * Loads the selected steps, grouped per (file, device) in start order;
+ * their strings are in texts.  Sorted here, by each device's rank: SQL's
+ * ORDER BY on the joined texts sorted every row, a third of the report.
+ */
+static struct device_steps *
+load_steps(struct report *r, size_t skip, struct strmap *texts, size_t *ndev)
+{
+	struct device_steps *devs = NULL;
+	struct step_row *rows = NULL;
+	struct step_plane *planes, key;
+	sqlite3_stmt *st;
+	size_t n = 0, nplanes, nrows = 0, cap = 0, i;
+
+	planes = load_planes(r, texts, &nplanes);
+	st = index_prepare(r->ix, "SELECT s.plane, s.step, s.name, s.source, "
+	    "s.start_ps, s.dur_ps, s.compute_ps, s.collective_ps, "
+	    "s.transfer_ps, s.idle_ps, s.file_id FROM steps s "
+	    "JOIN selected sel ON sel.file_id = s.file_id");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const struct step_plane *p;
 		struct step_row *row;
 		int k;
 
-		if (d == NULL || d->n == 0 ||
-		    d->rows[0].plane_id != sqlite3_column_int64(st, 13)) {
+		key.id = sqlite3_column_int64(st, 0);
+		p = nplanes > 0 ? bsearch(&key, planes, nplanes,
+		    sizeof *planes, cmp_plane_id) : NULL;
+		if (p == NULL)
+			continue;	/* a device the filters leave out */
+		if (nrows == cap) {
+			cap = cap > 0 ? 2 * cap : 256;
+			rows = xreallocarray(rows, cap, sizeof *rows);
+		}
+		row = &rows[nrows++];
+		row->run = p->run;
+		row->host = p->host;
+		row->device = p->device;
+		row->rank = p->rank;
+		row->plane_id = p->id;
+		row->step = sqlite3_column_int64(st, 1);
+		row->step_key = order_key(st, 1);
+		row->name = interned(texts, st, 2);
+		row->source = interned(texts, st, 3);
+		row->start_ps = sqlite3_column_int64(st, 4);
+		row->start_key = order_key(st, 4);
+		row->dur_ps = sqlite3_column_int64(st, 5);
+		for (k = 0; k < 3; k++)
+			row->busy_ps[k] = sqlite3_column_int64(st, 6 + k);
+		row->idle_ps = sqlite3_column_int64(st, 9);
+		row->file_id = sqlite3_column_int64(st, 10);
+		row->outlier = 0;
+	}
+	sqlite3_finalize(st);
+	free(planes);
+	if (nrows > 0)
+		qsort(rows, nrows, sizeof *rows, cmp_step_order);
+	for (i = 0; i < nrows; i++) {
+		struct device_steps *d = n > 0 ? &devs[n - 1] : NULL;
+
+		if (d == NULL || d->rows[0].plane_id != rows[i].plane_id) {
 			devs = xreallocarray(devs, n + 1, sizeof *devs);
 			d = &devs[n++];
 			memset(d, 0, sizeof *d);
 		}
-		d->rows = xreallocarray(d->rows, d->n + 1, sizeof *d->rows);
-		row = &d->rows[d->n++];
-		row->run = index_column_text(st, 0);
-		row->host = index_column_text(st, 1);
-		row->device = index_column_text(st, 2);
-		row->step = sqlite3_column_int64(st, 3);
-		row->name = index_column_text(st, 4);
-		row->source = index_column_text(st, 5);
-		row->start_ps = sqlite3_column_int64(st, 6);
-		row->dur_ps = sqlite3_column_int64(st, 7);
-		for (k = 0; k < 3; k++)
-			row->busy_ps[k] = sqlite3_column_int64(st, 8 + k);
-		row->idle_ps = sqlite3_column_int64(st, 11);
-		row->file_id = sqlite3_column_int64(st, 12);
-		row->plane_id = sqlite3_column_int64(st, 13);
-		row->outlier = 0;
+		if (d->n == d->cap) {
+			d->cap = d->cap > 0 ? 2 * d->cap : 16;
+			d->rows = xreallocarray(d->rows, d->cap,
+			    sizeof *d->rows);
+		}
+		d->rows[d->n++] = rows[i];
 	}
-	sqlite3_finalize(st);
+	free(rows);
 	/* --skip drops each device's first steps: compile and warm-up. */
 	for (i = 0; i < n; i++) {
 		struct device_steps *d = &devs[i];
-		size_t drop = skip < d->n ? skip : d->n, j;
+		size_t drop = skip < d->n ? skip : d->n;
 
-		for (j = 0; j < drop; j++) {
-			free(d->rows[j].run);
-			free(d->rows[j].host);
-			free(d->rows[j].device);
-			free(d->rows[j].name);
-			free(d->rows[j].source);
-		}
 		memmove(d->rows, d->rows + drop, (d->n - drop) * sizeof *d->rows);
 		d->n -= drop;
 	}
@@ -169,18 +280,10 @@ load_steps(struct report *r, size_t skip, size_t *ndev)
 static void
 free_steps(struct device_steps *devs, size_t n)
 {
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < devs[i].n; j++) {
-			free(devs[i].rows[j].run);
-			free(devs[i].rows[j].host);
-			free(devs[i].rows[j].device);
-			free(devs[i].rows[j].name);
-			free(devs[i].rows[j].source);
-		}
+	for (i = 0; i < n; i++)
 		free(devs[i].rows);
-	}
 	free(devs);
 }
 
@@ -520,6 +623,7 @@ steps_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct device_steps *devs;
+	struct strmap texts;
 	struct report r;
 	struct output *o;
 	const char *host;
@@ -554,7 +658,8 @@ steps_run(int argc, char **argv)
 	}
 	report_open(&r, argc - optind, argv + optind);
 	report_remember(&r, argc, argv);
-	devs = load_steps(&r, skip, &ndev);
+	strmap_init(&texts);
+	devs = load_steps(&r, skip, &texts, &ndev);
 	for (i = 0; i < ndev; i++)
 		n += devs[i].n;
 	if (n == 0)
@@ -586,6 +691,7 @@ steps_run(int argc, char **argv)
 		print_steps(o, devs, ndev);
 	}
 	free_steps(devs, ndev);
+	strmap_release(&texts);
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
 	return report_close(&r, status);

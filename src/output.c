@@ -16,9 +16,22 @@
 const char output_formats[] = "table, csv, json, markdown";
 
 struct cell {
-	char	*text;		/* NULL: no value */
+	const char *text;	/* in the output's texts; NULL: no value */
 	int	 numeric;	/* JSON: emit unquoted */
 };
+
+/*
+ * Cell texts, copied into big blocks: a report of 15,000 rows has 200,000
+ * cells, and one malloc each was a fifth of its time.
+ */
+struct texts {
+	char	**blocks;
+	size_t	  nblocks;
+	size_t	  used, size;	/* of the last block */
+	size_t	  first_size;
+};
+
+#define TEXTS_BLOCK	(64 * 1024)
 
 struct output {
 	enum out_format	 fmt;
@@ -28,7 +41,8 @@ struct output {
 	struct cell	*row;		/* the row being filled */
 	size_t		 ncells;
 	struct cell	*rows;		/* table/markdown: all rows */
-	size_t		 nrows;
+	size_t		 nrows, rowcap;
+	struct texts	 texts;		/* the cells' */
 	char		**titles, **notes;
 	size_t		 ntitles, nnotes;
 	size_t		 emitted;	/* json: rows written */
@@ -72,6 +86,65 @@ fmt_fixed(char *buf, size_t size, double v, int decimals)
 	}
 }
 
+/*
+ * Writes a / unit rounded to a whole number q and shown with q's last
+ * `decimals` digits after the point: as printf("%.3f") prints (double)a /
+ * 1e9 when unit is 1e6 and decimals 3, but without printf, which reports
+ * call hundreds of thousands of times.  0 when the double's rounding
+ * could differ (a tie, or |a| past 2^50, where the quotient's error nears
+ * the distance to a tie): the caller uses printf then.
+ */
+static int
+fmt_ratio(char *buf, size_t size, int64_t a, int64_t unit, size_t decimals)
+{
+	int64_t m = a < 0 ? -a : a, q, rem;
+	char digits[32];
+	size_t n = 0;
+	int negative;
+
+	if (m >= ((int64_t)1 << 50) || unit < 2)
+		return 0;
+	q = m / unit;
+	rem = m % unit;
+	if (2 * rem == unit)
+		return 0;
+	q += 2 * rem > unit;
+	negative = a < 0 && q > 0;	/* printf's "-0.000" is shown as 0 */
+	do {
+		digits[n++] = (char)('0' + q % 10);
+		q /= 10;
+	} while (q > 0 || n < decimals + 1);
+	if ((size_t)negative + n + (decimals > 0) + 1 > size)
+		return 0;
+	if (negative)
+		*buf++ = '-';
+	while (n > decimals)
+		*buf++ = digits[--n];
+	if (decimals > 0)
+		*buf++ = '.';
+	while (n > 0)
+		*buf++ = digits[--n];
+	*buf = '\0';
+	return 1;
+}
+
+/*
+ * fmt_fixed(buf, size, ps / div, decimals) for div a power of ten of at
+ * least 10^decimals, through fmt_ratio() when ps is whole.
+ */
+static void
+fmt_ps_fixed(char *buf, size_t size, double ps, int64_t div, int decimals)
+{
+	int64_t unit = div;
+	int i;
+
+	for (i = 0; i < decimals; i++)
+		unit /= 10;
+	if (ps != floor(ps) || fabs(ps) >= 0x1p62 ||
+	    !fmt_ratio(buf, size, (int64_t)ps, unit, (size_t)decimals))
+		fmt_fixed(buf, size, ps / (double)div, decimals);
+}
+
 int64_t
 parse_size(const char *arg)
 {
@@ -110,27 +183,23 @@ parse_size(const char *arg)
 void
 fmt_duration(char *buf, size_t size, int64_t ps)
 {
-	double v = (double)ps;
+	static const struct {
+		int64_t		 div;
+		const char	*unit;
+		int		 decimals;
+	} units[] = {
+		{ 1000000000000LL, " s", 3 }, { 1000000000LL, " ms", 3 },
+		{ 1000000LL, " us", 3 }, { 1000LL, " ns", 0 },
+	};
 	int64_t a = ps_abs(ps);
-	char num[40];
-	const char *unit;
+	size_t i, len;
 
-	if (a >= 1000000000000LL) {
-		v /= 1e12;
-		unit = "s";
-	} else if (a >= 1000000000LL) {
-		v /= 1e9;
-		unit = "ms";
-	} else if (a >= 1000000LL) {
-		v /= 1e6;
-		unit = "us";
-	} else {
-		fmt_fixed(num, sizeof num, v / 1e3, 0);
-		snprintf(buf, size, "%s ns", num);
-		return;
-	}
-	fmt_fixed(num, sizeof num, v, 3);
-	snprintf(buf, size, "%s %s", num, unit);
+	for (i = 0; i < 3 && a < units[i].div; i++)
+		;
+	fmt_ps_fixed(buf, size, (double)ps, units[i].div, units[i].decimals);
+	len = strlen(buf);
+	if (len + strlen(units[i].unit) < size)
+		strcpy(buf + len, units[i].unit);
 }
 
 static void
@@ -193,14 +262,55 @@ output_note(struct output *o, const char *line)
 	push_line(&o->notes, &o->nnotes, line);
 }
 
-static void
-put_cell(struct output *o, char *text, int numeric)
+static const char *
+texts_copy(struct texts *t, const char *s)
 {
-	if (o->ncells >= o->ncols) {
-		free(text);
-		return;
+	size_t n = strlen(s) + 1;
+	char *p;
+
+	if (t->nblocks == 0 || t->used + n > t->size) {
+		t->size = n > TEXTS_BLOCK ? n : TEXTS_BLOCK;
+		t->blocks = xreallocarray(t->blocks, t->nblocks + 1,
+		    sizeof *t->blocks);
+		t->blocks[t->nblocks++] = xmalloc(t->size);
+		t->used = 0;
+		if (t->nblocks == 1)
+			t->first_size = t->size;
 	}
-	o->row[o->ncells].text = text;
+	p = t->blocks[t->nblocks - 1] + t->used;
+	memcpy(p, s, n);
+	t->used += n;
+	return p;
+}
+
+/* Forgets every text, keeping a first block of the usual size. */
+static void
+texts_clear(struct texts *t)
+{
+	size_t keep = t->nblocks > 0 && t->first_size == TEXTS_BLOCK;
+
+	while (t->nblocks > keep)
+		free(t->blocks[--t->nblocks]);
+	t->used = 0;
+	t->size = TEXTS_BLOCK;
+}
+
+static void
+texts_release(struct texts *t)
+{
+	while (t->nblocks > 0)
+		free(t->blocks[--t->nblocks]);
+	free(t->blocks);
+}
+
+/* Adds the next cell of the row: a copy of text, or none when NULL. */
+static void
+put_cell(struct output *o, const char *text, int numeric)
+{
+	if (o->ncells >= o->ncols)
+		return;
+	o->row[o->ncells].text = text != NULL ?
+	    texts_copy(&o->texts, text) : NULL;
 	o->row[o->ncells].numeric = numeric;
 	o->ncells++;
 }
@@ -208,7 +318,7 @@ put_cell(struct output *o, char *text, int numeric)
 void
 output_str(struct output *o, const char *s)
 {
-	put_cell(o, xstrdup(s != NULL ? s : ""), 0);
+	put_cell(o, s != NULL ? s : "", 0);
 }
 
 void
@@ -217,7 +327,7 @@ output_int(struct output *o, int64_t v)
 	char buf[32];
 
 	snprintf(buf, sizeof buf, "%lld", (long long)v);
-	put_cell(o, xstrdup(buf), 1);
+	put_cell(o, buf, 1);
 }
 
 /* Machine formats get µs with 3 decimals; tables get human units. */
@@ -234,8 +344,8 @@ output_ps(struct output *o, double ps)
 	if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
 		fmt_duration(buf, sizeof buf, ps_from_double(ps));
 	else
-		fmt_fixed(buf, sizeof buf, ps / 1e6, 3);
-	put_cell(o, xstrdup(buf), 1);
+		fmt_ps_fixed(buf, sizeof buf, ps, 1000000, 3);
+	put_cell(o, buf, 1);
 }
 
 void
@@ -252,7 +362,7 @@ output_double(struct output *o, double v)
 	if (type == COL_BYTES && (o->fmt == FMT_TABLE ||
 	    o->fmt == FMT_MARKDOWN)) {
 		fmt_bytes(buf, sizeof buf, ps_from_double(v));
-		put_cell(o, xstrdup(buf), 1);
+		put_cell(o, buf, 1);
 		return;
 	}
 	/* Machine formats: bytes are a whole number, like every base unit. */
@@ -264,14 +374,14 @@ output_double(struct output *o, double v)
 		for (p = buf; *p != '\0'; p++)
 			if (*p == ',')
 				*p = '.';
-		put_cell(o, xstrdup(buf), 1);
+		put_cell(o, buf, 1);
 		return;
 	}
 	fmt_fixed(buf, sizeof buf, v, type == COL_PCT ? 2 :
 	    type == COL_BYTES ? 0 : 3);
 	if (type == COL_PCT && (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN))
 		strncat(buf, "%", sizeof buf - strlen(buf) - 1);
-	put_cell(o, xstrdup(buf), 1);
+	put_cell(o, buf, 1);
 }
 
 void
@@ -389,7 +499,6 @@ output_end_row(struct output *o)
 				fputc(',', o->fp);
 			if (o->row[i].text != NULL)
 				csv_field(o->fp, o->row[i].text);
-			free(o->row[i].text);
 		}
 		fputc('\n', o->fp);
 		break;
@@ -406,61 +515,99 @@ output_end_row(struct output *o)
 				fputs(o->row[i].text, o->fp);
 			else
 				json_string(o->fp, o->row[i].text);
-			free(o->row[i].text);
 		}
 		fputc('}', o->fp);
 		break;
-	default:
-		o->rows = xreallocarray(o->rows, o->nrows + 1,
-		    o->ncols * sizeof *o->rows);
+	default:	/* tables: every row is kept until output_finish() */
+		if (o->nrows == o->rowcap) {
+			o->rowcap = o->rowcap > 0 ? 2 * o->rowcap : 64;
+			o->rows = xreallocarray(o->rows, o->rowcap,
+			    o->ncols * sizeof *o->rows);
+		}
 		memcpy(o->rows + o->nrows * o->ncols, o->row,
 		    o->ncols * sizeof *o->row);
 		o->nrows++;
 	}
+	if (o->fmt == FMT_CSV || o->fmt == FMT_JSON)
+		texts_clear(&o->texts);
 	memset(o->row, 0, o->ncols * sizeof *o->row);
 	o->ncells = 0;
 }
 
-/* Table cell text: control characters shown as '?', long names cut. */
-static char *
-table_text(const struct cell *c, int markdown)
+/* A line being built: rows are rendered without a stdio stream each. */
+struct line {
+	char	*s;
+	size_t	 len, cap;
+};
+
+static void
+line_reserve(struct line *l, size_t n)
+{
+	if (l->len + n + 1 > l->cap) {
+		l->cap = 2 * (l->len + n + 1);
+		l->s = xreallocarray(l->s, l->cap, 1);
+	}
+}
+
+static void
+line_pad(struct line *l, size_t n)
+{
+	line_reserve(l, n);
+	memset(l->s + l->len, ' ', n);
+	l->len += n;
+	l->s[l->len] = '\0';
+}
+
+static void
+line_add(struct line *l, const char *s)
+{
+	size_t n = strlen(s);
+
+	line_reserve(l, n);
+	memcpy(l->s + l->len, s, n + 1);
+	l->len += n;
+}
+
+/*
+ * Appends the cell's table text, control characters shown as '?', long
+ * names cut; returns its display width (UTF-8 continuation bytes take no
+ * column).
+ */
+static size_t
+add_table_text(struct line *l, const struct cell *c, int markdown)
 {
 	const char *s = c->text != NULL ? c->text : "";
-	size_t len = strlen(s), i, j = 0;
-	char *out = xmalloc(len * 2 + 4);
+	size_t len = strlen(s), i, width = 0;
+	char *out;
 
+	line_reserve(l, len * 2 + 4);
+	out = l->s + l->len;
 	for (i = 0; i < len; i++) {
 		unsigned char ch = (unsigned char)s[i];
 
 		if (!markdown && !c->numeric && i == TABLE_MAX_NAME - 3 &&
 		    len > TABLE_MAX_NAME) {
-			memcpy(out + j, "...", 3);
-			j += 3;
+			memcpy(out, "...", 3);
+			out += 3;
+			width += 3;
 			break;
 		}
 		if (ch < 0x20 || ch == 0x7f)
-			out[j++] = '?';
+			*out++ = '?';
 		else {
-			if (markdown && ch == '|')
-				out[j++] = '\\';
-			out[j++] = (char)ch;
+			if (markdown && ch == '|') {
+				*out++ = '\\';
+				width++;
+			}
+			*out++ = (char)ch;
 		}
+		width += (ch & 0xc0) != 0x80;
 	}
-	out[j] = '\0';
-	return out;
+	*out = '\0';
+	l->len = (size_t)(out - l->s);
+	return width;
 }
 
-/* Display width: UTF-8 continuation bytes take no column. */
-static size_t
-text_width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s != '\0'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
-}
 
 static void
 pad(FILE *fp, size_t n)
@@ -480,7 +627,7 @@ render_grid(struct output *o)
 {
 	int md = o->fmt == FMT_MARKDOWN;
 	size_t *width = xcalloc(o->ncols, sizeof *width);
-	char **text = xcalloc(o->nrows * o->ncols + 1, sizeof *text);
+	struct line text = { NULL, 0, 0 }, line = { NULL, 0, 0 };
 	size_t r, i;
 
 	for (i = 0; i < o->ncols; i++) {
@@ -490,10 +637,11 @@ render_grid(struct output *o)
 	}
 	for (r = 0; r < o->nrows; r++)
 		for (i = 0; i < o->ncols; i++) {
-			char *t = table_text(&o->rows[r * o->ncols + i], md);
-			size_t w = text_width(t);
+			size_t w;
 
-			text[r * o->ncols + i] = t;
+			text.len = 0;
+			w = add_table_text(&text, &o->rows[r * o->ncols + i],
+			    md);
 			if (w > width[i])
 				width[i] = w;
 		}
@@ -528,40 +676,39 @@ render_grid(struct output *o)
 		fputs("|\n", o->fp);
 	}
 	for (r = 0; r < o->nrows; r++) {
-		char *line = NULL;
-		size_t len = 0;
-		FILE *fp = open_memstream(&line, &len);
-
+		line.len = 0;
 		for (i = 0; i < o->ncols; i++) {
-			const char *t = text[r * o->ncols + i];
 			int right = o->cols[i].type != COL_STR;
-			size_t w = text_width(t);
+			size_t w;
 
-			fputs(md ? "| " : (i > 0 ? "  " : ""), fp);
+			text.len = 0;
+			w = add_table_text(&text, &o->rows[r * o->ncols + i],
+			    md);
+			line_add(&line, md ? "| " : (i > 0 ? "  " : ""));
 			if (right)
-				pad(fp, width[i] - w);
-			fputs(t, fp);
+				line_pad(&line, width[i] - w);
+			line_reserve(&line, text.len);
+			memcpy(line.s + line.len, text.s, text.len + 1);
+			line.len += text.len;
 			if (!right)
-				pad(fp, width[i] - w);
+				line_pad(&line, width[i] - w);
 			if (md)
-				fputc(' ', fp);
+				line_add(&line, " ");
 		}
 		if (md)
-			fputc('|', fp);
-		fclose(fp);
+			line_add(&line, "|");
 		/* Empty cells at the end leave no trailing blanks. */
-		while (len > 0 && line[len - 1] == ' ')
-			line[--len] = '\0';
-		fprintf(o->fp, "%s\n", line);
-		free(line);
+		while (line.len > 0 && line.s[line.len - 1] == ' ')
+			line.len--;
+		line.s[line.len++] = '\n';
+		fwrite(line.s, 1, line.len, o->fp);
 	}
 	if (o->nnotes > 0)
 		fputc('\n', o->fp);
 	for (i = 0; i < o->nnotes; i++)
 		fprintf(o->fp, "%s\n", o->notes[i]);
-	for (i = 0; i < o->nrows * o->ncols; i++)
-		free(text[i]);
-	free(text);
+	free(text.s);
+	free(line.s);
 	free(width);
 }
 
@@ -578,8 +725,7 @@ output_finish(struct output *o)
 	else if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
 		render_grid(o);
 	rc = fflush(o->fp) == 0 && !ferror(o->fp) ? 0 : -1;
-	for (i = 0; i < o->nrows * o->ncols; i++)
-		free(o->rows[i].text);
+	texts_release(&o->texts);
 	free(o->rows);
 	free(o->row);
 	for (i = 0; i < o->ntitles; i++)

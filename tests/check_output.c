@@ -148,6 +148,83 @@ START_TEST(test_durations)
 }
 END_TEST
 
+/* The durations as printf prints them: what fmt_duration() must equal. */
+static void
+printf_duration(char *buf, size_t size, int64_t ps)
+{
+	int64_t a = ps < 0 ? -ps : ps;
+	double v = (double)ps;
+	const char *unit = "s";
+	char *p;
+
+	if (a < 1000000LL) {
+		snprintf(buf, size, "%.0f ns", v / 1e3);
+		p = buf;
+	} else {
+		if (a >= 1000000000000LL)
+			v /= 1e12;
+		else if (a >= 1000000000LL)
+			v /= 1e9, unit = "ms";
+		else
+			v /= 1e6, unit = "us";
+		snprintf(buf, size, "%.3f %s", v, unit);
+		p = buf;
+	}
+	if (strncmp(p, "-0 ", 3) == 0 || strncmp(p, "-0.000 ", 7) == 0)
+		memmove(buf, buf + 1, strlen(buf));
+}
+
+/*
+ * Durations are formatted without printf where that is exact: on many
+ * values of every size, ties of rounding and their neighbours included,
+ * the text is printf's, in tables (fmt_duration) and csv (output_ps).
+ */
+START_TEST(test_durations_match_printf)
+{
+	static const struct out_col us_col[] = { { "t_us", COL_PS, NULL } };
+	uint64_t x = 88172645463325252ULL;
+	char got[64], want[64], *s = NULL;
+	size_t len = 0, i;
+	FILE *fp = open_memstream(&s, &len);
+	struct output *o = output_new(FMT_CSV, fp, us_col, 1);
+	int64_t *v = calloc(200000, sizeof *v);
+
+	ck_assert_ptr_nonnull(v);
+	for (i = 0; i < 200000; i++) {
+		int64_t unit, m;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;	/* xorshift */
+		m = (int64_t)(x >> (x % 60 + 4));	/* every magnitude */
+		unit = (int64_t[]){ 500, 500000, 500000000 }[x % 3];
+		if (x % 5 == 0)	/* on a tie, or one off it */
+			m = m / (2 * unit) * (2 * unit) + unit +
+			    (int64_t)(x / 7 % 3) - 1;
+		v[i] = x % 2 ? -m : m;
+		fmt_duration(got, sizeof got, v[i]);
+		printf_duration(want, sizeof want, v[i]);
+		ck_assert_msg(strcmp(got, want) == 0, "%lld ps: '%s', printf "
+		    "'%s'", (long long)v[i], got, want);
+		output_ps(o, (double)v[i]);
+		output_end_row(o);
+	}
+	ck_assert_int_eq(output_finish(o), 0);
+	fclose(fp);
+	fp = fmemopen(s, len, "r");
+	ck_assert_ptr_nonnull(fgets(got, sizeof got, fp));	/* header */
+	for (i = 0; i < 200000; i++) {
+		ck_assert_ptr_nonnull(fgets(got, sizeof got, fp));
+		snprintf(want, sizeof want, "%.3f\n", (double)v[i] / 1e6);
+		if (strcmp(want, "-0.000\n") == 0)
+			memmove(want, want + 1, strlen(want));
+		ck_assert_msg(strcmp(got, want) == 0, "%lld ps in csv: '%s', "
+		    "printf '%s'", (long long)v[i], got, want);
+	}
+	fclose(fp);
+	free(s);
+	free(v);
+}
+END_TEST
+
 /*
  * Extreme numbers (issue 12, class 2): INT64_MIN has no absolute value
  * and a double past int64 no conversion; both were undefined behaviour.
@@ -270,6 +347,7 @@ suite_output(void)
 	tcase_add_test(tc, test_empty_json);
 	tcase_add_test(tc, test_locale);
 	tcase_add_test(tc, test_durations);
+	tcase_add_test(tc, test_durations_match_printf);
 	tcase_add_test(tc, test_parse_format);
 	tcase_add_test(tc, test_extreme_numbers);
 	tcase_add_test(tc, test_json_utf8);
