@@ -91,15 +91,33 @@ idle_run(int argc, char **argv)
 	report_open(&r, argc - optind, argv + optind);
 	report_remember(&r, argc, argv);
 
+	/* How many gaps, and their time: the table shows the longest. */
+	sql = xasprintf("SELECT count(*), coalesce(sum(g.dur_ps), 0) "
+	    "FROM gaps g JOIN planes p ON p.id = g.plane "
+	    "JOIN files f ON f.id = g.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE g.dur_ps >= ?1%s",
+	    report_filter_sql());
+	st = index_prepare(r.ix, sql);
+	free(sql);
+	report_bind_filters(&r, st);
+	sqlite3_bind_int64(st, 1, min_gap);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		count = sqlite3_column_int64(st, 0);
+		total = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
 	/*
 	 * The host events covering the gap's middle: the innermost one is
 	 * what the host was doing, the outermost on that thread its context.
+	 * Looked up for the gaps shown only (LIMIT -1: all).
 	 */
 	sql = xasprintf("WITH g AS (SELECT g.*, f.run, f.host, "
 	    "p.name AS device, "
 	    "g.start_ps + g.dur_ps / 2 AS mid FROM gaps g "
 	    "JOIN planes p ON p.id = g.plane JOIN files f ON f.id = g.file_id "
-	    "JOIN selected s ON s.file_id = f.id WHERE g.dur_ps >= ?1%s) "
+	    "JOIN selected s ON s.file_id = f.id WHERE g.dur_ps >= ?1%s "
+	    "ORDER BY g.dur_ps DESC, f.run, f.host, p.name, g.start_ps "
+	    "LIMIT ?2) "
 	    "SELECT g.run, g.host, g.device, g.start_ps, g.dur_ps, "
 	    "(SELECT st.step FROM steps st WHERE st.plane = g.plane AND "
 	    "st.start_ps <= g.mid AND g.mid < st.start_ps + st.dur_ps), "
@@ -116,6 +134,7 @@ idle_run(int argc, char **argv)
 	free(sql);
 	report_bind_filters(&r, st);
 	sqlite3_bind_int64(st, 1, min_gap);
+	sqlite3_bind_int64(st, 2, limit != 0 ? limit : -1);
 	o = output_new(r.format, stdout, columns,
 	    sizeof columns / sizeof columns[0]);
 	fmt_duration(buf, sizeof buf, min_gap);
@@ -126,10 +145,6 @@ idle_run(int argc, char **argv)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int i;
 
-		count++;
-		total += sqlite3_column_int64(st, 4);
-		if (limit != 0 && count > limit)
-			continue;
 		for (i = 0; i < 3; i++)
 			output_str(o, (const char *)sqlite3_column_text(st, i));
 		output_ps(o, (double)sqlite3_column_int64(st, 3));

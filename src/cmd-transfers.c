@@ -61,22 +61,6 @@ static const struct out_col event_cols[] = {
 };
 
 /*
- * A D2H host call's waiting: from its start to the end of the last program
- * execution of its file that overlaps it (the host blocks until the
- * program that computes the value is done, as float(loss) does; with
- * asynchronous dispatch that program may start after the call), at most
- * its duration; 0 for other calls and for copies on a device.  t is the
- * transfer.
- */
-#define WAIT_PS_SQL \
-	"(CASE WHEN t.on_host AND t.direction = 'D2H' THEN max(0, " \
-	"min(t.dur_ps, coalesce((SELECT max(e.start_ps + e.dur_ps) FROM " \
-	"executions e WHERE e.file_id = t.file_id AND " \
-	"e.start_ps < t.start_ps + t.dur_ps AND " \
-	"e.start_ps + e.dur_ps > t.start_ps), t.start_ps) - t.start_ps)) " \
-	"ELSE 0 END)"
-
-/*
  * Bytes per ps * 1e3 = GB/s over the time not spent waiting; unknown
  * without bytes, or over too short a time (rate_meaningful()).
  */
@@ -107,13 +91,15 @@ print_totals(struct report *r, struct output *o)
 	sqlite3_stmt *st;
 	char *sql;
 
-	/* sum() of only NULLs is NULL: bytes unknown stay unknown. */
+	/*
+	 * Summed from each file's totals (index-write.c: the same sums over
+	 * its transfers), a few rows per device instead of one per copy.
+	 * sum() of only NULLs is NULL: bytes unknown stay unknown.
+	 */
 	sql = xasprintf("SELECT f.run, f.host, p.name, t.direction, "
 	    "CASE t.on_host WHEN 1 THEN 'host call' ELSE 'device copy' END, "
-	    "count(*), sum(t.bytes), sum(t.dur_ps), "
-	    "sum(CASE WHEN t.bytes IS NOT NULL THEN t.dur_ps - " WAIT_PS_SQL
-	    " END), count(t.bytes), sum(" WAIT_PS_SQL ") "
-	    "FROM transfers t "
+	    "sum(t.count), sum(t.bytes), sum(t.dur_ps), sum(t.rated_ps), "
+	    "sum(t.rated_count), sum(t.wait_ps) FROM transfer_totals t "
 	    "JOIN planes p ON p.id = t.plane JOIN files f ON f.id = t.file_id "
 	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
 	    "GROUP BY f.run, f.host, p.name, t.direction, t.on_host "
@@ -163,7 +149,7 @@ print_events(struct report *r, struct output *o)
 	    "st.dur_ps), (SELECT st.step FROM steps st WHERE t.on_host AND "
 	    "st.file_id = t.file_id AND st.start_ps <= t.start_ps AND "
 	    "t.start_ps < st.start_ps + st.dur_ps)), "
-	    WAIT_PS_SQL ", t.dur_ps - " WAIT_PS_SQL " "
+	    INDEX_WAIT_PS_SQL ", t.dur_ps - " INDEX_WAIT_PS_SQL " "
 	    "FROM transfers t JOIN planes p ON p.id = t.plane "
 	    "JOIN files f ON f.id = t.file_id "
 	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "

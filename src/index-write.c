@@ -16,7 +16,7 @@
 static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
 	"compile_phases", "executions", "gaps", "host_events", "scopes",
-	"programs", "hlo_instructions",
+	"programs", "hlo_instructions", "transfer_totals",
 };
 
 static char *
@@ -548,6 +548,25 @@ index_is_current(struct index *ix, const struct found_file *ff,
 }
 
 /*
+ * The file's transfers summed per device, direction and kind, as the
+ * transfers report sums them (after the executions their waits need).
+ */
+static int
+write_transfer_totals(struct index *ix, sqlite3_int64 file_id, char **cause)
+{
+	sqlite3_stmt *st;
+
+	st = index_cached(ix, "INSERT INTO transfer_totals SELECT t.file_id, "
+	    "t.plane, t.direction, t.on_host, count(*), sum(t.bytes), "
+	    "sum(t.dur_ps), sum(CASE WHEN t.bytes IS NOT NULL THEN "
+	    "t.dur_ps - " INDEX_WAIT_PS_SQL " END), count(t.bytes), "
+	    "sum(" INDEX_WAIT_PS_SQL ") FROM transfers t WHERE t.file_id = ? "
+	    "GROUP BY t.plane, t.direction, t.on_host");
+	sqlite3_bind_int64(st, 1, file_id);
+	return index_step(ix, st, cause);
+}
+
+/*
  * Writes ff (and fs when it was parsed), replacing what the index held
  * for that path.  The caller holds a write transaction (a batch of
  * index-refresh.c); a savepoint makes the file all or nothing inside it.
@@ -582,6 +601,8 @@ index_store_file(struct index *ix, const struct found_file *ff,
 				goto fail;
 			}
 		writers_finalize(&w);
+		if (write_transfer_totals(ix, *id, cause) == -1)
+			goto fail;
 	}
 	return index_step(ix, index_cached(ix, "RELEASE store_file"), cause);
 fail:

@@ -87,6 +87,11 @@ static const char *const schema[] = {
 	    "name TEXT NOT NULL, direction TEXT NOT NULL, "
 	    "on_host INTEGER NOT NULL, bytes INTEGER, start_ps INTEGER, "
 	    "dur_ps INTEGER)",
+	"CREATE TABLE transfer_totals("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "direction TEXT NOT NULL, on_host INTEGER NOT NULL, "
+	    "count INTEGER, bytes INTEGER, dur_ps INTEGER, rated_ps INTEGER, "
+	    "rated_count INTEGER, wait_ps INTEGER)",
 	"CREATE TABLE hlo_instructions("
 	    "file_id INTEGER NOT NULL, program_id INTEGER, "
 	    "module TEXT NOT NULL, computation TEXT, name TEXT NOT NULL, "
@@ -115,6 +120,7 @@ static const char *const schema[] = {
 	"CREATE INDEX steps_plane ON steps(plane, start_ps)",
 	"CREATE INDEX compiles_file ON compiles(file_id)",
 	"CREATE INDEX transfers_file ON transfers(file_id)",
+	"CREATE INDEX transfer_totals_file ON transfer_totals(file_id)",
 	"CREATE INDEX compile_phases_file ON compile_phases(file_id)",
 	"CREATE INDEX executions_file ON executions(file_id)",
 	"CREATE INDEX gaps_file ON gaps(file_id)",

@@ -20,6 +20,22 @@
 
 struct index;
 
+/*
+ * A D2H host call's waiting, in SQL over transfers t: from its start to
+ * the end of the last program execution of its file that overlaps it (the
+ * host blocks until the program that computes the value is done, as
+ * float(loss) does; with asynchronous dispatch that program may start
+ * after the call), at most its duration; 0 for other calls and for copies
+ * on a device.  Stored per file in transfer_totals, and shown per call.
+ */
+#define INDEX_WAIT_PS_SQL \
+	"(CASE WHEN t.on_host AND t.direction = 'D2H' THEN max(0, " \
+	"min(t.dur_ps, coalesce((SELECT max(e.start_ps + e.dur_ps) FROM " \
+	"executions e WHERE e.file_id = t.file_id AND " \
+	"e.start_ps < t.start_ps + t.dur_ps AND " \
+	"e.start_ps + e.dur_ps > t.start_ps), t.start_ps) - t.start_ps)) " \
+	"ELSE 0 END)"
+
 /* How to get a writable index, for messages. */
 #define INDEX_WRITABLE_HINT	"give a writable index with --db=FILE or " \
 	"$JAXPROF_DB, or set $XDG_CACHE_HOME to a writable folder"

@@ -106,47 +106,157 @@ load_distinct(struct report *r, const char *col, char ***v, size_t *n)
  * profile's host annotations do not count its steps twice.  This is
  * the one place that picks step rows; adapt it with the steps schema.
  */
+/* One step duration, with what orders it (file path rank, plane, step). */
+struct step_dur {
+	size_t		 file_rank;
+	int64_t		 plane, step_key, start_key, dur_ps;
+};
+
+static int
+cmp_step_dur(const void *a, const void *b)
+{
+	const struct step_dur *x = a, *y = b;
+
+	if (x->file_rank != y->file_rank)
+		return x->file_rank < y->file_rank ? -1 : 1;
+	if (x->plane != y->plane)
+		return x->plane < y->plane ? -1 : 1;
+	if (x->step_key != y->step_key)
+		return x->step_key < y->step_key ? -1 : 1;
+	return x->start_key < y->start_key ? -1 : x->start_key > y->start_key;
+}
+
+static int
+cmp_id(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* SQL's ORDER BY of an integer column: NULL first. */
+static int64_t
+order_key(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? INT64_MIN :
+	    sqlite3_column_int64(st, i);
+}
+
+/*
+ * The selected files' ids by path: ids[2k] is an id, ids[2k + 1] its rank
+ * in path order; sorted by id.
+ */
+static int64_t *
+file_ranks(struct report *r, size_t *n)
+{
+	sqlite3_stmt *st;
+	int64_t *ids = NULL;
+
+	st = index_prepare(r->ix, "SELECT f.id FROM files f JOIN selected s "
+	    "ON s.file_id = f.id ORDER BY f.path");
+	*n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ids = xreallocarray(ids, 2 * (*n + 1), sizeof *ids);
+		ids[2 * *n] = sqlite3_column_int64(st, 0);
+		ids[2 * *n + 1] = (int64_t)*n;
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (*n > 0)
+		qsort(ids, *n, 2 * sizeof *ids, cmp_id);
+	return ids;
+}
+
+/* A new series for plane, named by names (host, run, plane name). */
+static void
+add_series(struct summary *s, sqlite3_stmt *names, int64_t plane)
+{
+	struct step_series *cur;
+
+	s->steps = xreallocarray(s->steps, s->nsteps + 1, sizeof *s->steps);
+	cur = &s->steps[s->nsteps++];
+	memset(cur, 0, sizeof *cur);
+	sqlite3_bind_int64(names, 1, plane);
+	if (sqlite3_step(names) == SQLITE_ROW) {
+		cur->host = index_column_text(names, 0);
+		cur->run = index_column_text(names, 1);
+		cur->plane = index_column_text(names, 2);
+	}
+	sqlite3_reset(names);
+}
+
+/*
+ * The step durations of each selected device, from the device's own step
+ * line when any device has one.  Ordered here, in C: SQL's ORDER BY
+ * f.path sorted every step with its texts.
+ */
 static void
 load_steps(struct summary *s, struct report *r)
 {
 	sqlite3_stmt *st;
-	struct step_series *cur = NULL;
-	int64_t last_file = -1, last_plane = -1;
+	struct step_dur *rows = NULL;
+	int64_t *ranks, last_plane = -1;
+	size_t nfiles, nrows = 0, cap = 0, i;
 
 	st = prepare_filtered(r, "SELECT st.source FROM steps st "
 	    "JOIN planes p ON p.id = st.plane JOIN files f ON f.id = "
-	    "st.file_id JOIN selected s ON s.file_id = f.id WHERE 1",
-	    " ORDER BY st.source = 'device' DESC LIMIT 1");
-	s->step_source = sqlite3_step(st) == SQLITE_ROW ?
+	    "st.file_id JOIN selected s ON s.file_id = f.id "
+	    "WHERE st.source = 'device'", " LIMIT 1");
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		st = prepare_filtered(r, "SELECT st.source FROM steps st "
+		    "JOIN planes p ON p.id = st.plane JOIN files f ON f.id = "
+		    "st.file_id JOIN selected s ON s.file_id = f.id WHERE 1",
+		    " LIMIT 1");
+		(void)sqlite3_step(st);
+	}
+	s->step_source = sqlite3_data_count(st) > 0 ?
 	    index_column_text(st, 0) : xstrdup("");
 	sqlite3_finalize(st);
 
-	st = prepare_filtered(r, "SELECT f.id, p.id, f.host, f.run, p.name, "
+	ranks = file_ranks(r, &nfiles);
+	st = prepare_filtered(r, "SELECT f.id, p.id, st.step, st.start_ps, "
 	    "st.dur_ps FROM steps st JOIN planes p ON p.id = st.plane "
 	    "JOIN files f ON f.id = st.file_id JOIN selected s ON s.file_id "
-	    "= f.id WHERE st.source = ?1",
-	    " ORDER BY f.path, p.id, st.step, st.start_ps");
+	    "= f.id WHERE st.source = ?1", "");
 	sqlite3_bind_text(st, 1, s->step_source, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t file = sqlite3_column_int64(st, 0);
-		int64_t plane = sqlite3_column_int64(st, 1);
+		const int64_t *rank = bsearch(&file, ranks, nfiles,
+		    2 * sizeof *ranks, cmp_id);
+		struct step_dur *d;
 
-		if (cur == NULL || file != last_file || plane != last_plane) {
-			s->steps = xreallocarray(s->steps, s->nsteps + 1,
-			    sizeof *s->steps);
-			cur = &s->steps[s->nsteps++];
-			memset(cur, 0, sizeof *cur);
-			cur->host = index_column_text(st, 2);
-			cur->run = index_column_text(st, 3);
-			cur->plane = index_column_text(st, 4);
-			last_file = file;
-			last_plane = plane;
+		if (nrows == cap) {
+			cap = cap > 0 ? 2 * cap : 256;
+			rows = xreallocarray(rows, cap, sizeof *rows);
 		}
-		cur->dur_ps = xreallocarray(cur->dur_ps, cur->n + 1,
-		    sizeof *cur->dur_ps);
-		cur->dur_ps[cur->n++] = sqlite3_column_int64(st, 5);
+		d = &rows[nrows++];
+		d->file_rank = rank != NULL ? (size_t)rank[1] : 0;
+		d->plane = sqlite3_column_int64(st, 1);
+		d->step_key = order_key(st, 2);
+		d->start_key = order_key(st, 3);
+		d->dur_ps = sqlite3_column_int64(st, 4);
 	}
 	sqlite3_finalize(st);
+	free(ranks);
+	if (nrows > 0)
+		qsort(rows, nrows, sizeof *rows, cmp_step_dur);
+	st = index_prepare(r->ix, "SELECT f.host, f.run, p.name FROM planes p "
+	    "JOIN files f ON f.id = p.file_id WHERE p.id = ?");
+	for (i = 0; i < nrows; i++) {
+		struct step_series *cur;
+
+		if (i == 0 || rows[i].plane != last_plane) {
+			add_series(s, st, rows[i].plane);
+			last_plane = rows[i].plane;
+		}
+		cur = &s->steps[s->nsteps - 1];
+		cur->dur_ps = xreallocarray(cur->dur_ps, cur->n + 1,
+		    sizeof *cur->dur_ps);
+		cur->dur_ps[cur->n++] = rows[i].dur_ps;
+	}
+	sqlite3_finalize(st);
+	free(rows);
 }
 
 /* Compilations run on the host: --device does not apply to them. */
@@ -178,8 +288,9 @@ load_transfers(struct summary *s, struct report *r)
 {
 	sqlite3_stmt *st;
 
-	st = prepare_filtered(r, "SELECT t.direction, t.on_host, count(*), "
-	    "sum(t.bytes), sum(t.dur_ps) FROM transfers t JOIN planes p ON "
+	/* Each file's totals (index-write.c), summed. */
+	st = prepare_filtered(r, "SELECT t.direction, t.on_host, sum(t.count), "
+	    "sum(t.bytes), sum(t.dur_ps) FROM transfer_totals t JOIN planes p ON "
 	    "p.id = t.plane JOIN files f ON f.id = t.file_id JOIN selected s "
 	    "ON s.file_id = f.id WHERE 1", " GROUP BY 1, 2 ORDER BY 1, 2");
 	while (sqlite3_step(st) == SQLITE_ROW) {
