@@ -161,7 +161,7 @@ for report in "top -n 20" "top --group=category" "steps --summary" "steps" \
     warm=$(awk '{ print $1 * 1000 }' "$tmp/warm$report" | sort -g | sed -n 2p)
     awk -v r="$report" -v f="$first" -v w="$warm" \
         'BEGIN { printf "| %s | %.0f | %.0f |\n", r, f, w }'
-    awk -v w="$warm" 'BEGIN { exit !(w >= 50) }' && slow=1
+    awk -v f="$first" -v w="$warm" 'BEGIN { exit !(f >= 50 || w >= 50) }' && slow=1
 done
 
 # --- verdicts ---------------------------------------------------------------------
@@ -181,5 +181,5 @@ verdict "$(awk -v a="$qkb" -v b="$kb" 'BEGIN { print (b <= 1.25 * a + 8192) }')"
 verdict "$(awk -v s="$stored" -v h="$hosts" -v r="$rwall" -v w="$wall" \
     'BEGIN { print (s > 0 && s < h && r < 0.8 * w) }')" \
     "an interrupted index resumes ($stored of $hosts hosts kept)"
-verdict "$((1 - slow))" "warm reports (run again) < 50 ms"
+verdict "$((1 - slow))" "warm reports (the first after indexing, and again) < 50 ms"
 exit 0
