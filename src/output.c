@@ -18,6 +18,9 @@ const char output_formats[] = "table, csv, json, markdown";
 struct cell {
 	const char *text;	/* in the output's texts; NULL: no value */
 	int	 numeric;	/* JSON: emit unquoted */
+	/* Tables: the text shows as it is (len bytes, width columns). */
+	int	 plain;
+	size_t	 len, width;
 };
 
 /*
@@ -303,16 +306,43 @@ texts_release(struct texts *t)
 	free(t->blocks);
 }
 
+/*
+ * Whether a table shows c's text as it is (no control character, '|' in
+ * markdown or name to cut: see add_table_text()), and its display width
+ * then (UTF-8 continuation bytes take no column).
+ */
+static void
+measure_cell(struct cell *c, int markdown)
+{
+	const unsigned char *s = (const unsigned char *)(c->text != NULL ?
+	    c->text : "");
+	size_t i, width = 0;
+
+	c->plain = 1;
+	for (i = 0; s[i] != '\0'; i++) {
+		if (s[i] < 0x20 || s[i] == 0x7f || (markdown && s[i] == '|'))
+			c->plain = 0;
+		width += (s[i] & 0xc0) != 0x80;
+	}
+	if (!markdown && !c->numeric && i > TABLE_MAX_NAME)
+		c->plain = 0;
+	c->len = i;
+	c->width = width;
+}
+
 /* Adds the next cell of the row: a copy of text, or none when NULL. */
 static void
 put_cell(struct output *o, const char *text, int numeric)
 {
+	struct cell *c;
+
 	if (o->ncells >= o->ncols)
 		return;
-	o->row[o->ncells].text = text != NULL ?
-	    texts_copy(&o->texts, text) : NULL;
-	o->row[o->ncells].numeric = numeric;
-	o->ncells++;
+	c = &o->row[o->ncells++];
+	c->text = text != NULL ? texts_copy(&o->texts, text) : NULL;
+	c->numeric = numeric;
+	if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
+		measure_cell(c, o->fmt == FMT_MARKDOWN);
 }
 
 void
@@ -324,10 +354,18 @@ output_str(struct output *o, const char *s)
 void
 output_int(struct output *o, int64_t v)
 {
-	char buf[32];
+	char buf[32], *p = buf + sizeof buf;
+	uint64_t m = v < 0 ? -(uint64_t)v : (uint64_t)v;	/* INT64_MIN too */
 
-	snprintf(buf, sizeof buf, "%lld", (long long)v);
-	put_cell(o, buf, 1);
+	/* Digits from the end, without printf (reports print many). */
+	*--p = '\0';
+	do {
+		*--p = (char)('0' + m % 10);
+		m /= 10;
+	} while (m > 0);
+	if (v < 0)
+		*--p = '-';
+	put_cell(o, p, 1);
 }
 
 /* Machine formats get µs with 3 decimals; tables get human units. */
@@ -637,11 +675,13 @@ render_grid(struct output *o)
 	}
 	for (r = 0; r < o->nrows; r++)
 		for (i = 0; i < o->ncols; i++) {
-			size_t w;
+			const struct cell *c = &o->rows[r * o->ncols + i];
+			size_t w = c->width;
 
-			text.len = 0;
-			w = add_table_text(&text, &o->rows[r * o->ncols + i],
-			    md);
+			if (!c->plain) {
+				text.len = 0;
+				w = add_table_text(&text, c, md);
+			}
 			if (w > width[i])
 				width[i] = w;
 		}
@@ -678,18 +718,24 @@ render_grid(struct output *o)
 	for (r = 0; r < o->nrows; r++) {
 		line.len = 0;
 		for (i = 0; i < o->ncols; i++) {
+			const struct cell *c = &o->rows[r * o->ncols + i];
 			int right = o->cols[i].type != COL_STR;
-			size_t w;
+			const char *t = c->text != NULL ? c->text : "";
+			size_t w = c->width, len = c->len;
 
-			text.len = 0;
-			w = add_table_text(&text, &o->rows[r * o->ncols + i],
-			    md);
+			if (!c->plain) {
+				text.len = 0;
+				w = add_table_text(&text, c, md);
+				t = text.s;
+				len = text.len;
+			}
 			line_add(&line, md ? "| " : (i > 0 ? "  " : ""));
 			if (right)
 				line_pad(&line, width[i] - w);
-			line_reserve(&line, text.len);
-			memcpy(line.s + line.len, text.s, text.len + 1);
-			line.len += text.len;
+			line_reserve(&line, len);
+			memcpy(line.s + line.len, t, len);
+			line.len += len;
+			line.s[line.len] = '\0';
 			if (!right)
 				line_pad(&line, width[i] - w);
 			if (md)

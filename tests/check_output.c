@@ -225,6 +225,30 @@ START_TEST(test_durations_match_printf)
 }
 END_TEST
 
+/* Integers as printf's %lld writes them, the extremes included. */
+START_TEST(test_ints_match_printf)
+{
+	static const struct out_col int_col[] = { { "n", COL_INT, NULL } };
+	static const int64_t v[] = { 0, 7, -7, 10, -10, 1234567890123LL,
+	    INT64_MAX, INT64_MIN, INT64_MIN + 1 };
+	char *s = NULL, want[512] = "n\n";
+	size_t len = 0, i;
+	FILE *fp = open_memstream(&s, &len);
+	struct output *o = output_new(FMT_CSV, fp, int_col, 1);
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		output_int(o, v[i]);
+		output_end_row(o);
+		snprintf(want + strlen(want), sizeof want - strlen(want),
+		    "%lld\n", (long long)v[i]);
+	}
+	ck_assert_int_eq(output_finish(o), 0);
+	fclose(fp);
+	ck_assert_str_eq(s, want);
+	free(s);
+}
+END_TEST
+
 /*
  * Extreme numbers (issue 12, class 2): INT64_MIN has no absolute value
  * and a double past int64 no conversion; both were undefined behaviour.
@@ -348,6 +372,7 @@ suite_output(void)
 	tcase_add_test(tc, test_locale);
 	tcase_add_test(tc, test_durations);
 	tcase_add_test(tc, test_durations_match_printf);
+	tcase_add_test(tc, test_ints_match_printf);
 	tcase_add_test(tc, test_parse_format);
 	tcase_add_test(tc, test_extreme_numbers);
 	tcase_add_test(tc, test_json_utf8);
