@@ -100,8 +100,8 @@ cmp_name_module(const void *a, const void *b)
 }
 
 /*
- * Whether r's selection is whole runs with current totals (run-totals.h)
- * and no device filter: then the totals answer for it.
+ * Whether r's selection is whole runs with current totals (run-totals.h):
+ * then the totals answer for it.
  */
 static int
 whole_runs(struct report *r)
@@ -109,9 +109,6 @@ whole_runs(struct report *r)
 	sqlite3_stmt *st;
 	int whole;
 
-	/* Totals are summed over devices: a device filter needs the rows. */
-	if (strcmp(r->device_glob, "*") != 0)
-		return 0;
 	st = index_prepare(r->ix, "SELECT count(*) FROM (SELECT f.run AS run, "
 	    "count(*) AS n, count(s.file_id) AS picked FROM files f "
 	    "LEFT JOIN selected s ON s.file_id = f.id GROUP BY f.run) "
@@ -135,19 +132,23 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	    r->include_compile_work ? "" : " AND o.compile_work = 0";
 
 	/*
-	 * Whole runs read their totals, a few rows per op; else the stored
-	 * rows, one per file, device and op.
+	 * Whole runs read their totals, a few rows per op and device; else
+	 * the stored rows, one per file, device and op, reached from the
+	 * selected files (the planner would scan every row of the table).
 	 */
 	if (whole_runs(r))
-		sql = xasprintf("SELECT %s WHERE o.kernels = %d AND o.run IN "
-		    "(SELECT f.run FROM files f JOIN selected s ON "
-		    "s.file_id = f.id)%s", run_totals_columns(), kernels,
-		    compile_work_filter);
+		sql = xasprintf("SELECT %s FROM run_totals o "
+		    "WHERE o.kernels = %d AND o.run IN (SELECT f.run FROM files f "
+		    "JOIN selected s ON s.file_id = f.id) AND "
+		    REPORT_DEVICE_SQL("o.device") "%s",
+		    run_totals_columns(), kernels, compile_work_filter);
 	else
-		sql = xasprintf("SELECT %s JOIN planes p ON p.id = o.plane "
-		    "JOIN files f ON f.id = o.file_id "
-		    "JOIN selected s ON s.file_id = f.id WHERE 1%s%s",
-		    op_rows_columns(kernels), compile_work_filter,
+		sql = xasprintf("SELECT %s FROM selected s "
+		    "CROSS JOIN files f ON f.id = s.file_id "
+		    "CROSS JOIN planes p ON p.file_id = f.id "
+		    "CROSS JOIN %s o ON o.file_id = f.id AND o.plane = p.id "
+		    "WHERE 1%s%s", op_rows_columns(kernels),
+		    kernels ? "kernels" : "ops", compile_work_filter,
 		    report_filter_sql());
 	st = index_prepare(r->ix, sql);
 	free(sql);

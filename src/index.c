@@ -100,7 +100,7 @@ static const char *const schema[] = {
 	    "source_file TEXT, source_line INTEGER, source_function TEXT, "
 	    "schedule_index INTEGER)",
 	"CREATE TABLE run_totals("
-	    "run TEXT NOT NULL, kernels INTEGER NOT NULL, "
+	    "run TEXT NOT NULL, device TEXT NOT NULL, kernels INTEGER NOT NULL, "
 	    "compile_work INTEGER NOT NULL, name TEXT NOT NULL, "
 	    "module TEXT NOT NULL, category TEXT, count INTEGER, "
 	    "total_ps INTEGER, self_ps INTEGER, min_ps INTEGER, "

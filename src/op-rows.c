@@ -68,10 +68,10 @@ op_rows_columns(int kernels)
 	/* Kernels have no self time of their own (self is total). */
 	return kernels ?
 	    "o.name, '', o.op, o.count, o.total_ps, o.total_ps, o.min_ps, "
-	    "o.max_ps, NULL, NULL, NULL, NULL, NULL FROM kernels o" :
+	    "o.max_ps, NULL, NULL, NULL, NULL, NULL" :
 	    "o.name, o.module, o.category, o.count, o.total_ps, o.self_ps, "
 	    "o.min_ps, o.max_ps, o.flops, o.bytes_accessed, o.framework_op, "
-	    "o.source, o.source_function FROM ops o";
+	    "o.source, o.source_function";
 }
 
 void

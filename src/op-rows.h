@@ -29,8 +29,8 @@ struct op_row {
 };
 
 /*
- * The SELECT list and FROM clause ("o.name, ... FROM ops o") of the
- * stored rows of ops, or of kernels, in the columns op_rows_fold() reads.
+ * The SELECT list ("o.name, ...") of the stored rows o of table ops, or
+ * of kernels, in the columns op_rows_fold() reads.
  */
 const char	*op_rows_columns(int kernels);
 /*

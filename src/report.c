@@ -313,8 +313,7 @@ const char *
 report_filter_sql(void)
 {
 	return " AND f.host GLOB ?101 AND f.run GLOB ?103 AND "
-	    "(p.name GLOB ?102 OR substr(p.name, instr(p.name, ':') + 1) "
-	    "GLOB ?102)";
+	    REPORT_DEVICE_SQL("p.name");
 }
 
 void

@@ -74,6 +74,13 @@ void	report_open(struct report *r, int npaths, char **paths);
  */
 void	report_remember(struct report *r, int argc, char **argv);
 /*
+ * SQL: whether the device (plane) name in column col matches --device,
+ * parameter ?102: the whole name or the part after its ':'.
+ */
+#define REPORT_DEVICE_SQL(col) "(" col " GLOB ?102 OR substr(" col \
+	", instr(" col ", ':') + 1) GLOB ?102)"
+
+/*
  * " AND ..." restricting files f and planes p to the filters, with
  * parameters ?101 (host), ?102 (device), ?103 (run).
  */

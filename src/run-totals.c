@@ -14,7 +14,7 @@ run_totals_columns(void)
 {
 	return "o.name, o.module, o.category, o.count, o.total_ps, "
 	    "o.self_ps, o.min_ps, o.max_ps, o.flops, o.bytes_accessed, "
-	    "o.framework_op, o.source, o.source_function FROM run_totals o";
+	    "o.framework_op, o.source, o.source_function";
 }
 
 int
@@ -34,47 +34,57 @@ bind_opt(sqlite3_stmt *st, int i, int has, int64_t v)
 		sqlite3_bind_int64(st, i, v);
 }
 
-/* Stores the folded rows of one run, kind and compile_work. */
+/* What one part of the totals is: run, device, kind, compile work. */
+struct part {
+	const char	*run, *device;
+	int		 kernels, compile_work;
+};
+
+/* Stores the folded rows of one part. */
 static int
-store_rows(struct index *ix, const char *run, int kernels, int compile_work,
-    const struct op_row *rows, size_t n, char **cause)
+store_rows(struct index *ix, const struct part *pt, const struct op_row *rows,
+    size_t n, char **cause)
 {
 	sqlite3_stmt *st;
 	size_t i;
 
-	st = index_cached(ix, "INSERT INTO run_totals(run, kernels, "
+	st = index_cached(ix, "INSERT INTO run_totals(run, device, kernels, "
 	    "compile_work, name, module, category, count, total_ps, self_ps, "
 	    "min_ps, max_ps, flops, bytes_accessed, framework_op, source, "
-	    "source_function) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	    "source_function) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	for (i = 0; i < n; i++) {
 		const struct op_row *row = &rows[i];
 
-		index_bind_text(st, 1, run);
-		sqlite3_bind_int(st, 2, kernels);
-		sqlite3_bind_int(st, 3, compile_work);
-		index_bind_text(st, 4, row->name);
-		index_bind_text(st, 5, row->module);
-		index_bind_text(st, 6, row->category);
-		sqlite3_bind_int64(st, 7, row->count);
-		sqlite3_bind_int64(st, 8, row->total_ps);
-		sqlite3_bind_int64(st, 9, row->self_ps);
-		bind_opt(st, 10, row->has_min, row->min_ps);
-		bind_opt(st, 11, row->has_max, row->max_ps);
-		bind_opt(st, 12, row->has_flops, row->flops);
-		bind_opt(st, 13, row->has_bytes, row->bytes);
-		index_bind_text(st, 14, row->framework_op);
-		index_bind_text(st, 15, row->source);
-		index_bind_text(st, 16, row->source_function);
+		index_bind_text(st, 1, pt->run);
+		index_bind_text(st, 2, pt->device);
+		sqlite3_bind_int(st, 3, pt->kernels);
+		sqlite3_bind_int(st, 4, pt->compile_work);
+		index_bind_text(st, 5, row->name);
+		index_bind_text(st, 6, row->module);
+		index_bind_text(st, 7, row->category);
+		sqlite3_bind_int64(st, 8, row->count);
+		sqlite3_bind_int64(st, 9, row->total_ps);
+		sqlite3_bind_int64(st, 10, row->self_ps);
+		bind_opt(st, 11, row->has_min, row->min_ps);
+		bind_opt(st, 12, row->has_max, row->max_ps);
+		bind_opt(st, 13, row->has_flops, row->flops);
+		bind_opt(st, 14, row->has_bytes, row->bytes);
+		index_bind_text(st, 15, row->framework_op);
+		index_bind_text(st, 16, row->source);
+		index_bind_text(st, 17, row->source_function);
 		if (index_step(ix, st, cause) == -1)
 			return -1;
 	}
 	return 0;
 }
 
-/* Folds the stored rows of one run, kind and compile_work, and stores them. */
+/*
+ * Folds the stored rows of one part and stores them.  The joins run from
+ * the run's files to their planes of that name to those planes' rows
+ * (ops_file is (file_id, plane)), not through every row of the table.
+ */
 static int
-rebuild_part(struct index *ix, const char *run, int kernels,
-    int compile_work, char **cause)
+rebuild_part(struct index *ix, const struct part *pt, char **cause)
 {
 	struct op_row *rows = NULL;
 	sqlite3_stmt *st;
@@ -82,31 +92,71 @@ rebuild_part(struct index *ix, const char *run, int kernels,
 	char *sql;
 	int rc;
 
-	sql = xasprintf("SELECT %s JOIN files f ON f.id = o.file_id "
-	    "WHERE f.run = ?%s", op_rows_columns(kernels), kernels ? "" :
-	    compile_work ? " AND o.compile_work != 0" :
+	sql = xasprintf("SELECT %s FROM files f "
+	    "CROSS JOIN planes p ON p.file_id = f.id "
+	    "CROSS JOIN %s o ON o.file_id = f.id AND o.plane = p.id "
+	    "WHERE f.run = ?1 AND p.name = ?2%s",
+	    op_rows_columns(pt->kernels), pt->kernels ? "kernels" : "ops",
+	    pt->kernels ? "" : pt->compile_work ? " AND o.compile_work != 0" :
 	    " AND o.compile_work = 0");
 	st = index_cached(ix, sql);
 	free(sql);
-	index_bind_text(st, 1, run);
+	index_bind_text(st, 1, pt->run);
+	index_bind_text(st, 2, pt->device);
 	op_rows_fold(st, &rows, &n);
 	sqlite3_reset(st);
-	rc = store_rows(ix, run, kernels, compile_work, rows, n, cause);
+	rc = store_rows(ix, pt, rows, n, cause);
 	op_rows_free(rows, n);
 	return rc;
+}
+
+/* The distinct names of the run's planes: each has totals of its own. */
+static char **
+run_devices(struct index *ix, const char *run, size_t *n)
+{
+	sqlite3_stmt *st;
+	char **names = NULL;
+
+	st = index_cached(ix, "SELECT DISTINCT p.name FROM files f "
+	    "JOIN planes p ON p.file_id = f.id WHERE f.run = ?");
+	index_bind_text(st, 1, run);
+	*n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		names = xreallocarray(names, *n + 1, sizeof *names);
+		names[(*n)++] =
+		    xstrdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_reset(st);
+	return names;
 }
 
 static int
 rebuild_run(struct index *ix, const char *run, char **cause)
 {
 	sqlite3_stmt *st;
+	char **devices;
+	size_t ndevices, i;
+	int rc;
 
 	st = index_cached(ix, "DELETE FROM run_totals WHERE run = ?");
 	index_bind_text(st, 1, run);
-	if (index_step(ix, st, cause) == -1 ||
-	    rebuild_part(ix, run, 0, 0, cause) == -1 ||
-	    rebuild_part(ix, run, 0, 1, cause) == -1 ||
-	    rebuild_part(ix, run, 1, 0, cause) == -1)
+	if (index_step(ix, st, cause) == -1)
+		return -1;
+	devices = run_devices(ix, run, &ndevices);
+	rc = 0;
+	for (i = 0; i < ndevices && rc == 0; i++) {
+		struct part ops = { run, devices[i], 0, 0 };
+		struct part autotuning = { run, devices[i], 0, 1 };
+		struct part kernels = { run, devices[i], 1, 0 };
+
+		rc = rebuild_part(ix, &ops, cause) == -1 ||
+		    rebuild_part(ix, &autotuning, cause) == -1 ||
+		    rebuild_part(ix, &kernels, cause) == -1 ? -1 : 0;
+	}
+	for (i = 0; i < ndevices; i++)
+		free(devices[i]);
+	free(devices);
+	if (rc == -1)
 		return -1;
 	st = index_cached(ix, "DELETE FROM stale_runs WHERE run = ?");
 	index_bind_text(st, 1, run);

@@ -1,7 +1,8 @@
 /*
- * Op and kernel totals per run (files.run), summed over the run's files
- * and devices: `top` on whole runs reads these few rows instead of one per
- * file, device and op (348,480 of them on 99 hosts of 8 GPUs, 220 ops).
+ * Op and kernel totals per run (files.run) and device name, summed over
+ * the run's files: `top` on whole runs reads these few rows instead of one
+ * per file, device and op (348,480 of them on 99 hosts of 8 GPUs, 220
+ * ops).
  *
  * Storing or forgetting a file marks its run stale (index-write.c);
  * index_refresh() rebuilds stale runs once its files are stored, and
@@ -18,9 +19,10 @@ int		 run_totals_mark_stale(struct index *ix, const char *run,
 /* Rebuilds the totals of every stale run, in a transaction of its own. */
 int		 run_totals_rebuild(struct index *ix, char **cause);
 /*
- * The SELECT list and FROM clause of the totals, in the columns of
- * op_rows_columns(); rows of run R are those "WHERE o.run = R", of its
- * kernels "AND o.kernels = 1", of its autotuning "AND o.compile_work".
+ * The SELECT list of the totals o, in the columns of op_rows_columns();
+ * rows of run R are those "WHERE o.run = R", of its kernels "AND
+ * o.kernels = 1", of its autotuning "AND o.compile_work", of a device
+ * "AND o.device = '/device:GPU:0'" (its planes' name).
  */
 const char	*run_totals_columns(void);
 

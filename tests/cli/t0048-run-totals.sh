@@ -78,10 +78,13 @@ for stmt in sys.argv[2:]:
 db.commit()' "$IX" "$@" || fail "cannot plant totals"
 }
 
-test_case 'the totals are what top reads'
-plant "UPDATE run_totals SET count = 1000000" "DELETE FROM report_cache"
+test_case 'the totals are what top reads, per device too'
+plant "UPDATE run_totals SET count = CASE device WHEN '/device:GPU:1' \
+    THEN 7 ELSE 1000000 END" "DELETE FROM report_cache"
 expect_code 0 jaxprof top -n 1 --format=csv --db="$IX" "$G"
-expect_stdout_match ',1000000,'
+expect_stdout_match ',1000007,'
+expect_code 0 jaxprof top -n 1 --format=csv --device=GPU:1 --db="$IX" "$G"
+expect_stdout_match ',7,'
 
 test_case 'a stale run (an interrupted index) is rebuilt on the next refresh'
 plant "INSERT INTO stale_runs VALUES ('2026_01_01_00_00_00')" \
