@@ -173,14 +173,6 @@ load_planes(struct report *r, struct strmap *texts, size_t *n)
 	return planes;
 }
 
-/* SQL's ORDER BY of an integer column: NULL first. */
-static int64_t
-order_key(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? INT64_MIN :
-	    sqlite3_column_int64(st, i);
-}
-
 static int
 cmp_step_order(const void *a, const void *b)
 {
@@ -233,11 +225,11 @@ load_steps(struct report *r, size_t skip, struct strmap *texts, size_t *ndev)
 		row->rank = p->rank;
 		row->plane_id = p->id;
 		row->step = sqlite3_column_int64(st, 1);
-		row->step_key = order_key(st, 1);
+		row->step_key = index_column_order(st, 1);
 		row->name = interned(texts, st, 2);
 		row->source = interned(texts, st, 3);
 		row->start_ps = sqlite3_column_int64(st, 4);
-		row->start_key = order_key(st, 4);
+		row->start_key = index_column_order(st, 4);
 		row->dur_ps = sqlite3_column_int64(st, 5);
 		for (k = 0; k < 3; k++)
 			row->busy_ps[k] = sqlite3_column_int64(st, 6 + k);

@@ -1,8 +1,9 @@
 /* The SQLite index: opening it, its schema, and shared statement helpers. */
 #include "config.h"
 
-#include <stdio.h>
 #include <assert.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -181,6 +182,13 @@ index_column_text(sqlite3_stmt *st, int i)
 	const unsigned char *s = sqlite3_column_text(st, i);
 
 	return xstrdup(s != NULL ? (const char *)s : "");
+}
+
+sqlite3_int64
+index_column_order(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? INT64_MIN :
+	    sqlite3_column_int64(st, i);
 }
 
 sqlite3 *

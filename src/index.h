@@ -64,5 +64,10 @@ int		 index_refresh(struct index *ix, const struct found *found);
 sqlite3_stmt	*index_prepare(struct index *ix, const char *sql);
 /* A new copy of text column i of the current row; "" for NULL. */
 char		*index_column_text(sqlite3_stmt *st, int i);
+/*
+ * Integer column i of the current row as SQL's ORDER BY ranks it (NULL
+ * first, as INT64_MIN): for sorting rows in C.
+ */
+sqlite3_int64	 index_column_order(sqlite3_stmt *st, int i);
 
 #endif

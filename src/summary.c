@@ -100,12 +100,6 @@ load_distinct(struct report *r, const char *col, char ***v, size_t *n)
 	sqlite3_finalize(st);
 }
 
-/*
- * Step durations per (file, plane).  Device steps are used when the
- * selection has any, else host steps (StepTraceAnnotation), so a GPU
- * profile's host annotations do not count its steps twice.  This is
- * the one place that picks step rows; adapt it with the steps schema.
- */
 /* One step duration, with what orders it (file path rank, plane, step). */
 struct step_dur {
 	size_t		 file_rank;
@@ -132,14 +126,6 @@ cmp_id(const void *a, const void *b)
 	const int64_t *x = a, *y = b;
 
 	return *x < *y ? -1 : *x > *y;
-}
-
-/* SQL's ORDER BY of an integer column: NULL first. */
-static int64_t
-order_key(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? INT64_MIN :
-	    sqlite3_column_int64(st, i);
 }
 
 /*
@@ -186,9 +172,12 @@ add_series(struct summary *s, sqlite3_stmt *names, int64_t plane)
 }
 
 /*
- * The step durations of each selected device, from the device's own step
- * line when any device has one.  Ordered here, in C: SQL's ORDER BY
- * f.path sorted every step with its texts.
+ * Step durations per (file, plane).  Device steps are used when the
+ * selection has any, else host steps (StepTraceAnnotation), so a GPU
+ * profile's host annotations do not count its steps twice.  This is
+ * the one place that picks step rows; adapt it with the steps schema.
+ * Ordered here, in C: SQL's ORDER BY f.path sorted every step with its
+ * texts.
  */
 static void
 load_steps(struct summary *s, struct report *r)
@@ -233,8 +222,8 @@ load_steps(struct summary *s, struct report *r)
 		d = &rows[nrows++];
 		d->file_rank = rank != NULL ? (size_t)rank[1] : 0;
 		d->plane = sqlite3_column_int64(st, 1);
-		d->step_key = order_key(st, 2);
-		d->start_key = order_key(st, 3);
+		d->step_key = index_column_order(st, 2);
+		d->start_key = index_column_order(st, 3);
 		d->dur_ps = sqlite3_column_int64(st, 4);
 	}
 	sqlite3_finalize(st);
