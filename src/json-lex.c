@@ -3,12 +3,12 @@
  *
  * Why our own and not a library: reading a 100 MB trace, yajl's lexer was
  * half of jaxprof's CPU time (it reads byte by byte through a macro that
- * checks its own buffer, and copies every token cut by a chunk's end).
- * The C JSON libraries packaged in Debian do not fit a stream of 100 MB
- * read in bounded memory: json-c, jansson, cJSON and yyjson build a tree
- * of the whole document; jsmn wants it whole too.  This file is one
- * tokenizer and one small state machine; bench/RESULTS.md has the
- * measurements.
+ * checks its own buffer); this file's bare pass takes under half of
+ * yajl's CPU on the same bytes (bench/RESULTS.md).  The other C JSON
+ * libraries packaged in Debian do not stream a 100 MB document in bounded
+ * memory: json-c (even its incremental json_tokener), jansson, cJSON and
+ * yyjson build a tree of the whole of it, jsmn and simdjson (C++) want
+ * all of it in memory.
  *
  * Tokens are lexed in the chunk they come in.  One cut by the chunk's end
  * is copied (carry) and completed from the next chunk, a little more at a

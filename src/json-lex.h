@@ -13,7 +13,11 @@
  *
  * It accepts and rejects what yajl 2 does with yajl_dont_validate_strings
  * (strings are not checked to be UTF-8), with the same messages and byte
- * offsets, so that swapping one for the other changes no output.
+ * offsets, so that swapping one for the other changes no output.  Two
+ * differences: nesting deeper than JSON_LEX_MAX_DEPTH is an error (yajl
+ * has no limit), and every offset is the same wherever the chunks end
+ * (yajl's "after key and value" one is not when a chunk's end cuts the
+ * token it names).
  */
 #ifndef JAXPROF_JSON_LEX_H
 #define JAXPROF_JSON_LEX_H
