@@ -207,8 +207,9 @@ lex_string(const char *q, const char *from, const char *end, struct token *t)
 					goto more;
 				if (!is_hex((unsigned char)p[i])) {
 					lex_error(t, p + i, "lexical error: "
-					    "invalid (non-hex) character occurs "
-					    "after '\\u' inside string.");
+					    "invalid (non-hex) character "
+					    "occurs after '\\u' inside "
+					    "string.");
 					return;
 				}
 			}
@@ -352,7 +353,8 @@ lex_token(const char *p, const char *from, const char *end, struct token *t)
 		    "input text, comments are not enabled.");
 		return;
 	default:
-		lex_error(t, p + 1, "lexical error: invalid char in json text.");
+		lex_error(t, p + 1, "lexical error: invalid char in json "
+		    "text.");
 		return;
 	}
 	t->type = one;
@@ -475,12 +477,16 @@ stopped(struct json_lex *lx)
 	return -1;
 }
 
+#define STRING(x)	#x
+#define DIGITS(x)	STRING(x)
+
 static int
 push(struct json_lex *lx, const struct token *t, unsigned char kind)
 {
 	if (lx->depth == JSON_LEX_MAX_DEPTH)
 		return fail_at(lx, offset_of(lx, t->end), "parse error: "
-		    "arrays and objects nested deeper than 1024 levels");
+		    "arrays and objects nested deeper than "
+		    DIGITS(JSON_LEX_MAX_DEPTH) " levels");
 	lx->open[lx->depth++] = kind;
 	lx->want = kind == '{' ? W_FIRST_KEY : W_FIRST_ELEM;
 	return 0;
