@@ -1,14 +1,19 @@
 /*
  * The bare tokenizer pass that bench/json-speed.sh compares jaxprof with:
- * reads JSON on stdin and streams it through yajl as src/read-json.c does
- * (same chunk size, same options), counting tokens and nothing else.
+ * reads JSON on stdin and streams it through a tokenizer in chunks of
+ * src/read-json.c's size, counting tokens and nothing else.  The
+ * tokenizer is yajl (as read-json.c used it: yajl_dont_validate_strings),
+ * or with --lex src/json-lex.c, the one read-json.c uses now.
  *
- *	zcat trace.json.gz | json-walk		prints "N tokens"
+ *	zcat trace.json.gz | json-walk [--lex]	prints "N tokens"
  */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <yajl/yajl_parse.h>
+
+#include "json-lex.h"
 
 #define CHUNK	(256 * 1024)	/* READ_CHUNK of src/read-json.c */
 
@@ -45,6 +50,26 @@ on_string(void *ctx, const unsigned char *s, size_t n)
 	return scalar(ctx);
 }
 
+static int
+on_chars(void *ctx, const char *s, size_t n)
+{
+	(void)s;
+	(void)n;
+	return scalar(ctx);
+}
+
+static const struct json_lex_cb lex_callbacks = {
+	.null = scalar,
+	.boolean = on_bool,
+	.number = on_text,
+	.string = on_chars,
+	.start_map = scalar,
+	.map_key = on_chars,
+	.end_map = scalar,
+	.start_array = scalar,
+	.end_array = scalar,
+};
+
 static const yajl_callbacks callbacks = {
 	.yajl_null = scalar,
 	.yajl_boolean = on_bool,
@@ -57,13 +82,38 @@ static const yajl_callbacks callbacks = {
 	.yajl_end_array = scalar,
 };
 
+static int
+walk_lex(void)
+{
+	static char buf[CHUNK];
+	struct json_lex *lx = json_lex_new(&lex_callbacks, NULL);
+	ssize_t n;
+	int rc = 0;
+
+	while (rc == 0 && (n = read(0, buf, sizeof buf)) > 0)
+		rc = json_lex_feed(lx, buf, (size_t)n);
+	if (rc == 0)
+		rc = json_lex_finish(lx);
+	if (rc != 0)
+		fprintf(stderr, "json-walk: at byte %llu: %s\n",
+		    (unsigned long long)json_lex_offset(lx), json_lex_error(lx));
+	else
+		printf("%llu tokens\n", ntokens);
+	json_lex_free(lx);
+	return rc != 0;
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	static unsigned char buf[CHUNK];
-	yajl_handle y = yajl_alloc(&callbacks, NULL, NULL);
+	yajl_handle y;
 	yajl_status st = yajl_status_ok;
 	ssize_t n;
+
+	if (argc > 1 && strcmp(argv[1], "--lex") == 0)
+		return walk_lex();
+	y = yajl_alloc(&callbacks, NULL, NULL);
 
 	(void)yajl_config(y, yajl_dont_validate_strings, 1);
 	while (st == yajl_status_ok && (n = read(0, buf, sizeof buf)) > 0)

@@ -1,4 +1,4 @@
-/* Chrome trace JSON reader: yajl's callback parser over gzip.h. */
+/* Chrome trace JSON reader: json-lex.h's callback parser over gzip.h. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,17 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <yajl/yajl_parse.h>
-
 #include "err.h"
 #include "gzip.h"
+#include "json-lex.h"
 #include "ptime.h"
 #include "read-ahead.h"
 #include "read-json.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
-#define READ_CHUNK	(256 * 1024)	/* bytes handed to yajl at a time */
+#define READ_CHUNK	(256 * 1024)	/* bytes parsed at a time */
 
 /* A growable byte buffer. */
 struct buf {
@@ -324,7 +323,7 @@ struct jr {
 	int		 pass;		/* 1: metadata and counts; 2: a batch */
 	char		*what;		/* a callback's error */
 	struct pf_read_stats *rs;
-	yajl_handle	 y;		/* the pass's parser */
+	struct json_lex	*lx;		/* the pass's parser */
 	size_t		 budget;
 
 	/*
@@ -384,7 +383,7 @@ struct json_trace {
 	char		*path;
 };
 
-/* Stops the parse: the message gets the byte offset when yajl returns. */
+/* Stops the parse; run_pass() puts the byte offset in the message. */
 static int
 fail(struct jr *jr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -638,7 +637,7 @@ close_event(struct jr *jr, struct jline *l)
 		fail(jr, "%s", msg);
 	else if (jr->deferred == NULL)
 		jr->deferred = xasprintf("at %s %" PRIu64 ": %s", byte_kind(jr),
-		    jr->offset + yajl_get_bytes_consumed(jr->y), msg);
+		    json_lex_offset(jr->lx), msg);
 	free(msg);
 	return jr->pass != 2;
 }
@@ -890,7 +889,7 @@ event_end(struct jr *jr)
 	return keep_event(jr);
 }
 
-/* ---- yajl callbacks ---- */
+/* ---- Parser callbacks ---- */
 
 enum scalar {
 	S_NULL,
@@ -901,7 +900,7 @@ enum scalar {
 
 /* The event key k[0..n): the ones read are matched without a loop. */
 static enum field
-field_of(const unsigned char *k, size_t n)
+field_of(const char *k, size_t n)
 {
 	switch (n) {
 	case 2:
@@ -1077,9 +1076,9 @@ on_number(void *ctx, const char *s, size_t n)
 }
 
 static int
-on_string(void *ctx, const unsigned char *s, size_t n)
+on_string(void *ctx, const char *s, size_t n)
 {
-	return on_scalar(ctx, S_STR, (const char *)s, n);
+	return on_scalar(ctx, S_STR, s, n);
 }
 
 static int
@@ -1110,7 +1109,7 @@ on_start_map(void *ctx)
 }
 
 static int
-on_map_key(void *ctx, const unsigned char *k, size_t n)
+on_map_key(void *ctx, const char *k, size_t n)
 {
 	struct jr *jr = ctx;
 	struct cur *c = &jr->cur;
@@ -1173,50 +1172,28 @@ on_end_array(void *ctx)
 	return 1;
 }
 
-static const yajl_callbacks callbacks = {
-	.yajl_null = on_null,
-	.yajl_boolean = on_boolean,
-	.yajl_number = on_number,
-	.yajl_string = on_string,
-	.yajl_start_map = on_start_map,
-	.yajl_map_key = on_map_key,
-	.yajl_end_map = on_end_map,
-	.yajl_start_array = on_start_array,
-	.yajl_end_array = on_end_array,
+static const struct json_lex_cb callbacks = {
+	.null = on_null,
+	.boolean = on_boolean,
+	.number = on_number,
+	.string = on_string,
+	.start_map = on_start_map,
+	.map_key = on_map_key,
+	.end_map = on_end_map,
+	.start_array = on_start_array,
+	.end_array = on_end_array,
 };
 
 /* ---- Passes over the file ---- */
 
-/* yajl's message for the error, on one line. */
-static char *
-yajl_message(struct jr *jr, yajl_handle y, uint64_t at)
-{
-	unsigned char *e = yajl_get_error(y, 0, NULL, 0);
-	char *msg, *p;
-	size_t n;
-
-	msg = xasprintf("at %s %" PRIu64 ": %s", byte_kind(jr), at,
-	    (const char *)e);
-	yajl_free_error(y, e);
-	for (p = msg; *p != '\0'; p++)
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			*p = ' ';
-	n = strlen(msg);
-	while (n > 0 && msg[n - 1] == ' ')
-		msg[--n] = '\0';
-	return msg;
-}
-
-/* Streams the whole file through yajl once; -1 with *cause on error. */
+/* Streams the whole file through the parser once; -1 with *cause on error. */
 static int
 run_pass(struct jr *jr, char **cause)
 {
-	yajl_handle y;
-	yajl_status st = yajl_status_ok;
 	struct ahead *ahead;
 	const char *chunk;
 	ssize_t n;
-	int rc = 0, at_end = 0;
+	int rc = 0;
 
 	if (gzr_rewind(jr->gz) == -1) {
 		*cause = xasprintf("cannot rewind: %s", strerror(errno));
@@ -1225,54 +1202,32 @@ run_pass(struct jr *jr, char **cause)
 	jr->offset = 0;
 	jr->depth = jr->top = jr->top_events = jr->evd = jr->in_args = 0;
 	jr->saw_events = 0;
-	jr->y = y = yajl_alloc(&callbacks, NULL, jr);
-	(void)yajl_config(y, yajl_dont_validate_strings, 1);
+	jr->lx = json_lex_new(&callbacks, jr);
 	ahead = ahead_start(jr->gz, READ_CHUNK);
-	for (;;) {
-		/* gzip errors (gzip.h) say where in the compressed file. */
-		n = ahead_next(ahead, &chunk, cause);
-		if (n == 0)
-			break;
-		if (n < 0) {
-			rc = -1;
-			goto out;
-		}
-		st = yajl_parse(y, (const unsigned char *)chunk, (size_t)n);
-		if (st != yajl_status_ok)
-			break;
+	/* gzip errors (gzip.h) say where in the compressed file. */
+	while ((n = ahead_next(ahead, &chunk, cause)) > 0 &&
+	    (rc = json_lex_feed(jr->lx, chunk, (size_t)n)) == 0)
 		jr->offset += (uint64_t)n;
-	}
-	if (st == yajl_status_ok) {
-		if (jr->offset == 0) {
-			*cause = xstrdup("empty file");
-			rc = -1;
-			goto out;
-		}
-		st = yajl_complete_parse(y);
-		at_end = 1;
-	}
-	if (st != yajl_status_ok) {
-		uint64_t at = jr->offset;
-
-		if (!at_end)
-			at += yajl_get_bytes_consumed(y);
-
-		if (jr->what != NULL) {
-			*cause = xasprintf("at %s %" PRIu64 ": %s",
-			    byte_kind(jr), at, jr->what);
-			free(jr->what);
-			jr->what = NULL;
-		} else
-			*cause = yajl_message(jr, y, at);
+	if (n < 0)
+		rc = -1;
+	else if (rc == 0 && jr->offset == 0) {
+		*cause = xstrdup("empty file");
+		rc = -1;
+	} else if (rc == -1 || json_lex_finish(jr->lx) == -1) {
+		/* A callback's error (fail()), else the parser's. */
+		*cause = xasprintf("at %s %" PRIu64 ": %s", byte_kind(jr),
+		    json_lex_offset(jr->lx), jr->what != NULL ? jr->what :
+		    json_lex_error(jr->lx));
 		rc = -1;
 	} else if (!jr->saw_events) {
 		*cause = xstrdup("not a trace: no traceEvents array");
 		rc = -1;
 	}
-out:
+	free(jr->what);
+	jr->what = NULL;
 	ahead_stop(ahead);
-	yajl_free(y);
-	jr->y = NULL;
+	json_lex_free(jr->lx);
+	jr->lx = NULL;
 	return rc;
 }
 

@@ -15,6 +15,7 @@ Suite	*suite_diff(void);
 Suite	*suite_archive(void);
 Suite	*suite_chrome(void);
 Suite	*suite_json(void);
+Suite	*suite_json_lex(void);
 Suite	*suite_hlo(void);
 
 /* Helpers shared by the suites (check_main.c); all abort the test on error. */
