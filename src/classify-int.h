@@ -64,7 +64,11 @@ struct open_event {
 
 struct classify {
 	struct file_summary *fs;
-	const struct step_windows *windows;	/* from the first pass */
+	const struct step_windows *windows;	/* from a first pass */
+	/* Or gathered in the one pass (classify_gather_steps). */
+	struct step_windows *gather;
+	size_t		 gather_plane;
+	struct steps_later **later;
 	const struct hlo_set *hlo;	/* the programs' HLO, or NULL */
 	/* The HLO module of the last event's program, found once per run. */
 	const struct hlo_module *last_hlo;

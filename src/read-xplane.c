@@ -1142,8 +1142,37 @@ struct xspace {
 	struct source	*src;
 	struct pf_space	 space;
 	struct cur	*planes;
+	char		**plane_names;	/* "" where unreadable */
 	size_t		 nplanes;
 };
+
+/*
+ * A plane's name from its top-level fields (the last of several, as
+ * protobuf reads them), else "": reading the plane will say what is
+ * wrong with it.
+ */
+static char *
+plane_name(struct walker *w, struct cur c)
+{
+	static const char msg[] = "XPlane";
+	struct pf_bytes name = { "", 0 };
+
+	while (c.p < c.end) {
+		uint32_t field;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1 ||
+		    (field == 2 ? get_string(w, &c, wt, field, msg, &name) :
+		    skip_field(w, &c, wt, msg)) == -1) {
+			name.ptr = "";
+			name.len = 0;
+			break;
+		}
+	}
+	free(w->cause);
+	w->cause = NULL;
+	return xstrndup(name.ptr, name.len);
+}
 
 int
 xplane_check_start(const uint8_t *p, size_t n, char **cause)
@@ -1228,6 +1257,14 @@ xspace_open(struct source *src, const char *path, struct xspace **out,
 		}
 	}
 	xs->space.nplanes = xs->nplanes;
+	if (rc == 0) {
+		size_t i;
+
+		xs->plane_names = xcalloc(xs->nplanes + 1,
+		    sizeof *xs->plane_names);
+		for (i = 0; i < xs->nplanes; i++)
+			xs->plane_names[i] = plane_name(&w, xs->planes[i]);
+	}
 	if (rc == -1) {
 		*cause = w.cause;
 		xspace_free(xs);
@@ -1241,6 +1278,12 @@ size_t
 xspace_nplanes(const struct xspace *xs)
 {
 	return xs->nplanes;
+}
+
+char *const *
+xspace_plane_names(const struct xspace *xs)
+{
+	return xs->plane_names;
 }
 
 int
@@ -1277,6 +1320,8 @@ xspace_free(struct xspace *xs)
 	if (xs == NULL)
 		return;
 	free(xs->planes);
+	free_strings(xs->plane_names, xs->plane_names != NULL ? xs->nplanes :
+	    0);
 	free_strings(xs->space.hostnames, xs->space.nhostnames);
 	free_strings(xs->space.errors, xs->space.nerrors);
 	free_strings(xs->space.warnings, xs->space.nwarnings);
