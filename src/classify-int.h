@@ -39,6 +39,21 @@ struct op_table {
 	size_t		 cap;
 };
 
+/*
+ * What an "XLA Ops" event of one metadata, with or without an hlo_module
+ * of its own, led to last time: the same op key and program_id lead to
+ * the same instruction, category and aggregate.
+ */
+struct op_memo {
+	struct op_key	 key;
+	int64_t		 program;	/* its program_id stat, or -1 */
+	const struct hlo_instr *instr;
+	uint32_t	 category;
+	enum busy_class	 busy;
+	int		 valid;
+	size_t		 agg;		/* add_op_occurrence hint */
+};
+
 /* An op event whose children are still arriving (self time). */
 struct open_op {
 	int64_t		 start_ps;
@@ -105,7 +120,7 @@ struct classify {
 	/* Per event metadata of the plane: its stats by key, computed once. */
 	const struct pf_stat **meta_views;
 	uint8_t		*meta_view_done;
-	size_t		*meta_agg;	/* add_op_occurrence hints */
+	struct op_memo	*op_memos;	/* two per metadata (struct op_memo) */
 	size_t		*meta_kernel;	/* kernel index + 1 per metadata */
 	/* Per event metadata of the plane: name and category ids, or NO_ID. */
 	uint32_t	*meta_name;

@@ -583,8 +583,8 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	free(c->meta_category);
 	free(c->meta_views);
 	free(c->meta_view_done);
-	free(c->meta_agg);
-	c->meta_agg = xcalloc(plane->nmetas + 1, sizeof *c->meta_agg);
+	free(c->op_memos);
+	c->op_memos = xcalloc(2 * (plane->nmetas + 1), sizeof *c->op_memos);
 	c->meta_views = xcalloc((plane->nmetas + 1) * PF_NKEYS,
 	    sizeof *c->meta_views);
 	c->meta_view_done = xcalloc(plane->nmetas + 1, 1);
@@ -633,6 +633,44 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 	return 0;
 }
 
+/* An op of the "XLA Ops" line: most of it is its metadata's, memoized. */
+static void
+on_xla_op(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	struct op_key k;
+	struct op_memo *m;
+	uint64_t flops, bytes;
+	int has_flops, has_bytes;
+	int64_t program;
+	uint32_t name = event_name_id(c, ev);
+
+	op_key_from_event(c, name, &k);
+	if (!event_int(c, PF_KEY_PROGRAM_ID, &program))
+		program = -1;
+	event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
+	m = &c->op_memos[2 * (size_t)ev->meta->index + (k.module != NO_ID)];
+	/* An hlo_category of the event's own overrides its metadata's. */
+	if (!m->valid || !op_key_eq(&m->key, &k) || m->program != program ||
+	    (c->ev_keys >> PF_KEY_HLO_CATEGORY) & 1) {
+		struct pf_bytes op;
+
+		op.ptr = c->fs->strings.strings[name];
+		op.len = c->fs->strings.lengths[name];
+		m->key = k;
+		m->program = program;
+		m->instr = event_hlo_instr(c, &k, op);
+		m->category = category_of(c, ev, name, m->instr);
+		m->busy = busy_class_id(c, m->category);
+		m->valid = !((c->ev_keys >> PF_KEY_HLO_CATEGORY) & 1);
+	}
+	c->occ_instr = m->instr;
+	add_op_occurrence(c, CAND_XLA_OPS, &k, m->category, start, dur, flops,
+	    has_flops, bytes, has_bytes, &m->agg);
+	c->occ_instr = NULL;
+	ivals_add(&c->busy_ops[m->busy], start, start + dur);
+}
+
 static int
 cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
     const struct pf_event *ev)
@@ -652,27 +690,9 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 		p->end_ps = start + dur;
 	if (p->kind == PLANE_DEVICE) {
 		switch (c->line_kind) {
-		case LINE_XLA_OPS: {
-			struct op_key k;
-			uint64_t flops, bytes;
-			int has_flops, has_bytes;
-			uint32_t name = event_name_id(c, ev), category;
-			struct pf_bytes op;
-
-			op.ptr = c->fs->strings.strings[name];
-			op.len = c->fs->strings.lengths[name];
-			op_key_from_event(c, name, &k);
-			event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
-			c->occ_instr = event_hlo_instr(c, &k, op);
-			category = category_of(c, ev, name, c->occ_instr);
-			add_op_occurrence(c, CAND_XLA_OPS, &k, category, start,
-			    dur, flops, has_flops, bytes, has_bytes,
-			    &c->meta_agg[ev->meta->index]);
-			c->occ_instr = NULL;
-			ivals_add(&c->busy_ops[busy_class_id(c, category)],
-			    start, start + dur);
+		case LINE_XLA_OPS:
+			on_xla_op(c, ev, start, dur);
 			break;
-		}
 		case LINE_MODULES:
 			on_module(c, ev, start, dur);
 			break;
@@ -1045,7 +1065,7 @@ classify_release(struct classify *c)
 	free(c->meta_category);
 	free(c->meta_views);
 	free(c->meta_view_done);
-	free(c->meta_agg);
+	free(c->op_memos);
 	free(c->cat_of_name);
 	free(c->ops_stack);
 	free(c->ev_stack);
