@@ -464,6 +464,15 @@ add_to_windows(const struct window *win, size_t nwin, size_t *first,
 	while (*first < nwin &&
 	    win[*first].start_ps + win[*first].dur_ps <= start)
 		(*first)++;
+	/* Most lie inside one window, before the next begins. */
+	i = *first;
+	if (i < nwin && win[i].start_ps <= start &&
+	    end <= win[i].start_ps + win[i].dur_ps &&
+	    (i + 1 == nwin || win[i + 1].start_ps >= end)) {
+		if (end > start)
+			sum[i] = ps_add(sum[i], end - start);
+		return;
+	}
 	for (i = *first; i < nwin && win[i].start_ps < end; i++) {
 		int64_t a = win[i].start_ps > start ? win[i].start_ps : start;
 		int64_t b = win[i].start_ps + win[i].dur_ps;
@@ -548,9 +557,9 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 		live[k] = ivals_next(&it[k], &head[k]);
 	}
 	/*
-	 * One pass over the sorted classes, merged on the fly: each class's
-	 * time in each window, their union's (the rest is idle), and the
-	 * idle gaps between.
+	 * One pass over the sorted classes, merged on the fly: collective
+	 * time in each window, the union's (the rest is idle), and the idle
+	 * gaps between.
 	 */
 	for (;;) {
 		int pick = -1;
@@ -562,8 +571,10 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 		if (pick != -1) {
 			iv = head[pick];
 			live[pick] = ivals_next(&it[pick], &head[pick]);
-			add_to_windows(win, nwin, &first[pick], sum[pick],
-			    iv.start, iv.end);
+			/* The other classes' own sums are not needed below. */
+			if (pick == BUSY_COLLECTIVE)
+				add_to_windows(win, nwin, &first[pick],
+				    sum[pick], iv.start, iv.end);
 			if (have && iv.start <= cur.end) {
 				if (iv.end > cur.end)
 					cur.end = iv.end;
