@@ -179,9 +179,22 @@ void		event_span(struct classify *c, const struct pf_event *ev,
 uint32_t	event_name_id(struct classify *c, const struct pf_event *ev);
 /* Adds an open op's self time to its aggregate. */
 void		close_op(struct classify *c, struct open_op *o);
-int		event_int(struct classify *c, enum pf_key key, int64_t *v);
-int		event_str(struct classify *c, enum pf_key key,
-		    struct pf_bytes *v);
+/* Those as values: most events lack most keys, so no call for those. */
+static inline int
+event_int(const struct classify *c, enum pf_key key, int64_t *v)
+{
+	const struct pf_stat *st = event_stat(c, key);
+
+	return st != NULL && pf_stat_int(st, v);
+}
+
+static inline int
+event_str(const struct classify *c, enum pf_key key, struct pf_bytes *v)
+{
+	const struct pf_stat *st = event_stat(c, key);
+
+	return st != NULL && pf_stat_str(st, v);
+}
 struct pf_bytes	last_component(struct pf_bytes s);
 int		split_tf_op(const char *name, size_t *name_len);
 uint32_t	category_of(struct classify *c, const struct pf_event *ev,
