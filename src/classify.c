@@ -708,7 +708,8 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 				on_device_copy(c, ev, start, dur);
 		}
 	} else if (p->kind == PLANE_HOST) {
-		if (c->gather != NULL)
+		/* Only a step_num makes a host step (the same lookup). */
+		if (c->gather != NULL && event_stat(c, PF_KEY_STEP_NUM) != NULL)
 			step_windows_event(c->gather, c->gather_plane, ev);
 		host_event(c, ev, start, dur);
 	}
