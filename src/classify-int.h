@@ -41,17 +41,20 @@ struct op_table {
 
 /*
  * What an "XLA Ops" event of one metadata, with or without an hlo_module
- * of its own, led to last time: the same op key and program_id lead to
- * the same instruction, category and aggregate.
+ * of its own, led to last time: with the same op key and no program_id
+ * or hlo_category of its own, the same instruction, category and
+ * aggregate; with no flops or bytes_accessed of its own, the same cost.
  */
 struct op_memo {
 	struct op_key	 key;
-	int64_t		 program;	/* its program_id stat, or -1 */
 	const struct hlo_instr *instr;
 	uint32_t	 category;
 	enum busy_class	 busy;
 	int		 valid;
 	size_t		 agg;		/* add_op_occurrence hint */
+	uint64_t	 flops, bytes;
+	int		 has_flops, has_bytes;
+	int		 cost_valid;
 };
 
 /* An op event whose children are still arriving (self time). */

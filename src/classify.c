@@ -638,31 +638,44 @@ static void
 on_xla_op(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
 {
+	/* Stats of the event's own that make it differ from its metadata. */
+	const uint32_t op_keys = 1u << PF_KEY_PROGRAM_ID |
+	    1u << PF_KEY_HLO_CATEGORY;
+	const uint32_t cost_keys = 1u << PF_KEY_FLOPS |
+	    1u << PF_KEY_BYTES_ACCESSED;
 	struct op_key k;
 	struct op_memo *m;
 	uint64_t flops, bytes;
 	int has_flops, has_bytes;
-	int64_t program;
 	uint32_t name = event_name_id(c, ev);
 
 	op_key_from_event(c, name, &k);
-	if (!event_int(c, PF_KEY_PROGRAM_ID, &program))
-		program = -1;
-	event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
 	m = &c->op_memos[2 * (size_t)ev->meta->index + (k.module != NO_ID)];
-	/* An hlo_category of the event's own overrides its metadata's. */
-	if (!m->valid || !op_key_eq(&m->key, &k) || m->program != program ||
-	    (c->ev_keys >> PF_KEY_HLO_CATEGORY) & 1) {
+	if (!m->valid || !op_key_eq(&m->key, &k) || (c->ev_keys & op_keys)) {
 		struct pf_bytes op;
 
 		op.ptr = c->fs->strings.strings[name];
 		op.len = c->fs->strings.lengths[name];
 		m->key = k;
-		m->program = program;
 		m->instr = event_hlo_instr(c, &k, op);
 		m->category = category_of(c, ev, name, m->instr);
 		m->busy = busy_class_id(c, m->category);
-		m->valid = !((c->ev_keys >> PF_KEY_HLO_CATEGORY) & 1);
+		m->valid = !(c->ev_keys & op_keys);
+	}
+	if (!m->cost_valid || (c->ev_keys & cost_keys)) {
+		event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
+		if (!(c->ev_keys & cost_keys)) {
+			m->flops = flops;
+			m->bytes = bytes;
+			m->has_flops = has_flops;
+			m->has_bytes = has_bytes;
+			m->cost_valid = 1;
+		}
+	} else {
+		flops = m->flops;
+		bytes = m->bytes;
+		has_flops = m->has_flops;
+		has_bytes = m->has_bytes;
 	}
 	c->occ_instr = m->instr;
 	add_op_occurrence(c, CAND_XLA_OPS, &k, m->category, start, dur, flops,
