@@ -40,8 +40,8 @@ struct op_table {
 };
 
 /*
- * What an "XLA Ops" event of one metadata, with or without an hlo_module
- * of its own, led to last time: with the same op key and no program_id
+ * What an "XLA Ops" event of one metadata, with an hlo_module of its own
+ * or without, led to last time: with the same op key and no program_id
  * or hlo_category of its own, the same instruction, category and
  * aggregate; with no flops or bytes_accessed of its own, the same cost.
  */

@@ -643,14 +643,19 @@ on_xla_op(struct classify *c, const struct pf_event *ev, int64_t start,
 	    1u << PF_KEY_HLO_CATEGORY;
 	const uint32_t cost_keys = 1u << PF_KEY_FLOPS |
 	    1u << PF_KEY_BYTES_ACCESSED;
+	int own_module = (c->ev_keys >> PF_KEY_HLO_MODULE) & 1;
+	struct op_memo *m = &c->op_memos[2 * (size_t)ev->meta->index +
+	    (size_t)own_module];
 	struct op_key k;
-	struct op_memo *m;
 	uint64_t flops, bytes;
 	int has_flops, has_bytes;
 	uint32_t name = event_name_id(c, ev);
 
-	op_key_from_event(c, name, &k);
-	m = &c->op_memos[2 * (size_t)ev->meta->index + (k.module != NO_ID)];
+	/* With nothing of its own, the key is its metadata's. */
+	if (m->valid && !own_module && !(c->ev_keys & op_keys))
+		k = m->key;
+	else
+		op_key_from_event(c, name, &k);
 	if (!m->valid || !op_key_eq(&m->key, &k) || (c->ev_keys & op_keys)) {
 		struct pf_bytes op;
 
