@@ -171,18 +171,6 @@ load_view(struct classify *c, const struct pf_event *ev)
 		}
 }
 
-int
-event_int(struct classify *c, enum pf_key key, int64_t *v)
-{
-	return pf_stat_int(event_stat(c, key), v);
-}
-
-int
-event_str(struct classify *c, enum pf_key key, struct pf_bytes *v)
-{
-	return pf_stat_str(event_stat(c, key), v);
-}
-
 /* xprof's GetDeviceEventTimespan: device_offset_ps/duration override. */
 void
 event_span(struct classify *c, const struct pf_event *ev, int64_t *start,

@@ -163,11 +163,12 @@ static unsigned
 host_name_kind(struct classify *c, const struct pf_event *ev)
 {
 	uint8_t *slot = &c->meta_host[ev->meta->index];
-	const char *name = pf_event_name(ev);
+	const char *name;
 	size_t i;
 
 	if (*slot != HOST_NAME_UNKNOWN)
 		return *slot;
+	name = pf_event_name(ev);
 	*slot = HOST_NAME_OTHER;
 	for (i = 0; i < sizeof compile_names / sizeof compile_names[0]; i++)
 		if (strcmp(name, compile_names[i]) == 0)

@@ -39,6 +39,24 @@ struct op_table {
 	size_t		 cap;
 };
 
+/*
+ * What an "XLA Ops" event of one metadata, with an hlo_module of its own
+ * or without, led to last time: with the same op key and no program_id
+ * or hlo_category of its own, the same instruction, category and
+ * aggregate; with no flops or bytes_accessed of its own, the same cost.
+ */
+struct op_memo {
+	struct op_key	 key;
+	const struct hlo_instr *instr;
+	uint32_t	 category;
+	enum busy_class	 busy;
+	int		 valid;
+	size_t		 agg;		/* add_op_occurrence hint */
+	uint64_t	 flops, bytes;
+	int		 has_flops, has_bytes;
+	int		 cost_valid;
+};
+
 /* An op event whose children are still arriving (self time). */
 struct open_op {
 	int64_t		 start_ps;
@@ -64,7 +82,11 @@ struct open_event {
 
 struct classify {
 	struct file_summary *fs;
-	const struct step_windows *windows;	/* from the first pass */
+	const struct step_windows *windows;	/* from a first pass */
+	/* Or gathered in the one pass (classify_gather_steps). */
+	struct step_windows *gather;
+	size_t		 gather_plane;
+	struct steps_later **later;
 	const struct hlo_set *hlo;	/* the programs' HLO, or NULL */
 	/* The HLO module of the last event's program, found once per run. */
 	const struct hlo_module *last_hlo;
@@ -101,7 +123,7 @@ struct classify {
 	/* Per event metadata of the plane: its stats by key, computed once. */
 	const struct pf_stat **meta_views;
 	uint8_t		*meta_view_done;
-	size_t		*meta_agg;	/* add_op_occurrence hints */
+	struct op_memo	*op_memos;	/* two per metadata (struct op_memo) */
 	size_t		*meta_kernel;	/* kernel index + 1 per metadata */
 	/* Per event metadata of the plane: name and category ids, or NO_ID. */
 	uint32_t	*meta_name;
@@ -160,9 +182,22 @@ void		event_span(struct classify *c, const struct pf_event *ev,
 uint32_t	event_name_id(struct classify *c, const struct pf_event *ev);
 /* Adds an open op's self time to its aggregate. */
 void		close_op(struct classify *c, struct open_op *o);
-int		event_int(struct classify *c, enum pf_key key, int64_t *v);
-int		event_str(struct classify *c, enum pf_key key,
-		    struct pf_bytes *v);
+/* Those as values: most events lack most keys, so no call for those. */
+static inline int
+event_int(const struct classify *c, enum pf_key key, int64_t *v)
+{
+	const struct pf_stat *st = event_stat(c, key);
+
+	return st != NULL && pf_stat_int(st, v);
+}
+
+static inline int
+event_str(const struct classify *c, enum pf_key key, struct pf_bytes *v)
+{
+	const struct pf_stat *st = event_stat(c, key);
+
+	return st != NULL && pf_stat_str(st, v);
+}
 struct pf_bytes	last_component(struct pf_bytes s);
 int		split_tf_op(const char *name, size_t *name_len);
 uint32_t	category_of(struct classify *c, const struct pf_event *ev,

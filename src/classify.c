@@ -583,8 +583,8 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	free(c->meta_category);
 	free(c->meta_views);
 	free(c->meta_view_done);
-	free(c->meta_agg);
-	c->meta_agg = xcalloc(plane->nmetas + 1, sizeof *c->meta_agg);
+	free(c->op_memos);
+	c->op_memos = xcalloc(2 * (plane->nmetas + 1), sizeof *c->op_memos);
 	c->meta_views = xcalloc((plane->nmetas + 1) * PF_NKEYS,
 	    sizeof *c->meta_views);
 	c->meta_view_done = xcalloc(plane->nmetas + 1, 1);
@@ -605,7 +605,6 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 	const char *name = line->display_name[0] != '\0' ?
 	    line->display_name : line->name;
 
-	(void)plane;
 	c->plane->nlines++;
 	c->line_name = intern_str(c, name);
 	c->line_kind = LINE_PLAIN;
@@ -620,14 +619,74 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 				ivals_release(&c->busy_kernels[i]);
 		} else if (strcmp(line->name, "XLA Modules") == 0)
 			c->line_kind = LINE_MODULES;
-		else if (strcmp(line->name, "Steps") == 0)
+		else if (strcmp(line->name, "Steps") == 0) {
 			c->line_kind = LINE_STEPS;
+			if (c->gather != NULL)
+				step_windows_steps_line(c->gather,
+				    c->gather_plane, plane->name);
+		}
 	}
 	c->nops_stack = c->nev_stack = 0;
 	c->pending = 0;
 	c->cursor = (struct hlo_cursor)HLO_CURSOR_INIT;
 	c->run_open = 0;
 	return 0;
+}
+
+/* An op of the "XLA Ops" line: most of it is its metadata's, memoized. */
+static void
+on_xla_op(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	/* Stats of the event's own that make it differ from its metadata. */
+	const uint32_t op_keys = 1u << PF_KEY_PROGRAM_ID |
+	    1u << PF_KEY_HLO_CATEGORY;
+	const uint32_t cost_keys = 1u << PF_KEY_FLOPS |
+	    1u << PF_KEY_BYTES_ACCESSED;
+	int own_module = (c->ev_keys >> PF_KEY_HLO_MODULE) & 1;
+	struct op_memo *m = &c->op_memos[2 * (size_t)ev->meta->index +
+	    (size_t)own_module];
+	struct op_key k;
+	uint64_t flops, bytes;
+	int has_flops, has_bytes;
+	uint32_t name = event_name_id(c, ev);
+
+	/* With nothing of its own, the key is its metadata's. */
+	if (m->valid && !own_module && !(c->ev_keys & op_keys))
+		k = m->key;
+	else
+		op_key_from_event(c, name, &k);
+	if (!m->valid || !op_key_eq(&m->key, &k) || (c->ev_keys & op_keys)) {
+		struct pf_bytes op;
+
+		op.ptr = c->fs->strings.strings[name];
+		op.len = c->fs->strings.lengths[name];
+		m->key = k;
+		m->instr = event_hlo_instr(c, &k, op);
+		m->category = category_of(c, ev, name, m->instr);
+		m->busy = busy_class_id(c, m->category);
+		m->valid = !(c->ev_keys & op_keys);
+	}
+	if (!m->cost_valid || (c->ev_keys & cost_keys)) {
+		event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
+		if (!(c->ev_keys & cost_keys)) {
+			m->flops = flops;
+			m->bytes = bytes;
+			m->has_flops = has_flops;
+			m->has_bytes = has_bytes;
+			m->cost_valid = 1;
+		}
+	} else {
+		flops = m->flops;
+		bytes = m->bytes;
+		has_flops = m->has_flops;
+		has_bytes = m->has_bytes;
+	}
+	c->occ_instr = m->instr;
+	add_op_occurrence(c, CAND_XLA_OPS, &k, m->category, start, dur, flops,
+	    has_flops, bytes, has_bytes, &m->agg);
+	c->occ_instr = NULL;
+	ivals_add(&c->busy_ops[m->busy], start, start + dur);
 }
 
 static int
@@ -649,39 +708,29 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 		p->end_ps = start + dur;
 	if (p->kind == PLANE_DEVICE) {
 		switch (c->line_kind) {
-		case LINE_XLA_OPS: {
-			struct op_key k;
-			uint64_t flops, bytes;
-			int has_flops, has_bytes;
-			uint32_t name = event_name_id(c, ev), category;
-			struct pf_bytes op;
-
-			op.ptr = c->fs->strings.strings[name];
-			op.len = c->fs->strings.lengths[name];
-			op_key_from_event(c, name, &k);
-			event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
-			c->occ_instr = event_hlo_instr(c, &k, op);
-			category = category_of(c, ev, name, c->occ_instr);
-			add_op_occurrence(c, CAND_XLA_OPS, &k, category, start,
-			    dur, flops, has_flops, bytes, has_bytes,
-			    &c->meta_agg[ev->meta->index]);
-			c->occ_instr = NULL;
-			ivals_add(&c->busy_ops[busy_class_id(c, category)],
-			    start, start + dur);
+		case LINE_XLA_OPS:
+			on_xla_op(c, ev, start, dur);
 			break;
-		}
 		case LINE_MODULES:
 			on_module(c, ev, start, dur);
 			break;
 		case LINE_STEPS:
-			break;	/* step windows come from the first pass */
+			/* Step windows: gathered, else from the first pass. */
+			if (c->gather != NULL)
+				step_windows_event(c->gather, c->gather_plane,
+				    ev);
+			break;
 		default:
 			on_kernel(c, ev, start, dur);
 			if (!on_memset(c, ev, start, dur))
 				on_device_copy(c, ev, start, dur);
 		}
-	} else if (p->kind == PLANE_HOST)
+	} else if (p->kind == PLANE_HOST) {
+		/* Only a step_num makes a host step (the same lookup). */
+		if (c->gather != NULL && event_stat(c, PF_KEY_STEP_NUM) != NULL)
+			step_windows_event(c->gather, c->gather_plane, ev);
 		host_event(c, ev, start, dur);
+	}
 	return 0;
 }
 
@@ -810,26 +859,92 @@ aggregate_modules(struct plane_summary *p)
 	}
 }
 
-/* Steps of a device-like plane, from the best source it has. */
+/* Steps of a device-like plane in windows win, else its modules'. */
 static void
-measure_steps(struct classify *c, const struct pf_plane *plane,
+measure_in(struct plane_summary *p, struct strmap *strings,
+    const struct window *win, size_t n, enum step_source src,
     struct ivals busy[NBUSY])
 {
-	struct plane_summary *p = c->plane;
-	const struct window *win;
 	struct window *owned = NULL;
-	enum step_source src;
-	size_t n;
 
-	n = step_windows_for(c->windows, plane->name, &win, &src);
 	if (n == 0) {
-		owned = module_windows(p->execs, p->nexecs,
-		    c->fs->strings.strings, &n);
+		owned = module_windows(p->execs, p->nexecs, strings->strings,
+		    &n);
 		win = owned;
 		src = STEP_MODULE;
 	}
-	steps_measure(p, &c->fs->strings, win, n, src, busy);
+	steps_measure(p, strings, win, n, src, busy);
 	free(owned);
+}
+
+/* A plane's busy time until its windows are known. */
+struct steps_later {
+	size_t		 plane;		/* in its file_summary */
+	struct ivals	 busy[NBUSY];
+};
+
+/* The windows of the plane being ended, in the one pass. */
+struct plane_end_windows {
+	const struct window *win;
+	size_t		 n;
+	enum step_source src;
+	int		 ready;
+};
+
+/* Steps of a device-like plane, from the best source it has. */
+static void
+measure_steps(struct classify *c, const struct pf_plane *plane,
+    const struct plane_end_windows *pw, struct ivals busy[NBUSY])
+{
+	const struct window *win = pw->win;
+	enum step_source src = pw->src;
+	size_t n = pw->n;
+
+	if (c->gather == NULL)
+		n = step_windows_for(c->windows, plane->name, &win, &src);
+	else if (!pw->ready) {
+		struct steps_later *l = xcalloc(1, sizeof *l);
+
+		l->plane = (size_t)(c->plane - c->fs->planes);
+		memcpy(l->busy, busy, sizeof l->busy);
+		memset(busy, 0, sizeof l->busy);
+		*c->later = l;
+		return;
+	}
+	measure_in(c->plane, &c->fs->strings, win, n, src, busy);
+}
+
+void
+classify_steps_later(struct file_summary *fs, struct steps_later *later,
+    const struct step_windows *w)
+{
+	int i;
+
+	if (later == NULL)
+		return;
+	if (w != NULL) {
+		struct plane_summary *p = &fs->planes[later->plane];
+		const struct window *win;
+		enum step_source src;
+		size_t n;
+
+		n = step_windows_for(w, fs->strings.strings[p->name], &win,
+		    &src);
+		measure_in(p, &fs->strings, win, n, src, later->busy);
+	}
+	for (i = 0; i < NBUSY; i++)
+		ivals_release(&later->busy[i]);
+	free(later);
+}
+
+void
+classify_gather_steps(struct classify *c, struct step_windows *w,
+    size_t plane, struct steps_later **later)
+{
+	c->gather = w;
+	c->gather_plane = plane;
+	c->later = later;
+	*later = NULL;
 }
 
 static int
@@ -837,8 +952,13 @@ cb_plane_end(void *ctx, const struct pf_plane *plane)
 {
 	struct classify *c = ctx;
 	struct plane_summary *p = c->plane;
+	struct plane_end_windows pw;
 	int i;
 
+	memset(&pw, 0, sizeof pw);
+	if (c->gather != NULL)
+		pw.n = step_windows_plane_end(c->gather, c->gather_plane,
+		    &pw.win, &pw.src, &pw.ready);
 	if (p->kind == PLANE_DEVICE) {
 		merge_device_execs(p);
 		take_ops(c, &c->cand[c->has_xla_ops_line ? CAND_XLA_OPS :
@@ -846,8 +966,8 @@ cb_plane_end(void *ctx, const struct pf_plane *plane)
 		    c->cand[CAND_DEVICE_OTHER].n == 0 ? CAND_KERNELS :
 		    CAND_DEVICE_OTHER]);
 		p->ops_from = OPS_DEVICE;
-		measure_steps(c, plane, c->has_xla_ops_line ? c->busy_ops :
-		    c->busy_kernels);
+		measure_steps(c, plane, &pw, c->has_xla_ops_line ?
+		    c->busy_ops : c->busy_kernels);
 	} else if (p->kind == PLANE_HOST) {
 		/* Kept aside: host ops count only in a CPU-only profile. */
 		int xla = c->cand[CAND_HOST_XLA].n > 0;
@@ -856,7 +976,7 @@ cb_plane_end(void *ctx, const struct pf_plane *plane)
 		take_ops(c, &c->cand[xla ? CAND_HOST_XLA : CAND_HOST_TF]);
 		p->ops_from = xla ? OPS_HOST_XLA : OPS_HOST_TF;
 		if (p->nops > 0)
-			measure_steps(c, plane, c->busy_kernels);
+			measure_steps(c, plane, &pw, c->busy_kernels);
 	}
 	aggregate_modules(p);
 	for (i = 0; i < NCAND; i++)
@@ -964,7 +1084,7 @@ classify_release(struct classify *c)
 	free(c->meta_category);
 	free(c->meta_views);
 	free(c->meta_view_done);
-	free(c->meta_agg);
+	free(c->op_memos);
 	free(c->cat_of_name);
 	free(c->ops_stack);
 	free(c->ev_stack);

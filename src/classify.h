@@ -226,10 +226,11 @@ const char	*step_source_name(enum step_source src);
 char		*derive_category(const char *name);
 
 /*
- * Reading a file takes two passes over its stream.  The first, cheap one
- * (steps_prepass_new) finds the step boundaries: device "Steps" lines and
- * host StepTraceAnnotation events, which may come after the device planes
- * they apply to.  The second (classify_new) does the rest, with them.
+ * Reading a trace JSON takes two passes over its stream.  The first,
+ * cheap one (steps_prepass_new) finds the step boundaries: device "Steps"
+ * lines and host StepTraceAnnotation events, which may come after the
+ * device planes they apply to.  The second (classify_new) does the rest,
+ * with them.
  */
 struct step_windows;
 
@@ -237,11 +238,21 @@ struct step_windows *steps_prepass_new(struct pf_handler *h);
 /* Orders the windows; after this they are only read (from any thread). */
 void		 step_windows_sort(struct step_windows *w);
 void		 step_windows_free(struct step_windows *w);
+/*
+ * An XSpace's planes, read in one pass and in parallel, gather the
+ * windows as they go (classify_gather_steps), names[i] being plane i's
+ * name.  A plane whose windows are not known when it ends (those of host
+ * planes still being read) keeps its busy time for classify_steps_later().
+ * step_windows_gathered() completes them once every plane is read.
+ */
+struct step_windows *step_windows_gather(char *const *names, size_t nplanes);
+void		 step_windows_gathered(struct step_windows *w);
 
 /*
  * A consumer of the stream; the handler's ctx is the returned state.
- * windows (borrowed) come from the first pass.  classify_finish()
- * completes fs and frees the state.
+ * windows (borrowed) come from a first pass, or are gathered
+ * (classify_gather_steps).  classify_finish() completes fs and frees the
+ * state.
  */
 struct classify	*classify_new(struct file_summary *fs,
 		    const struct step_windows *windows, struct pf_handler *h);
@@ -258,6 +269,19 @@ void		 classify_use_hlo(struct classify *c, const struct hlo_set *hlo);
  * planes into the file's, after the ones there; src is emptied.
  */
 void		 classify_release(struct classify *c);
+/*
+ * In the one pass over an XSpace: c reads plane number `plane` of the
+ * file, gathers its windows into w and, if they are not known when it
+ * ends, leaves its busy time in *later (else NULL).
+ * classify_steps_later() measures it in fs (a summary of that one plane)
+ * once w is gathered, and frees later; with w NULL it only frees it.
+ */
+struct steps_later;
+void		 classify_gather_steps(struct classify *c,
+		    struct step_windows *w, size_t plane,
+		    struct steps_later **later);
+void		 classify_steps_later(struct file_summary *fs,
+		    struct steps_later *later, const struct step_windows *w);
 void		 file_summary_absorb(struct file_summary *dst,
 		    struct file_summary *src);
 void		 file_summary_release(struct file_summary *fs);

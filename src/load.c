@@ -1,4 +1,7 @@
-/* One profile file to a file_summary: two passes, planes in parallel. */
+/*
+ * One profile file to a file_summary: an XSpace in one pass, planes in
+ * parallel; a trace JSON in two.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -22,15 +25,17 @@
 struct plane_job {
 	struct file_summary fs;
 	struct pf_read_stats rs;
+	struct steps_later *later;	/* its steps, if measured after all */
 	char		*cause;
 	int		 rc;
 };
 
 struct plane_pool {
 	const struct xspace *xs;
-	const struct step_windows *windows;
+	struct step_windows *windows;
 	const struct hlo_set *hlo;
 	struct plane_job *jobs;
+	size_t		*order;		/* host planes first: steps wait on them */
 	size_t		 njobs;
 	size_t		 next;
 	pthread_mutex_t	 mu;
@@ -48,13 +53,15 @@ plane_worker(void *arg)
 		size_t i;
 
 		pthread_mutex_lock(&pool->mu);
-		i = pool->next < pool->njobs ? pool->next++ : SIZE_MAX;
+		i = pool->next < pool->njobs ? pool->order[pool->next++] :
+		    SIZE_MAX;
 		pthread_mutex_unlock(&pool->mu);
 		if (i == SIZE_MAX)
 			return NULL;
 		job = &pool->jobs[i];
-		c = classify_new(&job->fs, pool->windows, &h);
+		c = classify_new(&job->fs, NULL, &h);
 		classify_use_hlo(c, pool->hlo);
+		classify_gather_steps(c, pool->windows, i, &job->later);
 		job->rc = xspace_read_plane(pool->xs, i, &h, &job->rs,
 		    &job->cause);
 		classify_release(c);
@@ -62,8 +69,10 @@ plane_worker(void *arg)
 }
 
 /*
- * The first pass reads the step boundaries (Steps lines, host steps) and
- * the programs' HLO from /host:metadata, which the second pass needs.
+ * A pass over /host:metadata for the programs' HLO, which the planes'
+ * pass needs.  With steps, the whole first pass the reader made before
+ * it gathered steps in its one pass: run again on a broken file, so that
+ * its error stays the one reported.
  */
 struct prepass {
 	struct pf_handler steps;
@@ -152,9 +161,11 @@ FORWARD(plane_end, (void *ctx, const struct pf_plane *p), (pp->steps.ctx, p))
 #undef FORWARD
 
 static struct step_windows *
-read_prepass(const struct xspace *xs, struct prepass *pp, char **cause)
+read_prepass(const struct xspace *xs, struct prepass *pp, int steps,
+    char **cause)
 {
 	struct step_windows *w = steps_prepass_new(&pp->steps);
+	char *const *names = xspace_plane_names(xs);
 	struct pf_read_stats rs;
 	struct pf_handler h;
 	size_t i;
@@ -168,7 +179,8 @@ read_prepass(const struct xspace *xs, struct prepass *pp, char **cause)
 	h.plane_end = prepass_plane_end;
 	memset(&rs, 0, sizeof rs);
 	for (i = 0; i < xspace_nplanes(xs); i++)
-		if (xspace_read_plane(xs, i, &h, &rs, cause) != 0) {
+		if ((steps || strcmp(names[i], "/host:metadata") == 0) &&
+		    xspace_read_plane(xs, i, &h, &rs, cause) != 0) {
 			step_windows_free(w);
 			return NULL;
 		}
@@ -228,6 +240,45 @@ load_json(const char *path, struct file_summary *fs, char **cause)
 	return 0;
 }
 
+/* The error the two-pass reader gave: its first pass's, if any. */
+static char *
+two_pass_error(const struct xspace *xs, char *one_pass_error)
+{
+	struct step_windows *w;
+	struct prepass pp;
+	char *cause = NULL;
+	size_t i;
+
+	memset(&pp, 0, sizeof pp);
+	pp.hlo = hlo_set_new();
+	w = read_prepass(xs, &pp, 1, &cause);
+	step_windows_free(w);
+	hlo_set_free(pp.hlo);
+	for (i = 0; i < pp.nwarnings; i++)
+		free(pp.warnings[i]);
+	free(pp.warnings);
+	if (w != NULL)
+		return one_pass_error;
+	free(one_pass_error);
+	return cause;
+}
+
+/* The planes in the order they are read: host planes first. */
+static size_t *
+plane_order(const struct xspace *xs)
+{
+	char *const *names = xspace_plane_names(xs);
+	size_t i, n = 0, *order = xcalloc(xspace_nplanes(xs) + 1,
+	    sizeof *order);
+	int host;
+
+	for (host = 1; host >= 0; host--)
+		for (i = 0; i < xspace_nplanes(xs); i++)
+			if ((strncmp(names[i], "/host:", 6) == 0) == host)
+				order[n++] = i;
+	return order;
+}
+
 /* An XSpace whose bytes src holds; path names it in messages. */
 static int
 load_xspace(struct source *src, const char *path, int nthreads,
@@ -247,15 +298,22 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	memset(&pool, 0, sizeof pool);
 	memset(&pp, 0, sizeof pp);
 	pp.hlo = hlo_set_new();
-	if (xspace_open(src, path, &xs, cause) == -1 ||
-	    (windows = read_prepass(xs, &pp, cause)) == NULL)
+	if (xspace_open(src, path, &xs, cause) == -1)
 		goto out;
+	if ((windows = read_prepass(xs, &pp, 0, cause)) == NULL) {
+		*cause = two_pass_error(xs, *cause);
+		goto out;
+	}
+	step_windows_free(windows);
+	windows = step_windows_gather(xspace_plane_names(xs),
+	    xspace_nplanes(xs));
 
 	pool.xs = xs;
 	pool.windows = windows;
 	pool.hlo = pp.hlo;
 	pool.njobs = xspace_nplanes(xs);
 	pool.jobs = xcalloc(pool.njobs + 1, sizeof *pool.jobs);
+	pool.order = plane_order(xs);
 	pthread_mutex_init(&pool.mu, NULL);
 	while ((int)nstarted + 1 < nthreads && nstarted + 1 < pool.njobs &&
 	    nstarted < sizeof threads / sizeof threads[0] &&
@@ -267,6 +325,14 @@ load_xspace(struct source *src, const char *path, int nthreads,
 		pthread_join(threads[i], NULL);
 	pthread_mutex_destroy(&pool.mu);
 
+	for (i = 0; i < pool.njobs && error == NULL; i++)
+		if (pool.jobs[i].rc != 0)
+			error = two_pass_error(xs, pool.jobs[i].cause != NULL ?
+			    xstrdup(pool.jobs[i].cause) :
+			    xstrdup("reading stopped"));
+	if (error == NULL)
+		step_windows_gathered(windows);
+
 	/* The planes' summaries join the file's in file order. */
 	c = classify_new(fs, windows, &h);
 	(void)xspace_read_space(xs, &h);
@@ -274,12 +340,9 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	for (i = 0; i < pool.njobs; i++) {
 		struct plane_job *job = &pool.jobs[i];
 
-		if (job->rc != 0 && error == NULL) {
-			error = job->cause != NULL ? job->cause :
-			    xstrdup("reading stopped");
-			job->cause = NULL;
-		}
 		free(job->cause);
+		classify_steps_later(&job->fs, job->later,
+		    error == NULL ? windows : NULL);
 		job->fs.read_stats = job->rs;
 		file_summary_absorb(fs, &job->fs);
 	}
@@ -297,6 +360,7 @@ out:
 		free(pp.warnings[i]);
 	free(pp.warnings);
 	free(pool.jobs);
+	free(pool.order);
 	step_windows_free(windows);
 	xspace_free(xs);
 	return rc;

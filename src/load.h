@@ -1,6 +1,7 @@
 /*
- * Reading one profile file into a file_summary: a first pass for the step
- * boundaries, then the classification of its planes, several at once.
+ * Reading one profile file into a file_summary: an XSpace's planes are
+ * classified in one pass, several at once, a trace JSON's events after a
+ * first pass for the step boundaries.
  *
  *	struct file_summary fs;
  *	if (load_file(path, 2, &fs, &cause) == -1) ... report cause ...

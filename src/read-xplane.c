@@ -23,8 +23,16 @@ enum {
 	WT_FIXED32 = 5,
 };
 
-/* int64 -> dense index, open addressing; the map keys of XPlane. */
+/*
+ * int64 -> dense index, open addressing; the map keys of XPlane.  Keys
+ * below IDMAP_DIRECT (writers number their metadata 1, 2, ...) are kept
+ * in an array instead: one load per event and stat.
+ */
+#define IDMAP_DIRECT	4096
+
 struct idmap {
+	uint32_t	*direct;	/* ndirect; val + 1, 0 when absent */
+	size_t		 ndirect;
 	int64_t		*keys;
 	uint32_t	*vals;
 	uint8_t		*used;
@@ -45,6 +53,21 @@ idmap_put(struct idmap *m, int64_t key, uint32_t val)
 {
 	size_t i;
 
+	if (key >= 0 && key < IDMAP_DIRECT) {
+		if ((size_t)key >= m->ndirect) {
+			size_t n = (size_t)key < 32 ? 64 : (size_t)key * 2;
+
+			if (n > IDMAP_DIRECT)
+				n = IDMAP_DIRECT;
+			m->direct = xreallocarray(m->direct, n,
+			    sizeof *m->direct);
+			memset(m->direct + m->ndirect, 0,
+			    (n - m->ndirect) * sizeof *m->direct);
+			m->ndirect = n;
+		}
+		m->direct[key] = val + 1;
+		return;
+	}
 	if ((m->n + 1) * 2 > m->cap) {
 		struct idmap old = *m;
 		size_t j;
@@ -73,11 +96,17 @@ idmap_put(struct idmap *m, int64_t key, uint32_t val)
 }
 
 /* 1 and *val when found. */
-static int
+static inline int
 idmap_get(const struct idmap *m, int64_t key, uint32_t *val)
 {
 	size_t i;
 
+	if (key >= 0 && key < IDMAP_DIRECT) {
+		if ((size_t)key >= m->ndirect || m->direct[key] == 0)
+			return 0;
+		*val = m->direct[key] - 1;
+		return 1;
+	}
 	if (m->cap == 0)
 		return 0;
 	for (i = idmap_slot(m, key); m->used[i]; i = (i + 1) & (m->cap - 1))
@@ -91,6 +120,7 @@ idmap_get(const struct idmap *m, int64_t key, uint32_t *val)
 static void
 idmap_release(struct idmap *m)
 {
+	free(m->direct);
 	free(m->keys);
 	free(m->vals);
 	free(m->used);
@@ -1005,7 +1035,7 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 	struct pf_bytes name = { "", 0 }, display = { "", 0 };
 	struct pf_line line;
 	struct cur scan = c, sub;
-	size_t scan_mark = (size_t)(c.p - w->base);
+	size_t scan_mark = (size_t)(c.p - w->base), n;
 	int rc = -1;
 
 	memset(&line, 0, sizeof line);
@@ -1032,10 +1062,10 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 			rc = want_wt(w, at, wt, WT_LEN, field, msg);
 			if (rc == 0)
 				rc = get_len(w, &scan, &sub, msg);
-			line.nevents++;
 			/* The events are read next: hold no page meanwhile. */
-			source_release(w->src, &scan_mark,
-			    (size_t)(scan.p - w->base));
+			if ((++line.nevents & 63) == 0)
+				source_release(w->src, &scan_mark,
+				    (size_t)(scan.p - w->base));
 			break;
 		case 9:
 			rc = get_int_field(w, &scan, wt, field, msg,
@@ -1061,7 +1091,7 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 	rc = h->line_begin != NULL ? h->line_begin(h->ctx, plane, &line) : 0;
 	if (rc == PF_SKIP)
 		c.p = c.end;
-	while (rc == 0 && c.p < c.end) {
+	for (n = 0; rc == 0 && c.p < c.end; n++) {
 		struct pf_event ev;
 		uint32_t field;
 		int wt;
@@ -1079,7 +1109,9 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 		else if (h->event != NULL)
 			rc = h->event(h->ctx, plane, &line, &ev);
 		/* Lines can be most of a file: give pages back within them. */
-		source_release(w->src, &w->released, (size_t)(c.p - w->base));
+		if ((n & 63) == 0)
+			source_release(w->src, &w->released,
+			    (size_t)(c.p - w->base));
 	}
 	if (rc == 0 && h->line_end != NULL)
 		rc = h->line_end(h->ctx, plane, &line);
@@ -1142,8 +1174,37 @@ struct xspace {
 	struct source	*src;
 	struct pf_space	 space;
 	struct cur	*planes;
+	char		**plane_names;	/* "" where unreadable */
 	size_t		 nplanes;
 };
+
+/*
+ * A plane's name from its top-level fields (the last of several, as
+ * protobuf reads them), else "": reading the plane will say what is
+ * wrong with it.
+ */
+static char *
+plane_name(struct walker *w, struct cur c)
+{
+	static const char msg[] = "XPlane";
+	struct pf_bytes name = { "", 0 };
+
+	while (c.p < c.end) {
+		uint32_t field;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1 ||
+		    (field == 2 ? get_string(w, &c, wt, field, msg, &name) :
+		    skip_field(w, &c, wt, msg)) == -1) {
+			name.ptr = "";
+			name.len = 0;
+			break;
+		}
+	}
+	free(w->cause);
+	w->cause = NULL;
+	return xstrndup(name.ptr, name.len);
+}
 
 int
 xplane_check_start(const uint8_t *p, size_t n, char **cause)
@@ -1228,6 +1289,14 @@ xspace_open(struct source *src, const char *path, struct xspace **out,
 		}
 	}
 	xs->space.nplanes = xs->nplanes;
+	if (rc == 0) {
+		size_t i;
+
+		xs->plane_names = xcalloc(xs->nplanes + 1,
+		    sizeof *xs->plane_names);
+		for (i = 0; i < xs->nplanes; i++)
+			xs->plane_names[i] = plane_name(&w, xs->planes[i]);
+	}
 	if (rc == -1) {
 		*cause = w.cause;
 		xspace_free(xs);
@@ -1241,6 +1310,12 @@ size_t
 xspace_nplanes(const struct xspace *xs)
 {
 	return xs->nplanes;
+}
+
+char *const *
+xspace_plane_names(const struct xspace *xs)
+{
+	return xs->plane_names;
 }
 
 int
@@ -1277,6 +1352,8 @@ xspace_free(struct xspace *xs)
 	if (xs == NULL)
 		return;
 	free(xs->planes);
+	free_strings(xs->plane_names, xs->plane_names != NULL ? xs->nplanes :
+	    0);
 	free_strings(xs->space.hostnames, xs->space.nhostnames);
 	free_strings(xs->space.errors, xs->space.nerrors);
 	free_strings(xs->space.warnings, xs->space.nwarnings);

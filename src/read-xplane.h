@@ -39,6 +39,8 @@ struct xspace;
 int	xspace_open(struct source *src, const char *path, struct xspace **xs,
 	    char **cause);
 size_t	xspace_nplanes(const struct xspace *xs);
+/* The planes' names, in file order ("" for one whose name is unreadable). */
+char *const *xspace_plane_names(const struct xspace *xs);
 int	xspace_read_space(const struct xspace *xs, const struct pf_handler *h);
 int	xspace_read_plane(const struct xspace *xs, size_t i,
 	    const struct pf_handler *h, struct pf_read_stats *rs,

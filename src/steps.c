@@ -1,6 +1,7 @@
 /* Step boundaries (first pass) and the per-step busy/idle breakdown. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,17 +15,39 @@ struct window_list {
 	size_t		 n;
 };
 
-struct step_windows {
+/* What the windows' lists are made of: a whole file's, or one plane's. */
+struct window_lists {
 	struct window_list host;
 	/*
 	 * Host events with a step_num but no _r: trace JSON drops _r (an
 	 * internal stat), so these are the steps when no root is found.
 	 */
 	struct window_list host_unrooted;
-	struct window_list *device;	/* one per plane with a Steps line */
+	struct window_list *device;	/* one per Steps line, in file order */
 	size_t		 ndevice;
 	struct window_list *cur;	/* the Steps line being read */
-	int		 cur_host;	/* reading a host plane */
+};
+
+/*
+ * One plane's windows while an XSpace's planes are read in parallel, in
+ * one pass: its host steps wait for every host plane's, its Steps lines
+ * are its own.
+ */
+struct plane_windows {
+	struct window_lists l;
+	int		 host;		/* a host plane */
+	int		 name_shared;	/* another plane has its name */
+};
+
+struct step_windows {
+	struct window_lists l;
+	int		 cur_host;	/* reading a host plane (first pass) */
+	/* Gathered in the one pass (step_windows_gather). */
+	struct plane_windows *planes;
+	size_t		 nplanes;
+	size_t		 hosts_left;	/* host planes not yet ended */
+	int		 host_final;	/* l.host is complete and sorted */
+	pthread_mutex_t	 mu;
 };
 
 static void
@@ -41,12 +64,23 @@ push_window(struct window_list *l, int64_t step, const char *name,
 	w->dur_ps = dur;
 }
 
+/* A new Steps line of a device plane: its windows are a list of their own. */
+static void
+begin_steps_line(struct window_lists *l, const char *plane)
+{
+	l->device = xreallocarray(l->device, l->ndevice + 1,
+	    sizeof *l->device);
+	l->cur = &l->device[l->ndevice++];
+	memset(l->cur, 0, sizeof *l->cur);
+	l->cur->plane = xstrdup(plane);
+}
+
 static int
 pre_plane_begin(void *ctx, const struct pf_plane *plane)
 {
 	struct step_windows *w = ctx;
 
-	w->cur = NULL;
+	w->l.cur = NULL;
 	w->cur_host = strncmp(plane->name, "/host:", 6) == 0 &&
 	    strcmp(plane->name, "/host:metadata") != 0;
 	if (w->cur_host || strncmp(plane->name, "/device:", 8) == 0)
@@ -64,11 +98,7 @@ pre_line_begin(void *ctx, const struct pf_plane *plane,
 		return 0;
 	if (strcmp(line->name, "Steps") != 0)
 		return PF_SKIP;
-	w->device = xreallocarray(w->device, w->ndevice + 1,
-	    sizeof *w->device);
-	w->cur = &w->device[w->ndevice++];
-	memset(w->cur, 0, sizeof *w->cur);
-	w->cur->plane = xstrdup(plane->name);
+	begin_steps_line(&w->l, plane->name);
 	return 0;
 }
 
@@ -90,33 +120,41 @@ span_of(const struct pf_event *ev, int64_t *start, int64_t *dur)
 	}
 }
 
-static int
-pre_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
-    const struct pf_event *ev)
+/* An event of a host plane (host) or of a device's Steps line into l. */
+static void
+add_event(struct window_lists *l, int host, const struct pf_event *ev)
 {
-	struct step_windows *w = ctx;
 	const char *name = pf_event_name(ev);
 	int64_t step, start, dur;
 	char *end;
 
-	(void)plane;
-	(void)line;
 	span_of(ev, &start, &dur);
-	if (w->cur_host) {
+	if (host) {
 		/* StepTraceAnnotation: TraceMe "name#_r=1,step_num=N#". */
 		if (!pf_stat_int(pf_event_stat(ev, PF_KEY_STEP_NUM), &step))
-			return 0;
+			return;
 		push_window(pf_event_stat(ev, PF_KEY_IS_ROOT) != NULL ?
-		    &w->host : &w->host_unrooted, step, name, start, dur);
-		return 0;
+		    &l->host : &l->host_unrooted, step, name, start, dur);
+		return;
 	}
 	if (!pf_stat_int(pf_event_stat(ev, PF_KEY_STEP_NUM), &step) &&
 	    !pf_stat_int(pf_event_stat(ev, PF_KEY_GROUP_ID), &step)) {
 		step = strtoll(name, &end, 10);
 		if (end == name)
-			step = (int64_t)w->cur->n;
+			step = (int64_t)l->cur->n;
 	}
-	push_window(w->cur, step, name, start, dur);
+	push_window(l->cur, step, name, start, dur);
+}
+
+static int
+pre_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_event *ev)
+{
+	struct step_windows *w = ctx;
+
+	(void)plane;
+	(void)line;
+	add_event(&w->l, w->cur_host, ev);
 	return 0;
 }
 
@@ -154,6 +192,18 @@ list_release(struct window_list *l)
 	free(l->plane);
 }
 
+static void
+lists_release(struct window_lists *l)
+{
+	size_t i;
+
+	list_release(&l->host);
+	list_release(&l->host_unrooted);
+	for (i = 0; i < l->ndevice; i++)
+		list_release(&l->device[i]);
+	free(l->device);
+}
+
 void
 step_windows_free(struct step_windows *w)
 {
@@ -161,32 +211,45 @@ step_windows_free(struct step_windows *w)
 
 	if (w == NULL)
 		return;
-	list_release(&w->host);
-	list_release(&w->host_unrooted);
-	for (i = 0; i < w->ndevice; i++)
-		list_release(&w->device[i]);
-	free(w->device);
+	lists_release(&w->l);
+	if (w->planes != NULL) {
+		for (i = 0; i < w->nplanes; i++)
+			lists_release(&w->planes[i].l);
+		free(w->planes);
+		pthread_mutex_destroy(&w->mu);
+	}
 	free(w);
+}
+
+static void
+sort_list(struct window_list *l)
+{
+	if (l->n > 0)
+		qsort(l->v, l->n, sizeof *l->v, cmp_window);
+}
+
+/* The host's windows: the rooted ones, else the others. */
+static void
+sort_host(struct window_lists *l)
+{
+	struct window_list swap;
+
+	if (l->host.n == 0 && l->host_unrooted.n > 0) {
+		swap = l->host;
+		l->host = l->host_unrooted;
+		l->host_unrooted = swap;
+	}
+	sort_list(&l->host);
 }
 
 void
 step_windows_sort(struct step_windows *w)
 {
-	struct window_list swap;
 	size_t i;
 
-	if (w->host.n == 0 && w->host_unrooted.n > 0) {
-		swap = w->host;
-		w->host = w->host_unrooted;
-		w->host_unrooted = swap;
-	}
-
-	for (i = 0; i < w->ndevice; i++)
-		if (w->device[i].n > 0)
-			qsort(w->device[i].v, w->device[i].n,
-			    sizeof *w->device[i].v, cmp_window);
-	if (w->host.n > 0)
-		qsort(w->host.v, w->host.n, sizeof *w->host.v, cmp_window);
+	sort_host(&w->l);
+	for (i = 0; i < w->l.ndevice; i++)
+		sort_list(&w->l.device[i]);
 }
 
 size_t
@@ -195,16 +258,141 @@ step_windows_for(const struct step_windows *w, const char *plane,
 {
 	size_t i;
 
-	for (i = 0; i < w->ndevice; i++)
-		if (strcmp(w->device[i].plane, plane) == 0 &&
-		    w->device[i].n > 0) {
-			*out = w->device[i].v;
+	for (i = 0; i < w->l.ndevice; i++)
+		if (strcmp(w->l.device[i].plane, plane) == 0 &&
+		    w->l.device[i].n > 0) {
+			*out = w->l.device[i].v;
 			*src = STEP_DEVICE;
-			return w->device[i].n;
+			return w->l.device[i].n;
 		}
-	*out = w->host.v;
+	*out = w->l.host.v;
 	*src = STEP_HOST;
-	return w->host.n;
+	return w->l.host.n;
+}
+
+/* ---- Gathered in the one pass over an XSpace ---- */
+
+static int
+is_host_plane(const char *name)
+{
+	return strncmp(name, "/host:", 6) == 0 &&
+	    strcmp(name, "/host:metadata") != 0;
+}
+
+struct step_windows *
+step_windows_gather(char *const *names, size_t nplanes)
+{
+	struct step_windows *w = xcalloc(1, sizeof *w);
+	size_t i, j;
+
+	w->planes = xcalloc(nplanes + 1, sizeof *w->planes);
+	w->nplanes = nplanes;
+	pthread_mutex_init(&w->mu, NULL);
+	for (i = 0; i < nplanes; i++) {
+		w->planes[i].host = is_host_plane(names[i]);
+		w->hosts_left += w->planes[i].host;
+		for (j = 0; j < nplanes; j++)
+			if (j != i && strcmp(names[i], names[j]) == 0)
+				w->planes[i].name_shared = 1;
+	}
+	if (w->hosts_left == 0) {
+		sort_host(&w->l);
+		w->host_final = 1;
+	}
+	return w;
+}
+
+void
+step_windows_steps_line(struct step_windows *w, size_t plane,
+    const char *name)
+{
+	begin_steps_line(&w->planes[plane].l, name);
+}
+
+void
+step_windows_event(struct step_windows *w, size_t plane,
+    const struct pf_event *ev)
+{
+	struct plane_windows *pw = &w->planes[plane];
+
+	add_event(&pw->l, pw->host, ev);
+}
+
+/* Appends src's windows to dst's, taking their names. */
+static void
+list_take(struct window_list *dst, struct window_list *src)
+{
+	if (src->n == 0)
+		return;
+	dst->v = xreallocarray(dst->v, dst->n + src->n, sizeof *dst->v);
+	memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
+	dst->n += src->n;
+	src->n = 0;
+}
+
+/* With every host plane read: the host's windows, in plane order. */
+static void
+join_hosts(struct step_windows *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nplanes; i++) {
+		list_take(&w->l.host, &w->planes[i].l.host);
+		list_take(&w->l.host_unrooted, &w->planes[i].l.host_unrooted);
+	}
+	sort_host(&w->l);
+	w->host_final = 1;
+}
+
+size_t
+step_windows_plane_end(struct step_windows *w, size_t plane,
+    const struct window **out, enum step_source *src, int *ready)
+{
+	struct plane_windows *pw = &w->planes[plane];
+	size_t i;
+	int host_final;
+
+	for (i = 0; i < pw->l.ndevice; i++)
+		sort_list(&pw->l.device[i]);
+	pthread_mutex_lock(&w->mu);
+	if (pw->host && --w->hosts_left == 0)
+		join_hosts(w);
+	host_final = w->host_final;
+	pthread_mutex_unlock(&w->mu);
+	/* As step_windows_for() will say once all planes are in. */
+	*ready = 0;
+	if (pw->name_shared)
+		return 0;
+	for (i = 0; i < pw->l.ndevice; i++)
+		if (pw->l.device[i].n > 0) {
+			*ready = 1;
+			*out = pw->l.device[i].v;
+			*src = STEP_DEVICE;
+			return pw->l.device[i].n;
+		}
+	if (!host_final)
+		return 0;
+	*ready = 1;
+	*out = w->l.host.v;
+	*src = STEP_HOST;
+	return w->l.host.n;
+}
+
+void
+step_windows_gathered(struct step_windows *w)
+{
+	size_t i, j;
+
+	for (i = 0; i < w->nplanes; i++) {
+		struct window_lists *l = &w->planes[i].l;
+
+		for (j = 0; j < l->ndevice; j++) {
+			w->l.device = xreallocarray(w->l.device,
+			    w->l.ndevice + 1, sizeof *w->l.device);
+			w->l.device[w->l.ndevice++] = l->device[j];
+		}
+		l->ndevice = 0;
+	}
 }
 
 struct window *
@@ -276,6 +464,15 @@ add_to_windows(const struct window *win, size_t nwin, size_t *first,
 	while (*first < nwin &&
 	    win[*first].start_ps + win[*first].dur_ps <= start)
 		(*first)++;
+	/* Most lie inside one window, before the next begins. */
+	i = *first;
+	if (i < nwin && win[i].start_ps <= start &&
+	    end <= win[i].start_ps + win[i].dur_ps &&
+	    (i + 1 == nwin || win[i + 1].start_ps >= end)) {
+		if (end > start)
+			sum[i] = ps_add(sum[i], end - start);
+		return;
+	}
 	for (i = *first; i < nwin && win[i].start_ps < end; i++) {
 		int64_t a = win[i].start_ps > start ? win[i].start_ps : start;
 		int64_t b = win[i].start_ps + win[i].dur_ps;
@@ -360,9 +557,9 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 		live[k] = ivals_next(&it[k], &head[k]);
 	}
 	/*
-	 * One pass over the sorted classes, merged on the fly: each class's
-	 * time in each window, their union's (the rest is idle), and the
-	 * idle gaps between.
+	 * One pass over the sorted classes, merged on the fly: collective
+	 * time in each window, the union's (the rest is idle), and the idle
+	 * gaps between.
 	 */
 	for (;;) {
 		int pick = -1;
@@ -374,8 +571,10 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 		if (pick != -1) {
 			iv = head[pick];
 			live[pick] = ivals_next(&it[pick], &head[pick]);
-			add_to_windows(win, nwin, &first[pick], sum[pick],
-			    iv.start, iv.end);
+			/* The other classes' own sums are not needed below. */
+			if (pick == BUSY_COLLECTIVE)
+				add_to_windows(win, nwin, &first[pick],
+				    sum[pick], iv.start, iv.end);
 			if (have && iv.start <= cur.end) {
 				if (iv.end > cur.end)
 					cur.end = iv.end;

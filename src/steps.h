@@ -1,5 +1,6 @@
 /*
- * Steps: where step boundaries come from (the first pass over a file) and
+ * Steps: where step boundaries come from (a first pass over a trace JSON,
+ * gathered along the one pass over an XSpace) and
  * how each step's time on a device splits into busy classes and idle.
  * Private to the classifier (classify.c), which owns the public types.
  */
@@ -24,6 +25,21 @@ struct window {
 size_t	step_windows_for(const struct step_windows *w, const char *plane,
 	    const struct window **out, enum step_source *src);
 
+/*
+ * The one pass (step_windows_gather): a Steps line of device plane
+ * number `plane` begins; an event of a host plane, or of that line.
+ */
+void	step_windows_steps_line(struct step_windows *w, size_t plane,
+	    const char *name);
+void	step_windows_event(struct step_windows *w, size_t plane,
+	    const struct pf_event *ev);
+/*
+ * Plane number `plane` has been read: if its windows are known (as
+ * step_windows_for() will give them), sets *ready and returns them as it
+ * does; else clears *ready.
+ */
+size_t	step_windows_plane_end(struct step_windows *w, size_t plane,
+	    const struct window **out, enum step_source *src, int *ready);
 /*
  * Windows from module executions: each execution of the module run most
  * often (ties: the longest in total), from its start to the next one's.

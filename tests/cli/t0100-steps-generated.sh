@@ -126,6 +126,23 @@ want_steps 1 >"$tmp/want"
 expect_files_equal "$tmp/want" "$tmp/got" "steps differ from expected/breakdown.csv"
 save all
 
+test_case 'a file whose planes all come twice: each copy keeps its steps'
+# Two XSpaces one after the other are one XSpace with the planes of both
+# (protobuf merges them): every plane name comes twice, so every plane's
+# steps are measured once the whole file is read, from the first
+# plane of its name, as the first pass did.
+D=$tmp/twice/plugins/profile/2026_01_01_00_00_00
+mkdir -p "$D"
+f=$(find "$G" -name 'host0.xplane.pb') || fail "no host0.xplane.pb"
+cat "$f" "$f" >"$D/host0.xplane.pb"
+expect_code 0 jaxprof steps --host=host0 --format=csv "$G"
+awk -F, 'NR > 1 { print; print }' "$out" | cut -d, -f2-11 | sort >"$tmp/want"
+expect_code 0 jaxprof steps --format=csv "$tmp/twice"
+expect_stderr_empty
+awk -F, 'NR > 1' "$out" | cut -d, -f2-11 | sort >"$tmp/got"
+[ -s "$tmp/want" ] || fail "host0 has no steps"
+expect_files_equal "$tmp/want" "$tmp/got" "the doubled planes' steps are not each step twice"
+
 test_case 'steps: the table'
 expect_code 0 jaxprof steps "$G"
 expect_stderr_empty
