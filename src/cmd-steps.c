@@ -303,16 +303,21 @@ mark_outliers(struct device_steps *d, struct sample *durations)
 	return n;
 }
 
+/* The compile time inside a step: COMPILES_IN_SQL, prepared once. */
+#define COMPILES_IN_SQL "SELECT coalesce(sum(min(start_ps + dur_ps, ?2) - " \
+	"max(start_ps, ?1)), 0) FROM compiles WHERE file_id = ?3 " \
+	"AND start_ps < ?2 AND start_ps + dur_ps > ?1"
+
 /*
  * The note for a first step that looks like compilation: a compile ran
- * inside it, or it took more than twice the median of the others.
+ * inside it (st: COMPILES_IN_SQL), or it took more than twice the median
+ * of the others.
  */
 static char *
-compile_step_note(struct report *r, const struct device_steps *d)
+compile_step_note(sqlite3_stmt *st, const struct device_steps *d)
 {
 	const struct step_row *first = &d->rows[0];
 	struct sample rest;
-	sqlite3_stmt *st;
 	int64_t compile_ps = 0;
 	double median;
 	char what[96], dur[40], comp[40];
@@ -326,15 +331,12 @@ compile_step_note(struct report *r, const struct device_steps *d)
 		sample_add(&rest, d->rows[i].dur_ps);
 	median = sample_percentile(&rest, 50);
 	sample_release(&rest);
-	st = index_prepare(r->ix, "SELECT coalesce(sum(min(start_ps + dur_ps, "
-	    "?2) - max(start_ps, ?1)), 0) FROM compiles WHERE file_id = ?3 "
-	    "AND start_ps < ?2 AND start_ps + dur_ps > ?1");
 	sqlite3_bind_int64(st, 1, first->start_ps);
 	sqlite3_bind_int64(st, 2, first->start_ps + first->dur_ps);
 	sqlite3_bind_int64(st, 3, first->file_id);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		compile_ps = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	if (compile_ps > first->dur_ps)	/* compiles on threads overlap */
 		compile_ps = first->dur_ps;
 	if (compile_ps == 0 && (double)first->dur_ps <= 2 * median)
@@ -388,6 +390,7 @@ static void
 print_summary(struct report *r, struct output *o, struct device_steps *devs,
     size_t ndev, size_t skip)
 {
+	sqlite3_stmt *compiles = index_prepare(r->ix, COMPILES_IN_SQL);
 	size_t i, j;
 
 	for (i = 0; i < ndev; i++) {
@@ -427,7 +430,7 @@ print_summary(struct report *r, struct output *o, struct device_steps *devs,
 		output_end_row(o);
 		sample_release(&durations);
 		if (skip == 0) {
-			char *note = compile_step_note(r, d);
+			char *note = compile_step_note(compiles, d);
 
 			if (note != NULL) {
 				output_note(o, note);
@@ -449,6 +452,7 @@ print_summary(struct report *r, struct output *o, struct device_steps *devs,
 				free(note);
 			}
 	}
+	sqlite3_finalize(compiles);
 }
 
 /*

@@ -41,9 +41,10 @@ expect_stderr_match '^jaxprof: steps: --skew compares the hosts'
 test_case 'the remembered answer is used (not computed again)'
 # Plant another answer (jaxprof sql cannot write): a hit prints it.
 command -v python3 >/dev/null 2>&1 || skip "no python3 to plant an answer"
-python3 -c 'import sqlite3, sys
+python3 -c 'import sqlite3, sys, zlib
 db = sqlite3.connect(sys.argv[1])
-db.execute("UPDATE report_cache SET stdout = ?", (b"planted\n",))
+db.execute("UPDATE report_cache SET stdout = ?, stdout_size = 8",
+           (zlib.compress(b"planted\n"),))
 db.commit()' "$IX" || fail "cannot plant an answer"
 expect_code 0 jaxprof idle --db="$IX" "$T"
 [ "$(cat "$out")" = planted ] || fail "idle did not print the remembered answer"
@@ -57,6 +58,25 @@ grep -q planted "$out" && fail "one run's idle answered from both runs'"
 (cd "$T/plugins" && "$JAXPROF" idle --db="$IX" profile) >"$out" ||
     fail "idle from another folder failed"
 grep -q planted "$out" && fail "a relative path answered from another folder"
+
+test_case 'an answer that does not inflate is computed again'
+python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE report_cache SET stdout = ?", (b"not zlib",))
+db.commit()' "$IX" || fail "cannot plant a broken answer"
+expect_code 0 jaxprof idle --db="$IX" "$T"
+expect_stderr_empty
+expect_stdout_match '^Device idle gaps of '
+
+test_case 'answers are kept compressed: a long table takes less room'
+expect_code 0 jaxprof steps --format=csv --db="$IX" "$T"
+kept=$("$JAXPROF" sql --db="$IX" --format=csv "SELECT length(stdout), \
+    stdout_size FROM report_cache ORDER BY rowid DESC LIMIT 1" "$T" |
+    tail -n 1)
+[ "${kept#*,}" -eq "$(wc -c <"$out")" ] ||
+    fail "stdout_size $kept is not the $(wc -c <"$out") bytes printed"
+[ "${kept%,*}" -lt "$(($(wc -c <"$out") / 2))" ] ||
+    fail "the answer is not kept compressed ($kept)"
 
 test_case 'a changed file forgets every remembered report'
 mkdir -p "$tmp/logdir"
