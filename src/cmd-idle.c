@@ -61,7 +61,7 @@ idle_run(int argc, char **argv)
 	int64_t min_gap = 1000000000LL, total = 0, count = 0;
 	long limit = 20;
 	int ch, status = EXIT_OK;
-	char *sql, buf[40], *note;
+	char buf[40], *note;
 
 	report_init(&r, "idle");
 	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
@@ -92,14 +92,10 @@ idle_run(int argc, char **argv)
 	report_remember(&r, argc, argv);
 
 	/* How many gaps, and their time: the table shows the longest. */
-	sql = xasprintf("SELECT count(*), coalesce(sum(g.dur_ps), 0) "
+	st = report_prepare(&r, "SELECT count(*), coalesce(sum(g.dur_ps), 0) "
 	    "FROM gaps g JOIN planes p ON p.id = g.plane "
 	    "JOIN files f ON f.id = g.file_id "
-	    "JOIN selected s ON s.file_id = f.id WHERE g.dur_ps >= ?1%s",
-	    report_filter_sql());
-	st = index_prepare(r.ix, sql);
-	free(sql);
-	report_bind_filters(&r, st);
+	    "JOIN selected s ON s.file_id = f.id WHERE g.dur_ps >= ?1", "");
 	sqlite3_bind_int64(st, 1, min_gap);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		count = sqlite3_column_int64(st, 0);
@@ -111,12 +107,12 @@ idle_run(int argc, char **argv)
 	 * what the host was doing, the outermost on that thread its context.
 	 * Looked up for the gaps shown only (LIMIT -1: all).
 	 */
-	sql = xasprintf("WITH g AS (SELECT g.*, f.run, f.host, "
+	st = report_prepare(&r, "WITH g AS (SELECT g.*, f.run, f.host, "
 	    "p.name AS device, "
 	    "g.start_ps + g.dur_ps / 2 AS mid FROM gaps g "
 	    "JOIN planes p ON p.id = g.plane JOIN files f ON f.id = g.file_id "
-	    "JOIN selected s ON s.file_id = f.id WHERE g.dur_ps >= ?1%s "
-	    "ORDER BY g.dur_ps DESC, f.run, f.host, p.name, g.start_ps "
+	    "JOIN selected s ON s.file_id = f.id WHERE g.dur_ps >= ?1",
+	    " ORDER BY g.dur_ps DESC, f.run, f.host, p.name, g.start_ps "
 	    "LIMIT ?2) "
 	    "SELECT g.run, g.host, g.device, g.start_ps, g.dur_ps, "
 	    "(SELECT st.step FROM steps st WHERE st.plane = g.plane AND "
@@ -128,11 +124,7 @@ idle_run(int argc, char **argv)
 	    "(SELECT h3.rowid FROM host_events h3 WHERE h3.file_id = g.file_id "
 	    "AND h3.start_ps <= g.mid AND g.mid < h3.start_ps + h3.dur_ps "
 	    "ORDER BY h3.depth DESC, h3.dur_ps LIMIT 1) "
-	    "ORDER BY g.dur_ps DESC, g.run, g.host, g.device, g.start_ps",
-	    report_filter_sql());
-	st = index_prepare(r.ix, sql);
-	free(sql);
-	report_bind_filters(&r, st);
+	    "ORDER BY g.dur_ps DESC, g.run, g.host, g.device, g.start_ps");
 	sqlite3_bind_int64(st, 1, min_gap);
 	sqlite3_bind_int64(st, 2, limit != 0 ? limit : -1);
 	o = output_new(r.format, stdout, columns,

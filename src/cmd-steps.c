@@ -141,15 +141,11 @@ load_planes(struct report *r, struct strmap *texts, size_t *n)
 	const char *last_name = NULL;
 	sqlite3_stmt *st;
 	size_t rank = 0;
-	char *sql;
 
-	sql = xasprintf("SELECT p.id, f.id, f.run, f.host, p.name "
+	st = report_prepare(r, "SELECT p.id, f.id, f.run, f.host, p.name "
 	    "FROM planes p JOIN files f ON f.id = p.file_id "
-	    "JOIN selected sel ON sel.file_id = f.id WHERE 1%s "
-	    "ORDER BY f.run, f.host, f.path, p.name", report_filter_sql());
-	st = index_prepare(r->ix, sql);
-	free(sql);
-	report_bind_filters(r, st);
+	    "JOIN selected sel ON sel.file_id = f.id WHERE 1",
+	    " ORDER BY f.run, f.host, f.path, p.name");
 	*n = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct step_plane *p;

@@ -89,25 +89,20 @@ static void
 print_totals(struct report *r, struct output *o)
 {
 	sqlite3_stmt *st;
-	char *sql;
 
 	/*
 	 * Summed from each file's totals (index-write.c: the same sums over
 	 * its transfers), a few rows per device instead of one per copy.
 	 * sum() of only NULLs is NULL: bytes unknown stay unknown.
 	 */
-	sql = xasprintf("SELECT f.run, f.host, p.name, t.direction, "
+	st = report_prepare(r, "SELECT f.run, f.host, p.name, t.direction, "
 	    "CASE t.on_host WHEN 1 THEN 'host call' ELSE 'device copy' END, "
 	    "sum(t.count), sum(t.bytes), sum(t.dur_ps), sum(t.rated_ps), "
 	    "sum(t.rated_count), sum(t.wait_ps) FROM transfer_totals t "
 	    "JOIN planes p ON p.id = t.plane JOIN files f ON f.id = t.file_id "
-	    "JOIN selected s ON s.file_id = f.id WHERE 1%s "
-	    "GROUP BY f.run, f.host, p.name, t.direction, t.on_host "
-	    "ORDER BY f.run, f.host, t.on_host, p.name, t.direction",
-	    report_filter_sql());
-	st = index_prepare(r->ix, sql);
-	free(sql);
-	report_bind_filters(r, st);
+	    "JOIN selected s ON s.file_id = f.id WHERE 1",
+	    " GROUP BY f.run, f.host, p.name, t.direction, t.on_host "
+	    "ORDER BY f.run, f.host, t.on_host, p.name, t.direction");
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int i;
 

@@ -70,9 +70,9 @@ plane_worker(void *arg)
 
 /*
  * A pass over /host:metadata for the programs' HLO, which the planes'
- * pass needs.  With steps, the whole first pass the reader made before
- * it gathered steps in its one pass: run again on a broken file, so that
- * its error stays the one reported.
+ * pass needs.  With step windows, the whole first pass the reader made
+ * before it gathered steps in its one pass: run again on a broken file,
+ * so that its error stays the one reported.
  */
 struct prepass {
 	struct pf_handler steps;
@@ -160,9 +160,14 @@ FORWARD(line_end, (void *ctx, const struct pf_plane *p,
 FORWARD(plane_end, (void *ctx, const struct pf_plane *p), (pp->steps.ctx, p))
 #undef FORWARD
 
-static struct step_windows *
-read_prepass(const struct xspace *xs, struct prepass *pp, int steps,
-    char **cause)
+/*
+ * Reads /host:metadata for the programs' HLO into pp; with windows, every
+ * plane as the old first pass did, and its step windows into *windows.
+ * -1 with *cause when a plane cannot be read.
+ */
+static int
+read_prepass(const struct xspace *xs, struct prepass *pp,
+    struct step_windows **windows, char **cause)
 {
 	struct step_windows *w = steps_prepass_new(&pp->steps);
 	char *const *names = xspace_plane_names(xs);
@@ -179,13 +184,19 @@ read_prepass(const struct xspace *xs, struct prepass *pp, int steps,
 	h.plane_end = prepass_plane_end;
 	memset(&rs, 0, sizeof rs);
 	for (i = 0; i < xspace_nplanes(xs); i++)
-		if ((steps || strcmp(names[i], "/host:metadata") == 0) &&
+		if ((windows != NULL ||
+		    strcmp(names[i], "/host:metadata") == 0) &&
 		    xspace_read_plane(xs, i, &h, &rs, cause) != 0) {
 			step_windows_free(w);
-			return NULL;
+			return -1;
 		}
+	if (windows == NULL) {
+		step_windows_free(w);
+		return 0;
+	}
 	step_windows_sort(w);
-	return w;
+	*windows = w;
+	return 0;
 }
 
 /* The HLO and its warnings become the file's. */
@@ -248,16 +259,17 @@ two_pass_error(const struct xspace *xs, char *one_pass_error)
 	struct prepass pp;
 	char *cause = NULL;
 	size_t i;
+	int rc;
 
 	memset(&pp, 0, sizeof pp);
 	pp.hlo = hlo_set_new();
-	w = read_prepass(xs, &pp, 1, &cause);
-	step_windows_free(w);
+	if ((rc = read_prepass(xs, &pp, &w, &cause)) == 0)
+		step_windows_free(w);
 	hlo_set_free(pp.hlo);
 	for (i = 0; i < pp.nwarnings; i++)
 		free(pp.warnings[i]);
 	free(pp.warnings);
-	if (w != NULL)
+	if (rc == 0)
 		return one_pass_error;
 	free(one_pass_error);
 	return cause;
@@ -300,11 +312,10 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	pp.hlo = hlo_set_new();
 	if (xspace_open(src, path, &xs, cause) == -1)
 		goto out;
-	if ((windows = read_prepass(xs, &pp, 0, cause)) == NULL) {
+	if (read_prepass(xs, &pp, NULL, cause) == -1) {
 		*cause = two_pass_error(xs, *cause);
 		goto out;
 	}
-	step_windows_free(windows);
 	windows = step_windows_gather(xspace_plane_names(xs),
 	    xspace_nplanes(xs));
 

@@ -316,6 +316,18 @@ report_filter_sql(void)
 	    REPORT_DEVICE_SQL("p.name");
 }
 
+sqlite3_stmt *
+report_prepare(struct report *r, const char *head, const char *tail)
+{
+	sqlite3_stmt *st;
+	char *sql = xasprintf("%s%s%s", head, report_filter_sql(), tail);
+
+	st = index_prepare(r->ix, sql);
+	free(sql);
+	report_bind_filters(r, st);
+	return st;
+}
+
 void
 report_bind_filters(const struct report *r, sqlite3_stmt *st)
 {

@@ -87,6 +87,12 @@ void	report_remember(struct report *r, int argc, char **argv);
 const char *report_filter_sql(void);
 void	report_bind_filters(const struct report *r, sqlite3_stmt *st);
 /*
+ * The statement head + report_filter_sql() + tail, prepared with the
+ * filters bound (exits 2 on an SQL error, as index_prepare()).
+ */
+sqlite3_stmt *report_prepare(struct report *r, const char *head,
+	    const char *tail);
+/*
  * Whether any selected file that was read is trace JSON, which lacks what
  * only an XSpace has (FLOP and byte counts, program ids, HLO metadata):
  * reports then say what they could not compute.

@@ -169,14 +169,14 @@ run_totals_rebuild(struct index *ix, char **cause)
 	sqlite3_stmt *st;
 	char **runs = NULL;
 	size_t n = 0, i;
-	int rc = 0;
+	int any, rc = 0;
 
 	if (ix->readonly)
 		return 0;
 	st = index_cached(ix, "SELECT 1 FROM stale_runs LIMIT 1");
-	rc = sqlite3_step(st) == SQLITE_ROW;
+	any = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_reset(st);
-	if (!rc)
+	if (!any)
 		return 0;
 	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
 		return -1;
@@ -187,7 +187,6 @@ run_totals_rebuild(struct index *ix, char **cause)
 		runs[n++] = xstrdup((const char *)sqlite3_column_text(st, 0));
 	}
 	sqlite3_reset(st);
-	rc = 0;
 	for (i = 0; i < n && rc == 0; i++)
 		rc = rebuild_run(ix, runs[i], cause);
 	for (i = 0; i < n; i++)

@@ -63,22 +63,6 @@ summary_release(struct summary *s)
 	memset(s, 0, sizeof *s);
 }
 
-/*
- * The query head + the report's filters on files f and planes p + tail,
- * with the filters bound.
- */
-static sqlite3_stmt *
-prepare_filtered(struct report *r, const char *head, const char *tail)
-{
-	sqlite3_stmt *st;
-	char *sql = xasprintf("%s%s%s", head, report_filter_sql(), tail);
-
-	st = index_prepare(r->ix, sql);
-	free(sql);
-	report_bind_filters(r, st);
-	return st;
-}
-
 /* The distinct values of files column col in the selection. */
 static void
 load_distinct(struct report *r, const char *col, char ***v, size_t *n)
@@ -120,37 +104,40 @@ cmp_step_dur(const void *a, const void *b)
 	return x->start_key < y->start_key ? -1 : x->start_key > y->start_key;
 }
 
-static int
-cmp_id(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;
+/* A selected file and its place in path order. */
+struct file_rank {
+	int64_t		 id;
+	size_t		 rank;
+};
 
-	return *x < *y ? -1 : *x > *y;
+static int
+cmp_file_id(const void *a, const void *b)
+{
+	const struct file_rank *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/*
- * The selected files' ids by path: ids[2k] is an id, ids[2k + 1] its rank
- * in path order; sorted by id.
- */
-static int64_t *
+/* The selected files' ranks in path order, sorted by id. */
+static struct file_rank *
 file_ranks(struct report *r, size_t *n)
 {
 	sqlite3_stmt *st;
-	int64_t *ids = NULL;
+	struct file_rank *files = NULL;
 
 	st = index_prepare(r->ix, "SELECT f.id FROM files f JOIN selected s "
 	    "ON s.file_id = f.id ORDER BY f.path");
 	*n = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		ids = xreallocarray(ids, 2 * (*n + 1), sizeof *ids);
-		ids[2 * *n] = sqlite3_column_int64(st, 0);
-		ids[2 * *n + 1] = (int64_t)*n;
+		files = xreallocarray(files, *n + 1, sizeof *files);
+		files[*n].id = sqlite3_column_int64(st, 0);
+		files[*n].rank = *n;
 		(*n)++;
 	}
 	sqlite3_finalize(st);
 	if (*n > 0)
-		qsort(ids, *n, 2 * sizeof *ids, cmp_id);
-	return ids;
+		qsort(files, *n, sizeof *files, cmp_file_id);
+	return files;
 }
 
 /* A new series for plane, named by names (host, run, plane name). */
@@ -184,16 +171,17 @@ load_steps(struct summary *s, struct report *r)
 {
 	sqlite3_stmt *st;
 	struct step_dur *rows = NULL;
-	int64_t *ranks, last_plane = -1;
+	struct file_rank *ranks;
+	int64_t last_plane = -1;
 	size_t nfiles, nrows = 0, cap = 0, i;
 
-	st = prepare_filtered(r, "SELECT st.source FROM steps st "
+	st = report_prepare(r, "SELECT st.source FROM steps st "
 	    "JOIN planes p ON p.id = st.plane JOIN files f ON f.id = "
 	    "st.file_id JOIN selected s ON s.file_id = f.id "
 	    "WHERE st.source = 'device'", " LIMIT 1");
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
-		st = prepare_filtered(r, "SELECT st.source FROM steps st "
+		st = report_prepare(r, "SELECT st.source FROM steps st "
 		    "JOIN planes p ON p.id = st.plane JOIN files f ON f.id = "
 		    "st.file_id JOIN selected s ON s.file_id = f.id WHERE 1",
 		    " LIMIT 1");
@@ -204,15 +192,15 @@ load_steps(struct summary *s, struct report *r)
 	sqlite3_finalize(st);
 
 	ranks = file_ranks(r, &nfiles);
-	st = prepare_filtered(r, "SELECT f.id, p.id, st.step, st.start_ps, "
+	st = report_prepare(r, "SELECT f.id, p.id, st.step, st.start_ps, "
 	    "st.dur_ps FROM steps st JOIN planes p ON p.id = st.plane "
 	    "JOIN files f ON f.id = st.file_id JOIN selected s ON s.file_id "
 	    "= f.id WHERE st.source = ?1", "");
 	sqlite3_bind_text(st, 1, s->step_source, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t file = sqlite3_column_int64(st, 0);
-		const int64_t *rank = bsearch(&file, ranks, nfiles,
-		    2 * sizeof *ranks, cmp_id);
+		struct file_rank key = { sqlite3_column_int64(st, 0), 0 };
+		const struct file_rank *file = bsearch(&key, ranks, nfiles,
+		    sizeof *ranks, cmp_file_id);
 		struct step_dur *d;
 
 		if (nrows == cap) {
@@ -220,7 +208,7 @@ load_steps(struct summary *s, struct report *r)
 			rows = xreallocarray(rows, cap, sizeof *rows);
 		}
 		d = &rows[nrows++];
-		d->file_rank = rank != NULL ? (size_t)rank[1] : 0;
+		d->file_rank = file != NULL ? file->rank : 0;
 		d->plane = sqlite3_column_int64(st, 1);
 		d->step_key = index_column_order(st, 2);
 		d->start_key = index_column_order(st, 3);
@@ -278,7 +266,7 @@ load_transfers(struct summary *s, struct report *r)
 	sqlite3_stmt *st;
 
 	/* Each file's totals (index-write.c), summed. */
-	st = prepare_filtered(r, "SELECT t.direction, t.on_host, sum(t.count), "
+	st = report_prepare(r, "SELECT t.direction, t.on_host, sum(t.count), "
 	    "sum(t.bytes), sum(t.dur_ps) FROM transfer_totals t JOIN planes p ON "
 	    "p.id = t.plane JOIN files f ON f.id = t.file_id JOIN selected s "
 	    "ON s.file_id = f.id WHERE 1", " GROUP BY 1, 2 ORDER BY 1, 2");
@@ -304,7 +292,7 @@ load_executions(struct summary *s, struct report *r)
 {
 	sqlite3_stmt *st;
 
-	st = prepare_filtered(r, "SELECT max(m.count) FROM modules m "
+	st = report_prepare(r, "SELECT max(m.count) FROM modules m "
 	    "JOIN planes p ON p.id = m.plane JOIN files f ON f.id = "
 	    "m.file_id JOIN selected s ON s.file_id = f.id "
 	    "WHERE m.compile_work = 0 AND (p.kind = 'device' OR "
