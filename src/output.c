@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,10 @@ const char output_formats[] = "table, csv, json, markdown";
 
 struct cell {
 	const char *text;	/* in the output's texts; NULL: no value */
-	int	 numeric;	/* JSON: emit unquoted */
 	/* Tables: the text shows as it is (len bytes, width columns). */
-	int	 plain;
-	size_t	 len, width;
+	uint32_t len, width;	/* a cell under 4 GiB: 24 bytes, not 32 */
+	unsigned char numeric;	/* JSON: emit unquoted */
+	unsigned char plain;
 };
 
 /*
@@ -35,6 +36,7 @@ struct texts {
 };
 
 #define TEXTS_BLOCK	(64 * 1024)
+#define LINES_BATCH	(64 * 1024)	/* table rows written at once */
 
 struct output {
 	enum out_format	 fmt;
@@ -100,13 +102,14 @@ fmt_fixed(char *buf, size_t size, double v, int decimals)
 static int
 fmt_ratio(char *buf, size_t size, int64_t a, int64_t unit, size_t decimals)
 {
-	int64_t m = a < 0 ? -a : a, q, rem;
+	int64_t m, q, rem;
 	char digits[32];
 	size_t n = 0;
 	int negative;
 
-	if (m >= ((int64_t)1 << 50) || unit < 2)
+	if (a >= ((int64_t)1 << 50) || a <= -((int64_t)1 << 50) || unit < 2)
 		return 0;
+	m = a < 0 ? -a : a;
 	q = m / unit;
 	rem = m % unit;
 	if (2 * rem == unit)
@@ -190,16 +193,22 @@ fmt_duration(char *buf, size_t size, int64_t ps)
 		int64_t		 div;
 		const char	*unit;
 		int		 decimals;
+		int64_t		 last_digit;	/* div / 10^decimals */
 	} units[] = {
-		{ 1000000000000LL, " s", 3 }, { 1000000000LL, " ms", 3 },
-		{ 1000000LL, " us", 3 }, { 1000LL, " ns", 0 },
+		{ 1000000000000LL, " s", 3, 1000000000LL },
+		{ 1000000000LL, " ms", 3, 1000000LL },
+		{ 1000000LL, " us", 3, 1000LL }, { 1000LL, " ns", 0, 1000LL },
 	};
 	int64_t a = ps_abs(ps);
 	size_t i, len;
 
 	for (i = 0; i < 3 && a < units[i].div; i++)
 		;
-	fmt_ps_fixed(buf, size, (double)ps, units[i].div, units[i].decimals);
+	/* ps is whole: fmt_ratio() straight, as fmt_ps_fixed() would. */
+	if (!fmt_ratio(buf, size, ps, units[i].last_digit,
+	    (size_t)units[i].decimals))
+		fmt_ps_fixed(buf, size, (double)ps, units[i].div,
+		    units[i].decimals);
 	len = strlen(buf);
 	if (len + strlen(units[i].unit) < size)
 		strcpy(buf + len, units[i].unit);
@@ -265,10 +274,11 @@ output_note(struct output *o, const char *line)
 	push_line(&o->notes, &o->nnotes, line);
 }
 
+/* A copy of s (len bytes) in t. */
 static const char *
-texts_copy(struct texts *t, const char *s)
+texts_copy(struct texts *t, const char *s, size_t len)
 {
-	size_t n = strlen(s) + 1;
+	size_t n = len + 1;
 	char *p;
 
 	if (t->nblocks == 0 || t->used + n > t->size) {
@@ -324,24 +334,39 @@ measure_cell(struct cell *c, int markdown)
 			c->plain = 0;
 		width += (s[i] & 0xc0) != 0x80;
 	}
-	if (!markdown && !c->numeric && i > TABLE_MAX_NAME)
+	if ((!markdown && !c->numeric && i > TABLE_MAX_NAME) || i > UINT32_MAX)
 		c->plain = 0;
-	c->len = i;
-	c->width = width;
+	c->len = (uint32_t)i;
+	c->width = (uint32_t)width;
 }
 
-/* Adds the next cell of the row: a copy of text, or none when NULL. */
+/*
+ * Adds the next cell of the row: a copy of text, or none when NULL.  A
+ * numeric cell's text is one we formatted, printable ASCII: it shows as
+ * it is, a column a byte, without measuring.
+ */
 static void
 put_cell(struct output *o, const char *text, int numeric)
 {
 	struct cell *c;
+	size_t len;
 
 	if (o->ncells >= o->ncols)
 		return;
 	c = &o->row[o->ncells++];
-	c->text = text != NULL ? texts_copy(&o->texts, text) : NULL;
 	c->numeric = numeric;
-	if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
+	if (text == NULL) {
+		c->text = NULL;
+		if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
+			measure_cell(c, o->fmt == FMT_MARKDOWN);
+		return;
+	}
+	len = strlen(text);
+	c->text = texts_copy(&o->texts, text, len);
+	if (numeric) {
+		c->plain = 1;
+		c->len = c->width = (uint32_t)len;	/* a number's few bytes */
+	} else if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
 		measure_cell(c, o->fmt == FMT_MARKDOWN);
 }
 
@@ -572,7 +597,7 @@ output_end_row(struct output *o)
 	o->ncells = 0;
 }
 
-/* A line being built: rows are rendered without a stdio stream each. */
+/* Lines being built: rows are rendered without a stdio stream each. */
 struct line {
 	char	*s;
 	size_t	 len, cap;
@@ -716,7 +741,8 @@ render_grid(struct output *o)
 		fputs("|\n", o->fp);
 	}
 	for (r = 0; r < o->nrows; r++) {
-		line.len = 0;
+		size_t row_start = line.len;
+
 		for (i = 0; i < o->ncols; i++) {
 			const struct cell *c = &o->rows[r * o->ncols + i];
 			int right = o->cols[i].type != COL_STR;
@@ -744,10 +770,14 @@ render_grid(struct output *o)
 		if (md)
 			line_add(&line, "|");
 		/* Empty cells at the end leave no trailing blanks. */
-		while (line.len > 0 && line.s[line.len - 1] == ' ')
+		while (line.len > row_start && line.s[line.len - 1] == ' ')
 			line.len--;
 		line.s[line.len++] = '\n';
-		fwrite(line.s, 1, line.len, o->fp);
+		/* Rows go out by the batch: one write each was 500 calls. */
+		if (line.len >= LINES_BATCH || r + 1 == o->nrows) {
+			fwrite(line.s, 1, line.len, o->fp);
+			line.len = 0;
+		}
 	}
 	if (o->nnotes > 0)
 		fputc('\n', o->fp);
