@@ -56,8 +56,8 @@ struct step_row {
 
 /* The steps of one device of one file, in start order. */
 struct device_steps {
-	struct step_row	*rows;
-	size_t		 n, cap;
+	struct step_row	*rows;		/* in load_steps()'s one array */
+	size_t		 n;
 };
 
 static const struct out_col step_cols[] = {
@@ -181,13 +181,76 @@ cmp_step_order(const void *a, const void *b)
 	return x->step_key < y->step_key ? -1 : x->step_key > y->step_key;
 }
 
+/* A stretch of rows already in order, and where it came in. */
+struct row_run {
+	const struct step_row *first;
+	size_t		 start, n;
+};
+
+static int
+cmp_run_order(const void *a, const void *b)
+{
+	const struct row_run *x = a, *y = b;
+	int c = cmp_step_order(x->first, y->first);
+
+	return c != 0 ? c : x->start < y->start ? -1 : x->start > y->start;
+}
+
 /*
- * Loads the selected steps, grouped per (file, device) in start order;
+ * Rows come a device at a time, each in start order (the index writes
+ * them so), and only the devices are out of order: sorting those stretches
+ * instead of every row was most of the sort.  Puts *rows in order and
+ * returns 1 when the stretches, sorted, join with each one strictly before
+ * the next (so equal rows keep the order a stable sort gives them);
+ * returns 0, leaving *rows as they were, when not.
+ */
+static int
+order_by_runs(struct step_row **rows, size_t nrows)
+{
+	struct row_run *runs = NULL;
+	struct step_row *sorted;
+	size_t nruns = 0, i, at = 0;
+	int ok = 1;
+
+	for (i = 0; i < nrows; i++) {
+		if (i == 0 || cmp_step_order(&(*rows)[i - 1], &(*rows)[i]) > 0) {
+			runs = xreallocarray(runs, nruns + 1, sizeof *runs);
+			runs[nruns].first = &(*rows)[i];
+			runs[nruns++].start = i;
+		}
+		runs[nruns - 1].n = i + 1 - runs[nruns - 1].start;
+	}
+	if (nruns <= 1) {
+		free(runs);
+		return 1;
+	}
+	qsort(runs, nruns, sizeof *runs, cmp_run_order);
+	for (i = 1; i < nruns && ok; i++)
+		ok = cmp_step_order(&runs[i - 1].first[runs[i - 1].n - 1],
+		    runs[i].first) < 0;
+	if (ok) {
+		sorted = xreallocarray(NULL, nrows, sizeof *sorted);
+		for (i = 0; i < nruns; i++) {
+			memcpy(sorted + at, runs[i].first,
+			    runs[i].n * sizeof *sorted);
+			at += runs[i].n;
+		}
+		free(*rows);
+		*rows = sorted;
+	}
+	free(runs);
+	return ok;
+}
+
+/*
+ * Loads the selected steps, grouped per (file, device) in start order,
+ * all in one array (*all_rows, the caller frees it and the devices);
  * their strings are in texts.  Sorted here, by each device's rank: SQL's
  * ORDER BY on the joined texts sorted every row, a third of the report.
  */
 static struct device_steps *
-load_steps(struct report *r, size_t skip, struct strmap *texts, size_t *ndev)
+load_steps(struct report *r, size_t skip, struct strmap *texts, size_t *ndev,
+    struct step_row **all_rows)
 {
 	struct device_steps *devs = NULL;
 	struct step_row *rows = NULL;
@@ -235,44 +298,31 @@ load_steps(struct report *r, size_t skip, struct strmap *texts, size_t *ndev)
 	}
 	sqlite3_finalize(st);
 	free(planes);
-	if (nrows > 0)
+	if (!order_by_runs(&rows, nrows))
 		qsort(rows, nrows, sizeof *rows, cmp_step_order);
+	/* Each device's steps: a stretch of the rows, in place. */
 	for (i = 0; i < nrows; i++) {
 		struct device_steps *d = n > 0 ? &devs[n - 1] : NULL;
 
 		if (d == NULL || d->rows[0].plane_id != rows[i].plane_id) {
 			devs = xreallocarray(devs, n + 1, sizeof *devs);
 			d = &devs[n++];
-			memset(d, 0, sizeof *d);
+			d->rows = &rows[i];
+			d->n = 0;
 		}
-		if (d->n == d->cap) {
-			d->cap = d->cap > 0 ? 2 * d->cap : 16;
-			d->rows = xreallocarray(d->rows, d->cap,
-			    sizeof *d->rows);
-		}
-		d->rows[d->n++] = rows[i];
+		d->n++;
 	}
-	free(rows);
 	/* --skip drops each device's first steps: compile and warm-up. */
 	for (i = 0; i < n; i++) {
 		struct device_steps *d = &devs[i];
 		size_t drop = skip < d->n ? skip : d->n;
 
-		memmove(d->rows, d->rows + drop, (d->n - drop) * sizeof *d->rows);
+		d->rows += drop;
 		d->n -= drop;
 	}
+	*all_rows = rows;
 	*ndev = n;
 	return devs;
-}
-
-static void
-free_steps(struct device_steps *devs, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(devs[i].rows);
-	free(devs);
 }
 
 /* --outlier-margin, as a fraction of the median. */
@@ -615,6 +665,7 @@ steps_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct device_steps *devs;
+	struct step_row *rows;
 	struct strmap texts;
 	struct report r;
 	struct output *o;
@@ -651,7 +702,7 @@ steps_run(int argc, char **argv)
 	report_open(&r, argc - optind, argv + optind);
 	report_remember(&r, argc, argv);
 	strmap_init(&texts);
-	devs = load_steps(&r, skip, &texts, &ndev);
+	devs = load_steps(&r, skip, &texts, &ndev, &rows);
 	for (i = 0; i < ndev; i++)
 		n += devs[i].n;
 	if (n == 0)
@@ -682,7 +733,8 @@ steps_run(int argc, char **argv)
 		add_source_titles(o, devs, ndev);
 		print_steps(o, devs, ndev);
 	}
-	free_steps(devs, ndev);
+	free(devs);
+	free(rows);
 	strmap_release(&texts);
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
