@@ -18,6 +18,7 @@ Suite	*suite_json(void);
 Suite	*suite_json_lex(void);
 Suite	*suite_hlo(void);
 Suite	*suite_deflate(void);
+Suite	*suite_stats(void);
 
 /* Helpers shared by the suites (check_main.c); all abort the test on error. */
 
