@@ -16,12 +16,14 @@
 
 const char output_formats[] = "table, csv, json, markdown";
 
+/* 16 bytes: a table of 15,000 rows keeps 200,000 of them. */
 struct cell {
 	const char *text;	/* in the output's texts; NULL: no value */
 	/* Tables: the text shows as it is (len bytes, width columns). */
-	uint32_t len, width;	/* a cell under 4 GiB: 24 bytes, not 32 */
-	unsigned char numeric;	/* JSON: emit unquoted */
-	unsigned char plain;
+	uint32_t len;
+	uint32_t width : 30;
+	uint32_t numeric : 1;	/* JSON: emit unquoted */
+	uint32_t plain : 1;
 };
 
 /*
@@ -334,10 +336,11 @@ measure_cell(struct cell *c, int markdown)
 			c->plain = 0;
 		width += (s[i] & 0xc0) != 0x80;
 	}
-	if ((!markdown && !c->numeric && i > TABLE_MAX_NAME) || i > UINT32_MAX)
+	if ((!markdown && !c->numeric && i > TABLE_MAX_NAME) ||
+	    i >= (1u << 30))	/* too long for width's bits */
 		c->plain = 0;
 	c->len = (uint32_t)i;
-	c->width = (uint32_t)width;
+	c->width = (uint32_t)width;	/* read only when plain */
 }
 
 /*
@@ -354,7 +357,7 @@ put_cell(struct output *o, const char *text, int numeric)
 	if (o->ncells >= o->ncols)
 		return;
 	c = &o->row[o->ncells++];
-	c->numeric = numeric;
+	c->numeric = numeric != 0;
 	if (text == NULL) {
 		c->text = NULL;
 		if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
@@ -365,7 +368,7 @@ put_cell(struct output *o, const char *text, int numeric)
 	c->text = texts_copy(&o->texts, text, len);
 	if (numeric) {
 		c->plain = 1;
-		c->len = c->width = (uint32_t)len;	/* a number's few bytes */
+		c->len = c->width = (uint32_t)len;	/* a number: a few bytes */
 	} else if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
 		measure_cell(c, o->fmt == FMT_MARKDOWN);
 }
