@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlo-wire.h"
 #include "proto/hlo.pb-c.h"
 #include "read-hlo.h"
 #include "xmalloc.h"
@@ -547,7 +548,10 @@ hlo_set_add(struct hlo_set *set, const void *data, size_t len,
 	struct hlo_module *m;
 	size_t i;
 
-	hp = xla__hlo_proto__unpack(&alloc, len, data);
+	hp = (Xla__HloProto *)hlo_wire_unpack(&xla__hlo_proto__descriptor,
+	    &alloc, data, len);
+	if (hp == NULL)
+		hp = xla__hlo_proto__unpack(&alloc, len, data);
 	if (hp == NULL || hp->hlo_module == NULL) {
 		*cause = xstrdup(hp == NULL ? "not a valid xla.HloProto" :
 		    "xla.HloProto without a module");

@@ -162,6 +162,7 @@ main(void)
 	srunner_add_suite(sr, suite_json());
 	srunner_add_suite(sr, suite_json_lex());
 	srunner_add_suite(sr, suite_hlo());
+	srunner_add_suite(sr, suite_hlo_wire());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

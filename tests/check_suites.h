@@ -17,6 +17,7 @@ Suite	*suite_chrome(void);
 Suite	*suite_json(void);
 Suite	*suite_json_lex(void);
 Suite	*suite_hlo(void);
+Suite	*suite_hlo_wire(void);
 
 /* Helpers shared by the suites (check_main.c); all abort the test on error. */
 
