@@ -51,6 +51,7 @@ int	index_step(struct index *ix, sqlite3_stmt *st, char **cause);
  */
 struct index_rows;
 
+/* table: a name that outlives the writer (a literal). */
 struct index_rows *index_rows_new(struct index *ix, const char *table,
 	    int ncols);
 void	index_rows_free(struct index_rows *r);

@@ -30,7 +30,9 @@ struct cell {
 
 struct index_rows {
 	struct index	*ix;
-	sqlite3_stmt	*one, *many;	/* kept by the index (index_cached()) */
+	const char	*table;
+	/* Kept by the index (index_cached()), prepared when first needed. */
+	sqlite3_stmt	*one, *many;
 	int		 ncols;
 	int		 max_rows;
 	int		 nrows;		/* complete rows waiting in cells */
@@ -72,18 +74,12 @@ struct index_rows *
 index_rows_new(struct index *ix, const char *table, int ncols)
 {
 	struct index_rows *r = xcalloc(1, sizeof *r);
-	char *sql;
 
 	r->ix = ix;
+	r->table = table;
 	r->ncols = ncols;
 	r->max_rows = MAX_PARAMS / ncols < MAX_ROWS ? MAX_PARAMS / ncols :
 	    MAX_ROWS;
-	sql = insert_sql(table, ncols, 1);
-	r->one = index_cached(ix, sql);
-	free(sql);
-	sql = insert_sql(table, ncols, r->max_rows);
-	r->many = index_cached(ix, sql);
-	free(sql);
 	r->cap_rows = 1;
 	r->cells = xcalloc((size_t)ncols, sizeof *r->cells);
 	return r;
@@ -166,16 +162,33 @@ insert(struct index_rows *r, sqlite3_stmt *st, int first, int n,
 	return index_step(r->ix, st, cause);
 }
 
+/*
+ * The statement inserting nrows rows: a small profile's tables never fill
+ * one of max_rows, and preparing it costs as much as a few rows.
+ */
+static sqlite3_stmt *
+statement(struct index_rows *r, sqlite3_stmt **st, int nrows)
+{
+	if (*st == NULL) {
+		char *sql = insert_sql(r->table, r->ncols, nrows);
+
+		*st = index_cached(r->ix, sql);
+		free(sql);
+	}
+	return *st;
+}
+
 int
 index_rows_flush(struct index_rows *r, char **cause)
 {
 	int i, rc = 0;
 
 	if (r->nrows == r->max_rows)
-		rc = insert(r, r->many, 0, r->nrows, cause);
+		rc = insert(r, statement(r, &r->many, r->max_rows), 0,
+		    r->nrows, cause);
 	else
 		for (i = 0; i < r->nrows && rc == 0; i++)
-			rc = insert(r, r->one, i, 1, cause);
+			rc = insert(r, statement(r, &r->one, 1), i, 1, cause);
 	r->nrows = 0;
 	r->copies_len = 0;
 	memset(r->cells, 0, (size_t)r->ncols * sizeof *r->cells);
