@@ -82,15 +82,17 @@ same(const ProtobufCMessageDescriptor *d, const void *a, const void *b)
 		    f->type == PROTOBUF_C_TYPE_BOOL ?
 		    sizeof(protobuf_c_boolean) : sizeof(void *);
 		for (k = 0; k < n; k++, x += size, y += size) {
-			const void *px = *(void *const *)x;
-			const void *py = *(void *const *)y;
+			const void *px, *py;
 
 			switch (f->type) {
 			case PROTOBUF_C_TYPE_STRING:
-				if (strcmp(px, py) != 0)
+				if (strcmp(*(char *const *)x,
+				    *(char *const *)y) != 0)
 					return 0;
 				break;
 			case PROTOBUF_C_TYPE_MESSAGE:
+				px = *(void *const *)x;
+				py = *(void *const *)y;
 				if ((px == NULL) != (py == NULL) ||
 				    (px != NULL && !same(f->descriptor, px,
 				    py)))
