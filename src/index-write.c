@@ -127,11 +127,14 @@ insert_file(struct index *ix, const struct found_file *ff,
 	return id;
 }
 
-/* Statements for the per-plane tables, prepared once per index. */
+/*
+ * Statements for the per-plane tables, prepared once per index; the rows
+ * of the tables a file may hold many of go in many to a statement.
+ */
 struct writers {
-	sqlite3_stmt	*plane, *op, *kernel, *module, *step, *compile,
-			*transfer, *phase, *exec, *gap, *host_event, *scope,
-			*program;
+	sqlite3_stmt	*plane, *compile, *phase;
+	struct index_rows *op, *kernel, *module, *step, *transfer, *exec,
+			*gap, *host_event, *scope, *program, *hlo;
 };
 
 static void
@@ -140,36 +143,55 @@ writers_prepare(struct index *ix, struct writers *w)
 	w->plane = index_cached(ix, "INSERT INTO planes(file_id, plane_id, "
 	    "name, kind, lines, events, start_ps, end_ps) "
 	    "VALUES (?,?,?,?,?,?,?,?)");
-	w->op = index_cached(ix, "INSERT INTO ops VALUES "
-	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-	w->kernel = index_cached(ix, "INSERT INTO kernels VALUES "
-	    "(?,?,?,?,?,?,?,?)");
-	w->module = index_cached(ix, "INSERT INTO modules VALUES "
-	    "(?,?,?,?,?,?,?,?,?,?)");
-	w->step = index_cached(ix, "INSERT INTO steps VALUES "
-	    "(?,?,?,?,?,?,?,?,?,?,?)");
 	w->compile = index_cached(ix, "INSERT INTO compiles(file_id, plane, "
 	    "line, name, function, start_ps, dur_ps, autotune_ps) "
 	    "VALUES (?,?,?,?,?,?,?,?)");
 	w->phase = index_cached(ix, "INSERT INTO compile_phases VALUES "
 	    "(?,?,?,?,?)");
-	w->exec = index_cached(ix, "INSERT INTO executions VALUES "
-	    "(?,?,?,?,?,?,?,?,?)");
-	w->gap = index_cached(ix, "INSERT INTO gaps VALUES (?,?,?,?)");
-	w->host_event = index_cached(ix, "INSERT INTO host_events VALUES "
-	    "(?,?,?,?,?,?,?)");
-	w->scope = index_cached(ix, "INSERT INTO scopes VALUES "
-	    "(?,?,?,?,?,?,?,?)");
-	w->program = index_cached(ix, "INSERT INTO programs VALUES (?,?,?)");
-	w->transfer = index_cached(ix, "INSERT INTO transfers VALUES "
-	    "(?,?,?,?,?,?,?,?,?)");
+	w->op = index_rows_new(ix, "ops", 17);
+	w->kernel = index_rows_new(ix, "kernels", 8);
+	w->module = index_rows_new(ix, "modules", 10);
+	w->step = index_rows_new(ix, "steps", 11);
+	w->exec = index_rows_new(ix, "executions", 9);
+	w->gap = index_rows_new(ix, "gaps", 4);
+	w->host_event = index_rows_new(ix, "host_events", 7);
+	w->scope = index_rows_new(ix, "scopes", 8);
+	w->program = index_rows_new(ix, "programs", 3);
+	w->transfer = index_rows_new(ix, "transfers", 9);
+	w->hlo = index_rows_new(ix, "hlo_instructions", 16);
 }
 
-/* The statements belong to the index (index_cached()): nothing to free. */
+/* Inserts the rows still waiting in the writers. */
+static int
+writers_flush(struct writers *w, char **cause)
+{
+	struct index_rows *const all[] = {
+		w->op, w->kernel, w->module, w->step, w->exec, w->gap,
+		w->host_event, w->scope, w->program, w->transfer, w->hlo,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (index_rows_flush(all[i], cause) == -1)
+			return -1;
+	return 0;
+}
+
+/* The statements belong to the index (index_cached()). */
 static void
 writers_finalize(struct writers *w)
 {
-	(void)w;
+	index_rows_free(w->op);
+	index_rows_free(w->kernel);
+	index_rows_free(w->module);
+	index_rows_free(w->step);
+	index_rows_free(w->exec);
+	index_rows_free(w->gap);
+	index_rows_free(w->host_event);
+	index_rows_free(w->scope);
+	index_rows_free(w->program);
+	index_rows_free(w->transfer);
+	index_rows_free(w->hlo);
 }
 
 static int
@@ -244,7 +266,7 @@ scope_path(const struct file_summary *fs, const struct plane_summary *p,
 
 /* Executions, idle gaps, long host events and scopes of a plane. */
 static int
-write_timeline(struct index *ix, struct writers *w, sqlite3_int64 file_id,
+write_timeline(struct writers *w, sqlite3_int64 file_id,
     const struct file_summary *fs, const struct plane_summary *p,
     sqlite3_int64 plane, char **cause)
 {
@@ -254,59 +276,59 @@ write_timeline(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 
 	for (i = 0; i < p->nexecs; i++) {
 		const struct exec_rec *e = &p->execs[i];
-		sqlite3_stmt *st = w->exec;
+		struct index_rows *rows = w->exec;
 
-		sqlite3_bind_int64(st, 1, file_id);
-		sqlite3_bind_int64(st, 2, plane);
-		index_bind_text(st, 3, s[e->module]);
+		index_rows_int(rows, 1, file_id);
+		index_rows_int(rows, 2, plane);
+		index_rows_text(rows, 3, s[e->module]);
 		if (e->program_id != -1)
-			sqlite3_bind_int64(st, 4, e->program_id);
+			index_rows_int(rows, 4, e->program_id);
 		if (e->run_id != -1)
-			sqlite3_bind_int64(st, 5, e->run_id);
-		sqlite3_bind_int64(st, 6, e->start_ps);
-		sqlite3_bind_int64(st, 7, e->dur_ps);
-		sqlite3_bind_int64(st, 8, e->device_ps);
-		sqlite3_bind_int(st, 9, e->compile_work);
-		if (index_step(ix, st, cause) == -1)
+			index_rows_int(rows, 5, e->run_id);
+		index_rows_int(rows, 6, e->start_ps);
+		index_rows_int(rows, 7, e->dur_ps);
+		index_rows_int(rows, 8, e->device_ps);
+		index_rows_int(rows, 9, e->compile_work);
+		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}
 	for (i = 0; i < p->ngaps; i++) {
-		sqlite3_bind_int64(w->gap, 1, file_id);
-		sqlite3_bind_int64(w->gap, 2, plane);
-		sqlite3_bind_int64(w->gap, 3, p->gaps[i].start_ps);
-		sqlite3_bind_int64(w->gap, 4, p->gaps[i].dur_ps);
-		if (index_step(ix, w->gap, cause) == -1)
+		index_rows_int(w->gap, 1, file_id);
+		index_rows_int(w->gap, 2, plane);
+		index_rows_int(w->gap, 3, p->gaps[i].start_ps);
+		index_rows_int(w->gap, 4, p->gaps[i].dur_ps);
+		if (index_rows_end(w->gap, cause) == -1)
 			return -1;
 	}
 	for (i = 0; i < p->nhost_events; i++) {
 		const struct host_event_rec *h = &p->host_events[i];
-		sqlite3_stmt *st = w->host_event;
+		struct index_rows *rows = w->host_event;
 
-		sqlite3_bind_int64(st, 1, file_id);
-		sqlite3_bind_int64(st, 2, plane);
-		index_bind_text(st, 3, s[h->line]);
-		index_bind_text(st, 4, s[h->name]);
-		sqlite3_bind_int(st, 5, h->depth);
-		sqlite3_bind_int64(st, 6, h->start_ps);
-		sqlite3_bind_int64(st, 7, h->dur_ps);
-		if (index_step(ix, st, cause) == -1)
+		index_rows_int(rows, 1, file_id);
+		index_rows_int(rows, 2, plane);
+		index_rows_text(rows, 3, s[h->line]);
+		index_rows_text(rows, 4, s[h->name]);
+		index_rows_int(rows, 5, h->depth);
+		index_rows_int(rows, 6, h->start_ps);
+		index_rows_int(rows, 7, h->dur_ps);
+		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}
 	for (i = 0; i < p->nscopes; i++) {
 		const struct scope_agg *sc = &p->scopes[i];
-		sqlite3_stmt *st = w->scope;
+		struct index_rows *rows = w->scope;
 		int depth;
 		const char *path = scope_path(fs, p, (uint32_t)i, &depth, &pb);
 
-		sqlite3_bind_int64(st, 1, file_id);
-		sqlite3_bind_int64(st, 2, plane);
-		index_bind_text(st, 3, path);
-		index_bind_text(st, 4, s[sc->name]);
-		sqlite3_bind_int(st, 5, depth);
-		sqlite3_bind_int64(st, 6, (sqlite3_int64)sc->count);
-		sqlite3_bind_int64(st, 7, sc->total_ps);
-		sqlite3_bind_int64(st, 8, sc->self_ps);
-		if (index_step(ix, st, cause) == -1)
+		index_rows_int(rows, 1, file_id);
+		index_rows_int(rows, 2, plane);
+		index_rows_text_copy(rows, 3, path);
+		index_rows_text(rows, 4, s[sc->name]);
+		index_rows_int(rows, 5, depth);
+		index_rows_int(rows, 6, (sqlite3_int64)sc->count);
+		index_rows_int(rows, 7, sc->total_ps);
+		index_rows_int(rows, 8, sc->self_ps);
+		if (index_rows_end(rows, cause) == -1)
 			break;
 	}
 	free(pb.chain);
@@ -315,75 +337,59 @@ write_timeline(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 }
 
 static int
-write_programs(struct index *ix, struct writers *w, sqlite3_int64 file_id,
+write_programs(struct writers *w, sqlite3_int64 file_id,
     const struct file_summary *fs, char **cause)
 {
 	size_t i;
 
 	for (i = 0; i < fs->nprograms; i++) {
-		sqlite3_bind_int64(w->program, 1, file_id);
-		index_bind_text(w->program, 2,
+		index_rows_int(w->program, 1, file_id);
+		index_rows_text(w->program, 2,
 		    fs->strings.strings[fs->programs[i].module]);
-		sqlite3_bind_int64(w->program, 3, fs->programs[i].program_id);
-		if (index_step(ix, w->program, cause) == -1)
+		index_rows_int(w->program, 3, fs->programs[i].program_id);
+		if (index_rows_end(w->program, cause) == -1)
 			return -1;
 	}
 	return 0;
 }
 
-/* Text that outlives the statement's step: SQLite need not copy it. */
-static void
-bind_static(sqlite3_stmt *st, int i, const char *s)
-{
-	sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-}
-
 /* The programs' HLO instructions, for reports to join on. */
 static int
-write_hlo(struct index *ix, sqlite3_int64 file_id,
+write_hlo(struct writers *w, sqlite3_int64 file_id,
     const struct file_summary *fs, char **cause)
 {
-	sqlite3_stmt *st;
+	struct index_rows *rows = w->hlo;
 	size_t i, j;
-	int rc = 0;
 
-	if (hlo_set_count(fs->hlo) == 0)
-		return 0;
-	st = index_prepare(ix, "INSERT INTO hlo_instructions VALUES "
-	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-	for (i = 0; i < hlo_set_count(fs->hlo) && rc == 0; i++) {
+	for (i = 0; i < hlo_set_count(fs->hlo); i++) {
 		const struct hlo_module *m = hlo_set_module(fs->hlo, i);
 
-		for (j = 0; j < m->ninstrs && rc == 0; j++) {
+		for (j = 0; j < m->ninstrs; j++) {
 			const struct hlo_instr *in = &m->instrs[j];
 
-			sqlite3_bind_int64(st, 1, file_id);
-			sqlite3_bind_int64(st, 2, m->program_id);
-			bind_static(st, 3, m->name);
-			bind_static(st, 4, in->computation);
-			bind_static(st, 5, in->name);
-			sqlite3_bind_int64(st, 6, in->id);
-			bind_static(st, 7, in->opcode);
-			bind_static(st, 8, in->category);
-			bind_static(st, 9, in->fusion_kind);
-			bind_static(st, 10, in->custom_call_target);
-			bind_static(st, 11, in->op_name);
-			bind_static(st, 12, in->op_type);
-			bind_static(st, 13, in->source_file);
+			index_rows_int(rows, 1, file_id);
+			index_rows_int(rows, 2, m->program_id);
+			index_rows_text(rows, 3, m->name);
+			index_rows_text(rows, 4, in->computation);
+			index_rows_text(rows, 5, in->name);
+			index_rows_int(rows, 6, in->id);
+			index_rows_text(rows, 7, in->opcode);
+			index_rows_text(rows, 8, in->category);
+			index_rows_text(rows, 9, in->fusion_kind);
+			index_rows_text(rows, 10, in->custom_call_target);
+			index_rows_text(rows, 11, in->op_name);
+			index_rows_text(rows, 12, in->op_type);
+			index_rows_text(rows, 13, in->source_file);
 			if (in->source_line > 0)
-				sqlite3_bind_int64(st, 14, in->source_line);
-			else
-				sqlite3_bind_null(st, 14);
-			bind_static(st, 15, in->source_function);
+				index_rows_int(rows, 14, in->source_line);
+			index_rows_text(rows, 15, in->source_function);
 			if (in->schedule_index >= 0)
-				sqlite3_bind_int64(st, 16, in->schedule_index);
-			else
-				sqlite3_bind_null(st, 16);
-			rc = index_step(ix, st, cause);
+				index_rows_int(rows, 16, in->schedule_index);
+			if (index_rows_end(rows, cause) == -1)
+				return -1;
 		}
 	}
-	sqlite3_finalize(st);
-	return rc;
+	return 0;
 }
 
 static int
@@ -411,81 +417,81 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 
 	for (i = 0; i < p->nops; i++) {
 		const struct op_agg *o = &p->ops[i];
-		sqlite3_stmt *st = w->op;
+		struct index_rows *rows = w->op;
 
-		sqlite3_bind_int64(st, 1, file_id);
-		sqlite3_bind_int64(st, 2, plane);
-		index_bind_text(st, 3, s[o->name]);
-		index_bind_text(st, 4, s[o->module]);
-		index_bind_text(st, 5, s[o->category]);
-		sqlite3_bind_int64(st, 6, (sqlite3_int64)o->count);
-		sqlite3_bind_int64(st, 7, o->total_ps);
-		sqlite3_bind_int64(st, 8, o->self_ps);
-		sqlite3_bind_int64(st, 9, o->min_ps);
-		sqlite3_bind_int64(st, 10, o->max_ps);
+		index_rows_int(rows, 1, file_id);
+		index_rows_int(rows, 2, plane);
+		index_rows_text(rows, 3, s[o->name]);
+		index_rows_text(rows, 4, s[o->module]);
+		index_rows_text(rows, 5, s[o->category]);
+		index_rows_int(rows, 6, (sqlite3_int64)o->count);
+		index_rows_int(rows, 7, o->total_ps);
+		index_rows_int(rows, 8, o->self_ps);
+		index_rows_int(rows, 9, o->min_ps);
+		index_rows_int(rows, 10, o->max_ps);
 		if (o->has_flops)
-			sqlite3_bind_int64(st, 11, (sqlite3_int64)o->flops);
+			index_rows_int(rows, 11, (sqlite3_int64)o->flops);
 		if (o->has_bytes)
-			sqlite3_bind_int64(st, 12,
+			index_rows_int(rows, 12,
 			    (sqlite3_int64)o->bytes_accessed);
-		index_bind_text(st, 13, s[o->framework_op]);
-		index_bind_text(st, 14, s[o->source]);
-		index_bind_text(st, 15, s[o->source_function]);
-		index_bind_text(st, 16, s[o->parent]);
-		sqlite3_bind_int(st, 17, o->compile_work);
-		if (index_step(ix, st, cause) == -1)
+		index_rows_text(rows, 13, s[o->framework_op]);
+		index_rows_text(rows, 14, s[o->source]);
+		index_rows_text(rows, 15, s[o->source_function]);
+		index_rows_text(rows, 16, s[o->parent]);
+		index_rows_int(rows, 17, o->compile_work);
+		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}
 	for (i = 0; i < p->nkernels; i++) {
 		const struct kernel_agg *k = &p->kernels[i];
-		sqlite3_stmt *st = w->kernel;
+		struct index_rows *rows = w->kernel;
 
-		sqlite3_bind_int64(st, 1, file_id);
-		sqlite3_bind_int64(st, 2, plane);
-		index_bind_text(st, 3, s[k->name]);
+		index_rows_int(rows, 1, file_id);
+		index_rows_int(rows, 2, plane);
+		index_rows_text(rows, 3, s[k->name]);
 		if (k->op != UINT32_MAX)
-			index_bind_text(st, 4, s[k->op]);
-		sqlite3_bind_int64(st, 5, (sqlite3_int64)k->count);
-		sqlite3_bind_int64(st, 6, k->total_ps);
-		sqlite3_bind_int64(st, 7, k->min_ps);
-		sqlite3_bind_int64(st, 8, k->max_ps);
-		if (index_step(ix, st, cause) == -1)
+			index_rows_text(rows, 4, s[k->op]);
+		index_rows_int(rows, 5, (sqlite3_int64)k->count);
+		index_rows_int(rows, 6, k->total_ps);
+		index_rows_int(rows, 7, k->min_ps);
+		index_rows_int(rows, 8, k->max_ps);
+		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}
 	for (i = 0; i < p->nmodules; i++) {
 		const struct module_agg *m = &p->modules[i];
-		sqlite3_stmt *st = w->module;
+		struct index_rows *rows = w->module;
 
-		sqlite3_bind_int64(st, 1, file_id);
-		sqlite3_bind_int64(st, 2, plane);
-		index_bind_text(st, 3, s[m->name]);
+		index_rows_int(rows, 1, file_id);
+		index_rows_int(rows, 2, plane);
+		index_rows_text(rows, 3, s[m->name]);
 		if (m->program_id != -1)
-			sqlite3_bind_int64(st, 4, m->program_id);
-		sqlite3_bind_int64(st, 5, (sqlite3_int64)m->count);
-		sqlite3_bind_int64(st, 6, m->total_ps);
-		sqlite3_bind_int64(st, 7, m->min_ps);
-		sqlite3_bind_int64(st, 8, m->max_ps);
-		sqlite3_bind_int64(st, 9, m->device_ps);
-		sqlite3_bind_int(st, 10, m->compile_work);
-		if (index_step(ix, st, cause) == -1)
+			index_rows_int(rows, 4, m->program_id);
+		index_rows_int(rows, 5, (sqlite3_int64)m->count);
+		index_rows_int(rows, 6, m->total_ps);
+		index_rows_int(rows, 7, m->min_ps);
+		index_rows_int(rows, 8, m->max_ps);
+		index_rows_int(rows, 9, m->device_ps);
+		index_rows_int(rows, 10, m->compile_work);
+		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}
 	for (i = 0; i < p->nsteps; i++) {
 		const struct step_rec *r = &p->steps[i];
-		sqlite3_stmt *st = w->step;
+		struct index_rows *rows = w->step;
 
-		sqlite3_bind_int64(st, 1, file_id);
-		sqlite3_bind_int64(st, 2, plane);
-		index_bind_text(st, 3, step_source_name(r->source));
-		sqlite3_bind_int64(st, 4, r->step);
-		index_bind_text(st, 5, s[r->name]);
-		sqlite3_bind_int64(st, 6, r->start_ps);
-		sqlite3_bind_int64(st, 7, r->dur_ps);
-		sqlite3_bind_int64(st, 8, r->busy_ps[BUSY_COMPUTE]);
-		sqlite3_bind_int64(st, 9, r->busy_ps[BUSY_COLLECTIVE]);
-		sqlite3_bind_int64(st, 10, r->busy_ps[BUSY_TRANSFER]);
-		sqlite3_bind_int64(st, 11, r->idle_ps);
-		if (index_step(ix, st, cause) == -1)
+		index_rows_int(rows, 1, file_id);
+		index_rows_int(rows, 2, plane);
+		index_rows_text(rows, 3, step_source_name(r->source));
+		index_rows_int(rows, 4, r->step);
+		index_rows_text(rows, 5, s[r->name]);
+		index_rows_int(rows, 6, r->start_ps);
+		index_rows_int(rows, 7, r->dur_ps);
+		index_rows_int(rows, 8, r->busy_ps[BUSY_COMPUTE]);
+		index_rows_int(rows, 9, r->busy_ps[BUSY_COLLECTIVE]);
+		index_rows_int(rows, 10, r->busy_ps[BUSY_TRANSFER]);
+		index_rows_int(rows, 11, r->idle_ps);
+		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}
 	for (i = 0; i < p->ncompiles; i++) {
@@ -507,22 +513,22 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 	}
 	for (i = 0; i < p->ntransfers; i++) {
 		const struct transfer_rec *r = &p->transfers[i];
-		sqlite3_stmt *st = w->transfer;
+		struct index_rows *rows = w->transfer;
 
-		sqlite3_bind_int64(st, 1, file_id);
-		sqlite3_bind_int64(st, 2, plane);
-		index_bind_text(st, 3, s[r->line]);
-		index_bind_text(st, 4, s[r->name]);
-		index_bind_text(st, 5, transfer_dir_name(r->dir));
-		sqlite3_bind_int(st, 6, r->on_host);
+		index_rows_int(rows, 1, file_id);
+		index_rows_int(rows, 2, plane);
+		index_rows_text(rows, 3, s[r->line]);
+		index_rows_text(rows, 4, s[r->name]);
+		index_rows_text(rows, 5, transfer_dir_name(r->dir));
+		index_rows_int(rows, 6, r->on_host);
 		if (r->bytes >= 0)
-			sqlite3_bind_int64(st, 7, r->bytes);
-		sqlite3_bind_int64(st, 8, r->start_ps);
-		sqlite3_bind_int64(st, 9, r->dur_ps);
-		if (index_step(ix, st, cause) == -1)
+			index_rows_int(rows, 7, r->bytes);
+		index_rows_int(rows, 8, r->start_ps);
+		index_rows_int(rows, 9, r->dur_ps);
+		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}
-	return write_timeline(ix, w, file_id, fs, p, plane, cause);
+	return write_timeline(w, file_id, fs, p, plane, cause);
 }
 
 /* Whether the index already holds ff as it is on disk; its id if so. */
@@ -577,6 +583,7 @@ index_store_file(struct index *ix, const struct found_file *ff,
 {
 	struct writers w;
 	size_t i;
+	int rc;
 
 	/* Another jaxprof may have stored it while this one was reading. */
 	if (index_is_current(ix, ff, id))
@@ -589,8 +596,8 @@ index_store_file(struct index *ix, const struct found_file *ff,
 		goto fail;
 	if (fs != NULL) {
 		writers_prepare(ix, &w);
-		if (write_programs(ix, &w, *id, fs, cause) == -1 ||
-		    write_hlo(ix, *id, fs, cause) == -1) {
+		if (write_programs(&w, *id, fs, cause) == -1 ||
+		    write_hlo(&w, *id, fs, cause) == -1) {
 			writers_finalize(&w);
 			goto fail;
 		}
@@ -600,8 +607,10 @@ index_store_file(struct index *ix, const struct found_file *ff,
 				writers_finalize(&w);
 				goto fail;
 			}
+		rc = writers_flush(&w, cause);
 		writers_finalize(&w);
-		if (write_transfer_totals(ix, *id, cause) == -1)
+		/* The totals sum the transfers just flushed. */
+		if (rc == -1 || write_transfer_totals(ix, *id, cause) == -1)
 			goto fail;
 	}
 	return index_step(ix, index_cached(ix, "RELEASE store_file"), cause);

@@ -4,31 +4,134 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlo-wire.h"
 #include "proto/hlo.pb-c.h"
 #include "read-hlo.h"
 #include "xmalloc.h"
 
+/*
+ * Under AddressSanitizer the arena's free room and the gaps between its
+ * pieces are poisoned, so an overrun of an unpacked array is still caught.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN	1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN	1
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define ARENA_GAP	16
+#else
+#define ASAN_POISON_MEMORY_REGION(p, n)		((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n)	((void)(p), (void)(n))
+#define ARENA_GAP	0
+#endif
+
 /* Nesting of called computations followed when ordering launches. */
 #define MAX_CALL_DEPTH	64
+/* Bytes an arena takes from malloc at a time (more for a bigger piece). */
+#define ARENA_BLOCK	(64 * 1024)
 
 struct hlo_set {
 	struct hlo_module **mods;
 	size_t		 n;
 };
 
+/*
+ * Memory handed out piece by piece and given back all at once: the
+ * unpacked protobuf (tens of thousands of small messages, freed together)
+ * and the texts of a module.  malloc and free of each piece cost as much
+ * as decoding it.
+ */
+struct arena_block {
+	struct arena_block *next;
+	size_t		 used, size;
+	size_t		 pad;	/* the data after the header 16-byte aligned */
+};
+
+struct hlo_arena {
+	struct arena_block *head;
+};
+
+static void *
+arena_alloc(struct hlo_arena *a, size_t n)
+{
+	struct arena_block *b = a->head;
+	size_t want = n;
+
+	n = (n + ARENA_GAP + 15) & ~(size_t)15;
+	if (b == NULL || b->size - b->used < n) {
+		int own = n > ARENA_BLOCK / 4;
+
+		b = xmalloc(sizeof *b + (own ? n : ARENA_BLOCK));
+		b->used = 0;
+		b->size = own ? n : ARENA_BLOCK;
+		ASAN_POISON_MEMORY_REGION(b + 1, b->size);
+		/* A big piece gets a block of its own; the head keeps its room. */
+		if (own && a->head != NULL) {
+			b->next = a->head->next;
+			a->head->next = b;
+		} else {
+			b->next = a->head;
+			a->head = b;
+		}
+	}
+	b->used += n;
+	ASAN_UNPOISON_MEMORY_REGION((char *)(b + 1) + b->used - n, want);
+	return (char *)(b + 1) + b->used - n;
+}
+
+static void
+arena_release(struct hlo_arena *a)
+{
+	while (a->head != NULL) {
+		struct arena_block *next = a->head->next;
+
+		ASAN_UNPOISON_MEMORY_REGION(a->head + 1, a->head->size);
+		free(a->head);
+		a->head = next;
+	}
+}
+
+static void *
+pb_alloc(void *arena, size_t n)
+{
+	return arena_alloc(arena, n);
+}
+
+static void
+pb_free(void *arena, void *p)
+{
+	(void)arena;
+	(void)p;
+}
+
 typedef Xla__HloModuleProto ModuleProto;
 typedef Xla__HloComputationProto CompProto;
 typedef Xla__HloInstructionProto InstrProto;
 
+/* A string many instructions share (opcodes, fusion kinds, files...). */
 static const char *
 keep(struct hlo_module *m, const char *s)
 {
 	uint32_t id;
 
-	if (s == NULL)
-		s = "";
+	if (s == NULL || *s == '\0')
+		return "";
 	id = strmap_intern(&m->strings, s, strlen(s));
 	return m->strings.strings[id];
+}
+
+/* A string of mostly one instruction each: copied, not looked up. */
+static const char *
+copy(struct hlo_module *m, const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	return memcpy(arena_alloc(m->texts, len), s, len);
 }
 
 static int
@@ -194,23 +297,37 @@ frame_source(struct hlo_module *m, const ModuleProto *mp, int32_t frame_id,
 	out->source_line = loc->line;
 }
 
+/*
+ * Fills m->instrs[k] from in, of computation c (its name copied once by
+ * the caller), and records its name in m->names.
+ */
 static void
-fill_instr(struct hlo_module *m, const ModuleProto *mp, const CompProto *c,
-    const InstrProto *in, struct hlo_instr *out)
+fill_instr(struct hlo_module *m, const ModuleProto *mp, const char *comp_name,
+    const InstrProto *in, size_t k)
 {
 	const Xla__OpMetadata *md = in->metadata;
+	struct hlo_instr *out = &m->instrs[k];
+	size_t nnames = m->names.n;
+	uint32_t name = strmap_intern(&m->names, in->name, strlen(in->name));
+	const char *category;
 
+	/* The first of instructions of the same name is the one found. */
+	if (m->names.n > nnames)
+		m->instr_of_name[name] = (uint32_t)k;
 	memset(out, 0, sizeof *out);
-	out->name = keep(m, in->name);
+	out->name = m->names.strings[name];
 	out->opcode = keep(m, in->opcode);
-	out->category = keep(m, category_of(mp, in));
+	category = category_of(mp, in);
+	/* A category is a literal or the opcode, kept just above. */
+	out->category = category == in->opcode ? out->opcode : category;
 	out->fusion_kind = keep(m, in->fusion_kind);
 	out->custom_call_target = keep(m, in->custom_call_target);
-	out->computation = keep(m, c->name);
-	out->op_name = keep(m, md != NULL ? md->op_name : "");
-	out->op_type = keep(m, md != NULL ? md->op_type : "");
-	out->source_file = keep(m, "");
-	out->source_function = keep(m, "");
+	out->computation = comp_name;
+	out->op_name = md != NULL && md->op_name[0] != '\0' ?
+	    copy(m, md->op_name) : "";
+	out->op_type = md != NULL ? keep(m, md->op_type) : "";
+	out->source_file = "";
+	out->source_function = "";
 	if (md != NULL && md->source_file[0] != '\0') {
 		out->source_file = keep(m, md->source_file);
 		out->source_line = md->source_line;
@@ -315,31 +432,28 @@ kernel_name(const char *name, char *out)
 	*out = '\0';
 }
 
+/* The instructions by the names XLA gives their kernels. */
 static void
-index_names(struct hlo_module *m)
+index_kernel_names(struct hlo_module *m)
 {
-	size_t i;
+	char *kname = NULL;
+	size_t i, cap = 0;
 
-	strmap_init(&m->names);
-	strmap_init(&m->kernel_names);
-	m->instr_of_name = xcalloc(m->ninstrs + 1, sizeof *m->instr_of_name);
-	m->instr_of_kernel = xcalloc(m->ninstrs + 1,
-	    sizeof *m->instr_of_kernel);
 	for (i = 0; i < m->ninstrs; i++) {
 		const char *name = m->instrs[i].name;
-		size_t len = strlen(name), before = m->names.n;
-		uint32_t id = strmap_intern(&m->names, name, len);
-		char *kname = xmalloc(len + 1);
+		size_t len = strlen(name), before = m->kernel_names.n;
+		uint32_t id;
 
-		if (m->names.n > before)
-			m->instr_of_name[id] = (uint32_t)i;
+		if (len + 1 > cap) {
+			cap = (len + 1) * 2;
+			kname = xreallocarray(kname, cap, 1);
+		}
 		kernel_name(name, kname);
-		before = m->kernel_names.n;
 		id = strmap_intern(&m->kernel_names, kname, len);
 		if (m->kernel_names.n > before)
 			m->instr_of_kernel[id] = (uint32_t)i;
-		free(kname);
 	}
+	free(kname);
 }
 
 static void
@@ -354,17 +468,23 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 	for (i = 0; i < mp->n_computations; i++)
 		m->ninstrs += mp->computations[i]->n_instructions;
 	m->instrs = xcalloc(m->ninstrs + 1, sizeof *m->instrs);
+	m->instr_of_name = xcalloc(m->ninstrs + 1, sizeof *m->instr_of_name);
+	m->instr_of_kernel = xcalloc(m->ninstrs + 1,
+	    sizeof *m->instr_of_kernel);
 	ids = xcalloc(m->ninstrs + 1, sizeof *ids);
 	memset(&o, 0, sizeof o);
 	o.protos = xcalloc(m->ninstrs + 1, sizeof *o.protos);
-	for (i = k = 0; i < mp->n_computations; i++)
-		for (j = 0; j < mp->computations[i]->n_instructions; j++, k++) {
-			o.protos[k] = mp->computations[i]->instructions[j];
-			fill_instr(m, mp, mp->computations[i], o.protos[k],
-			    &m->instrs[k]);
+	for (i = k = 0; i < mp->n_computations; i++) {
+		const CompProto *c = mp->computations[i];
+		const char *comp_name = copy(m, c->name);
+
+		for (j = 0; j < c->n_instructions; j++, k++) {
+			o.protos[k] = c->instructions[j];
+			fill_instr(m, mp, comp_name, o.protos[k], k);
 			ids[k] = m->instrs[k].id;
 		}
-	index_names(m);
+	}
+	index_kernel_names(m);
 
 	o.m = m;
 	o.mp = mp;
@@ -394,6 +514,8 @@ module_free(struct hlo_module *m)
 	strmap_release(&m->names);
 	strmap_release(&m->kernel_names);
 	strmap_release(&m->strings);
+	arena_release(m->texts);
+	free(m->texts);
 	free(m);
 }
 
@@ -420,30 +542,38 @@ int
 hlo_set_add(struct hlo_set *set, const void *data, size_t len,
     int64_t program_id, char **cause)
 {
+	struct hlo_arena unpacked = { NULL };
+	ProtobufCAllocator alloc = { pb_alloc, pb_free, &unpacked };
 	Xla__HloProto *hp;
 	struct hlo_module *m;
 	size_t i;
 
-	hp = xla__hlo_proto__unpack(NULL, len, data);
+	hp = (Xla__HloProto *)hlo_wire_unpack(&xla__hlo_proto__descriptor,
+	    &alloc, data, len);
+	if (hp == NULL)
+		hp = xla__hlo_proto__unpack(&alloc, len, data);
 	if (hp == NULL || hp->hlo_module == NULL) {
 		*cause = xstrdup(hp == NULL ? "not a valid xla.HloProto" :
 		    "xla.HloProto without a module");
-		if (hp != NULL)
-			xla__hlo_proto__free_unpacked(hp, NULL);
+		arena_release(&unpacked);
 		return -1;
 	}
 	if (program_id == -1)
 		program_id = hp->hlo_module->id;
 	for (i = 0; i < set->n; i++)
 		if (set->mods[i]->program_id == program_id) {
-			xla__hlo_proto__free_unpacked(hp, NULL);
+			arena_release(&unpacked);
 			return 0;
 		}
 	m = xcalloc(1, sizeof *m);
 	strmap_init(&m->strings);
+	strmap_init(&m->names);
+	strmap_init(&m->kernel_names);
+	m->texts = xcalloc(1, sizeof *m->texts);
 	module_build(m, hp->hlo_module);
 	m->program_id = program_id;
-	xla__hlo_proto__free_unpacked(hp, NULL);
+	/* The unpacked proto, all at once (xla__hlo_proto__free_unpacked). */
+	arena_release(&unpacked);
 	set->mods = xreallocarray(set->mods, set->n + 1, sizeof *set->mods);
 	set->mods[set->n++] = m;
 	return 0;

@@ -46,6 +46,8 @@ struct hlo_instr {
 	uint64_t	 kernel_class;
 };
 
+struct hlo_arena;
+
 struct hlo_module {
 	const char	*name;		/* "jit_train_step" */
 	int64_t		 program_id;	/* as events name it (program_id) */
@@ -62,7 +64,8 @@ struct hlo_module {
 	struct strmap	 kernel_names;	/* names as XLA names kernels */
 	uint32_t	*instr_of_name;	/* names id -> index in instrs */
 	uint32_t	*instr_of_kernel;	/* kernel_names id -> index */
-	struct strmap	 strings;	/* owns every string above */
+	struct strmap	 strings;	/* owns the strings instructions share */
+	struct hlo_arena *texts;	/* owns those of one instruction each */
 };
 
 struct hlo_set;

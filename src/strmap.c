@@ -89,8 +89,13 @@ strmap_intern(struct strmap *m, const char *s, size_t len)
 	i = find_slot(m, s, len);
 	if (m->slots[i] != 0)
 		return m->slots[i] - 1;
-	m->strings = xreallocarray(m->strings, m->n + 1, sizeof *m->strings);
-	m->lengths = xreallocarray(m->lengths, m->n + 1, sizeof *m->lengths);
+	/* Room for 8, doubled when full: no realloc per new string. */
+	if (m->n == 0 || (m->n >= 8 && (m->n & (m->n - 1)) == 0)) {
+		size_t room = m->n == 0 ? 8 : m->n * 2;
+
+		m->strings = xreallocarray(m->strings, room, sizeof *m->strings);
+		m->lengths = xreallocarray(m->lengths, room, sizeof *m->lengths);
+	}
 	m->strings[m->n] = xstrndup(s, len);
 	m->lengths[m->n] = len;
 	m->slots[i] = (uint32_t)m->n + 1;

@@ -20,6 +20,7 @@
 #include "check_suites.h"
 #include "discover.h"
 #include "index.h"
+#include "index-int.h"
 
 static char	*tmp;			/* the fixture's folder */
 static char	 prof[PATH_MAX];	/* tmp/a: the profile tree */
@@ -320,6 +321,63 @@ START_TEST(test_unopenable)
 }
 END_TEST
 
+/*
+ * Rows inserted many to a statement (index-rows.c) land as one at a time
+ * would: in order, NULL where no value was set, texts copied or kept.
+ */
+START_TEST(test_rows)
+{
+	static const char *const words[] = { "alpha", "beta", "gamma" };
+	struct index *ix;
+	struct index_rows *r;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	char *cause = NULL, buf[32];
+	int i, n = 0;
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	db = index_db(ix);
+	q_exec(db, "CREATE TEMP TABLE r(a, b, c, d NOT NULL)");
+	r = index_rows_new(ix, "r", 4);
+	/* Two full statements and a tail inserted one by one. */
+	for (i = 0; i < 37; i++) {
+		index_rows_int(r, 1, i);
+		if (i % 3 != 0)
+			index_rows_text(r, 2, words[i % 3]);
+		test_fmt(buf, sizeof buf, "row %d", i);
+		index_rows_text_copy(r, 3, buf);
+		index_rows_int(r, 4, -i);
+		ck_assert_int_eq(index_rows_end(r, &cause), 0);
+	}
+	ck_assert_int_eq(index_rows_flush(r, &cause), 0);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT a, b, c, d FROM r "
+	    "ORDER BY rowid", -1, &st, NULL), SQLITE_OK);
+	for (; sqlite3_step(st) == SQLITE_ROW; n++) {
+		test_fmt(buf, sizeof buf, "row %d", n);
+		ck_assert_int_eq(sqlite3_column_int(st, 0), n);
+		if (n % 3 == 0)
+			ck_assert_int_eq(sqlite3_column_type(st, 1), SQLITE_NULL);
+		else
+			ck_assert_str_eq((const char *)sqlite3_column_text(st,
+			    1), words[n % 3]);
+		ck_assert_str_eq((const char *)sqlite3_column_text(st, 2), buf);
+		ck_assert_int_eq(sqlite3_column_int(st, 3), -n);
+	}
+	sqlite3_finalize(st);
+	ck_assert_int_eq(n, 37);
+
+	/* A failure in a full statement says which constraint. */
+	for (i = 0; i < 16 && index_rows_end(r, &cause) == 0; i++)
+		continue;
+	ck_assert_int_lt(i, 16);
+	ck_assert_msg(strstr(cause, "NOT NULL constraint failed: r.d") != NULL,
+	    "cause '%s'", cause);
+	free(cause);
+	index_rows_free(r);
+	index_close(ix);
+}
+END_TEST
+
 Suite *
 suite_index(void)
 {
@@ -331,6 +389,7 @@ suite_index(void)
 	tcase_add_test(tc, test_other_version);
 	tcase_add_test(tc, test_foreign);
 	tcase_add_test(tc, test_unopenable);
+	tcase_add_test(tc, test_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
