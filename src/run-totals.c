@@ -27,55 +27,51 @@ run_totals_mark_stale(struct index *ix, const char *run, char **cause)
 	return index_step(ix, st, cause);
 }
 
-static void
-bind_opt(sqlite3_stmt *st, int i, int has, int64_t v)
-{
-	if (has)
-		sqlite3_bind_int64(st, i, v);
-}
-
 /* What one part of the totals is: run, device, kind, compile work. */
 struct part {
 	const char	*run, *device;
 	int		 kernels, compile_work;
 };
 
-/* Stores the folded rows of one part. */
+/* Stores the folded rows of one part, many to a statement. */
 static int
 store_rows(struct index *ix, const struct part *pt, const struct op_row *rows,
     size_t n, char **cause)
 {
-	sqlite3_stmt *st;
+	struct index_rows *w = index_rows_new(ix, "run_totals", 17);
 	size_t i;
+	int rc = 0;
 
-	st = index_cached(ix, "INSERT INTO run_totals(run, device, kernels, "
-	    "compile_work, name, module, category, count, total_ps, self_ps, "
-	    "min_ps, max_ps, flops, bytes_accessed, framework_op, source, "
-	    "source_function) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && rc == 0; i++) {
 		const struct op_row *row = &rows[i];
 
-		index_bind_text(st, 1, pt->run);
-		index_bind_text(st, 2, pt->device);
-		sqlite3_bind_int(st, 3, pt->kernels);
-		sqlite3_bind_int(st, 4, pt->compile_work);
-		index_bind_text(st, 5, row->name);
-		index_bind_text(st, 6, row->module);
-		index_bind_text(st, 7, row->category);
-		sqlite3_bind_int64(st, 8, row->count);
-		sqlite3_bind_int64(st, 9, row->total_ps);
-		sqlite3_bind_int64(st, 10, row->self_ps);
-		bind_opt(st, 11, row->has_min, row->min_ps);
-		bind_opt(st, 12, row->has_max, row->max_ps);
-		bind_opt(st, 13, row->has_flops, row->flops);
-		bind_opt(st, 14, row->has_bytes, row->bytes);
-		index_bind_text(st, 15, row->framework_op);
-		index_bind_text(st, 16, row->source);
-		index_bind_text(st, 17, row->source_function);
-		if (index_step(ix, st, cause) == -1)
-			return -1;
+		index_rows_text(w, 1, pt->run);
+		index_rows_text(w, 2, pt->device);
+		index_rows_int(w, 3, pt->kernels);
+		index_rows_int(w, 4, pt->compile_work);
+		index_rows_text(w, 5, row->name);
+		index_rows_text(w, 6, row->module);
+		index_rows_text(w, 7, row->category);
+		index_rows_int(w, 8, row->count);
+		index_rows_int(w, 9, row->total_ps);
+		index_rows_int(w, 10, row->self_ps);
+		if (row->has_min)
+			index_rows_int(w, 11, row->min_ps);
+		if (row->has_max)
+			index_rows_int(w, 12, row->max_ps);
+		if (row->has_flops)
+			index_rows_int(w, 13, row->flops);
+		if (row->has_bytes)
+			index_rows_int(w, 14, row->bytes);
+		index_rows_text(w, 15, row->framework_op);
+		index_rows_text(w, 16, row->source);
+		index_rows_text(w, 17, row->source_function);
+		rc = index_rows_end(w, cause);
 	}
-	return 0;
+	if (rc == 0)
+		rc = index_rows_flush(w, cause);
+	index_rows_free(w);
+	return rc;
 }
 
 /*
