@@ -50,6 +50,11 @@ void	ivals_normalize(struct ivals *s);
 /* Walks a normalized set in order: ivals_next() is 1 while there is one. */
 void	ivals_iter_init(const struct ivals *s, struct ivals_iter *it);
 int	ivals_next(struct ivals_iter *it, struct ival *out);
+/*
+ * The next intervals, up to max of them, into out; returns how many (0:
+ * no more).  Cheaper per interval than ivals_next() for long walks.
+ */
+size_t	ivals_read(struct ivals_iter *it, struct ival *out, size_t max);
 void	ivals_release(struct ivals *s);
 
 #endif
