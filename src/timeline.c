@@ -31,28 +31,25 @@ struct ival_block {
 	uint8_t		 data[];
 };
 
-/* Room for one more interval (two varints, 10 bytes each at most). */
-static uint8_t *
-reserve_interval(struct ivals *s)
+/* A new last block, for when the last has no room for an interval. */
+static struct ival_block *
+add_block(struct ivals *s)
 {
 	struct ival_block *b = s->tail;
+	size_t cap = b == NULL ? MIN_BLOCK_BYTES :
+	    b->cap * 2 + 64 > MAX_BLOCK_BYTES ? MAX_BLOCK_BYTES :
+	    b->cap * 2 + 64;
 
-	if (b == NULL || b->len + 20 > b->cap) {
-		size_t cap = b == NULL ? MIN_BLOCK_BYTES :
-		    b->cap * 2 + 64 > MAX_BLOCK_BYTES ? MAX_BLOCK_BYTES :
-		    b->cap * 2 + 64;
-
-		b = xmalloc(sizeof *b + cap);
-		b->next = NULL;
-		b->len = 0;
-		b->cap = cap;
-		if (s->tail != NULL)
-			s->tail->next = b;
-		else
-			s->head = b;
-		s->tail = b;
-	}
-	return b->data + b->len;
+	b = xmalloc(sizeof *b + cap);
+	b->next = NULL;
+	b->len = 0;
+	b->cap = cap;
+	if (s->tail != NULL)
+		s->tail->next = b;
+	else
+		s->head = b;
+	s->tail = b;
+	return b;
 }
 
 /* Unrolled for the common sizes: a gap takes 1-2 bytes, a length 3-4. */
@@ -136,34 +133,30 @@ get_varint(const uint8_t *p, uint64_t *v)
 
 /* Appends iv to the encoded blocks. */
 static void
-encode(struct ivals *s, const struct ival *iv)
+encode(struct ivals *s, struct ival iv)
 {
-	uint64_t delta = (uint64_t)iv->start - (uint64_t)s->prev_end;
-	uint8_t *start = reserve_interval(s), *p;
+	uint64_t delta = (uint64_t)iv.start - (uint64_t)s->prev_end;
+	struct ival_block *b = s->tail;
+	uint8_t *p;
 
+	/* Room for two varints, 10 bytes each at most. */
+	if (b == NULL || b->len + 20 > b->cap)
+		b = add_block(s);
 	/* Zigzag: a small negative delta stays small. */
-	p = put_varint(start, (delta << 1) ^ (0 - (delta >> 63)));
-	p = put_varint(p, (uint64_t)iv->end - (uint64_t)iv->start);
-	s->tail->len += (size_t)(p - start);
-	s->prev_end = iv->end;
+	p = put_varint(b->data + b->len, (delta << 1) ^ (0 - (delta >> 63)));
+	p = put_varint(p, (uint64_t)iv.end - (uint64_t)iv.start);
+	b->len = (size_t)(p - b->data);
+	s->prev_end = iv.end;
 	s->n++;
 }
 
 void
-ivals_add(struct ivals *s, int64_t start, int64_t end)
+ivals_add_next(struct ivals *s, int64_t start, int64_t end)
 {
-	if (end <= start)
-		return;
 	if (s->have_last) {
-		/* Events of one line come in order: merge as they come. */
-		if (start >= s->last.start && start <= s->last.end) {
-			if (end > s->last.end)
-				s->last.end = end;
-			return;
-		}
 		if (start < s->last.start)
 			s->unsorted = 1;
-		encode(s, &s->last);
+		encode(s, s->last);
 	}
 	s->last.start = start;
 	s->last.end = end;
@@ -232,7 +225,7 @@ ivals_normalize(struct ivals *s)
 	size_t n = 0, i;
 
 	if (s->have_last) {
-		encode(s, &s->last);
+		encode(s, s->last);
 		s->have_last = 0;
 	}
 	if (!s->unsorted)
@@ -249,7 +242,7 @@ ivals_normalize(struct ivals *s)
 	for (i = 0; i < n; i++)
 		ivals_add(s, v[i].start, v[i].end);
 	if (s->have_last) {
-		encode(s, &s->last);
+		encode(s, s->last);
 		s->have_last = 0;
 	}
 	free(v);
