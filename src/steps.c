@@ -520,10 +520,10 @@ stream_init(struct ival_stream *s, const struct ivals *set)
 }
 
 /*
- * The stream's next interval into *iv; when it has none, 0 and an empty
+ * The stream's next interval into *iv; when it has none, an empty
  * interval at INT64_MAX (after any real one: those end after they start).
  */
-static inline int
+static inline void
 stream_next(struct ival_stream *s, struct ival *iv)
 {
 	if (s->i == s->n) {
@@ -532,52 +532,10 @@ stream_next(struct ival_stream *s, struct ival *iv)
 		s->i = 0;
 		if (s->n == 0) {
 			iv->start = iv->end = INT64_MAX;
-			return 0;
+			return;
 		}
 	}
 	*iv = s->buf[s->i++];
-	return 1;
-}
-
-/*
- * The time in each window of the union of two normalized sets, merged on
- * the fly.
- */
-static void
-union2_to_windows(const struct ivals *a, const struct ivals *b,
-    const struct window *win, size_t nwin, int64_t *sum)
-{
-	struct ival_stream sa, sb;
-	struct ival ha, hb, cur = { 0, 0 }, iv;
-	int la, lb, have = 0;
-	size_t first = 0;
-
-	stream_init(&sa, a);
-	stream_init(&sb, b);
-	la = stream_next(&sa, &ha);
-	lb = stream_next(&sb, &hb);
-	for (;;) {
-		if (la && (!lb || ha.start <= hb.start)) {
-			iv = ha;
-			la = stream_next(&sa, &ha);
-		} else if (lb) {
-			iv = hb;
-			lb = stream_next(&sb, &hb);
-		} else
-			break;
-		if (have && iv.start <= cur.end) {
-			if (iv.end > cur.end)
-				cur.end = iv.end;
-			continue;
-		}
-		if (have)
-			add_to_windows(win, nwin, &first, sum, cur.start,
-			    cur.end);
-		cur = iv;
-		have = 1;
-	}
-	if (have)
-		add_to_windows(win, nwin, &first, sum, cur.start, cur.end);
 }
 
 void
@@ -586,10 +544,10 @@ steps_measure(struct plane_summary *p, struct strmap *names,
     struct ivals busy[NBUSY])
 {
 	struct ival_stream *in = xcalloc(NBUSY, sizeof *in);
-	struct ival head[NBUSY], cur = { 0, 0 }, iv;
-	int64_t *sum[NBUSY + 1], *comm, prev_end = 0;
+	struct ival head[NBUSY], cur = { 0, 0 }, comm = { 0, 0 }, iv;
+	int64_t *sum[NBUSY + 1], prev_end = 0;
 	size_t i, first[NBUSY + 1];
-	int k, have = 0, any = 0;
+	int k, have = 0, any = 0, have_comm = 0;
 
 	for (k = 0; k <= NBUSY; k++) {
 		sum[k] = xcalloc(nwin + 1, sizeof *sum[k]);
@@ -602,8 +560,9 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 	}
 	/*
 	 * One pass over the sorted classes, merged on the fly: collective
-	 * time in each window, the union's (the rest is idle), and the idle
-	 * gaps between.
+	 * time in each window, the time of collectives and transfers
+	 * together (in sum[BUSY_TRANSFER] until the share-out below), the
+	 * union's (the rest is idle), and the idle gaps between.
 	 */
 	for (;;) {
 		int pick = 0;
@@ -617,10 +576,23 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 		if (pick != -1) {
 			iv = head[pick];
 			stream_next(&in[pick], &head[pick]);
-			/* The other classes' own sums are not needed below. */
+			/* Compute's own sum is not needed below. */
 			if (pick == BUSY_COLLECTIVE)
 				add_to_windows(win, nwin, &first[pick],
 				    sum[pick], iv.start, iv.end);
+			if (pick != BUSY_COMPUTE && have_comm &&
+			    iv.start <= comm.end) {
+				if (iv.end > comm.end)
+					comm.end = iv.end;
+			} else if (pick != BUSY_COMPUTE) {
+				if (have_comm)
+					add_to_windows(win, nwin,
+					    &first[BUSY_TRANSFER],
+					    sum[BUSY_TRANSFER], comm.start,
+					    comm.end);
+				comm = iv;
+				have_comm = 1;
+			}
 			if (have && iv.start <= cur.end) {
 				if (iv.end > cur.end)
 					cur.end = iv.end;
@@ -647,14 +619,15 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 	 * stays a collective), then transfer time no collective covered,
 	 * then compute for the rest.
 	 */
-	comm = xcalloc(nwin + 1, sizeof *comm);
-	union2_to_windows(&busy[BUSY_COLLECTIVE], &busy[BUSY_TRANSFER], win,
-	    nwin, comm);
+	if (have_comm)
+		add_to_windows(win, nwin, &first[BUSY_TRANSFER],
+		    sum[BUSY_TRANSFER], comm.start, comm.end);
 	for (i = 0; i < nwin; i++) {
-		sum[BUSY_TRANSFER][i] = comm[i] - sum[BUSY_COLLECTIVE][i];
-		sum[BUSY_COMPUTE][i] = sum[NBUSY][i] - comm[i];
+		int64_t both = sum[BUSY_TRANSFER][i];
+
+		sum[BUSY_TRANSFER][i] = both - sum[BUSY_COLLECTIVE][i];
+		sum[BUSY_COMPUTE][i] = sum[NBUSY][i] - both;
 	}
-	free(comm);
 
 	p->steps = xreallocarray(p->steps, p->nsteps + nwin + 1,
 	    sizeof *p->steps);
