@@ -58,13 +58,6 @@ op_key_hash(const struct op_key *k)
 	return h ^ (h >> 31);
 }
 
-int
-op_key_eq(const struct op_key *a, const struct op_key *b)
-{
-	return a->name == b->name && a->module == b->module &&
-	    a->program_id == b->program_id;
-}
-
 static size_t
 op_table_slot(const struct op_table *t, const struct op_key *k)
 {
@@ -171,25 +164,6 @@ load_view(struct classify *c, const struct pf_event *ev)
 		}
 }
 
-/* xprof's GetDeviceEventTimespan: device_offset_ps/duration override. */
-void
-event_span(struct classify *c, const struct pf_event *ev, int64_t *start,
-    int64_t *dur)
-{
-	int64_t off, d;
-
-	/* Out of range (jaxprof(1), IMPOSSIBLE TIMES): ignored. */
-	if (event_int(c, PF_KEY_DEVICE_OFFSET_PS, &off) &&
-	    event_int(c, PF_KEY_DEVICE_DURATION_PS, &d) &&
-	    ps_valid(off) && ps_valid(d)) {
-		*start = off;
-		*dur = d;
-	} else {
-		*start = ev->start_ps;
-		*dur = ev->duration_ps;
-	}
-}
-
 /* The innermost op of an hlo_op value "outer::inner". */
 struct pf_bytes
 last_component(struct pf_bytes s)
@@ -228,13 +202,10 @@ split_tf_op(const char *name, size_t *name_len)
 
 /* The display name of an event as a string id, cached per metadata. */
 uint32_t
-event_name_id(struct classify *c, const struct pf_event *ev)
+event_name_intern(struct classify *c, const struct pf_event *ev)
 {
-	uint32_t *slot = &c->meta_name[ev->meta->index];
-
-	if (*slot == NO_ID)
-		*slot = intern_str(c, pf_event_name(ev));
-	return *slot;
+	return c->meta_name[ev->meta->index] =
+	    intern_str(c, pf_event_name(ev));
 }
 
 /* The category derived from op name `op` (a string id), cached. */

@@ -9,6 +9,7 @@
 
 #include "classify.h"
 #include "hlo-match.h"
+#include "ptime.h"
 #include "timeline.h"
 
 /* Candidate op tables per plane; the plane's final one is chosen at the end. */
@@ -163,7 +164,13 @@ struct classify {
 };
 
 /* classify-event.c */
-int		op_key_eq(const struct op_key *a, const struct op_key *b);
+static inline int
+op_key_eq(const struct op_key *a, const struct op_key *b)
+{
+	return a->name == b->name && a->module == b->module &&
+	    a->program_id == b->program_id;
+}
+
 uint32_t	intern(struct classify *c, const char *s, size_t len);
 uint32_t	intern_str(struct classify *c, const char *s);
 /* The current event's stat with that key (its own, else its metadata's). */
@@ -175,11 +182,18 @@ event_stat(const struct classify *c, enum pf_key key)
 
 /* Loads the current event's stats for event_stat(). */
 void		load_view(struct classify *c, const struct pf_event *ev);
-/* The event's span: device_offset_ps/device_duration_ps override. */
-void		event_span(struct classify *c, const struct pf_event *ev,
-		    int64_t *start, int64_t *dur);
+/* Interns the event's display name into its metadata's cache slot. */
+uint32_t	event_name_intern(struct classify *c, const struct pf_event *ev);
+
 /* The display name of an event as a string id, cached per metadata. */
-uint32_t	event_name_id(struct classify *c, const struct pf_event *ev);
+static inline uint32_t
+event_name_id(struct classify *c, const struct pf_event *ev)
+{
+	uint32_t id = c->meta_name[ev->meta->index];
+
+	return id != NO_ID ? id : event_name_intern(c, ev);
+}
+
 /* Adds an open op's self time to its aggregate. */
 void		close_op(struct classify *c, struct open_op *o);
 /* Those as values: most events lack most keys, so no call for those. */
@@ -197,6 +211,28 @@ event_str(const struct classify *c, enum pf_key key, struct pf_bytes *v)
 	const struct pf_stat *st = event_stat(c, key);
 
 	return st != NULL && pf_stat_str(st, v);
+}
+
+/*
+ * The event's span: device_offset_ps/device_duration_ps override
+ * (xprof's GetDeviceEventTimespan); out of range (jaxprof(1),
+ * IMPOSSIBLE TIMES) they are ignored.
+ */
+static inline void
+event_span(const struct classify *c, const struct pf_event *ev,
+    int64_t *start, int64_t *dur)
+{
+	int64_t off, d;
+
+	if (event_int(c, PF_KEY_DEVICE_OFFSET_PS, &off) &&
+	    event_int(c, PF_KEY_DEVICE_DURATION_PS, &d) &&
+	    ps_valid(off) && ps_valid(d)) {
+		*start = off;
+		*dur = d;
+	} else {
+		*start = ev->start_ps;
+		*dur = ev->duration_ps;
+	}
 }
 struct pf_bytes	last_component(struct pf_bytes s);
 int		split_tf_op(const char *name, size_t *name_len);

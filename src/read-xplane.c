@@ -549,6 +549,24 @@ decode_stat(struct walker *w, struct cur c, struct pf_stat *st)
 	static const char msg[] = "XStat";
 
 	memset(st, 0, sizeof *st);
+	/*
+	 * Nearly every stat is a one-byte metadata id, then an integer or a
+	 * reference: those two fields read straight, as the loop would.
+	 */
+	if (c.end - c.p >= 3 && c.p[0] == (1 << 3 | WT_VARINT) &&
+	    c.p[1] < 0x80 && (c.p[2] == (3 << 3 | WT_VARINT) ||
+	    c.p[2] == (4 << 3 | WT_VARINT) || c.p[2] == (7 << 3 | WT_VARINT))) {
+		uint32_t field = c.p[2] >> 3;
+		uint64_t v;
+
+		st->metadata_id = c.p[1];
+		c.p += 3;
+		if (get_varint(w, &c, &v, msg) == -1)
+			return -1;
+		st->num.u = v;
+		st->kind = field == 3 ? PF_UINT64 : field == 4 ? PF_INT64 :
+		    PF_REF;
+	}
 	while (c.p < c.end) {
 		const uint8_t *at;
 		uint32_t field;
@@ -922,9 +940,24 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
     const struct pf_line *line, struct pf_event *ev)
 {
 	static const char msg[] = "XEvent";
+	/*
+	 * Nearly every event begins with its metadata id, offset and
+	 * duration, in that order: those read straight, as the loop would.
+	 */
+	int64_t *const usual[] = {
+		&ev->metadata_id, &ev->offset_ps, &ev->duration_ps
+	};
+	uint64_t v;
 	size_t i;
 
 	memset(ev, 0, sizeof *ev);
+	for (i = 0; i < 3 && c.p < c.end &&
+	    *c.p == ((i + 1) << 3 | WT_VARINT); i++) {
+		c.p++;
+		if (get_varint(w, &c, &v, msg) == -1)
+			return -1;
+		*usual[i] = (int64_t)v;
+	}
 	while (c.p < c.end) {
 		const uint8_t *at;
 		struct cur sub;

@@ -450,12 +450,30 @@ module_windows(const struct exec_rec *execs, size_t nexecs,
 	return v;
 }
 
+/* add_to_windows() for an interval across a window boundary. */
+static void
+add_across_windows(const struct window *win, size_t nwin, size_t first,
+    int64_t *sum, int64_t start, int64_t end)
+{
+	size_t i;
+
+	for (i = first; i < nwin && win[i].start_ps < end; i++) {
+		int64_t a = win[i].start_ps > start ? win[i].start_ps : start;
+		int64_t b = win[i].start_ps + win[i].dur_ps;
+
+		if (b > end)
+			b = end;
+		if (b > a)
+			sum[i] = ps_add(sum[i], b - a);
+	}
+}
+
 /*
  * Adds to sum[i] the overlap of [start, end) with each window i.  Calls
  * come in order of start; *first is the first window that may still be
  * open (the windows are sorted by start).
  */
-static void
+static inline void
 add_to_windows(const struct window *win, size_t nwin, size_t *first,
     int64_t *sum, int64_t start, int64_t end)
 {
@@ -473,15 +491,7 @@ add_to_windows(const struct window *win, size_t nwin, size_t *first,
 			sum[i] = ps_add(sum[i], end - start);
 		return;
 	}
-	for (i = *first; i < nwin && win[i].start_ps < end; i++) {
-		int64_t a = win[i].start_ps > start ? win[i].start_ps : start;
-		int64_t b = win[i].start_ps + win[i].dur_ps;
-
-		if (b > end)
-			b = end;
-		if (b > a)
-			sum[i] = ps_add(sum[i], b - a);
-	}
+	add_across_windows(win, nwin, i, sum, start, end);
 }
 
 static void
@@ -495,45 +505,37 @@ add_gap(struct plane_summary *p, int64_t start, int64_t end)
 	p->ngaps++;
 }
 
-/*
- * The time in each window of the union of two normalized sets, merged on
- * the fly.
- */
-static void
-union2_to_windows(const struct ivals *a, const struct ivals *b,
-    const struct window *win, size_t nwin, int64_t *sum)
-{
-	struct ivals_iter ia, ib;
-	struct ival ha, hb, cur = { 0, 0 }, iv;
-	int la, lb, have = 0;
-	size_t first = 0;
+/* A normalized set read in batches, one interval at a time. */
+struct ival_stream {
+	struct ivals_iter it;
+	struct ival	 buf[64];
+	size_t		 i, n;
+};
 
-	ivals_iter_init(a, &ia);
-	ivals_iter_init(b, &ib);
-	la = ivals_next(&ia, &ha);
-	lb = ivals_next(&ib, &hb);
-	for (;;) {
-		if (la && (!lb || ha.start <= hb.start)) {
-			iv = ha;
-			la = ivals_next(&ia, &ha);
-		} else if (lb) {
-			iv = hb;
-			lb = ivals_next(&ib, &hb);
-		} else
-			break;
-		if (have && iv.start <= cur.end) {
-			if (iv.end > cur.end)
-				cur.end = iv.end;
-			continue;
+static void
+stream_init(struct ival_stream *s, const struct ivals *set)
+{
+	ivals_iter_init(set, &s->it);
+	s->i = s->n = 0;
+}
+
+/*
+ * The stream's next interval into *iv; when it has none, an empty
+ * interval at INT64_MAX (after any real one: those end after they start).
+ */
+static inline void
+stream_next(struct ival_stream *s, struct ival *iv)
+{
+	if (s->i == s->n) {
+		s->n = ivals_read(&s->it, s->buf,
+		    sizeof s->buf / sizeof s->buf[0]);
+		s->i = 0;
+		if (s->n == 0) {
+			iv->start = iv->end = INT64_MAX;
+			return;
 		}
-		if (have)
-			add_to_windows(win, nwin, &first, sum, cur.start,
-			    cur.end);
-		cur = iv;
-		have = 1;
 	}
-	if (have)
-		add_to_windows(win, nwin, &first, sum, cur.start, cur.end);
+	*iv = s->buf[s->i++];
 }
 
 void
@@ -541,11 +543,11 @@ steps_measure(struct plane_summary *p, struct strmap *names,
     const struct window *win, size_t nwin, enum step_source src,
     struct ivals busy[NBUSY])
 {
-	struct ivals_iter it[NBUSY];
-	struct ival head[NBUSY], cur, iv;
-	int64_t *sum[NBUSY + 1], *comm, prev_end = 0;
+	struct ival_stream *in = xcalloc(NBUSY, sizeof *in);
+	struct ival head[NBUSY], cur = { 0, 0 }, comm = { 0, 0 }, iv;
+	int64_t *sum[NBUSY + 1], prev_end = 0;
 	size_t i, first[NBUSY + 1];
-	int k, live[NBUSY], have = 0, any = 0;
+	int k, have = 0, any = 0, have_comm = 0;
 
 	for (k = 0; k <= NBUSY; k++) {
 		sum[k] = xcalloc(nwin + 1, sizeof *sum[k]);
@@ -553,28 +555,44 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 	}
 	for (k = 0; k < NBUSY; k++) {
 		ivals_normalize(&busy[k]);
-		ivals_iter_init(&busy[k], &it[k]);
-		live[k] = ivals_next(&it[k], &head[k]);
+		stream_init(&in[k], &busy[k]);
+		stream_next(&in[k], &head[k]);
 	}
 	/*
 	 * One pass over the sorted classes, merged on the fly: collective
-	 * time in each window, the union's (the rest is idle), and the idle
-	 * gaps between.
+	 * time in each window, the time of collectives and transfers
+	 * together (in sum[BUSY_TRANSFER] until the share-out below), the
+	 * union's (the rest is idle), and the idle gaps between.
 	 */
 	for (;;) {
-		int pick = -1;
+		int pick = 0;
 
-		for (k = 0; k < NBUSY; k++)
-			if (live[k] && (pick == -1 ||
-			    head[k].start < head[pick].start))
+		/* The earliest head; the first class of those that tie. */
+		for (k = 1; k < NBUSY; k++)
+			if (head[k].start < head[pick].start)
 				pick = k;
+		if (head[pick].start == INT64_MAX)
+			pick = -1;	/* every class is done */
 		if (pick != -1) {
 			iv = head[pick];
-			live[pick] = ivals_next(&it[pick], &head[pick]);
-			/* The other classes' own sums are not needed below. */
+			stream_next(&in[pick], &head[pick]);
+			/* Compute's own sum is not needed below. */
 			if (pick == BUSY_COLLECTIVE)
 				add_to_windows(win, nwin, &first[pick],
 				    sum[pick], iv.start, iv.end);
+			if (pick != BUSY_COMPUTE && have_comm &&
+			    iv.start <= comm.end) {
+				if (iv.end > comm.end)
+					comm.end = iv.end;
+			} else if (pick != BUSY_COMPUTE) {
+				if (have_comm)
+					add_to_windows(win, nwin,
+					    &first[BUSY_TRANSFER],
+					    sum[BUSY_TRANSFER], comm.start,
+					    comm.end);
+				comm = iv;
+				have_comm = 1;
+			}
 			if (have && iv.start <= cur.end) {
 				if (iv.end > cur.end)
 					cur.end = iv.end;
@@ -601,14 +619,15 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 	 * stays a collective), then transfer time no collective covered,
 	 * then compute for the rest.
 	 */
-	comm = xcalloc(nwin + 1, sizeof *comm);
-	union2_to_windows(&busy[BUSY_COLLECTIVE], &busy[BUSY_TRANSFER], win,
-	    nwin, comm);
+	if (have_comm)
+		add_to_windows(win, nwin, &first[BUSY_TRANSFER],
+		    sum[BUSY_TRANSFER], comm.start, comm.end);
 	for (i = 0; i < nwin; i++) {
-		sum[BUSY_TRANSFER][i] = comm[i] - sum[BUSY_COLLECTIVE][i];
-		sum[BUSY_COMPUTE][i] = sum[NBUSY][i] - comm[i];
+		int64_t both = sum[BUSY_TRANSFER][i];
+
+		sum[BUSY_TRANSFER][i] = both - sum[BUSY_COLLECTIVE][i];
+		sum[BUSY_COMPUTE][i] = sum[NBUSY][i] - both;
 	}
-	free(comm);
 
 	p->steps = xreallocarray(p->steps, p->nsteps + nwin + 1,
 	    sizeof *p->steps);
@@ -628,4 +647,5 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 	}
 	for (k = 0; k <= NBUSY; k++)
 		free(sum[k]);
+	free(in);
 }

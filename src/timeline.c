@@ -14,42 +14,70 @@
 #include "xmalloc.h"
 
 /*
- * The encoded intervals live in blocks of this many bytes, chained.  A
- * buffer grown by doubling was copied at each step and, once glibc's
- * mmap threshold had risen past it, left each old copy resident in the
- * thread's arena: blocks are never copied, and freed ones serve the
- * next plane.
+ * The encoded intervals live in chained blocks.  A buffer grown by
+ * doubling was copied at each step and, once glibc's mmap threshold had
+ * risen past it, left each old copy resident in the thread's arena:
+ * blocks are never copied, and freed ones serve the next plane.  The
+ * first are small, as most sets are (a device's transfers, a host's):
+ * each is twice the last, up to MAX_BLOCK_BYTES.
  */
-#define BLOCK_BYTES	(64 * 1024 - 64)
+#define MIN_BLOCK_BYTES	(1024 - 64)
+#define MAX_BLOCK_BYTES	(64 * 1024 - 64)
 
 struct ival_block {
 	struct ival_block *next;
 	size_t		 len;		/* bytes used of data */
-	uint8_t		 data[BLOCK_BYTES];
+	size_t		 cap;		/* bytes of data */
+	uint8_t		 data[];
 };
 
-/* Room for one more interval (two varints, 10 bytes each at most). */
-static uint8_t *
-reserve_interval(struct ivals *s)
+/* A new last block, for when the last has no room for an interval. */
+static struct ival_block *
+add_block(struct ivals *s)
 {
 	struct ival_block *b = s->tail;
+	size_t cap = b == NULL ? MIN_BLOCK_BYTES :
+	    b->cap * 2 + 64 > MAX_BLOCK_BYTES ? MAX_BLOCK_BYTES :
+	    b->cap * 2 + 64;
 
-	if (b == NULL || b->len + 20 > BLOCK_BYTES) {
-		b = xmalloc(sizeof *b);
-		b->next = NULL;
-		b->len = 0;
-		if (s->tail != NULL)
-			s->tail->next = b;
-		else
-			s->head = b;
-		s->tail = b;
-	}
-	return b->data + b->len;
+	b = xmalloc(sizeof *b + cap);
+	b->next = NULL;
+	b->len = 0;
+	b->cap = cap;
+	if (s->tail != NULL)
+		s->tail->next = b;
+	else
+		s->head = b;
+	s->tail = b;
+	return b;
 }
 
-static uint8_t *
+/* Unrolled for the common sizes: a gap takes 1-2 bytes, a length 3-4. */
+static inline uint8_t *
 put_varint(uint8_t *p, uint64_t v)
 {
+	if (v < 1u << 7) {
+		p[0] = (uint8_t)v;
+		return p + 1;
+	}
+	if (v < 1u << 14) {
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7);
+		return p + 2;
+	}
+	if (v < 1u << 21) {
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7 | 0x80);
+		p[2] = (uint8_t)(v >> 14);
+		return p + 3;
+	}
+	if (v < 1u << 28) {
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7 | 0x80);
+		p[2] = (uint8_t)(v >> 14 | 0x80);
+		p[3] = (uint8_t)(v >> 21);
+		return p + 4;
+	}
 	while (v >= 0x80) {
 		*p++ = (uint8_t)(v | 0x80);
 		v >>= 7;
@@ -70,52 +98,65 @@ free_blocks(struct ivals *s)
 	s->tail = NULL;
 }
 
-static uint64_t
-get_varint(const uint8_t **p)
+/* The varint at p into *v; returns the byte after it. */
+static inline const uint8_t *
+get_varint(const uint8_t *p, uint64_t *v)
 {
-	uint64_t v = 0;
-	int shift = 0;
+	uint64_t x = p[0];
+	int shift;
 
-	while (**p & 0x80) {
-		v |= (uint64_t)(**p & 0x7f) << shift;
-		shift += 7;
-		(*p)++;
+	if (p[0] < 0x80) {
+		*v = x;
+		return p + 1;
 	}
-	v |= (uint64_t)**p << shift;
-	(*p)++;
-	return v;
+	x = (x & 0x7f) | (uint64_t)p[1] << 7;
+	if (p[1] < 0x80) {
+		*v = x;
+		return p + 2;
+	}
+	x = (x & 0x3fff) | (uint64_t)p[2] << 14;
+	if (p[2] < 0x80) {
+		*v = x;
+		return p + 3;
+	}
+	x = (x & 0x1fffff) | (uint64_t)p[3] << 21;
+	if (p[3] < 0x80) {
+		*v = x;
+		return p + 4;
+	}
+	x &= 0xfffffff;
+	for (p += 4, shift = 28; *p & 0x80; p++, shift += 7)
+		x |= (uint64_t)(*p & 0x7f) << shift;
+	*v = x | (uint64_t)*p << shift;
+	return p + 1;
 }
 
 /* Appends iv to the encoded blocks. */
 static void
-encode(struct ivals *s, const struct ival *iv)
+encode(struct ivals *s, struct ival iv)
 {
-	uint64_t delta = (uint64_t)iv->start - (uint64_t)s->prev_end;
-	uint8_t *start = reserve_interval(s), *p;
+	uint64_t delta = (uint64_t)iv.start - (uint64_t)s->prev_end;
+	struct ival_block *b = s->tail;
+	uint8_t *p;
 
+	/* Room for two varints, 10 bytes each at most. */
+	if (b == NULL || b->len + 20 > b->cap)
+		b = add_block(s);
 	/* Zigzag: a small negative delta stays small. */
-	p = put_varint(start, (delta << 1) ^ (0 - (delta >> 63)));
-	p = put_varint(p, (uint64_t)iv->end - (uint64_t)iv->start);
-	s->tail->len += (size_t)(p - start);
-	s->prev_end = iv->end;
+	p = put_varint(b->data + b->len, (delta << 1) ^ (0 - (delta >> 63)));
+	p = put_varint(p, (uint64_t)iv.end - (uint64_t)iv.start);
+	b->len = (size_t)(p - b->data);
+	s->prev_end = iv.end;
 	s->n++;
 }
 
 void
-ivals_add(struct ivals *s, int64_t start, int64_t end)
+ivals_add_next(struct ivals *s, int64_t start, int64_t end)
 {
-	if (end <= start)
-		return;
 	if (s->have_last) {
-		/* Events of one line come in order: merge as they come. */
-		if (start >= s->last.start && start <= s->last.end) {
-			if (end > s->last.end)
-				s->last.end = end;
-			return;
-		}
 		if (start < s->last.start)
 			s->unsorted = 1;
-		encode(s, &s->last);
+		encode(s, s->last);
 	}
 	s->last.start = start;
 	s->last.end = end;
@@ -130,27 +171,40 @@ ivals_iter_init(const struct ivals *s, struct ivals_iter *it)
 	it->prev_end = 0;
 }
 
+size_t
+ivals_read(struct ivals_iter *it, struct ival *out, size_t max)
+{
+	const struct ival_block *b = it->block;
+	const uint8_t *p, *end;
+	uint64_t prev_end = (uint64_t)it->prev_end, z, len;
+	size_t n = 0;
+
+	while (b != NULL && it->off == b->len) {
+		b = it->block = b->next;
+		it->off = 0;
+	}
+	if (b == NULL)
+		return 0;
+	p = b->data + it->off;
+	end = b->data + b->len;
+	while (n < max && p < end) {
+		p = get_varint(p, &z);
+		p = get_varint(p, &len);
+		/* Modulo 2^64, as encode() wrote them: exact for any int64. */
+		out[n].start = (int64_t)(prev_end + ((z >> 1) ^ (~(z & 1) + 1)));
+		prev_end = (uint64_t)out[n].start + len;
+		out[n].end = (int64_t)prev_end;
+		n++;
+	}
+	it->prev_end = (int64_t)prev_end;
+	it->off = (size_t)(p - b->data);
+	return n;
+}
+
 int
 ivals_next(struct ivals_iter *it, struct ival *out)
 {
-	const uint8_t *p;
-	uint64_t z;
-
-	if (it->block != NULL && it->off == it->block->len) {
-		it->block = it->block->next;
-		it->off = 0;
-	}
-	if (it->block == NULL)
-		return 0;
-	p = it->block->data + it->off;
-	z = get_varint(&p);
-	/* Modulo 2^64, as encode() wrote them: exact for any int64. */
-	out->start = (int64_t)((uint64_t)it->prev_end +
-	    ((z >> 1) ^ (~(z & 1) + 1)));
-	out->end = (int64_t)((uint64_t)out->start + get_varint(&p));
-	it->prev_end = out->end;
-	it->off = (size_t)(p - it->block->data);
-	return 1;
+	return ivals_read(it, out, 1) == 1;
 }
 
 static int
@@ -171,7 +225,7 @@ ivals_normalize(struct ivals *s)
 	size_t n = 0, i;
 
 	if (s->have_last) {
-		encode(s, &s->last);
+		encode(s, s->last);
 		s->have_last = 0;
 	}
 	if (!s->unsorted)
@@ -188,7 +242,7 @@ ivals_normalize(struct ivals *s)
 	for (i = 0; i < n; i++)
 		ivals_add(s, v[i].start, v[i].end);
 	if (s->have_last) {
-		encode(s, &s->last);
+		encode(s, s->last);
 		s->have_last = 0;
 	}
 	free(v);

@@ -412,6 +412,41 @@ START_TEST(test_ivals_in_order)
 }
 END_TEST
 
+/*
+ * Read in batches, a set gives what it gives one at a time: gaps and
+ * lengths of many varint sizes (1 to 10 bytes), across block ends.
+ */
+START_TEST(test_ivals_read_batches)
+{
+	struct ivals s = { 0 };
+	struct ivals_iter it, one;
+	struct ival batch[7], iv;
+	int64_t t = INT64_MIN / 2, len;
+	size_t n, i, total = 0;
+	int shift = 0;
+
+	for (i = 0; i < 20000; i++) {
+		len = ((int64_t)1 << shift) + (int64_t)i;
+		ivals_add(&s, t, t + len);
+		t += len + ((int64_t)1 << (shift / 2)) + 1;
+		shift = (shift + 5) % 47;
+	}
+	ivals_add(&s, t, t + ((int64_t)1 << 62));
+	ivals_normalize(&s);
+	ivals_iter_init(&s, &it);
+	ivals_iter_init(&s, &one);
+	while ((n = ivals_read(&it, batch, 7)) > 0)
+		for (i = 0; i < n; i++, total++) {
+			ck_assert(ivals_next(&one, &iv));
+			ck_assert_int_eq(batch[i].start, iv.start);
+			ck_assert_int_eq(batch[i].end, iv.end);
+		}
+	ck_assert(!ivals_next(&one, &iv));
+	ck_assert_uint_eq(total, 20001);
+	ivals_release(&s);
+}
+END_TEST
+
 START_TEST(test_ivals_out_of_order)
 {
 	struct ivals s = { 0 };
@@ -460,6 +495,7 @@ suite_classify(void)
 	tc = tcase_create("timeline");
 	tcase_add_test(tc, test_ivals_in_order);
 	tcase_add_test(tc, test_ivals_out_of_order);
+	tcase_add_test(tc, test_ivals_read_batches);
 	suite_add_tcase(s, tc);
 	return s;
 }
