@@ -148,36 +148,49 @@ dec_to_int(const struct dec *d, int scale, int64_t *out, int *exact)
 	return 0;
 }
 
+/* 10^0 .. 10^18: all the powers of ten an int64 holds. */
+static const uint64_t pow10[] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+	1000000000, 10000000000, 100000000000, 1000000000000,
+	10000000000000, 100000000000000, 1000000000000000,
+	10000000000000000, 100000000000000000, 1000000000000000000,
+};
+
 /*
  * The common case of a number to an integer: s[0..n) is [-]digits[.digits]
  * with at most scale digits after the point and at most 18 digits in all
  * once scaled by 10^scale, so exact in int64 without rounding.  Returns 0
- * when it is not that case (the general way gives the same for it).
+ * when it is not that case (the general way gives the same for it).  One
+ * loop over the bytes: every event has four such numbers.
  */
 static int
 dec_quick(const char *s, size_t n, int scale, int64_t *out)
 {
-	const char *p = s, *end = s + n, *digits;
-	uint64_t v = 0;		/* wraps harmlessly past 19 digits */
+	const char *p = s, *end = s + n, *digits, *dot = NULL;
+	uint64_t v = 0;
 	size_t nint, nfrac = 0;
+	unsigned d;
 
 	if (p < end && *p == '-')
 		p++;
-	for (digits = p; p < end && (unsigned char)(*p - '0') < 10; p++)
-		v = v * 10 + (uint64_t)(*p - '0');
-	nint = (size_t)(p - digits);
-	if (p < end && *p == '.') {
-		for (digits = ++p; p < end && (unsigned char)(*p - '0') < 10;
-		    p++)
-			v = v * 10 + (uint64_t)(*p - '0');
-		if ((nfrac = (size_t)(p - digits)) == 0)
+	/* More is over 18 digits and a point: not the case. */
+	if (end - p > 19)
+		return 0;
+	for (digits = p; p < end; p++) {
+		if ((d = (unsigned char)*p - '0') < 10)
+			v = v * 10 + d;
+		else if (*p == '.' && dot == NULL)
+			dot = p;
+		else
 			return 0;
 	}
-	if (p != end || nint + nfrac == 0 || nfrac > (size_t)scale ||
+	nint = (size_t)((dot != NULL ? dot : end) - digits);
+	if (dot != NULL && (nfrac = (size_t)(end - dot - 1)) == 0)
+		return 0;
+	if (nint + nfrac == 0 || nfrac > (size_t)scale ||
 	    nint + (size_t)scale > 18)
 		return 0;
-	for (; nfrac < (size_t)scale; nfrac++)
-		v *= 10;
+	v *= pow10[(size_t)scale - nfrac];
 	*out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
 	return 1;
 }
@@ -187,19 +200,25 @@ static int
 str_int(const char *s, size_t n, int64_t *out)
 {
 	struct dec d;
-	size_t i;
+	uint64_t v = 0;		/* exact up to 18 digits */
+	size_t i, neg;
+	unsigned digit;
 	int exact;
 
 	if (n == 0)
 		return 0;
-	i = s[0] == '-';
+	i = neg = s[0] == '-';
 	if (n == i || n - i > 20 || (s[i] == '0' && n - i > 1))
 		return 0;
-	for (; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
+	for (; i < n; i++) {
+		if ((digit = (unsigned char)s[i] - '0') >= 10)
 			return 0;
-	if (dec_quick(s, n, 0, out))
+		v = v * 10 + digit;
+	}
+	if (n - neg <= 18) {
+		*out = neg ? -(int64_t)v : (int64_t)v;
 		return 1;
+	}
 	return dec_parse(s, n, &d) == 0 &&
 	    dec_to_int(&d, 0, out, &exact) == 0 && exact;
 }
@@ -272,10 +291,9 @@ enum field {
 	F_ARGS,
 };
 
-/* A scalar of args; key and string value are in cur.text. */
+/* A scalar of args; its string value is in cur.text. */
 struct arg {
-	size_t		 key;
-	size_t		 keylen;
+	uint32_t	 key;		/* in jr.argkeys */
 	enum pf_value_kind kind;	/* PF_INT64, PF_DOUBLE or PF_STR */
 	int		 is_str;	/* a JSON string, perhaps read as int */
 	int64_t		 i;
@@ -296,17 +314,19 @@ struct cur {
 	struct arg	*args;
 	size_t		 nargs;
 	size_t		 capargs;
-	size_t		 argkey;	/* the arg key just read */
-	size_t		 argkeylen;
+	uint32_t	 argkey;	/* the arg key just read */
 	enum field	 field;		/* the event key just read */
 	size_t		 long_arg;	/* args.long_name, or SIZE_MAX */
 };
 
 /*
- * A direct-mapped cache of recent ids in front of a strmap, keyed by a few
- * bytes of the name: a trace's names repeat, and strmap hashes every byte.
+ * A direct-mapped cache of recent ids in front of a strmap, keyed by a
+ * hash of the name a word at a time: a trace's names repeat, and strmap
+ * hashes a byte at a time.  Its names are the events' (a few thousand in
+ * a big trace) and args keys, so that they seldom share a slot.
  */
-#define NCACHED		512
+#define NCACHED_BITS	12
+#define NCACHED		(1 << NCACHED_BITS)
 
 struct cached {
 	uint32_t	 set;		/* whose strmap: a plane's index */
@@ -355,12 +375,15 @@ struct jr {
 	struct jline	*lines;
 	size_t		 nlines;
 	size_t		*order;		/* lines in emission order */
+	struct strmap	 argkeys;	/* every args key, KEY_* first */
+	uint32_t	*keystat;	/* argkeys id -> statnames id + 1 */
+	size_t		 capkeystat;
 	struct strmap	 statnames;
 	enum pf_key	*statkeys;
 	size_t		 nstatkeys;
 	size_t		 lastline;	/* lines index + 1 of the last event */
 	struct cached	 metacache[NCACHED];	/* planes' metas */
-	struct cached	 statcache[NCACHED];	/* statnames */
+	struct cached	 keycache[NCACHED];	/* argkeys */
 
 	/* The batch: lines order[bfirst..bend) (pass 2). */
 	size_t		 bfirst;
@@ -421,17 +444,31 @@ changed(struct jr *jr)
 	return fail(jr, "the file changed while being read");
 }
 
+static uint64_t
+load64(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
 static size_t
 cache_slot(const char *s, size_t n, size_t set)
 {
-	size_t h = n * 0x9e3779b1u ^ set * 0x85ebca6bu;
+	const uint64_t k = 0x9e3779b97f4a7c15u;	/* 2^64 / golden ratio */
+	uint64_t h = ((uint64_t)n << 32 ^ set) * k;
+	size_t i;
 
-	if (n > 0)
-		h ^= (size_t)(unsigned char)s[0] << 16 ^
-		    (size_t)(unsigned char)s[n / 2] << 8 ^
-		    (size_t)(unsigned char)s[n - 1] ^
-		    (size_t)(unsigned char)s[(n - 1) * 3 / 4] << 4;
-	return (h ^ h >> 11) % NCACHED;
+	if (n >= 8) {
+		for (i = 0; i + 8 <= n; i += 8)
+			h = (h ^ load64(s + i)) * k;
+		if (i < n)	/* the last 8 bytes, overlapping */
+			h = (h ^ load64(s + n - 8)) * k;
+	} else
+		for (i = 0; i < n; i++)
+			h = (h ^ (unsigned char)s[i]) * k;
+	return (size_t)(h >> (64 - NCACHED_BITS));
 }
 
 /* strmap_intern(m, s, n), m being set's; *added says whether s was new. */
@@ -530,6 +567,53 @@ line_find(struct jr *jr, int64_t pid, int64_t tid)
 	return &jr->lines[id];
 }
 
+/* The args keys that read-json.c looks for, interned first. */
+enum {
+	KEY_LONG_NAME,
+	KEY_NAME,
+	KEY_SORT_INDEX,
+};
+
+/* The argkeys id of an args key (a few per event: cached). */
+static uint32_t
+arg_key(struct jr *jr, const char *k, size_t n)
+{
+	uint32_t id;
+	int added;
+
+	id = intern_cached(jr->keycache, 0, &jr->argkeys, k, n, &added);
+	if (added) {
+		if (id == jr->capkeystat) {
+			jr->capkeystat = jr->capkeystat == 0 ? 64 :
+			    jr->capkeystat * 2;
+			jr->keystat = xreallocarray(jr->keystat,
+			    jr->capkeystat, sizeof *jr->keystat);
+		}
+		jr->keystat[id] = 0;
+	}
+	return id;
+}
+
+/*
+ * The statnames id of args key key, interned the first time an event
+ * keeps it (statnames ids go by first use in the events kept).
+ */
+static uint32_t
+stat_name(struct jr *jr, uint32_t key)
+{
+	uint32_t id;
+
+	if (jr->keystat[key] != 0)
+		return jr->keystat[key] - 1;
+	id = strmap_intern(&jr->statnames, jr->argkeys.strings[key],
+	    jr->argkeys.lengths[key]);
+	jr->statkeys = xreallocarray(jr->statkeys, ++jr->nstatkeys,
+	    sizeof *jr->statkeys);
+	jr->statkeys[id] = pf_key_of(jr->statnames.strings[id]);
+	jr->keystat[key] = id + 1;
+	return id;
+}
+
 /*
  * The current event's metadata key, *len bytes: its name, then NUL and
  * long_name when it has one (built in jr->key).
@@ -554,21 +638,14 @@ meta_key(struct jr *jr, size_t *len)
 
 /* ---- What an event gives, once all of it is read ---- */
 
-static int
-arg_is(const struct cur *c, const struct arg *a, const char *name)
-{
-	return a->keylen == strlen(name) &&
-	    memcmp(c->text.p + a->key, name, a->keylen) == 0;
-}
-
-/* The string arg called name (of a metadata event), or NULL. */
+/* The first string arg whose key is argkeys id key, or NULL. */
 static const struct arg *
-arg_str(const struct cur *c, const char *name)
+arg_str(const struct cur *c, uint32_t key)
 {
 	size_t i;
 
 	for (i = 0; i < c->nargs; i++)
-		if (c->args[i].is_str && arg_is(c, &c->args[i], name))
+		if (c->args[i].is_str && c->args[i].key == key)
 			return &c->args[i];
 	return NULL;
 }
@@ -587,13 +664,13 @@ meta_event(struct jr *jr)
 		/* plane_get() may move jr->planes. */
 		i = plane_get(jr, c->pid);
 		p = &jr->planes[i];
-		if ((a = arg_str(c, "name")) != NULL) {
+		if ((a = arg_str(c, KEY_NAME)) != NULL) {
 			free(p->name);
 			p->name = xstrndup(c->text.p + a->val, a->vallen);
 		}
 	} else if (strcmp(what, "thread_name") == 0) {
 		l = line_get(jr, c->pid, c->tid);
-		if ((a = arg_str(c, "name")) != NULL) {
+		if ((a = arg_str(c, KEY_NAME)) != NULL) {
 			free(l->name);
 			l->name = xstrndup(c->text.p + a->val, a->vallen);
 		}
@@ -601,7 +678,7 @@ meta_event(struct jr *jr)
 		l = line_get(jr, c->pid, c->tid);
 		for (i = 0; i < c->nargs; i++)
 			if (c->args[i].kind == PF_INT64 &&
-			    arg_is(c, &c->args[i], "sort_index")) {
+			    c->args[i].key == KEY_SORT_INDEX) {
 				l->has_sort = 1;
 				l->sort = c->args[i].i;
 			}
@@ -665,7 +742,6 @@ add_event(struct jr *jr, struct jline *l, uint32_t meta)
 	struct jstat *st;
 	struct jev *ev;
 	size_t i;
-	int added;
 
 	ev = &l->ev[l->fill];
 	ev->start_ps = c->ts_ps;
@@ -681,14 +757,7 @@ add_event(struct jr *jr, struct jline *l, uint32_t meta)
 		if (i == c->long_arg)
 			continue;
 		st = &jr->stats[jr->nstats++];
-		st->name = intern_cached(jr->statcache, 0, &jr->statnames,
-		    c->text.p + a->key, a->keylen, &added);
-		if (added) {
-			jr->statkeys = xreallocarray(jr->statkeys,
-			    ++jr->nstatkeys, sizeof *jr->statkeys);
-			jr->statkeys[st->name] =
-			    pf_key_of(jr->statnames.strings[st->name]);
-		}
+		st->name = stat_name(jr, a->key);
 		st->kind = a->kind;
 		st->len = 0;
 		if (a->kind == PF_INT64)
@@ -738,7 +807,7 @@ unstore(struct jr *jr)
 	/* Batches intern stat names afresh, in their own order. */
 	strmap_release(&jr->statnames);
 	strmap_init(&jr->statnames);
-	memset(jr->statcache, 0, sizeof jr->statcache);
+	memset(jr->keystat, 0, jr->argkeys.n * sizeof *jr->keystat);
 	free(jr->statkeys);
 	jr->statkeys = NULL;
 	jr->nstatkeys = 0;
@@ -880,7 +949,7 @@ event_end(struct jr *jr)
 		    !ps_valid(c->ts_ps) ? "ts" : "dur",
 		    (long long)(!ps_valid(c->ts_ps) ? c->ts_ps : c->dur_ps),
 		    (long long)PS_LIMIT);
-	a = arg_str(c, "long_name");
+	a = arg_str(c, KEY_LONG_NAME);
 	c->long_arg = a != NULL ? (size_t)(a - c->args) : SIZE_MAX;
 	if (jr->pass == 1) {
 		count_event(jr);
@@ -1010,7 +1079,6 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 	a = &c->args[c->nargs++];
 	memset(a, 0, sizeof *a);
 	a->key = c->argkey;
-	a->keylen = c->argkeylen;
 	a->kind = PF_INT64;
 	switch (t) {
 	case S_BOOL:
@@ -1123,9 +1191,7 @@ on_map_key(void *ctx, const char *k, size_t n)
 	if (jr->depth == jr->evd + 1)
 		c->field = field_of(k, n);
 	else if (jr->depth == jr->evd + 2 && jr->in_args) {
-		c->argkey = c->text.len;
-		c->argkeylen = n;
-		buf_add(&c->text, k, n);
+		c->argkey = arg_key(jr, k, n);
 	}
 	return 1;
 }
@@ -1542,6 +1608,8 @@ jr_release(struct jr *jr)
 	free(jr->order);
 	strmap_release(&jr->pids);
 	strmap_release(&jr->tids);
+	strmap_release(&jr->argkeys);
+	free(jr->keystat);
 	strmap_release(&jr->statnames);
 	free(jr->statkeys);
 	free(jr->cur.name.p);
@@ -1581,6 +1649,10 @@ json_open(const char *path, size_t budget, struct json_trace **out,
 	jr->budget = budget;
 	strmap_init(&jr->pids);
 	strmap_init(&jr->tids);
+	strmap_init(&jr->argkeys);
+	(void)arg_key(jr, "long_name", 9);
+	(void)arg_key(jr, "name", 4);
+	(void)arg_key(jr, "sort_index", 10);
 	strmap_init(&jr->statnames);
 	errno = 0;
 	jr->path = jt->path = xstrdup(path);
