@@ -29,7 +29,7 @@ struct buf {
 	size_t		 cap;
 };
 
-static void
+static inline void
 buf_add(struct buf *b, const void *p, size_t n)
 {
 	if (b->cap - b->len < n + 1) {
@@ -40,6 +40,33 @@ buf_add(struct buf *b, const void *p, size_t n)
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
 	b->p[b->len] = '\0';
+}
+
+static uint64_t
+load64(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* memcmp(a, b, n) == 0 without a call: the names compared are short. */
+static inline int
+same_bytes(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	if (n < 8) {
+		for (i = 0; i < n; i++)
+			if (a[i] != b[i])
+				return 0;
+		return 1;
+	}
+	for (i = 0; i + 8 < n; i += 8)
+		if (load64(a + i) != load64(b + i))
+			return 0;
+	return load64(a + n - 8) == load64(b + n - 8);
 }
 
 /* ---- Numbers: JSON text to integers without going through double ---- */
@@ -333,6 +360,16 @@ struct cached {
 	uint32_t	 id1;		/* the id + 1; 0: empty */
 };
 
+/*
+ * The text and value of the last pid or tid read: the next event's is
+ * mostly the same text (len 0: none yet).
+ */
+struct last_int {
+	char		 text[24];
+	size_t		 len;
+	int64_t		 value;
+};
+
 /* ---- Reader state ---- */
 
 struct jr {
@@ -363,6 +400,8 @@ struct jr {
 	int		 saw_events;
 	int		 in_args;
 	struct cur	 cur;
+	struct last_int	 last_pid;
+	struct last_int	 last_tid;
 	struct buf	 key;		/* scratch: a meta or a lookup key */
 	struct buf	 num;		/* scratch: a number for strtod */
 
@@ -444,15 +483,6 @@ changed(struct jr *jr)
 	return fail(jr, "the file changed while being read");
 }
 
-static uint64_t
-load64(const char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-
 static size_t
 cache_slot(const char *s, size_t n, size_t set)
 {
@@ -472,7 +502,7 @@ cache_slot(const char *s, size_t n, size_t set)
 }
 
 /* strmap_intern(m, s, n), m being set's; *added says whether s was new. */
-static uint32_t
+static inline uint32_t
 intern_cached(struct cached *cache, size_t set, struct strmap *m,
     const char *s, size_t n, int *added)
 {
@@ -483,7 +513,7 @@ intern_cached(struct cached *cache, size_t set, struct strmap *m,
 	*added = 0;
 	if (c->id1 != 0 && c->set == set) {
 		id = c->id1 - 1;
-		if (m->lengths[id] == n && memcmp(m->strings[id], s, n) == 0)
+		if (m->lengths[id] == n && same_bytes(m->strings[id], s, n))
 			return id;
 	}
 	id = strmap_intern(m, s, n);
@@ -997,24 +1027,31 @@ field_of(const char *k, size_t n)
 }
 
 /* An integer field: pid or tid. */
-static int
+static inline int
 int_field(struct jr *jr, const char *what, const char *s, size_t n,
-    int64_t *out)
+    struct last_int *last, int64_t *out)
 {
 	struct dec d;
 	int exact;
 
-	if (dec_quick(s, n, 0, out))
+	if (n != 0 && n == last->len && same_bytes(s, last->text, n)) {
+		*out = last->value;
 		return 1;
-	if (dec_parse(s, n, &d) == -1 || dec_to_int(&d, 0, out, &exact) == -1 ||
-	    !exact)
+	}
+	if (!dec_quick(s, n, 0, out) && (dec_parse(s, n, &d) == -1 ||
+	    dec_to_int(&d, 0, out, &exact) == -1 || !exact))
 		return fail(jr, "%s '%.*s' is not an integer", what,
 		    (int)(n > 40 ? 40 : n), s);
+	if (n <= sizeof last->text) {
+		memcpy(last->text, s, n);
+		last->len = n;
+		last->value = *out;
+	}
 	return 1;
 }
 
 /* A time field, µs: ts or dur, to ps. */
-static int
+static inline int
 time_field(struct jr *jr, const char *what, const char *s, size_t n,
     int64_t *out)
 {
@@ -1032,7 +1069,7 @@ time_field(struct jr *jr, const char *what, const char *s, size_t n,
 	return 1;
 }
 
-static int
+static inline int
 event_field(struct jr *jr, enum scalar t, const char *s, size_t n)
 {
 	struct cur *c = &jr->cur;
@@ -1045,9 +1082,9 @@ event_field(struct jr *jr, enum scalar t, const char *s, size_t n)
 			c->ph = n == 1 ? s[0] : '?';
 		return 1;
 	case F_PID:
-		return int_field(jr, "pid", s, n, &c->pid);
+		return int_field(jr, "pid", s, n, &jr->last_pid, &c->pid);
 	case F_TID:
-		return int_field(jr, "tid", s, n, &c->tid);
+		return int_field(jr, "tid", s, n, &jr->last_tid, &c->tid);
 	case F_TS:
 		return time_field(jr, "ts", s, n, &c->ts_ps);
 	case F_DUR:
@@ -1107,7 +1144,7 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 	return 1;
 }
 
-static int
+static inline int
 on_scalar(struct jr *jr, enum scalar t, const char *s, size_t n)
 {
 	if (jr->evd == 0) {

@@ -712,6 +712,12 @@ static const struct {
 	  "error: at byte 22: ts 1.7e15 us is out of range" },
 	{ "bad pid", "[{\"ph\":\"X\",\"pid\":1.5}]",
 	  "error: at byte 20: pid '1.5' is not an integer" },
+	/* The reader keeps the last pid and tid: an empty one is still bad. */
+	{ "empty pid after one", "[{\"pid\":7},{\"pid\":7},{\"pid\":\"\"}]",
+	  "error: at byte 30: pid '' is not an integer" },
+	{ "bad tid after one", "[{\"tid\":\"12345678901\"},"
+	  "{\"tid\":\"12345678901\"},{\"tid\":\"1234567890x\"}]",
+	  "error: at byte 65: tid '1234567890x' is not an integer" },
 };
 
 START_TEST(test_bad)
