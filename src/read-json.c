@@ -344,6 +344,7 @@ struct cur {
 	uint32_t	 argkey;	/* the arg key just read */
 	enum field	 field;		/* the event key just read */
 	size_t		 long_arg;	/* args.long_name, or SIZE_MAX */
+	size_t		 strbytes;	/* the bytes of the PF_STR args */
 };
 
 /*
@@ -604,13 +605,25 @@ enum {
 	KEY_SORT_INDEX,
 };
 
-/* The argkeys id of an args key (a few per event: cached). */
+/*
+ * The argkeys id of an args key.  Events come in runs of one kind whose
+ * args have the same keys in the same order, so the key that the last
+ * event had in this place is tried first (cur.args keeps it), then the
+ * cache.
+ */
 static uint32_t
 arg_key(struct jr *jr, const char *k, size_t n)
 {
+	const struct cur *c = &jr->cur;
 	uint32_t id;
 	int added;
 
+	if (c->nargs < c->capargs) {
+		id = c->args[c->nargs].key;
+		if (jr->argkeys.lengths[id] == n &&
+		    same_bytes(jr->argkeys.strings[id], k, n))
+			return id;
+	}
 	id = intern_cached(jr->keycache, 0, &jr->argkeys, k, n, &added);
 	if (added) {
 		if (id == jr->capkeystat) {
@@ -749,19 +762,20 @@ close_event(struct jr *jr, struct jline *l)
 	return jr->pass != 2;
 }
 
-/* The stats the event brings, and the bytes of their strings. */
+/* The stats the event brings (all args but long_name), and their bytes. */
 static void
 event_size(const struct cur *c, size_t *nstats, size_t *nbytes)
 {
-	size_t i;
+	const struct arg *a;
 
-	*nstats = *nbytes = 0;
-	for (i = 0; i < c->nargs; i++)
-		if (i != c->long_arg) {
-			(*nstats)++;
-			if (c->args[i].kind == PF_STR)
-				*nbytes += c->args[i].vallen;
-		}
+	*nstats = c->nargs;
+	*nbytes = c->strbytes;
+	if (c->long_arg != SIZE_MAX) {
+		a = &c->args[c->long_arg];
+		(*nstats)--;
+		if (a->kind == PF_STR)
+			*nbytes -= a->vallen;
+	}
 }
 
 /* Keeps the event as l's next, its name meta; there is room for it. */
@@ -953,7 +967,6 @@ static int
 event_end(struct jr *jr)
 {
 	struct cur *c = &jr->cur;
-	const struct arg *a;
 
 	switch (c->ph) {
 	case 'M':
@@ -979,8 +992,6 @@ event_end(struct jr *jr)
 		    !ps_valid(c->ts_ps) ? "ts" : "dur",
 		    (long long)(!ps_valid(c->ts_ps) ? c->ts_ps : c->dur_ps),
 		    (long long)PS_LIMIT);
-	a = arg_str(c, KEY_LONG_NAME);
-	c->long_arg = a != NULL ? (size_t)(a - c->args) : SIZE_MAX;
 	if (jr->pass == 1) {
 		count_event(jr);
 		return 1;
@@ -1112,11 +1123,17 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 	if (c->nargs == c->capargs) {
 		c->capargs = c->capargs == 0 ? 16 : c->capargs * 2;
 		c->args = xreallocarray(c->args, c->capargs, sizeof *c->args);
+		/* Key 0 for arg_key() to try in the places not used yet. */
+		memset(c->args + c->nargs, 0,
+		    (c->capargs - c->nargs) * sizeof *c->args);
 	}
 	a = &c->args[c->nargs++];
-	memset(a, 0, sizeof *a);
 	a->key = c->argkey;
 	a->kind = PF_INT64;
+	a->is_str = 0;
+	a->i = 0;
+	a->d = 0;
+	a->val = a->vallen = 0;
 	switch (t) {
 	case S_BOOL:
 		a->i = s[0] == 't';
@@ -1138,8 +1155,13 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 		a->val = c->text.len;
 		a->vallen = n;
 		buf_add(&c->text, s, n);
-		if (!str_int(s, n, &a->i))
+		if (!str_int(s, n, &a->i)) {
 			a->kind = PF_STR;
+			c->strbytes += n;
+		}
+		/* The first string long_name is the event's name. */
+		if (a->key == KEY_LONG_NAME && c->long_arg == SIZE_MAX)
+			c->long_arg = c->nargs - 1;
 	}
 	return 1;
 }
@@ -1207,6 +1229,8 @@ on_start_map(void *ctx)
 		c->name.len = 0;
 		c->text.len = 0;
 		c->nargs = 0;
+		c->long_arg = SIZE_MAX;
+		c->strbytes = 0;
 		c->field = F_OTHER;
 	} else if (jr->depth == jr->evd + 2 && c->field == F_ARGS)
 		jr->in_args = 1;
