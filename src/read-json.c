@@ -419,8 +419,8 @@ struct jr {
 	uint32_t	*keystat;	/* argkeys id -> statnames id + 1 */
 	size_t		 capkeystat;
 	struct strmap	 statnames;
-	enum pf_key	*statkeys;
-	size_t		 nstatkeys;
+	struct pf_stat	*statproto;	/* per statnames id: its name and key */
+	size_t		 nstatproto;
 	size_t		 lastline;	/* lines index + 1 of the last event */
 	struct cached	 metacache[NCACHED];	/* planes' metas */
 	struct cached	 keycache[NCACHED];	/* argkeys */
@@ -650,9 +650,12 @@ stat_name(struct jr *jr, uint32_t key)
 		return jr->keystat[key] - 1;
 	id = strmap_intern(&jr->statnames, jr->argkeys.strings[key],
 	    jr->argkeys.lengths[key]);
-	jr->statkeys = xreallocarray(jr->statkeys, ++jr->nstatkeys,
-	    sizeof *jr->statkeys);
-	jr->statkeys[id] = pf_key_of(jr->statnames.strings[id]);
+	jr->statproto = xreallocarray(jr->statproto, ++jr->nstatproto,
+	    sizeof *jr->statproto);
+	memset(&jr->statproto[id], 0, sizeof jr->statproto[id]);
+	jr->statproto[id].metadata_id = (int64_t)id + 1;
+	jr->statproto[id].name = jr->statnames.strings[id];
+	jr->statproto[id].key = pf_key_of(jr->statnames.strings[id]);
 	jr->keystat[key] = id + 1;
 	return id;
 }
@@ -852,9 +855,9 @@ unstore(struct jr *jr)
 	strmap_release(&jr->statnames);
 	strmap_init(&jr->statnames);
 	memset(jr->keystat, 0, jr->argkeys.n * sizeof *jr->keystat);
-	free(jr->statkeys);
-	jr->statkeys = NULL;
-	jr->nstatkeys = 0;
+	free(jr->statproto);
+	jr->statproto = NULL;
+	jr->nstatproto = 0;
 	free(jr->deferred);
 	jr->deferred = NULL;
 	jr->storing = 0;
@@ -1565,10 +1568,7 @@ emit_line(struct jr *jr, const struct pf_plane *plane, const struct jline *l,
 			const struct jstat *s = &jr->stats[e->stat_first + j];
 			struct pf_stat *st = &jr->scratch[j];
 
-			memset(st, 0, sizeof *st);
-			st->metadata_id = (int64_t)s->name + 1;
-			st->name = jr->statnames.strings[s->name];
-			st->key = jr->statkeys[s->name];
+			*st = jr->statproto[s->name];
 			st->kind = (enum pf_value_kind)s->kind;
 			if (s->kind == PF_INT64)
 				st->num.i = s->v.i;
@@ -1672,7 +1672,7 @@ jr_release(struct jr *jr)
 	strmap_release(&jr->argkeys);
 	free(jr->keystat);
 	strmap_release(&jr->statnames);
-	free(jr->statkeys);
+	free(jr->statproto);
 	free(jr->cur.name.p);
 	free(jr->cur.text.p);
 	free(jr->cur.args);
