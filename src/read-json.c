@@ -318,7 +318,10 @@ enum field {
 	F_ARGS,
 };
 
-/* A scalar of args; its string value is in cur.text. */
+/*
+ * A scalar of args.  A string's text is val in cur.text, but for one read
+ * as an integer that is no name or long_name (vallen 0 then).
+ */
 struct arg {
 	uint32_t	 key;		/* in jr.argkeys */
 	enum pf_value_kind kind;	/* PF_INT64, PF_DOUBLE or PF_STR */
@@ -1155,12 +1158,16 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 		break;
 	default:
 		a->is_str = 1;
-		a->val = c->text.len;
-		a->vallen = n;
-		buf_add(&c->text, s, n);
 		if (!str_int(s, n, &a->i)) {
 			a->kind = PF_STR;
 			c->strbytes += n;
+		}
+		/* An integer string's text is read only as a name. */
+		if (a->kind == PF_STR || a->key == KEY_NAME ||
+		    a->key == KEY_LONG_NAME) {
+			a->val = c->text.len;
+			a->vallen = n;
+			buf_add(&c->text, s, n);
 		}
 		/* The first string long_name is the event's name. */
 		if (a->key == KEY_LONG_NAME && c->long_arg == SIZE_MAX)

@@ -529,6 +529,19 @@ static const struct {
 	  "plane 4 'pid 4' lines=1 metas=0\n"
 	  " line 2 't' events=0\n"
 	  "end 4\n" },
+	{ "integer strings as names, long_name and args",
+	  "{\"traceEvents\":["
+	  "{\"ph\":\"M\",\"pid\":3,\"name\":\"process_name\","
+	  "\"args\":{\"name\":\"12\"}},"
+	  "{\"ph\":\"M\",\"pid\":3,\"tid\":5,\"name\":\"thread_name\","
+	  "\"args\":{\"name\":\"-4\"}},"
+	  "{\"ph\":\"X\",\"pid\":3,\"tid\":5,\"ts\":1,\"dur\":1,"
+	  "\"name\":\"k\",\"args\":{\"id\":\"77\",\"long_name\":\"0\","
+	  "\"s\":\"x\",\"long_name\":\"second\"}}]}",
+	  "plane 3 '12' lines=1 metas=1\n"
+	  " line 5 '-4' events=1\n"
+	  "  '0' as 'k' 1000000+1000000 id=77 s='x' long_name='second'\n"
+	  "end 3\n" },
 	{ "empty traceEvents", "{\"traceEvents\":[]}", "" },
 };
 
