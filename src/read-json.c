@@ -193,27 +193,28 @@ static const uint64_t pow10[] = {
 static int
 dec_quick(const char *s, size_t n, int scale, int64_t *out)
 {
-	const char *p = s, *end = s + n, *digits, *dot = NULL;
-	uint64_t v = 0;
+	const char *p = s, *end = s + n, *digits;
+	uint64_t v = 0, d;
 	size_t nint, nfrac = 0;
-	unsigned d;
 
 	if (p < end && *p == '-')
 		p++;
 	/* More is over 18 digits and a point: not the case. */
 	if (end - p > 19)
 		return 0;
-	for (digits = p; p < end; p++) {
-		if ((d = (unsigned char)*p - '0') < 10)
+	for (digits = p; p < end && (d = (uint64_t)(unsigned char)*p - '0') < 10;
+	    p++)
+		v = v * 10 + d;
+	nint = (size_t)(p - digits);
+	if (p < end) {
+		if (*p != '.')
+			return 0;
+		for (digits = ++p; p < end &&
+		    (d = (uint64_t)(unsigned char)*p - '0') < 10; p++)
 			v = v * 10 + d;
-		else if (*p == '.' && dot == NULL)
-			dot = p;
-		else
+		if (p != end || (nfrac = (size_t)(p - digits)) == 0)
 			return 0;
 	}
-	nint = (size_t)((dot != NULL ? dot : end) - digits);
-	if (dot != NULL && (nfrac = (size_t)(end - dot - 1)) == 0)
-		return 0;
 	if (nint + nfrac == 0 || nfrac > (size_t)scale ||
 	    nint + (size_t)scale > 18)
 		return 0;
