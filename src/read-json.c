@@ -29,7 +29,7 @@ struct buf {
 	size_t		 cap;
 };
 
-static void
+static inline void
 buf_add(struct buf *b, const void *p, size_t n)
 {
 	if (b->cap - b->len < n + 1) {
@@ -40,6 +40,33 @@ buf_add(struct buf *b, const void *p, size_t n)
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
 	b->p[b->len] = '\0';
+}
+
+static uint64_t
+load64(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* memcmp(a, b, n) == 0 without a call: the names compared are short. */
+static inline int
+same_bytes(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	if (n < 8) {
+		for (i = 0; i < n; i++)
+			if (a[i] != b[i])
+				return 0;
+		return 1;
+	}
+	for (i = 0; i + 8 < n; i += 8)
+		if (load64(a + i) != load64(b + i))
+			return 0;
+	return load64(a + n - 8) == load64(b + n - 8);
 }
 
 /* ---- Numbers: JSON text to integers without going through double ---- */
@@ -148,36 +175,50 @@ dec_to_int(const struct dec *d, int scale, int64_t *out, int *exact)
 	return 0;
 }
 
+/* 10^0 .. 10^18: all the powers of ten an int64 holds. */
+static const uint64_t pow10[] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+	1000000000, 10000000000, 100000000000, 1000000000000,
+	10000000000000, 100000000000000, 1000000000000000,
+	10000000000000000, 100000000000000000, 1000000000000000000,
+};
+
 /*
  * The common case of a number to an integer: s[0..n) is [-]digits[.digits]
  * with at most scale digits after the point and at most 18 digits in all
  * once scaled by 10^scale, so exact in int64 without rounding.  Returns 0
- * when it is not that case (the general way gives the same for it).
+ * when it is not that case (the general way gives the same for it).  One
+ * loop over the bytes: every event has four such numbers.
  */
 static int
 dec_quick(const char *s, size_t n, int scale, int64_t *out)
 {
 	const char *p = s, *end = s + n, *digits;
-	uint64_t v = 0;		/* wraps harmlessly past 19 digits */
+	uint64_t v = 0, d;
 	size_t nint, nfrac = 0;
 
 	if (p < end && *p == '-')
 		p++;
-	for (digits = p; p < end && (unsigned char)(*p - '0') < 10; p++)
-		v = v * 10 + (uint64_t)(*p - '0');
+	/* More is over 18 digits and a point: not the case. */
+	if (end - p > 19)
+		return 0;
+	for (digits = p; p < end && (d = (uint64_t)(unsigned char)*p - '0') < 10;
+	    p++)
+		v = v * 10 + d;
 	nint = (size_t)(p - digits);
-	if (p < end && *p == '.') {
-		for (digits = ++p; p < end && (unsigned char)(*p - '0') < 10;
-		    p++)
-			v = v * 10 + (uint64_t)(*p - '0');
-		if ((nfrac = (size_t)(p - digits)) == 0)
+	if (p < end) {
+		if (*p != '.')
+			return 0;
+		for (digits = ++p; p < end &&
+		    (d = (uint64_t)(unsigned char)*p - '0') < 10; p++)
+			v = v * 10 + d;
+		if (p != end || (nfrac = (size_t)(p - digits)) == 0)
 			return 0;
 	}
-	if (p != end || nint + nfrac == 0 || nfrac > (size_t)scale ||
+	if (nint + nfrac == 0 || nfrac > (size_t)scale ||
 	    nint + (size_t)scale > 18)
 		return 0;
-	for (; nfrac < (size_t)scale; nfrac++)
-		v *= 10;
+	v *= pow10[(size_t)scale - nfrac];
 	*out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
 	return 1;
 }
@@ -187,19 +228,25 @@ static int
 str_int(const char *s, size_t n, int64_t *out)
 {
 	struct dec d;
-	size_t i;
+	uint64_t v = 0;		/* exact up to 18 digits */
+	size_t i, neg;
+	unsigned digit;
 	int exact;
 
 	if (n == 0)
 		return 0;
-	i = s[0] == '-';
+	i = neg = s[0] == '-';
 	if (n == i || n - i > 20 || (s[i] == '0' && n - i > 1))
 		return 0;
-	for (; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
+	for (; i < n; i++) {
+		if ((digit = (unsigned char)s[i] - '0') >= 10)
 			return 0;
-	if (dec_quick(s, n, 0, out))
+		v = v * 10 + digit;
+	}
+	if (n - neg <= 18) {
+		*out = neg ? -(int64_t)v : (int64_t)v;
 		return 1;
+	}
 	return dec_parse(s, n, &d) == 0 &&
 	    dec_to_int(&d, 0, out, &exact) == 0 && exact;
 }
@@ -272,10 +319,12 @@ enum field {
 	F_ARGS,
 };
 
-/* A scalar of args; key and string value are in cur.text. */
+/*
+ * A scalar of args.  A string's text is val in cur.text, but for one read
+ * as an integer that is no name or long_name (vallen 0 then).
+ */
 struct arg {
-	size_t		 key;
-	size_t		 keylen;
+	uint32_t	 key;		/* in jr.argkeys */
 	enum pf_value_kind kind;	/* PF_INT64, PF_DOUBLE or PF_STR */
 	int		 is_str;	/* a JSON string, perhaps read as int */
 	int64_t		 i;
@@ -296,21 +345,34 @@ struct cur {
 	struct arg	*args;
 	size_t		 nargs;
 	size_t		 capargs;
-	size_t		 argkey;	/* the arg key just read */
-	size_t		 argkeylen;
+	uint32_t	 argkey;	/* the arg key just read */
 	enum field	 field;		/* the event key just read */
 	size_t		 long_arg;	/* args.long_name, or SIZE_MAX */
+	size_t		 strbytes;	/* the bytes of the PF_STR args */
 };
 
 /*
- * A direct-mapped cache of recent ids in front of a strmap, keyed by a few
- * bytes of the name: a trace's names repeat, and strmap hashes every byte.
+ * A direct-mapped cache of recent ids in front of a strmap, keyed by a
+ * hash of the name a word at a time: a trace's names repeat, and strmap
+ * hashes a byte at a time.  Its names are the events' (a few thousand in
+ * a big trace) and args keys, so that they seldom share a slot.
  */
-#define NCACHED		512
+#define NCACHED_BITS	12
+#define NCACHED		(1 << NCACHED_BITS)
 
 struct cached {
 	uint32_t	 set;		/* whose strmap: a plane's index */
 	uint32_t	 id1;		/* the id + 1; 0: empty */
+};
+
+/*
+ * The text and value of the last pid or tid read: the next event's is
+ * mostly the same text (len 0: none yet).
+ */
+struct last_int {
+	char		 text[24];
+	size_t		 len;
+	int64_t		 value;
 };
 
 /* ---- Reader state ---- */
@@ -343,6 +405,8 @@ struct jr {
 	int		 saw_events;
 	int		 in_args;
 	struct cur	 cur;
+	struct last_int	 last_pid;
+	struct last_int	 last_tid;
 	struct buf	 key;		/* scratch: a meta or a lookup key */
 	struct buf	 num;		/* scratch: a number for strtod */
 
@@ -355,12 +419,15 @@ struct jr {
 	struct jline	*lines;
 	size_t		 nlines;
 	size_t		*order;		/* lines in emission order */
+	struct strmap	 argkeys;	/* every args key, KEY_* first */
+	uint32_t	*keystat;	/* argkeys id -> statnames id + 1 */
+	size_t		 capkeystat;
 	struct strmap	 statnames;
-	enum pf_key	*statkeys;
-	size_t		 nstatkeys;
+	struct pf_stat	*statproto;	/* per statnames id: its name and key */
+	size_t		 nstatproto;
 	size_t		 lastline;	/* lines index + 1 of the last event */
 	struct cached	 metacache[NCACHED];	/* planes' metas */
-	struct cached	 statcache[NCACHED];	/* statnames */
+	struct cached	 keycache[NCACHED];	/* argkeys */
 
 	/* The batch: lines order[bfirst..bend) (pass 2). */
 	size_t		 bfirst;
@@ -424,18 +491,23 @@ changed(struct jr *jr)
 static size_t
 cache_slot(const char *s, size_t n, size_t set)
 {
-	size_t h = n * 0x9e3779b1u ^ set * 0x85ebca6bu;
+	const uint64_t k = 0x9e3779b97f4a7c15u;	/* 2^64 / golden ratio */
+	uint64_t h = ((uint64_t)n << 32 ^ set) * k;
+	size_t i;
 
-	if (n > 0)
-		h ^= (size_t)(unsigned char)s[0] << 16 ^
-		    (size_t)(unsigned char)s[n / 2] << 8 ^
-		    (size_t)(unsigned char)s[n - 1] ^
-		    (size_t)(unsigned char)s[(n - 1) * 3 / 4] << 4;
-	return (h ^ h >> 11) % NCACHED;
+	if (n >= 8) {
+		for (i = 0; i + 8 <= n; i += 8)
+			h = (h ^ load64(s + i)) * k;
+		if (i < n)	/* the last 8 bytes, overlapping */
+			h = (h ^ load64(s + n - 8)) * k;
+	} else
+		for (i = 0; i < n; i++)
+			h = (h ^ (unsigned char)s[i]) * k;
+	return (size_t)(h >> (64 - NCACHED_BITS));
 }
 
 /* strmap_intern(m, s, n), m being set's; *added says whether s was new. */
-static uint32_t
+static inline uint32_t
 intern_cached(struct cached *cache, size_t set, struct strmap *m,
     const char *s, size_t n, int *added)
 {
@@ -446,7 +518,7 @@ intern_cached(struct cached *cache, size_t set, struct strmap *m,
 	*added = 0;
 	if (c->id1 != 0 && c->set == set) {
 		id = c->id1 - 1;
-		if (m->lengths[id] == n && memcmp(m->strings[id], s, n) == 0)
+		if (m->lengths[id] == n && same_bytes(m->strings[id], s, n))
 			return id;
 	}
 	id = strmap_intern(m, s, n);
@@ -530,6 +602,68 @@ line_find(struct jr *jr, int64_t pid, int64_t tid)
 	return &jr->lines[id];
 }
 
+/* The args keys that read-json.c looks for, interned first. */
+enum {
+	KEY_LONG_NAME,
+	KEY_NAME,
+	KEY_SORT_INDEX,
+};
+
+/*
+ * The argkeys id of an args key.  Events come in runs of one kind whose
+ * args have the same keys in the same order, so the key that the last
+ * event had in this place is tried first (cur.args keeps it), then the
+ * cache.
+ */
+static uint32_t
+arg_key(struct jr *jr, const char *k, size_t n)
+{
+	const struct cur *c = &jr->cur;
+	uint32_t id;
+	int added;
+
+	if (c->nargs < c->capargs) {
+		id = c->args[c->nargs].key;
+		if (jr->argkeys.lengths[id] == n &&
+		    same_bytes(jr->argkeys.strings[id], k, n))
+			return id;
+	}
+	id = intern_cached(jr->keycache, 0, &jr->argkeys, k, n, &added);
+	if (added) {
+		if (id == jr->capkeystat) {
+			jr->capkeystat = jr->capkeystat == 0 ? 64 :
+			    jr->capkeystat * 2;
+			jr->keystat = xreallocarray(jr->keystat,
+			    jr->capkeystat, sizeof *jr->keystat);
+		}
+		jr->keystat[id] = 0;
+	}
+	return id;
+}
+
+/*
+ * The statnames id of args key key, interned the first time an event
+ * keeps it (statnames ids go by first use in the events kept).
+ */
+static uint32_t
+stat_name(struct jr *jr, uint32_t key)
+{
+	uint32_t id;
+
+	if (jr->keystat[key] != 0)
+		return jr->keystat[key] - 1;
+	id = strmap_intern(&jr->statnames, jr->argkeys.strings[key],
+	    jr->argkeys.lengths[key]);
+	jr->statproto = xreallocarray(jr->statproto, ++jr->nstatproto,
+	    sizeof *jr->statproto);
+	memset(&jr->statproto[id], 0, sizeof jr->statproto[id]);
+	jr->statproto[id].metadata_id = (int64_t)id + 1;
+	jr->statproto[id].name = jr->statnames.strings[id];
+	jr->statproto[id].key = pf_key_of(jr->statnames.strings[id]);
+	jr->keystat[key] = id + 1;
+	return id;
+}
+
 /*
  * The current event's metadata key, *len bytes: its name, then NUL and
  * long_name when it has one (built in jr->key).
@@ -554,21 +688,14 @@ meta_key(struct jr *jr, size_t *len)
 
 /* ---- What an event gives, once all of it is read ---- */
 
-static int
-arg_is(const struct cur *c, const struct arg *a, const char *name)
-{
-	return a->keylen == strlen(name) &&
-	    memcmp(c->text.p + a->key, name, a->keylen) == 0;
-}
-
-/* The string arg called name (of a metadata event), or NULL. */
+/* The first string arg whose key is argkeys id key, or NULL. */
 static const struct arg *
-arg_str(const struct cur *c, const char *name)
+arg_str(const struct cur *c, uint32_t key)
 {
 	size_t i;
 
 	for (i = 0; i < c->nargs; i++)
-		if (c->args[i].is_str && arg_is(c, &c->args[i], name))
+		if (c->args[i].is_str && c->args[i].key == key)
 			return &c->args[i];
 	return NULL;
 }
@@ -587,13 +714,13 @@ meta_event(struct jr *jr)
 		/* plane_get() may move jr->planes. */
 		i = plane_get(jr, c->pid);
 		p = &jr->planes[i];
-		if ((a = arg_str(c, "name")) != NULL) {
+		if ((a = arg_str(c, KEY_NAME)) != NULL) {
 			free(p->name);
 			p->name = xstrndup(c->text.p + a->val, a->vallen);
 		}
 	} else if (strcmp(what, "thread_name") == 0) {
 		l = line_get(jr, c->pid, c->tid);
-		if ((a = arg_str(c, "name")) != NULL) {
+		if ((a = arg_str(c, KEY_NAME)) != NULL) {
 			free(l->name);
 			l->name = xstrndup(c->text.p + a->val, a->vallen);
 		}
@@ -601,7 +728,7 @@ meta_event(struct jr *jr)
 		l = line_get(jr, c->pid, c->tid);
 		for (i = 0; i < c->nargs; i++)
 			if (c->args[i].kind == PF_INT64 &&
-			    arg_is(c, &c->args[i], "sort_index")) {
+			    c->args[i].key == KEY_SORT_INDEX) {
 				l->has_sort = 1;
 				l->sort = c->args[i].i;
 			}
@@ -642,19 +769,20 @@ close_event(struct jr *jr, struct jline *l)
 	return jr->pass != 2;
 }
 
-/* The stats the event brings, and the bytes of their strings. */
+/* The stats the event brings (all args but long_name), and their bytes. */
 static void
 event_size(const struct cur *c, size_t *nstats, size_t *nbytes)
 {
-	size_t i;
+	const struct arg *a;
 
-	*nstats = *nbytes = 0;
-	for (i = 0; i < c->nargs; i++)
-		if (i != c->long_arg) {
-			(*nstats)++;
-			if (c->args[i].kind == PF_STR)
-				*nbytes += c->args[i].vallen;
-		}
+	*nstats = c->nargs;
+	*nbytes = c->strbytes;
+	if (c->long_arg != SIZE_MAX) {
+		a = &c->args[c->long_arg];
+		(*nstats)--;
+		if (a->kind == PF_STR)
+			*nbytes -= a->vallen;
+	}
 }
 
 /* Keeps the event as l's next, its name meta; there is room for it. */
@@ -665,7 +793,6 @@ add_event(struct jr *jr, struct jline *l, uint32_t meta)
 	struct jstat *st;
 	struct jev *ev;
 	size_t i;
-	int added;
 
 	ev = &l->ev[l->fill];
 	ev->start_ps = c->ts_ps;
@@ -681,14 +808,7 @@ add_event(struct jr *jr, struct jline *l, uint32_t meta)
 		if (i == c->long_arg)
 			continue;
 		st = &jr->stats[jr->nstats++];
-		st->name = intern_cached(jr->statcache, 0, &jr->statnames,
-		    c->text.p + a->key, a->keylen, &added);
-		if (added) {
-			jr->statkeys = xreallocarray(jr->statkeys,
-			    ++jr->nstatkeys, sizeof *jr->statkeys);
-			jr->statkeys[st->name] =
-			    pf_key_of(jr->statnames.strings[st->name]);
-		}
+		st->name = stat_name(jr, a->key);
 		st->kind = a->kind;
 		st->len = 0;
 		if (a->kind == PF_INT64)
@@ -738,10 +858,10 @@ unstore(struct jr *jr)
 	/* Batches intern stat names afresh, in their own order. */
 	strmap_release(&jr->statnames);
 	strmap_init(&jr->statnames);
-	memset(jr->statcache, 0, sizeof jr->statcache);
-	free(jr->statkeys);
-	jr->statkeys = NULL;
-	jr->nstatkeys = 0;
+	memset(jr->keystat, 0, jr->argkeys.n * sizeof *jr->keystat);
+	free(jr->statproto);
+	jr->statproto = NULL;
+	jr->nstatproto = 0;
 	free(jr->deferred);
 	jr->deferred = NULL;
 	jr->storing = 0;
@@ -854,7 +974,6 @@ static int
 event_end(struct jr *jr)
 {
 	struct cur *c = &jr->cur;
-	const struct arg *a;
 
 	switch (c->ph) {
 	case 'M':
@@ -880,8 +999,6 @@ event_end(struct jr *jr)
 		    !ps_valid(c->ts_ps) ? "ts" : "dur",
 		    (long long)(!ps_valid(c->ts_ps) ? c->ts_ps : c->dur_ps),
 		    (long long)PS_LIMIT);
-	a = arg_str(c, "long_name");
-	c->long_arg = a != NULL ? (size_t)(a - c->args) : SIZE_MAX;
 	if (jr->pass == 1) {
 		count_event(jr);
 		return 1;
@@ -928,24 +1045,31 @@ field_of(const char *k, size_t n)
 }
 
 /* An integer field: pid or tid. */
-static int
+static inline int
 int_field(struct jr *jr, const char *what, const char *s, size_t n,
-    int64_t *out)
+    struct last_int *last, int64_t *out)
 {
 	struct dec d;
 	int exact;
 
-	if (dec_quick(s, n, 0, out))
+	if (n != 0 && n == last->len && same_bytes(s, last->text, n)) {
+		*out = last->value;
 		return 1;
-	if (dec_parse(s, n, &d) == -1 || dec_to_int(&d, 0, out, &exact) == -1 ||
-	    !exact)
+	}
+	if (!dec_quick(s, n, 0, out) && (dec_parse(s, n, &d) == -1 ||
+	    dec_to_int(&d, 0, out, &exact) == -1 || !exact))
 		return fail(jr, "%s '%.*s' is not an integer", what,
 		    (int)(n > 40 ? 40 : n), s);
+	if (n <= sizeof last->text) {
+		memcpy(last->text, s, n);
+		last->len = n;
+		last->value = *out;
+	}
 	return 1;
 }
 
 /* A time field, µs: ts or dur, to ps. */
-static int
+static inline int
 time_field(struct jr *jr, const char *what, const char *s, size_t n,
     int64_t *out)
 {
@@ -963,7 +1087,7 @@ time_field(struct jr *jr, const char *what, const char *s, size_t n,
 	return 1;
 }
 
-static int
+static inline int
 event_field(struct jr *jr, enum scalar t, const char *s, size_t n)
 {
 	struct cur *c = &jr->cur;
@@ -976,9 +1100,9 @@ event_field(struct jr *jr, enum scalar t, const char *s, size_t n)
 			c->ph = n == 1 ? s[0] : '?';
 		return 1;
 	case F_PID:
-		return int_field(jr, "pid", s, n, &c->pid);
+		return int_field(jr, "pid", s, n, &jr->last_pid, &c->pid);
 	case F_TID:
-		return int_field(jr, "tid", s, n, &c->tid);
+		return int_field(jr, "tid", s, n, &jr->last_tid, &c->tid);
 	case F_TS:
 		return time_field(jr, "ts", s, n, &c->ts_ps);
 	case F_DUR:
@@ -1006,12 +1130,17 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 	if (c->nargs == c->capargs) {
 		c->capargs = c->capargs == 0 ? 16 : c->capargs * 2;
 		c->args = xreallocarray(c->args, c->capargs, sizeof *c->args);
+		/* Key 0 for arg_key() to try in the places not used yet. */
+		memset(c->args + c->nargs, 0,
+		    (c->capargs - c->nargs) * sizeof *c->args);
 	}
 	a = &c->args[c->nargs++];
-	memset(a, 0, sizeof *a);
 	a->key = c->argkey;
-	a->keylen = c->argkeylen;
 	a->kind = PF_INT64;
+	a->is_str = 0;
+	a->i = 0;
+	a->d = 0;
+	a->val = a->vallen = 0;
 	switch (t) {
 	case S_BOOL:
 		a->i = s[0] == 't';
@@ -1030,16 +1159,25 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 		break;
 	default:
 		a->is_str = 1;
-		a->val = c->text.len;
-		a->vallen = n;
-		buf_add(&c->text, s, n);
-		if (!str_int(s, n, &a->i))
+		if (!str_int(s, n, &a->i)) {
 			a->kind = PF_STR;
+			c->strbytes += n;
+		}
+		/* An integer string's text is read only as a name. */
+		if (a->kind == PF_STR || a->key == KEY_NAME ||
+		    a->key == KEY_LONG_NAME) {
+			a->val = c->text.len;
+			a->vallen = n;
+			buf_add(&c->text, s, n);
+		}
+		/* The first string long_name is the event's name. */
+		if (a->key == KEY_LONG_NAME && c->long_arg == SIZE_MAX)
+			c->long_arg = c->nargs - 1;
 	}
 	return 1;
 }
 
-static int
+static inline int
 on_scalar(struct jr *jr, enum scalar t, const char *s, size_t n)
 {
 	if (jr->evd == 0) {
@@ -1102,6 +1240,8 @@ on_start_map(void *ctx)
 		c->name.len = 0;
 		c->text.len = 0;
 		c->nargs = 0;
+		c->long_arg = SIZE_MAX;
+		c->strbytes = 0;
 		c->field = F_OTHER;
 	} else if (jr->depth == jr->evd + 2 && c->field == F_ARGS)
 		jr->in_args = 1;
@@ -1123,9 +1263,7 @@ on_map_key(void *ctx, const char *k, size_t n)
 	if (jr->depth == jr->evd + 1)
 		c->field = field_of(k, n);
 	else if (jr->depth == jr->evd + 2 && jr->in_args) {
-		c->argkey = c->text.len;
-		c->argkeylen = n;
-		buf_add(&c->text, k, n);
+		c->argkey = arg_key(jr, k, n);
 	}
 	return 1;
 }
@@ -1438,10 +1576,7 @@ emit_line(struct jr *jr, const struct pf_plane *plane, const struct jline *l,
 			const struct jstat *s = &jr->stats[e->stat_first + j];
 			struct pf_stat *st = &jr->scratch[j];
 
-			memset(st, 0, sizeof *st);
-			st->metadata_id = (int64_t)s->name + 1;
-			st->name = jr->statnames.strings[s->name];
-			st->key = jr->statkeys[s->name];
+			*st = jr->statproto[s->name];
 			st->kind = (enum pf_value_kind)s->kind;
 			if (s->kind == PF_INT64)
 				st->num.i = s->v.i;
@@ -1542,8 +1677,10 @@ jr_release(struct jr *jr)
 	free(jr->order);
 	strmap_release(&jr->pids);
 	strmap_release(&jr->tids);
+	strmap_release(&jr->argkeys);
+	free(jr->keystat);
 	strmap_release(&jr->statnames);
-	free(jr->statkeys);
+	free(jr->statproto);
 	free(jr->cur.name.p);
 	free(jr->cur.text.p);
 	free(jr->cur.args);
@@ -1581,6 +1718,10 @@ json_open(const char *path, size_t budget, struct json_trace **out,
 	jr->budget = budget;
 	strmap_init(&jr->pids);
 	strmap_init(&jr->tids);
+	strmap_init(&jr->argkeys);
+	(void)arg_key(jr, "long_name", 9);
+	(void)arg_key(jr, "name", 4);
+	(void)arg_key(jr, "sort_index", 10);
 	strmap_init(&jr->statnames);
 	errno = 0;
 	jr->path = jt->path = xstrdup(path);

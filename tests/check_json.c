@@ -529,6 +529,19 @@ static const struct {
 	  "plane 4 'pid 4' lines=1 metas=0\n"
 	  " line 2 't' events=0\n"
 	  "end 4\n" },
+	{ "integer strings as names, long_name and args",
+	  "{\"traceEvents\":["
+	  "{\"ph\":\"M\",\"pid\":3,\"name\":\"process_name\","
+	  "\"args\":{\"name\":\"12\"}},"
+	  "{\"ph\":\"M\",\"pid\":3,\"tid\":5,\"name\":\"thread_name\","
+	  "\"args\":{\"name\":\"-4\"}},"
+	  "{\"ph\":\"X\",\"pid\":3,\"tid\":5,\"ts\":1,\"dur\":1,"
+	  "\"name\":\"k\",\"args\":{\"id\":\"77\",\"long_name\":\"0\","
+	  "\"s\":\"x\",\"long_name\":\"second\"}}]}",
+	  "plane 3 '12' lines=1 metas=1\n"
+	  " line 5 '-4' events=1\n"
+	  "  '0' as 'k' 1000000+1000000 id=77 s='x' long_name='second'\n"
+	  "end 3\n" },
 	{ "empty traceEvents", "{\"traceEvents\":[]}", "" },
 };
 
@@ -712,6 +725,12 @@ static const struct {
 	  "error: at byte 22: ts 1.7e15 us is out of range" },
 	{ "bad pid", "[{\"ph\":\"X\",\"pid\":1.5}]",
 	  "error: at byte 20: pid '1.5' is not an integer" },
+	/* The reader keeps the last pid and tid: an empty one is still bad. */
+	{ "empty pid after one", "[{\"pid\":7},{\"pid\":7},{\"pid\":\"\"}]",
+	  "error: at byte 30: pid '' is not an integer" },
+	{ "bad tid after one", "[{\"tid\":\"12345678901\"},"
+	  "{\"tid\":\"12345678901\"},{\"tid\":\"1234567890x\"}]",
+	  "error: at byte 65: tid '1234567890x' is not an integer" },
 };
 
 START_TEST(test_bad)
