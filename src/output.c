@@ -137,19 +137,28 @@ fmt_ratio(char *buf, size_t size, int64_t a, int64_t unit, size_t decimals)
 }
 
 /*
- * fmt_fixed(buf, size, ps / div, decimals) for div a power of ten of at
- * least 10^decimals, through fmt_ratio() when ps is whole.
+ * fmt_fixed(buf, size, ps / div, decimals) for a whole ps and div a power
+ * of ten of at least 10^decimals, through fmt_ratio() where it can.
  */
 static void
-fmt_ps_fixed(char *buf, size_t size, double ps, int64_t div, int decimals)
+fmt_whole_ps(char *buf, size_t size, int64_t ps, int64_t div, int decimals)
 {
 	int64_t unit = div;
 	int i;
 
 	for (i = 0; i < decimals; i++)
 		unit /= 10;
-	if (ps != floor(ps) || fabs(ps) >= 0x1p62 ||
-	    !fmt_ratio(buf, size, (int64_t)ps, unit, (size_t)decimals))
+	if (!fmt_ratio(buf, size, ps, unit, (size_t)decimals))
+		fmt_fixed(buf, size, (double)ps / (double)div, decimals);
+}
+
+/* The same for any ps: fmt_whole_ps() when ps is whole. */
+static void
+fmt_ps_fixed(char *buf, size_t size, double ps, int64_t div, int decimals)
+{
+	if (ps == floor(ps) && fabs(ps) < 0x1p62)
+		fmt_whole_ps(buf, size, (int64_t)ps, div, decimals);
+	else
 		fmt_fixed(buf, size, ps / (double)div, decimals);
 }
 
@@ -195,22 +204,16 @@ fmt_duration(char *buf, size_t size, int64_t ps)
 		int64_t		 div;
 		const char	*unit;
 		int		 decimals;
-		int64_t		 last_digit;	/* div / 10^decimals */
 	} units[] = {
-		{ 1000000000000LL, " s", 3, 1000000000LL },
-		{ 1000000000LL, " ms", 3, 1000000LL },
-		{ 1000000LL, " us", 3, 1000LL }, { 1000LL, " ns", 0, 1000LL },
+		{ 1000000000000LL, " s", 3 }, { 1000000000LL, " ms", 3 },
+		{ 1000000LL, " us", 3 }, { 1000LL, " ns", 0 },
 	};
 	int64_t a = ps_abs(ps);
 	size_t i, len;
 
 	for (i = 0; i < 3 && a < units[i].div; i++)
 		;
-	/* ps is whole: fmt_ratio() straight, as fmt_ps_fixed() would. */
-	if (!fmt_ratio(buf, size, ps, units[i].last_digit,
-	    (size_t)units[i].decimals))
-		fmt_ps_fixed(buf, size, (double)ps, units[i].div,
-		    units[i].decimals);
+	fmt_whole_ps(buf, size, ps, units[i].div, units[i].decimals);
 	len = strlen(buf);
 	if (len + strlen(units[i].unit) < size)
 		strcpy(buf + len, units[i].unit);
