@@ -21,16 +21,28 @@ for r in rows:
     print(r[0], r[1])' "$1" | LC_ALL=C sort
 }
 
+# wait_for_files DB N: returns once DB holds N files (12 s at most).  One
+# process polling every 2 ms: a python3 started per look took longer than
+# a fast build takes to store every file.
+wait_for_files() {
+	python3 -c 'import sqlite3, sys, time
+end = time.time() + 12
+while time.time() < end:
+    try:
+        db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+        n = db.execute("SELECT count(*) FROM files").fetchone()[0]
+        db.close()
+        if n >= int(sys.argv[2]):
+            break
+    except sqlite3.OperationalError:
+        pass
+    time.sleep(0.002)' "$1" "$2"
+}
+
 test_case 'kill -9 while indexing, once some files are committed'
 "$JAXPROF" index --db="$IX" "$tmp/logdir" >/dev/null 2>&1 &
 pid=$!
-n=0
-tries=0
-while [ "$n" -lt 10 ] && [ "$tries" -lt 600 ]; do
-	n=$(files_stored "$IX" 2>/dev/null | wc -l)
-	tries=$((tries + 1))
-	sleep 0.02
-done
+wait_for_files "$IX" 10
 kill -9 "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null || :
 files_stored "$IX" >"$tmp/before"
