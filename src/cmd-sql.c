@@ -110,7 +110,10 @@ sql_run(int argc, char **argv)
 		output_end_row(o);
 	}
 	if (rc != SQLITE_DONE) {
-		jp_warnx("query failed: %s", sqlite3_errmsg(index_db(r.ix)));
+		char *msg = index_errmsg(index_db(r.ix));
+
+		jp_warnx("query failed: %s", msg);
+		free(msg);
 		status = EXIT_TROUBLE;
 	}
 	if (o == NULL && status == EXIT_OK) {

@@ -134,16 +134,24 @@ static const char *const schema[] = {
 	    "module, name)"),
 };
 
+/*
+ * SQLite's message for the last error, with what to do when the index is
+ * damaged (a power loss while it was written: it does not wait for the
+ * disk).  The caller frees it.
+ */
+char *
+index_errmsg(sqlite3 *db)
+{
+	return xasprintf("%s%s", sqlite3_errmsg(db),
+	    sqlite3_errcode(db) == SQLITE_CORRUPT ? INDEX_DAMAGED_HINT : "");
+}
+
 int
 index_exec(struct index *ix, const char *sql, char **cause)
 {
-	char *msg = NULL;
-
-	if (sqlite3_exec(ix->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+	if (sqlite3_exec(ix->db, sql, NULL, NULL, NULL) == SQLITE_OK)
 		return 0;
-	*cause = xasprintf("%s", msg != NULL ? msg :
-	    sqlite3_errmsg(ix->db));
-	sqlite3_free(msg);
+	*cause = index_errmsg(ix->db);
 	return -1;
 }
 
@@ -162,7 +170,7 @@ index_step(struct index *ix, sqlite3_stmt *st, char **cause)
 	sqlite3_clear_bindings(st);
 	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
 		return 0;
-	*cause = xasprintf("%s", sqlite3_errmsg(ix->db));
+	*cause = index_errmsg(ix->db);
 	return -1;
 }
 
@@ -173,7 +181,7 @@ index_prepare(struct index *ix, const char *sql)
 
 	if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
 		jp_errx(EXIT_TROUBLE, "index '%s': %s", ix->path,
-		    sqlite3_errmsg(ix->db));
+		    index_errmsg(ix->db));
 	return st;
 }
 
@@ -292,7 +300,7 @@ set_wal(struct index *ix, char **cause)
 		sqlite3_sleep(10);
 	if (rc == SQLITE_OK)
 		return 0;
-	*cause = xstrdup(sqlite3_errmsg(ix->db));
+	*cause = index_errmsg(ix->db);
 	return -1;
 }
 
@@ -395,7 +403,13 @@ index_open(struct index **ixp, const char *path, char **cause)
 		index_close(ix);
 		return -1;
 	}
-	if (index_exec(ix, "PRAGMA synchronous = NORMAL", cause) == -1 ||
+	/*
+	 * The index is a cache of the profiles: writes go to the operating
+	 * system without waiting for the disk (fsyncs were a third of a cold
+	 * run's wall time).  A killed run still loses nothing it committed;
+	 * after a power loss the index may be damaged, and says so.
+	 */
+	if (index_exec(ix, "PRAGMA synchronous = OFF", cause) == -1 ||
 	    set_wal(ix, cause) == -1 ||
 	    ensure_schema(ix, cause) == -1 ||
 	    index_exec(ix, "CREATE TEMP TABLE selected("

@@ -40,6 +40,10 @@ struct index;
 #define INDEX_WRITABLE_HINT	"give a writable index with --db=FILE or " \
 	"$JAXPROF_DB, or set $XDG_CACHE_HOME to a writable folder"
 
+/* After SQLite's message when the index is damaged. */
+#define INDEX_DAMAGED_HINT	" (a damaged index: delete it, and jaxprof " \
+	"builds it again from the profiles)"
+
 /*
  * Opens or creates the database at path; -1 with *cause (caller frees).
  * An index on read-only storage is opened read-only: it answers when it
@@ -48,6 +52,8 @@ struct index;
 int		 index_open(struct index **ix, const char *path, char **cause);
 void		 index_close(struct index *ix);
 sqlite3		*index_db(struct index *ix);
+/* SQLite's last error message, with INDEX_DAMAGED_HINT when it applies. */
+char		*index_errmsg(sqlite3 *db);
 
 /*
  * Brings the index up to date with the files found: unchanged files (same

@@ -163,4 +163,19 @@ expect_stdout_empty
 expect_stderr_match "^jaxprof: index: index '$tmp/notdb': "
 expect_files_equal "$tmp/notdb.orig" "$tmp/notdb" "a foreign file was changed"
 
+# The index does not wait for the disk: after a power loss it may be
+# damaged.  Every page but the first (the schema) overwritten stands in.
+test_case 'a damaged index says so, and that deleting it mends it'
+expect_code 0 jaxprof top --db="$tmp/damaged" "$D"
+save top-intact
+size=$(wc -c <"$tmp/damaged")
+{ head -c 4096 "$tmp/damaged"; head -c $((size - 4096)) /dev/zero | tr '\0' '\377'; } >"$tmp/damaged.new"
+mv "$tmp/damaged.new" "$tmp/damaged"
+expect_code 2 jaxprof top --db="$tmp/damaged" "$D"
+expect_stdout_empty
+expect_stderr_match "^jaxprof: top: index '$tmp/damaged': database disk image is malformed \(a damaged index: delete it, and jaxprof builds it again from the profiles\)$"
+rm "$tmp/damaged"
+expect_code 0 jaxprof top --db="$tmp/damaged" "$D"
+expect_stdout_file "$tmp/top-intact"
+
 test_done
