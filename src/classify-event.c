@@ -80,6 +80,12 @@ op_table_get(struct op_table *t, const struct op_key *k, uint32_t category)
 		free(t->slots);
 		t->cap = t->cap == 0 ? 64 : t->cap * 2;
 		t->slots = xcalloc(t->cap, sizeof *t->slots);
+		/*
+		 * Keys stay under half the slots: room for them grows with
+		 * the slots, not by one each (each grow copied them all).
+		 */
+		t->keys = xreallocarray(t->keys, t->cap / 2, sizeof *t->keys);
+		t->aggs = xreallocarray(t->aggs, t->cap / 2, sizeof *t->aggs);
 		for (j = 0; j < t->n; j++)
 			t->slots[op_table_slot(t, &t->keys[j])] =
 			    (uint32_t)j + 1;
@@ -87,8 +93,6 @@ op_table_get(struct op_table *t, const struct op_key *k, uint32_t category)
 	i = op_table_slot(t, k);
 	if (t->slots[i] != 0)
 		return t->slots[i] - 1;
-	t->keys = xreallocarray(t->keys, t->n + 1, sizeof *t->keys);
-	t->aggs = xreallocarray(t->aggs, t->n + 1, sizeof *t->aggs);
 	t->keys[t->n] = *k;
 	memset(&t->aggs[t->n], 0, sizeof t->aggs[t->n]);
 	t->aggs[t->n].name = k->name;
@@ -497,7 +501,7 @@ add_transfer(struct classify *c, const struct pf_event *ev,
 	struct plane_summary *p = c->plane;
 	struct transfer_rec *t;
 
-	p->transfers = xreallocarray(p->transfers, p->ntransfers + 1,
+	p->transfers = xgrow1(p->transfers, p->ntransfers,
 	    sizeof *p->transfers);
 	t = &p->transfers[p->ntransfers++];
 	t->name = event_name_id(c, ev);

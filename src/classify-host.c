@@ -92,7 +92,7 @@ add_to_run(struct classify *c, uint32_t module, int64_t run_id,
 		e->device_ps += dur;
 		return;
 	}
-	p->execs = xreallocarray(p->execs, p->nexecs + 1, sizeof *p->execs);
+	p->execs = xgrow1(p->execs, p->nexecs, sizeof *p->execs);
 	e = &p->execs[p->nexecs++];
 	memset(e, 0, sizeof *e);
 	e->module = module;
@@ -181,21 +181,20 @@ host_name_kind(struct classify *c, const struct pf_event *ev)
 }
 
 static size_t
-host_compile(struct classify *c, const struct pf_event *ev, int64_t start,
-    int64_t dur)
+host_compile(struct classify *c, const struct pf_event *ev, unsigned kind,
+    int64_t start, int64_t dur)
 {
 	struct plane_summary *p = c->plane;
 	struct compile_rec *r;
 	size_t i;
-	int compile = host_name_kind(c, ev) == HOST_NAME_COMPILE;
+	int compile = kind == HOST_NAME_COMPILE;
 
 	for (i = 0; compile && i < c->nev_stack; i++)
 		if (c->ev_stack[i].compile != NONE)
 			compile = 0;
 	if (!compile)
 		return NONE;
-	p->compiles = xreallocarray(p->compiles, p->ncompiles + 1,
-	    sizeof *p->compiles);
+	p->compiles = xgrow1(p->compiles, p->ncompiles, sizeof *p->compiles);
 	r = &p->compiles[p->ncompiles];
 	r->name = event_name_id(c, ev);
 	r->function = enclosing_function(c);
@@ -246,18 +245,19 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 	close_events_before(c, start + dur);
 	parent = c->nev_stack > 0 ? &c->ev_stack[c->nev_stack - 1] : NULL;
 	is_op = host_op(c, ev, start, dur);
-	compile = host_compile(c, ev, start, dur);
+	kind = c->meta_host[ev->meta->index];
+	if (kind == HOST_NAME_UNKNOWN)
+		kind = host_name_kind(c, ev);
+	compile = host_compile(c, ev, kind, start, dur);
 	if (parent != NULL && parent->compile != NONE) {
 		/* A phase of the compile (an XLA pass, lowering...). */
-		p->phases = xreallocarray(p->phases, p->nphases + 1,
-		    sizeof *p->phases);
+		p->phases = xgrow1(p->phases, p->nphases, sizeof *p->phases);
 		p->phases[p->nphases].name = event_name_id(c, ev);
 		p->phases[p->nphases].start_ps = start;
 		p->phases[p->nphases].dur_ps = dur;
 		p->nphases++;
 		p->compiles[parent->compile].nphases++;
 	}
-	kind = host_name_kind(c, ev);
 	if (kind >= HOST_NAME_TRANSFER)
 		add_transfer(c, ev,
 		    host_transfer_names[kind - HOST_NAME_TRANSFER].dir, 1, -1,
@@ -265,8 +265,8 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 	if (dur >= HOST_EVENT_FLOOR_PS) {
 		struct host_event_rec *h;
 
-		p->host_events = xreallocarray(p->host_events,
-		    p->nhost_events + 1, sizeof *p->host_events);
+		p->host_events = xgrow1(p->host_events, p->nhost_events,
+		    sizeof *p->host_events);
 		h = &p->host_events[p->nhost_events++];
 		h->name = event_name_id(c, ev);
 		h->line = c->line_name;

@@ -97,7 +97,7 @@ flush_run(struct classify *c)
 
 	if (!c->run_open)
 		return;
-	p->execs = xreallocarray(p->execs, p->nexecs + 1, sizeof *p->execs);
+	p->execs = xgrow1(p->execs, p->nexecs, sizeof *p->execs);
 	p->execs[p->nexecs++] = c->run;
 	c->run_open = 0;
 }
@@ -480,7 +480,7 @@ on_module(struct classify *c, const struct pf_event *ev, int64_t start,
 			len = (size_t)(paren - name);
 		}
 	}
-	p->execs = xreallocarray(p->execs, p->nexecs + 1, sizeof *p->execs);
+	p->execs = xgrow1(p->execs, p->nexecs, sizeof *p->execs);
 	e = &p->execs[p->nexecs++];
 	memset(e, 0, sizeof *e);
 	e->module = intern(c, name, len);
