@@ -102,7 +102,7 @@ op_rows_fold(sqlite3_stmt *st, struct op_row **rows, size_t *n)
 		memcpy(key + nlen + 1, module, mlen);
 		id = strmap_intern(&ops, key, nlen + mlen + 1);
 		if (id == *n) {
-			*rows = xreallocarray(*rows, *n + 1, sizeof **rows);
+			*rows = xgrow1(*rows, *n, sizeof **rows);
 			memset(&(*rows)[*n], 0, sizeof **rows);
 			(*rows)[*n].name = xstrdup(name);
 			(*rows)[*n].module = xstrdup(module);

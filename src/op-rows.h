@@ -35,9 +35,10 @@ struct op_row {
 const char	*op_rows_columns(int kernels);
 /*
  * Folds every row st gives (columns as op_rows_columns()) into one row
- * per (name, module), appended to *rows (*n of them), as SQL's sum(),
- * min() and max() would.  Texts no row had stay NULL, so folded rows can
- * be stored and folded again to the same result.
+ * per (name, module), as SQL's sum(), min() and max() would: a new array
+ * in *rows, *n of them (NULL and 0 on entry: it grows by xgrow1()).
+ * Texts no row had stay NULL, so folded rows can be stored and folded
+ * again to the same result.
  */
 void		 op_rows_fold(sqlite3_stmt *st, struct op_row **rows,
 		    size_t *n);
