@@ -40,10 +40,33 @@ strmap_hash(const char *s, size_t len)
 	return h;
 }
 
+/*
+ * The table's own hash, eight bytes a step: names run to hundreds of
+ * bytes (TensorFlow scopes, HLO), where FNV's byte a step was most of an
+ * intern.  strmap_hash() stays FNV: index paths are named by it.
+ */
+static uint64_t
+slot_hash(const char *s, size_t len)
+{
+	uint64_t h = len * 0x9e3779b97f4a7c15ULL, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 29;
+	}
+	if (len > 0) {
+		w = 0;
+		memcpy(&w, s, len);
+		h = (h ^ w) * 0x94d049bb133111ebULL;
+	}
+	return h ^ (h >> 32);
+}
+
 static size_t
 find_slot(const struct strmap *m, const char *s, size_t len)
 {
-	size_t i = (size_t)strmap_hash(s, len) & (m->cap - 1);
+	size_t i = (size_t)slot_hash(s, len) & (m->cap - 1);
 
 	while (m->slots[i] != 0) {
 		uint32_t id = m->slots[i] - 1;

@@ -164,6 +164,7 @@ main(void)
 	srunner_add_suite(sr, suite_hlo());
 	srunner_add_suite(sr, suite_deflate());
 	srunner_add_suite(sr, suite_stats());
+	srunner_add_suite(sr, suite_strmap());
 	srunner_add_suite(sr, suite_hlo_wire());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

@@ -19,6 +19,7 @@ Suite	*suite_json_lex(void);
 Suite	*suite_hlo(void);
 Suite	*suite_deflate(void);
 Suite	*suite_stats(void);
+Suite	*suite_strmap(void);
 Suite	*suite_hlo_wire(void);
 
 /* Helpers shared by the suites (check_main.c); all abort the test on error. */
