@@ -2,7 +2,8 @@
 # Every benchmark of bench/, one after the other, each side by side with
 # its peer or limit (see bench/README.md):
 #
-#   top-python.sh   jaxprof top vs. a Python protobuf script (64 MB XSpace)
+#   top-python.sh   jaxprof top vs. a Python protobuf script and, where
+#                   installed, xprof's converter (64 MB XSpace)
 #   xspace-speed.sh jaxprof vs. a bare wire walk (bench profile, corpus)
 #   json-speed.sh   trace JSON vs. zcat, cat + a bare tokenizer, json.load
 #   logdir-scale.sh indexing a logdir of 8 GiB: linear, all cores, flat
@@ -12,6 +13,7 @@
 #   bench/run.sh [--quick] [JAXPROF_BINARY]
 #
 # --quick runs each on small inputs (a smoke test, not the targets).
+# PYTHON (protobuf) and XPROF_PYTHON (xprof) choose the interpreters.
 # Exit status: 0 when every benchmark ran, 2 when one could not.
 
 set -u
@@ -23,7 +25,7 @@ for arg in "$@"; do
     case $arg in
     --quick) quick=--quick ;;
     -h | --help)
-        sed -n '2,15s/^# \{0,1\}//p' "$0"
+        sed -n '2,17s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
     *) args+=("$arg") ;;

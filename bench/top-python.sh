@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Benchmark `jaxprof top` against the Python protobuf reference (top_reference.py)
-# on a large synthetic profile.  See bench/README.md; bench/run.sh runs it.
+# and, where installed, xprof's own converter (top_xprof.py, kernel_stats) on a
+# large synthetic profile.  See bench/README.md; bench/run.sh runs it.
 #
 #   bench/top-python.sh [--quick] [JAXPROF_BINARY]
 #
 # JAXPROF_BINARY defaults to $JAXPROF, else ../jaxprof relative to this script.
 # The Python side runs under ${PYTHON:-python3}; e.g. PYTHON=/opt/jaxvenv/bin/python.
+# xprof runs under ${XPROF_PYTHON:-$PYTHON} when that imports xprof (pip install
+# xprof), and is left out, saying so, when not.
 # Exit status: 0 when everything ran (whether or not the targets were met),
 # 2 when something could not be built or run.
 
@@ -20,7 +23,7 @@ for arg in "$@"; do
     case $arg in
     --quick) quick=1 ;;
     -h | --help)
-        sed -n '2,10s/^# \{0,1\}//p' "$0"
+        sed -n '2,13s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
     -*) echo "top-python.sh: unknown option $arg" >&2; exit 2 ;;
@@ -29,6 +32,7 @@ for arg in "$@"; do
 done
 jaxprof=${jaxprof:-${JAXPROF:-$root/jaxprof}}
 python=${PYTHON:-python3}
+xprof_python=${XPROF_PYTHON:-$python}
 
 if ((quick)); then
     target_mb=4 reps=1
@@ -51,6 +55,13 @@ command -v "$python" >/dev/null || die "no Python interpreter '$python' (set PYT
     die "$python lacks the protobuf package; use e.g. PYTHON=/opt/jaxvenv/bin/python"
 command -v protoc >/dev/null || "$python" -c 'import grpc_tools' 2>/dev/null ||
     die "needs protoc (apt-get install protobuf-compiler) for top_reference.py"
+
+xprof=0
+if "$xprof_python" -c 'import xprof.convert.raw_to_tool_data' 2>/dev/null; then
+    xprof=1
+else
+    echo "xprof: not installed for $xprof_python (pip install xprof, or set XPROF_PYTHON); its row is left out"
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/jaxprof-bench.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
@@ -105,7 +116,13 @@ for ((i = 1; i <= reps; i++)); do
     measure cold "$tmp/cold.csv" "$jaxprof" top --db="$db" -n 20 --format=csv "$profile"
     measure warm "$tmp/warm.csv" "$jaxprof" top --db="$db" -n 20 --format=csv "$profile"
     measure python "$tmp/python.csv" "$python" "$here/top_reference.py" -n 20 "$profile"
+    if ((xprof)); then
+        # Its derived op stats are cached beside the file: none kept.
+        rm -f "$(dirname "$profile")"/*op_stats*.pb
+        measure xprof "$tmp/xprof.json" "$xprof_python" "$here/top_xprof.py" kernel_stats "$profile"
+    fi
 done
+rm -f "$(dirname "$profile")"/*op_stats*.pb
 
 # median COLUMN NAME: median of column 1 (wall s) or 2 (peak RSS KB) of NAME's runs.
 median() {
@@ -116,6 +133,7 @@ median() {
 cold_s=$(median 1 cold) cold_kb=$(median 2 cold)
 warm_s=$(median 1 warm) warm_kb=$(median 2 warm)
 python_s=$(median 1 python) python_kb=$(median 2 python)
+((xprof)) && xprof_s=$(median 1 xprof) xprof_kb=$(median 2 xprof)
 
 # --- report ------------------------------------------------------------------
 
@@ -127,6 +145,7 @@ row() { awk -v n="$1" -v s="$2" -v kb="$3" -v r="$reps" \
 row "jaxprof top, cold (no index db)" "$cold_s" "$cold_kb"
 row "jaxprof top, warm (index db kept)" "$warm_s" "$warm_kb"
 row "top_reference.py (Python protobuf)" "$python_s" "$python_kb"
+((xprof)) && row "xprof kernel_stats (top_xprof.py)" "$xprof_s" "$xprof_kb"
 echo
 
 # verdict OK TEXT: print a PASS/FAIL line.
@@ -137,6 +156,9 @@ awk -v p="$python_s" -v c="$cold_s" -v w="$warm_s" -v kb="$cold_kb" -v b="$size"
     printf "python / cold: %.1fx\n", (c > 0 ? p / c : 0)
     printf "warm: %.1f ms\n", w * 1000
     printf "cold peak RSS / file size: %.2f\n", kb * 1024 / b
+}'
+((xprof)) && awk -v x="$xprof_s" -v c="$cold_s" -v xkb="$xprof_kb" -v kb="$cold_kb" 'BEGIN {
+    printf "xprof / cold: %.1fx the time, %.1fx the peak RSS\n", (c > 0 ? x / c : 0), (kb > 0 ? xkb / kb : 0)
 }'
 verdict "$(awk -v p="$python_s" -v c="$cold_s" 'BEGIN { print (p >= 20 * c) }')" \
     "cold is >= 20x faster than Python"
