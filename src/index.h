@@ -16,7 +16,7 @@
 
 #include "discover.h"
 
-#define INDEX_SCHEMA_VERSION	7
+#define INDEX_SCHEMA_VERSION	8
 
 struct index;
 
