@@ -1085,6 +1085,15 @@ scan_line(struct walker *w, struct cur c, struct line_head *lh)
 		uint32_t field;
 		int wt;
 
+		/* Most of a line is events under 128 bytes: tag, length, bytes. */
+		if (scan.p[0] == (4 << 3 | WT_LEN) && scan.end - scan.p >= 2 &&
+		    scan.p[1] < 0x80 && scan.p[1] <= scan.end - scan.p - 2) {
+			scan.p += 2 + scan.p[1];
+			if ((++line->nevents & 63) == 0)
+				source_release(w->src, &scan_mark,
+				    (size_t)(scan.p - w->base));
+			continue;
+		}
 		if (get_tag(w, &scan, &field, &wt, msg) == -1)
 			return -1;
 		at = scan.p;

@@ -588,6 +588,11 @@ struct busy_run {
 	struct ival	 open;
 	int		 have;
 	size_t		 first;		/* add_to_windows() */
+	/*
+	 * Window `first` from lo until hi, where it ends or the next one
+	 * begins: a run inside it adds to it alone.
+	 */
+	int64_t		 lo, hi;
 	int64_t		*sum;		/* per window */
 };
 
@@ -601,6 +606,44 @@ struct busy_meter {
 	struct plane_summary *p;	/* gets the idle gaps */
 };
 
+static void
+set_run_window(const struct busy_meter *m, struct busy_run *r)
+{
+	const struct window *w;
+
+	if (r->first >= m->nwin) {
+		r->lo = INT64_MAX;
+		r->hi = INT64_MIN;
+		return;
+	}
+	w = &m->win[r->first];
+	r->lo = w->start_ps;
+	r->hi = w->start_ps + w->dur_ps;
+	if (r->first + 1 < m->nwin && w[1].start_ps < r->hi)
+		r->hi = w[1].start_ps;
+}
+
+/* run_to_windows() for a run outside r's window. */
+static void
+run_to_other_windows(const struct busy_meter *m, struct busy_run *r,
+    int64_t start, int64_t end)
+{
+	add_to_windows(m->win, m->nwin, &r->first, r->sum, start, end);
+	set_run_window(m, r);
+}
+
+/* Adds a closed run of r to the windows; runs close in order of start. */
+static inline void
+run_to_windows(const struct busy_meter *m, struct busy_run *r, int64_t start,
+    int64_t end)
+{
+	/* As add_to_windows() would, with no window to look at. */
+	if (start >= r->lo && end <= r->hi)
+		r->sum[r->first] = ps_add(r->sum[r->first], end - start);
+	else
+		run_to_other_windows(m, r, start, end);
+}
+
 struct busy_meter *
 busy_meter_new(struct plane_summary *p, const struct window *win,
     size_t nwin)
@@ -613,6 +656,9 @@ busy_meter_new(struct plane_summary *p, const struct window *win,
 	m->coll.sum = xcalloc(nwin + 1, sizeof *m->coll.sum);
 	m->comm.sum = xcalloc(nwin + 1, sizeof *m->comm.sum);
 	m->all.sum = xcalloc(nwin + 1, sizeof *m->all.sum);
+	set_run_window(m, &m->coll);
+	set_run_window(m, &m->comm);
+	set_run_window(m, &m->all);
 	return m;
 }
 
@@ -635,8 +681,7 @@ run_add(struct busy_meter *m, struct busy_run *r, int64_t start, int64_t end)
 	int closed = r->have;
 
 	if (closed)
-		add_to_windows(m->win, m->nwin, &r->first, r->sum,
-		    r->open.start, r->open.end);
+		run_to_windows(m, r, r->open.start, r->open.end);
 	r->open.start = start;
 	r->open.end = end;
 	r->have = 1;
@@ -680,14 +725,14 @@ busy_meter_finish(struct busy_meter *m, struct strmap *names,
 	int k;
 
 	if (m->coll.have)
-		add_to_windows(win, nwin, &m->coll.first, m->coll.sum,
-		    m->coll.open.start, m->coll.open.end);
+		run_to_windows(m, &m->coll, m->coll.open.start,
+		    m->coll.open.end);
 	if (m->comm.have)
-		add_to_windows(win, nwin, &m->comm.first, m->comm.sum,
-		    m->comm.open.start, m->comm.open.end);
+		run_to_windows(m, &m->comm, m->comm.open.start,
+		    m->comm.open.end);
 	if (m->all.have) {
-		add_to_windows(win, nwin, &m->all.first, m->all.sum,
-		    m->all.open.start, m->all.open.end);
+		run_to_windows(m, &m->all, m->all.open.start,
+		    m->all.open.end);
 		if (m->any)
 			add_gap(p, m->prev_end, m->all.open.start);
 	}

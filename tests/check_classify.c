@@ -596,6 +596,37 @@ START_TEST(test_steps_streamed)
 }
 END_TEST
 
+/* A bad event in a line read ahead is told as it is without reading ahead. */
+START_TEST(test_steps_streamed_bad_ahead)
+{
+	static const struct test_ev ops[] = {
+		{ 1, 1000000000, 3000000000 },
+		{ 1, 5000000000, 1000000000 },
+	};
+	static const struct test_ev copies[] = {
+		{ 3, 500000000, (int64_t)1 << 62 },
+	};
+	struct file_summary fs;
+	struct pf_read_stats rs;
+	struct pf_handler h;
+	struct source src;
+	struct msg space;
+	char *cause = NULL, *want = NULL;
+
+	stream_space(&space, "SXC", ops, 2, copies, 1);
+	memset(&h, 0, sizeof h);
+	source_borrow(&src, space.b, space.n);
+	ck_assert_int_eq(xplane_read(&src, "mem", &h, &rs, &want), -1);
+	source_close(&src);
+	ck_assert_int_eq(load_memory("mem", space.b, space.n, KIND_XPLANE, 1,
+	    &fs, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(want, "impossible duration_ps"));
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	free(want);
+}
+END_TEST
+
 START_TEST(test_ivals_in_order)
 {
 	struct ivals s = { 0 };
@@ -695,6 +726,7 @@ suite_classify(void)
 	tcase_add_test(tc, test_generated);
 	tcase_add_test(tc, test_cpu_testdata);
 	tcase_add_test(tc, test_steps_streamed);
+	tcase_add_test(tc, test_steps_streamed_bad_ahead);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("timeline");
 	tcase_add_test(tc, test_ivals_in_order);
