@@ -108,6 +108,22 @@ struct classify {
 	 */
 	struct ivals	 busy_ops[NBUSY];
 	struct ivals	 busy_kernels[NBUSY];
+	/*
+	 * Or the ops' busy time measured as it comes (classify_stream_busy):
+	 * busy_ops[BUSY_TRANSFER] then holds the plane's copies, of the
+	 * lines before its "XLA Ops" line and, read ahead, after it; they
+	 * join the ops in order of start (the next is `copy`).
+	 */
+	int		 may_stream;
+	struct busy_meter *meter;
+	enum step_source meter_src;
+	const struct window *meter_win;
+	struct ivals_iter copies;
+	struct ival	 copy;
+	int		 have_copy;
+	int		 again;		/* the meter refused an op */
+	size_t		 nline;		/* lines begun in the plane */
+	struct ivals	*ahead_copies;	/* copies of lines read ahead */
 	/* Host scopes of the plane: key (name, parent) -> scope_agg. */
 	struct op_table	 scopes;
 	/* The execution (launch) the current line's kernels belong to. */

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -400,20 +401,45 @@ memset_bytes(const struct pf_event *ev)
 	return -1;
 }
 
+/* A memset that no op launched (no hlo_op). */
+static int
+is_lone_memset(const struct classify *c, const struct pf_event *ev)
+{
+	return strncmp(pf_event_name(ev), "Memset", 6) == 0 &&
+	    event_stat(c, PF_KEY_HLO_OP) == NULL;
+}
+
+/* A device copy: a Memcpy* event, or anything with memcpy_details. */
+static int
+is_device_copy(const struct classify *c, const struct pf_event *ev,
+    struct pf_bytes *details, int *has_details)
+{
+	*has_details = event_str(c, PF_KEY_MEMCPY_DETAILS, details);
+	return strncmp(pf_event_name(ev), "Memcpy", 6) == 0 || *has_details;
+}
+
+/* The transfer busy time of a device's line: ops' copies come apart. */
+static void
+add_copy_busy(struct classify *c, int64_t start, int64_t dur)
+{
+	/* Streamed: the plane's copies are all counted already. */
+	if (c->meter == NULL)
+		ivals_add(&c->busy_ops[BUSY_TRANSFER], start, start + dur);
+	add_kernel_busy(c, BUSY_TRANSFER, start, start + dur);
+}
+
 /*
- * A memset that no op launched (no hlo_op): a transfer of direction
- * "memset", so that it lands in a report.
+ * A memset that no op launched: a transfer of direction "memset", so
+ * that it lands in a report.
  */
 static int
 on_memset(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
 {
-	if (strncmp(pf_event_name(ev), "Memset", 6) != 0 ||
-	    event_stat(c, PF_KEY_HLO_OP) != NULL)
+	if (!is_lone_memset(c, ev))
 		return 0;
 	add_transfer(c, ev, XFER_MEMSET, 0, memset_bytes(ev), start, dur);
-	ivals_add(&c->busy_ops[BUSY_TRANSFER], start, start + dur);
-	add_kernel_busy(c, BUSY_TRANSFER, start, start + dur);
+	add_copy_busy(c, start, dur);
 	return 1;
 }
 
@@ -424,11 +450,11 @@ on_device_copy(struct classify *c, const struct pf_event *ev, int64_t start,
 {
 	const char *name = pf_event_name(ev);
 	struct pf_bytes details;
-	int has_details = event_str(c, PF_KEY_MEMCPY_DETAILS, &details);
 	enum transfer_dir dir = XFER_OTHER;
 	int64_t bytes = -1;
+	int has_details;
 
-	if (strncmp(name, "Memcpy", 6) != 0 && !has_details)
+	if (!is_device_copy(c, ev, &details, &has_details))
 		return;
 	if (strcmp(name, "MemcpyH2D") == 0)
 		dir = XFER_H2D;
@@ -452,8 +478,7 @@ on_device_copy(struct classify *c, const struct pf_event *ev, int64_t start,
 			}
 	}
 	add_transfer(c, ev, dir, 0, bytes, start, dur);
-	ivals_add(&c->busy_ops[BUSY_TRANSFER], start, start + dur);
-	add_kernel_busy(c, BUSY_TRANSFER, start, start + dur);
+	add_copy_busy(c, start, dur);
 }
 
 /* One event of a device's "XLA Modules" line: "jit_f(1234)". */
@@ -571,6 +596,7 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	if (strcmp(plane->name, "/host:metadata") == 0)
 		read_programs(c, plane);
 	c->plane = p;
+	c->nline = 0;
 	/* The last plane's strings are gone: forget pointers into them. */
 	c->last_module.ptr = NULL;
 	c->last_module.len = 0;
@@ -597,6 +623,102 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	return 0;
 }
 
+/* An event of a device's plain line read ahead: its copy busy time. */
+static int
+ahead_copy(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_event *ev)
+{
+	struct classify *c = ctx;
+	struct pf_bytes details;
+	int64_t start, dur;
+	int has_details;
+
+	(void)plane;
+	(void)line;
+	load_view(c, ev);
+	if (is_lone_memset(c, ev) || is_device_copy(c, ev, &details,
+	    &has_details)) {
+		event_span(c, ev, &start, &dur);
+		ivals_add(c->ahead_copies, start, start + dur);
+	}
+	return 0;
+}
+
+/* A device line of no kind of its own: it may hold copies. */
+static int
+is_plain_line(const char *name)
+{
+	return strcmp(name, "XLA Ops") != 0 &&
+	    strcmp(name, "XLA Modules") != 0 && strcmp(name, "Steps") != 0;
+}
+
+/*
+ * At a device's "XLA Ops" line, line number `here`: its busy time goes
+ * straight into the steps if the plane's windows are known, this is its
+ * only "XLA Ops" line, and the lines after it hold at most half as many
+ * events (their copies are read ahead, so that they join in order).
+ */
+static void
+start_stream(struct classify *c, const struct pf_plane *plane, size_t here)
+{
+	const struct pf_lines_ahead *a = plane->ahead;
+	struct ivals *copies = &c->busy_ops[BUSY_TRANSFER], late;
+	const struct window *win;
+	struct pf_handler h;
+	struct ivals_iter it;
+	struct ival iv;
+	size_t i, nxla = 0, nwin, after = 0;
+	int steps_to_come = 0;
+
+	if (!c->may_stream || c->gather == NULL || a == NULL)
+		return;
+	for (i = 0; i < a->nlines; i++) {
+		nxla += strcmp(a->names[i], "XLA Ops") == 0;
+		if (i > here && strcmp(a->names[i], "Steps") == 0)
+			steps_to_come = 1;
+		if (i > here && is_plain_line(a->names[i]))
+			after += a->nevents[i];
+	}
+	if (nxla != 1 || after > a->nevents[here] / 2)
+		return;
+	nwin = step_windows_known(c->gather, c->gather_plane, steps_to_come,
+	    &win, &c->meter_src);
+	if (nwin == 0)
+		return;
+	memset(&late, 0, sizeof late);
+	memset(&h, 0, sizeof h);
+	h.ctx = c;
+	h.event = ahead_copy;
+	c->ahead_copies = &late;
+	for (i = here + 1; i < a->nlines; i++)
+		if (is_plain_line(a->names[i]) &&
+		    a->read_events(a, i, &h) != 0) {
+			ivals_release(&late);
+			return;	/* unreadable: stored, and told in turn */
+		}
+	ivals_normalize(&late);
+	for (ivals_iter_init(&late, &it); ivals_next(&it, &iv); )
+		ivals_add(copies, iv.start, iv.end);
+	ivals_release(&late);
+	ivals_normalize(copies);
+	ivals_iter_init(copies, &c->copies);
+	c->have_copy = ivals_next(&c->copies, &c->copy);
+	c->meter = busy_meter_new(c->plane, win, nwin);
+	c->meter_win = win;
+}
+
+/* The plane's copies that begin by `start` into the meter. */
+static void
+meter_copies(struct classify *c, int64_t start)
+{
+	while (c->have_copy && c->copy.start <= start) {
+		/* Never refused: in order, after every op before them. */
+		(void)busy_meter_add(c->meter, BUSY_TRANSFER, c->copy.start,
+		    c->copy.end);
+		c->have_copy = ivals_next(&c->copies, &c->copy);
+	}
+}
+
 static int
 cb_line_begin(void *ctx, const struct pf_plane *plane,
     const struct pf_line *line)
@@ -606,6 +728,7 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 	    line->display_name : line->name;
 
 	c->plane->nlines++;
+	c->nline++;
 	c->line_name = intern_str(c, name);
 	c->line_kind = LINE_PLAIN;
 	if (c->plane->kind == PLANE_DEVICE) {
@@ -617,6 +740,8 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 			/* Steps are measured on the ops now, not the kernels. */
 			for (i = 0; i < NBUSY; i++)
 				ivals_release(&c->busy_kernels[i]);
+			if (c->meter == NULL)
+				start_stream(c, plane, c->nline - 1);
 		} else if (strcmp(line->name, "XLA Modules") == 0)
 			c->line_kind = LINE_MODULES;
 		else if (strcmp(line->name, "Steps") == 0) {
@@ -686,7 +811,13 @@ on_xla_op(struct classify *c, const struct pf_event *ev, int64_t start,
 	add_op_occurrence(c, CAND_XLA_OPS, &k, m->category, start, dur, flops,
 	    has_flops, bytes, has_bytes, &m->agg);
 	c->occ_instr = NULL;
-	ivals_add(&c->busy_ops[m->busy], start, start + dur);
+	if (c->meter == NULL)
+		ivals_add(&c->busy_ops[m->busy], start, start + dur);
+	else {
+		meter_copies(c, start);
+		if (busy_meter_add(c->meter, m->busy, start, start + dur) == -1)
+			c->again = 1;
+	}
 }
 
 static int
@@ -731,7 +862,7 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 			step_windows_event(c->gather, c->gather_plane, ev);
 		host_event(c, ev, start, dur);
 	}
-	return 0;
+	return c->again ? CLASSIFY_AGAIN : 0;
 }
 
 static int
@@ -900,6 +1031,14 @@ measure_steps(struct classify *c, const struct pf_plane *plane,
 	enum step_source src = pw->src;
 	size_t n = pw->n;
 
+	if (c->meter != NULL) {
+		/* Known at its "XLA Ops" line as they are now. */
+		assert(pw->ready && pw->win == c->meter_win);
+		meter_copies(c, INT64_MAX);
+		busy_meter_finish(c->meter, &c->fs->strings, c->meter_src);
+		c->meter = NULL;
+		return;
+	}
 	if (c->gather == NULL)
 		n = step_windows_for(c->windows, plane->name, &win, &src);
 	else if (!pw->ready) {
@@ -935,6 +1074,12 @@ classify_steps_later(struct file_summary *fs, struct steps_later *later,
 	for (i = 0; i < NBUSY; i++)
 		ivals_release(&later->busy[i]);
 	free(later);
+}
+
+void
+classify_stream_busy(struct classify *c)
+{
+	c->may_stream = 1;
 }
 
 void
@@ -1076,6 +1221,7 @@ classify_release(struct classify *c)
 		ivals_release(&c->busy_ops[i]);
 		ivals_release(&c->busy_kernels[i]);
 	}
+	busy_meter_free(c->meter);
 	op_table_release(&c->scopes);
 	free(c->meta_kernel);
 	free(c->meta_host);

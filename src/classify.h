@@ -282,6 +282,20 @@ void		 classify_gather_steps(struct classify *c,
 		    struct steps_later **later);
 void		 classify_steps_later(struct file_summary *fs,
 		    struct steps_later *later, const struct step_windows *w);
+/*
+ * With classify_gather_steps(): c measures a device's steps as its ops
+ * come, without storing their busy time, where the reader can look ahead
+ * (struct pf_lines_ahead) and the plane's windows are known by its "XLA
+ * Ops" line.  An op it cannot measure so (one that comes after a later
+ * one has closed a stretch of busy time) stops the reading with
+ * CLASSIFY_AGAIN: the plane is then read again by a classify without it,
+ * into an empty summary, after step_windows_plane_reset().
+ */
+#define CLASSIFY_AGAIN	0x61676e21
+void		 classify_stream_busy(struct classify *c);
+/* Forgets what plane number `plane` gathered into w: it is read again. */
+void		 step_windows_plane_reset(struct step_windows *w,
+		    size_t plane);
 void		 file_summary_absorb(struct file_summary *dst,
 		    struct file_summary *src);
 void		 file_summary_release(struct file_summary *fs);

@@ -62,6 +62,19 @@ plane_worker(void *arg)
 		c = classify_new(&job->fs, NULL, &h);
 		classify_use_hlo(c, pool->hlo);
 		classify_gather_steps(c, pool->windows, i, &job->later);
+		classify_stream_busy(c);
+		job->rc = xspace_read_plane(pool->xs, i, &h, &job->rs,
+		    &job->cause);
+		classify_release(c);
+		if (job->rc != CLASSIFY_AGAIN)
+			continue;
+		/* Its ops came out of order: again, storing their busy time. */
+		file_summary_release(&job->fs);
+		memset(&job->rs, 0, sizeof job->rs);
+		step_windows_plane_reset(pool->windows, i);
+		c = classify_new(&job->fs, NULL, &h);
+		classify_use_hlo(c, pool->hlo);
+		classify_gather_steps(c, pool->windows, i, &job->later);
 		job->rc = xspace_read_plane(pool->xs, i, &h, &job->rs,
 		    &job->cause);
 		classify_release(c);

@@ -96,6 +96,8 @@ struct pf_space {
 	size_t	  nplanes;
 };
 
+struct pf_lines_ahead;
+
 struct pf_plane {
 	int64_t		 id;
 	const char	*name;
@@ -108,6 +110,8 @@ struct pf_plane {
 	 */
 	const struct pf_event_meta *metas;
 	size_t		 nmetas;
+	/* Its lines, to look ahead at; NULL where the reader cannot. */
+	const struct pf_lines_ahead *ahead;
 };
 
 struct pf_line {
@@ -139,6 +143,25 @@ struct pf_event {
  * without decoding them (and calls no plane_end or line_end for it).
  */
 #define PF_SKIP	0x736b6970
+/*
+ * A plane's lines as a reader that can look ahead (the XSpace reader)
+ * knows them before the first: names and event counts in file order.
+ * read_events() gives line i's events to h->event only (the handler's
+ * other callbacks are not called), as they will come in turn; it may be
+ * called from the plane's plane_begin, line_begin and line_end callbacks.
+ * It returns 0, h's first non-zero value, or -1 for events that cannot
+ * be read (why is told when the line's turn comes).
+ */
+struct pf_handler;
+
+struct pf_lines_ahead {
+	size_t		 nlines;
+	char *const	*names;		/* pf_line.name */
+	const size_t	*nevents;
+	int	(*read_events)(const struct pf_lines_ahead *a, size_t i,
+		    const struct pf_handler *h);
+};
+
 struct pf_handler {
 	void	*ctx;
 	int	(*space)(void *ctx, const struct pf_space *space);

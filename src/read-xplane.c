@@ -316,6 +316,7 @@ struct walker {
 	struct pf_read_stats *rs;
 	struct pf_stat	*scratch;	/* one event's stats */
 	size_t		 scratch_cap;
+	int		 ahead;		/* reading a line before its turn */
 };
 
 static int
@@ -1059,57 +1060,73 @@ check_event_times(struct walker *w, const uint8_t *at,
 	    pf_event_name(ev), what, (long long)v, (long long)PS_LIMIT);
 }
 
-/* One XLine: a header scan, then its events in order. */
+/* An XLine's fields but its events, from the header scan. */
+struct line_head {
+	struct cur	 c;		/* the whole XLine */
+	struct pf_line	 line;		/* but its names */
+	struct pf_bytes	 name, display;
+};
+
+/* The header scan of XLine c into *lh. */
 static int
-read_line(struct walker *w, struct cur c, const struct plane_tables *t,
-    const struct pf_plane *plane, const struct pf_handler *h)
+scan_line(struct walker *w, struct cur c, struct line_head *lh)
 {
 	static const char msg[] = "XLine";
-	struct pf_bytes name = { "", 0 }, display = { "", 0 };
-	struct pf_line line;
+	struct pf_line *line = &lh->line;
 	struct cur scan = c, sub;
-	size_t scan_mark = (size_t)(c.p - w->base), n;
-	int rc = -1;
+	size_t scan_mark = (size_t)(c.p - w->base);
+	int rc;
 
-	memset(&line, 0, sizeof line);
+	memset(lh, 0, sizeof *lh);
+	lh->c = c;
+	lh->name.ptr = lh->display.ptr = "";
 	while (scan.p < scan.end) {
 		const uint8_t *at;
 		uint32_t field;
 		int wt;
 
+		/* Most of a line is events under 128 bytes: tag, length, bytes. */
+		if (scan.p[0] == (4 << 3 | WT_LEN) && scan.end - scan.p >= 2 &&
+		    scan.p[1] < 0x80 && scan.p[1] <= scan.end - scan.p - 2) {
+			scan.p += 2 + scan.p[1];
+			if ((++line->nevents & 63) == 0)
+				source_release(w->src, &scan_mark,
+				    (size_t)(scan.p - w->base));
+			continue;
+		}
 		if (get_tag(w, &scan, &field, &wt, msg) == -1)
 			return -1;
 		at = scan.p;
 		switch (field) {
 		case 1:
-			rc = get_int_field(w, &scan, wt, field, msg, &line.id);
+			rc = get_int_field(w, &scan, wt, field, msg, &line->id);
 			break;
 		case 2:
-			rc = get_string(w, &scan, wt, field, msg, &name);
+			rc = get_string(w, &scan, wt, field, msg, &lh->name);
 			break;
 		case 3:
 			rc = get_int_field(w, &scan, wt, field, msg,
-			    &line.timestamp_ns);
+			    &line->timestamp_ns);
 			break;
 		case 4:
 			rc = want_wt(w, at, wt, WT_LEN, field, msg);
 			if (rc == 0)
 				rc = get_len(w, &scan, &sub, msg);
 			/* The events are read next: hold no page meanwhile. */
-			if ((++line.nevents & 63) == 0)
+			if ((++line->nevents & 63) == 0)
 				source_release(w->src, &scan_mark,
 				    (size_t)(scan.p - w->base));
 			break;
 		case 9:
 			rc = get_int_field(w, &scan, wt, field, msg,
-			    &line.duration_ps);
+			    &line->duration_ps);
 			break;
 		case 10:
 			rc = get_int_field(w, &scan, wt, field, msg,
-			    &line.display_id);
+			    &line->display_id);
 			break;
 		case 11:
-			rc = get_string(w, &scan, wt, field, msg, &display);
+			rc = get_string(w, &scan, wt, field, msg, &lh->display);
 			break;
 		default:
 			rc = skip_field(w, &scan, wt, msg);
@@ -1117,10 +1134,25 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 		if (rc == -1)
 			return -1;
 	}
-	if (check_line_time(w, c.p, plane, &line, name) == -1)
+	return 0;
+}
+
+/* One XLine, its header scanned: its events in order. */
+static int
+read_line(struct walker *w, const struct line_head *lh,
+    const struct plane_tables *t, const struct pf_plane *plane,
+    const struct pf_handler *h)
+{
+	static const char msg[] = "XLine";
+	struct pf_line line = lh->line;
+	struct cur c = lh->c, sub;
+	size_t n;
+	int rc;
+
+	if (check_line_time(w, c.p, plane, &line, lh->name) == -1)
 		return -1;
-	line.name = xstrndup(name.ptr, name.len);
-	line.display_name = xstrndup(display.ptr, display.len);
+	line.name = xstrndup(lh->name.ptr, lh->name.len);
+	line.display_name = xstrndup(lh->display.ptr, lh->display.len);
 	rc = h->line_begin != NULL ? h->line_begin(h->ctx, plane, &line) : 0;
 	if (rc == PF_SKIP)
 		c.p = c.end;
@@ -1142,7 +1174,7 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 		else if (h->event != NULL)
 			rc = h->event(h->ctx, plane, &line, &ev);
 		/* Lines can be most of a file: give pages back within them. */
-		if ((n & 63) == 0)
+		if ((n & 63) == 0 && !w->ahead)
 			source_release(w->src, &w->released,
 			    (size_t)(c.p - w->base));
 	}
@@ -1153,21 +1185,128 @@ read_line(struct walker *w, struct cur c, const struct plane_tables *t,
 	return rc == PF_SKIP ? 0 : rc;
 }
 
+/*
+ * A plane's lines, header-scanned before the first is read (struct
+ * pf_lines_ahead): heads[i] of the first nheads lines, all of them
+ * when the scan found no error.
+ */
+struct plane_ahead {
+	struct pf_lines_ahead pub;	/* first: read_ahead() casts */
+	struct walker	*w;
+	const struct plane_tables *t;
+	const struct pf_plane *plane;
+	struct line_head *heads;
+	size_t		 nheads;
+	char		**names;
+	size_t		*nevents;
+};
+
+static int
+read_ahead(const struct pf_lines_ahead *a, size_t i,
+    const struct pf_handler *h)
+{
+	const struct plane_ahead *pa = (const struct plane_ahead *)a;
+	struct walker *w = pa->w;
+	struct pf_read_stats ignored, *rs = w->rs;
+	struct pf_handler events = *h;
+	int rc;
+
+	/* Its missing metadata and its pages count when its turn comes. */
+	memset(&ignored, 0, sizeof ignored);
+	events.line_begin = NULL;
+	events.line_end = NULL;
+	w->rs = &ignored;
+	w->ahead = 1;
+	rc = read_line(w, &pa->heads[i], pa->t, pa->plane, &events);
+	w->ahead = 0;
+	w->rs = rs;
+	if (rc == -1) {
+		free(w->cause);
+		w->cause = NULL;
+	}
+	return rc;
+}
+
+/* The header scans of the plane's lines, as far as they succeed. */
+static void
+scan_ahead(struct walker *w, struct cur lines, struct plane_ahead *pa)
+{
+	size_t i;
+
+	while (lines.p < lines.end) {
+		struct cur sub;
+		uint32_t field;
+		int wt;
+
+		/* scan_plane() validated the plane's tags and lengths. */
+		(void)get_tag(w, &lines, &field, &wt, "XPlane");
+		if (field != 3) {
+			(void)skip_field(w, &lines, wt, "XPlane");
+			continue;
+		}
+		(void)get_len(w, &lines, &sub, "XPlane");
+		pa->heads = xgrow1(pa->heads, pa->nheads, sizeof *pa->heads);
+		if (scan_line(w, sub, &pa->heads[pa->nheads]) == -1) {
+			/* Told when the line's turn comes, after the others. */
+			free(w->cause);
+			w->cause = NULL;
+			return;
+		}
+		pa->nheads++;
+	}
+	pa->names = xcalloc(pa->nheads + 1, sizeof *pa->names);
+	pa->nevents = xcalloc(pa->nheads + 1, sizeof *pa->nevents);
+	for (i = 0; i < pa->nheads; i++) {
+		pa->names[i] = xstrndup(pa->heads[i].name.ptr,
+		    pa->heads[i].name.len);
+		pa->nevents[i] = pa->heads[i].line.nevents;
+	}
+	pa->pub.nlines = pa->nheads;
+	pa->pub.names = pa->names;
+	pa->pub.nevents = pa->nevents;
+	pa->pub.read_events = read_ahead;
+}
+
+static void
+plane_ahead_release(struct plane_ahead *pa)
+{
+	size_t i;
+
+	if (pa->names != NULL)
+		for (i = 0; i < pa->nheads; i++)
+			free(pa->names[i]);
+	free(pa->names);
+	free(pa->nevents);
+	free(pa->heads);
+}
+
 static int
 read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 {
 	struct plane_tables t;
 	struct plane_scan ps;
+	struct plane_ahead pa;
 	struct cur lines = c;
+	size_t nline = 0;
 	int rc;
 
 	memset(&t, 0, sizeof t);
+	memset(&pa, 0, sizeof pa);
 	rc = scan_plane(w, c, &t, &ps);
+	if (rc == 0) {
+		pa.w = w;
+		pa.t = &t;
+		pa.plane = &ps.plane;
+		scan_ahead(w, c, &pa);
+		if (pa.pub.read_events != NULL)
+			ps.plane.ahead = &pa.pub;
+	}
 	if (rc == 0 && h->plane_begin != NULL)
 		rc = h->plane_begin(h->ctx, &ps.plane);
 	if (rc == PF_SKIP)
 		lines.p = lines.end;
 	while (rc == 0 && lines.p < lines.end) {
+		struct line_head lh;
 		struct cur sub;
 		uint32_t field;
 		int wt;
@@ -1178,12 +1317,20 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 			continue;
 		}
 		(void)get_len(w, &lines, &sub, "XPlane");
-		rc = read_line(w, sub, &t, &ps.plane, h);
+		if (nline < pa.nheads)
+			lh = pa.heads[nline];
+		else if (scan_line(w, sub, &lh) == -1) {
+			rc = -1;
+			break;
+		}
+		nline++;
+		rc = read_line(w, &lh, &t, &ps.plane, h);
 		source_release(w->src, &w->released,
 		    (size_t)(lines.p - w->base));
 	}
 	if (rc == 0 && h->plane_end != NULL)
 		rc = h->plane_end(h->ctx, &ps.plane);
+	plane_ahead_release(&pa);
 	plane_scan_release(&ps);
 	tables_release(&t);
 	return rc == PF_SKIP ? 0 : rc;

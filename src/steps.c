@@ -13,6 +13,7 @@ struct window_list {
 	char		*plane;		/* NULL: the host's */
 	struct window	*v;
 	size_t		 n;
+	int		 sorted;	/* complete, and sorted once */
 };
 
 /* What the windows' lists are made of: a whole file's, or one plane's. */
@@ -224,8 +225,10 @@ step_windows_free(struct step_windows *w)
 static void
 sort_list(struct window_list *l)
 {
-	if (l->n > 0)
+	/* Once only: qsort need not keep the order of equal windows. */
+	if (l->n > 0 && !l->sorted)
 		qsort(l->v, l->n, sizeof *l->v, cmp_window);
+	l->sorted = 1;
 }
 
 /* The host's windows: the rooted ones, else the others. */
@@ -376,6 +379,44 @@ step_windows_plane_end(struct step_windows *w, size_t plane,
 	*out = w->l.host.v;
 	*src = STEP_HOST;
 	return w->l.host.n;
+}
+
+size_t
+step_windows_known(struct step_windows *w, size_t plane, int steps_to_come,
+    const struct window **out, enum step_source *src)
+{
+	struct plane_windows *pw = &w->planes[plane];
+	size_t i, n = 0;
+
+	if (pw->name_shared)
+		return 0;
+	/* Its Steps lines so far are complete: the first with windows. */
+	for (i = 0; i < pw->l.ndevice; i++)
+		if (pw->l.device[i].n > 0) {
+			sort_list(&pw->l.device[i]);
+			*out = pw->l.device[i].v;
+			*src = STEP_DEVICE;
+			return pw->l.device[i].n;
+		}
+	if (steps_to_come)
+		return 0;
+	pthread_mutex_lock(&w->mu);
+	if (w->host_final && w->l.host.n > 0) {
+		*out = w->l.host.v;
+		*src = STEP_HOST;
+		n = w->l.host.n;
+	}
+	pthread_mutex_unlock(&w->mu);
+	return n;
+}
+
+void
+step_windows_plane_reset(struct step_windows *w, size_t plane)
+{
+	struct window_lists *l = &w->planes[plane].l;
+
+	lists_release(l);
+	memset(l, 0, sizeof *l);
 }
 
 void
@@ -538,79 +579,162 @@ stream_next(struct ival_stream *s, struct ival *iv)
 	*iv = s->buf[s->i++];
 }
 
-void
-steps_measure(struct plane_summary *p, struct strmap *names,
-    const struct window *win, size_t nwin, enum step_source src,
-    struct ivals busy[NBUSY])
-{
-	struct ival_stream *in = xcalloc(NBUSY, sizeof *in);
-	struct ival head[NBUSY], cur = { 0, 0 }, comm = { 0, 0 }, iv;
-	int64_t *sum[NBUSY + 1], prev_end = 0;
-	size_t i, first[NBUSY + 1];
-	int k, have = 0, any = 0, have_comm = 0;
-
-	for (k = 0; k <= NBUSY; k++) {
-		sum[k] = xcalloc(nwin + 1, sizeof *sum[k]);
-		first[k] = 0;
-	}
-	for (k = 0; k < NBUSY; k++) {
-		ivals_normalize(&busy[k]);
-		stream_init(&in[k], &busy[k]);
-		stream_next(&in[k], &head[k]);
-	}
+/*
+ * One union of busy intervals, built as they come: its runs (the union's
+ * pieces, touching ones joined) close in order of start, each added to
+ * the windows once.
+ */
+struct busy_run {
+	struct ival	 open;
+	int		 have;
+	size_t		 first;		/* add_to_windows() */
 	/*
-	 * One pass over the sorted classes, merged on the fly: collective
-	 * time in each window, the time of collectives and transfers
-	 * together (in sum[BUSY_TRANSFER] until the share-out below), the
-	 * union's (the rest is idle), and the idle gaps between.
+	 * Window `first` from lo until hi, where it ends or the next one
+	 * begins: a run inside it adds to it alone.
 	 */
-	for (;;) {
-		int pick = 0;
+	int64_t		 lo, hi;
+	int64_t		*sum;		/* per window */
+};
 
-		/* The earliest head; the first class of those that tie. */
-		for (k = 1; k < NBUSY; k++)
-			if (head[k].start < head[pick].start)
-				pick = k;
-		if (head[pick].start == INT64_MAX)
-			pick = -1;	/* every class is done */
-		if (pick != -1) {
-			iv = head[pick];
-			stream_next(&in[pick], &head[pick]);
-			/* Compute's own sum is not needed below. */
-			if (pick == BUSY_COLLECTIVE)
-				add_to_windows(win, nwin, &first[pick],
-				    sum[pick], iv.start, iv.end);
-			if (pick != BUSY_COMPUTE && have_comm &&
-			    iv.start <= comm.end) {
-				if (iv.end > comm.end)
-					comm.end = iv.end;
-			} else if (pick != BUSY_COMPUTE) {
-				if (have_comm)
-					add_to_windows(win, nwin,
-					    &first[BUSY_TRANSFER],
-					    sum[BUSY_TRANSFER], comm.start,
-					    comm.end);
-				comm = iv;
-				have_comm = 1;
-			}
-			if (have && iv.start <= cur.end) {
-				if (iv.end > cur.end)
-					cur.end = iv.end;
-				continue;
-			}
-		}
-		if (have) {
-			add_to_windows(win, nwin, &first[NBUSY], sum[NBUSY],
-			    cur.start, cur.end);
-			if (any)
-				add_gap(p, prev_end, cur.start);
-			any = 1;
-			prev_end = cur.end;
-		}
-		if (pick == -1)
-			break;
-		cur = iv;
-		have = 1;
+struct busy_meter {
+	const struct window *win;
+	size_t		 nwin;
+	/* Collective; collective and transfer; all classes. */
+	struct busy_run	 coll, comm, all;
+	int64_t		 prev_end;	/* of the last closed run of all */
+	int		 any;
+	struct plane_summary *p;	/* gets the idle gaps */
+};
+
+static void
+set_run_window(const struct busy_meter *m, struct busy_run *r)
+{
+	const struct window *w;
+
+	if (r->first >= m->nwin) {
+		r->lo = INT64_MAX;
+		r->hi = INT64_MIN;
+		return;
+	}
+	w = &m->win[r->first];
+	r->lo = w->start_ps;
+	r->hi = w->start_ps + w->dur_ps;
+	if (r->first + 1 < m->nwin && w[1].start_ps < r->hi)
+		r->hi = w[1].start_ps;
+}
+
+/* run_to_windows() for a run outside r's window. */
+static void
+run_to_other_windows(const struct busy_meter *m, struct busy_run *r,
+    int64_t start, int64_t end)
+{
+	add_to_windows(m->win, m->nwin, &r->first, r->sum, start, end);
+	set_run_window(m, r);
+}
+
+/* Adds a closed run of r to the windows; runs close in order of start. */
+static inline void
+run_to_windows(const struct busy_meter *m, struct busy_run *r, int64_t start,
+    int64_t end)
+{
+	/* As add_to_windows() would, with no window to look at. */
+	if (start >= r->lo && end <= r->hi)
+		r->sum[r->first] = ps_add(r->sum[r->first], end - start);
+	else
+		run_to_other_windows(m, r, start, end);
+}
+
+struct busy_meter *
+busy_meter_new(struct plane_summary *p, const struct window *win,
+    size_t nwin)
+{
+	struct busy_meter *m = xcalloc(1, sizeof *m);
+
+	m->win = win;
+	m->nwin = nwin;
+	m->p = p;
+	m->coll.sum = xcalloc(nwin + 1, sizeof *m->coll.sum);
+	m->comm.sum = xcalloc(nwin + 1, sizeof *m->comm.sum);
+	m->all.sum = xcalloc(nwin + 1, sizeof *m->all.sum);
+	set_run_window(m, &m->coll);
+	set_run_window(m, &m->comm);
+	set_run_window(m, &m->all);
+	return m;
+}
+
+/* Whether [start, ...) can join r without reopening a closed run. */
+static inline int
+run_takes(const struct busy_run *r, int64_t start)
+{
+	return !r->have || start >= r->open.start;
+}
+
+/* Adds [start, end) to r; returns 1 if that closed r's open run. */
+static inline int
+run_add(struct busy_meter *m, struct busy_run *r, int64_t start, int64_t end)
+{
+	if (r->have && start <= r->open.end) {
+		if (end > r->open.end)
+			r->open.end = end;
+		return 0;
+	}
+	int closed = r->have;
+
+	if (closed)
+		run_to_windows(m, r, r->open.start, r->open.end);
+	r->open.start = start;
+	r->open.end = end;
+	r->have = 1;
+	return closed;
+}
+
+int
+busy_meter_add(struct busy_meter *m, enum busy_class k, int64_t start,
+    int64_t end)
+{
+	int64_t prev_start = m->all.open.start, prev_end = m->all.open.end;
+
+	if (end <= start)
+		return 0;	/* as ivals_add(): nothing */
+	if (!run_takes(&m->all, start) ||
+	    (k != BUSY_COMPUTE && !run_takes(&m->comm, start)) ||
+	    (k == BUSY_COLLECTIVE && !run_takes(&m->coll, start)))
+		return -1;
+	if (k == BUSY_COLLECTIVE)
+		(void)run_add(m, &m->coll, start, end);
+	if (k != BUSY_COMPUTE)
+		(void)run_add(m, &m->comm, start, end);
+	if (run_add(m, &m->all, start, end)) {
+		/* The idle time between the closed run and the one before. */
+		if (m->any)
+			add_gap(m->p, m->prev_end, prev_start);
+		m->any = 1;
+		m->prev_end = prev_end;
+	}
+	return 0;
+}
+
+void
+busy_meter_finish(struct busy_meter *m, struct strmap *names,
+    enum step_source src)
+{
+	struct plane_summary *p = m->p;
+	const struct window *win = m->win;
+	int64_t *both = m->comm.sum;
+	size_t i, nwin = m->nwin;
+	int k;
+
+	if (m->coll.have)
+		run_to_windows(m, &m->coll, m->coll.open.start,
+		    m->coll.open.end);
+	if (m->comm.have)
+		run_to_windows(m, &m->comm, m->comm.open.start,
+		    m->comm.open.end);
+	if (m->all.have) {
+		run_to_windows(m, &m->all, m->all.open.start,
+		    m->all.open.end);
+		if (m->any)
+			add_gap(p, m->prev_end, m->all.open.start);
 	}
 
 	/*
@@ -619,22 +743,16 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 	 * stays a collective), then transfer time no collective covered,
 	 * then compute for the rest.
 	 */
-	if (have_comm)
-		add_to_windows(win, nwin, &first[BUSY_TRANSFER],
-		    sum[BUSY_TRANSFER], comm.start, comm.end);
-	for (i = 0; i < nwin; i++) {
-		int64_t both = sum[BUSY_TRANSFER][i];
-
-		sum[BUSY_TRANSFER][i] = both - sum[BUSY_COLLECTIVE][i];
-		sum[BUSY_COMPUTE][i] = sum[NBUSY][i] - both;
-	}
-
 	p->steps = xreallocarray(p->steps, p->nsteps + nwin + 1,
 	    sizeof *p->steps);
 	for (i = 0; i < nwin; i++) {
 		const struct window *w = &win[i];
 		struct step_rec *s = &p->steps[p->nsteps++];
+		int64_t busy[NBUSY];
 
+		busy[BUSY_COLLECTIVE] = m->coll.sum[i];
+		busy[BUSY_TRANSFER] = both[i] - m->coll.sum[i];
+		busy[BUSY_COMPUTE] = m->all.sum[i] - both[i];
 		memset(s, 0, sizeof *s);
 		s->source = src;
 		s->step = w->step;
@@ -642,10 +760,52 @@ steps_measure(struct plane_summary *p, struct strmap *names,
 		s->start_ps = w->start_ps;
 		s->dur_ps = w->dur_ps;
 		for (k = 0; k < NBUSY; k++)
-			s->busy_ps[k] = sum[k][i];
-		s->idle_ps = w->dur_ps - sum[NBUSY][i];
+			s->busy_ps[k] = busy[k];
+		s->idle_ps = w->dur_ps - m->all.sum[i];
 	}
-	for (k = 0; k <= NBUSY; k++)
-		free(sum[k]);
+	busy_meter_free(m);
+}
+
+void
+busy_meter_free(struct busy_meter *m)
+{
+	if (m == NULL)
+		return;
+	free(m->coll.sum);
+	free(m->comm.sum);
+	free(m->all.sum);
+	free(m);
+}
+
+void
+steps_measure(struct plane_summary *p, struct strmap *names,
+    const struct window *win, size_t nwin, enum step_source src,
+    struct ivals busy[NBUSY])
+{
+	struct ival_stream *in = xcalloc(NBUSY, sizeof *in);
+	struct busy_meter *m = busy_meter_new(p, win, nwin);
+	struct ival head[NBUSY];
+	int k;
+
+	for (k = 0; k < NBUSY; k++) {
+		ivals_normalize(&busy[k]);
+		stream_init(&in[k], &busy[k]);
+		stream_next(&in[k], &head[k]);
+	}
+	/* The sorted classes merged on the fly: the meter takes them all. */
+	for (;;) {
+		int pick = 0;
+
+		/* The earliest head; the first class of those that tie. */
+		for (k = 1; k < NBUSY; k++)
+			if (head[k].start < head[pick].start)
+				pick = k;
+		if (head[pick].start == INT64_MAX)
+			break;	/* every class is done */
+		(void)busy_meter_add(m, (enum busy_class)pick,
+		    head[pick].start, head[pick].end);
+		stream_next(&in[pick], &head[pick]);
+	}
+	busy_meter_finish(m, names, src);
 	free(in);
 }

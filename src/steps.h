@@ -41,6 +41,16 @@ void	step_windows_event(struct step_windows *w, size_t plane,
 size_t	step_windows_plane_end(struct step_windows *w, size_t plane,
 	    const struct window **out, enum step_source *src, int *ready);
 /*
+ * Before plane number `plane` has ended: the windows it will have at its
+ * end (as step_windows_plane_end() will give them), if they are known
+ * already: those of its Steps lines so far, else, where steps_to_come
+ * says no Steps line of it is still to be read, the host's once complete.
+ * Returns how many, or 0: not known yet (or none).
+ */
+size_t	step_windows_known(struct step_windows *w, size_t plane,
+	    int steps_to_come, const struct window **out,
+	    enum step_source *src);
+/*
  * Windows from module executions: each execution of the module run most
  * often (ties: the longest in total), from its start to the next one's.
  * Returns a new array (caller frees) with names pointing into strings.
@@ -57,5 +67,25 @@ struct window *module_windows(const struct exec_rec *execs, size_t nexecs,
 void	steps_measure(struct plane_summary *p, struct strmap *names,
 	    const struct window *win, size_t nwin, enum step_source src,
 	    struct ivals busy[NBUSY]);
+
+/*
+ * The same, as the busy intervals come instead of stored: a meter for
+ * plane p and windows win (borrowed until busy_meter_finish()).
+ * busy_meter_add() takes intervals in any order as long as none begins
+ * before a stretch of busy time already closed (a later one began after
+ * its end): in order of start, or nested, or overlapping the newest; it
+ * returns 0, or -1 (and takes nothing) for one that comes too late.
+ * busy_meter_finish() adds p's steps and gaps as steps_measure() would
+ * have for the same intervals, and frees the meter.
+ */
+struct busy_meter;
+
+struct busy_meter *busy_meter_new(struct plane_summary *p,
+	    const struct window *win, size_t nwin);
+int	busy_meter_add(struct busy_meter *m, enum busy_class k, int64_t start,
+	    int64_t end);
+void	busy_meter_finish(struct busy_meter *m, struct strmap *names,
+	    enum step_source src);
+void	busy_meter_free(struct busy_meter *m);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "check_suites.h"
 #include "classify.h"
+#include "load.h"
 #include "read-xplane.h"
 #include "source.h"
 #include "timeline.h"
@@ -393,6 +394,239 @@ END_TEST
  * (with overlaps, negative and extreme times) out of order, come back
  * sorted and merged.
  */
+/* ---- Steps measured as the ops come, against stored busy time ---- */
+
+/* A protobuf message being written. */
+struct msg {
+	uint8_t		 b[4096];
+	size_t		 n;
+};
+
+static void
+msg_varint(struct msg *m, uint64_t v)
+{
+	do {
+		ck_assert_uint_lt(m->n, sizeof m->b);
+		m->b[m->n++] = (uint8_t)(v & 0x7f) | (v >= 0x80 ? 0x80 : 0);
+		v >>= 7;
+	} while (v != 0);
+}
+
+static void
+msg_int(struct msg *m, unsigned field, int64_t v)
+{
+	msg_varint(m, (uint64_t)field << 3);
+	msg_varint(m, (uint64_t)v);
+}
+
+static void
+msg_bytes(struct msg *m, unsigned field, const void *p, size_t n)
+{
+	msg_varint(m, (uint64_t)field << 3 | 2);
+	msg_varint(m, n);
+	ck_assert_uint_le(m->n + n, sizeof m->b);
+	memcpy(m->b + m->n, p, n);
+	m->n += n;
+}
+
+/* One event: metadata 1 "fusion.1", 2 "all-reduce.1", 3 "MemcpyH2D", 4 "0". */
+struct test_ev {
+	int		 meta;
+	int64_t		 start_ps, dur_ps;
+};
+
+/*
+ * A device plane of lines "Steps" (S: one window), "XLA Ops" (X: ops),
+ * "Stream" (C: copies), in the order `order` says.
+ */
+static void
+stream_space(struct msg *space, const char *order, const struct test_ev *ops,
+    size_t nops, const struct test_ev *copies, size_t ncopies)
+{
+	static const char *const names[] = {
+		"fusion.1", "all-reduce.1", "MemcpyH2D", "0",
+	};
+	static const struct test_ev step = { 4, 0, 40000000000 };
+	struct msg plane = { .n = 0 }, line, ev, md, entry;
+	const char *o;
+	size_t i, n;
+
+	msg_bytes(&plane, 2, "/device:GPU:0", 13);
+	for (o = order; *o != '\0'; o++) {
+		const struct test_ev *v = *o == 'S' ? &step : *o == 'X' ? ops :
+		    copies;
+		const char *name = *o == 'S' ? "Steps" : *o == 'X' ?
+		    "XLA Ops" : "Stream #1";
+
+		n = *o == 'S' ? 1 : *o == 'X' ? nops : ncopies;
+		line.n = 0;
+		msg_bytes(&line, 2, name, strlen(name));
+		for (i = 0; i < n; i++) {
+			ev.n = 0;
+			msg_int(&ev, 1, v[i].meta);
+			msg_int(&ev, 2, v[i].start_ps);
+			msg_int(&ev, 3, v[i].dur_ps);
+			msg_bytes(&line, 4, ev.b, ev.n);
+		}
+		msg_bytes(&plane, 3, line.b, line.n);
+	}
+	for (i = 0; i < 4; i++) {
+		md.n = 0;
+		msg_int(&md, 1, (int64_t)i + 1);
+		msg_bytes(&md, 2, names[i], strlen(names[i]));
+		entry.n = 0;
+		msg_int(&entry, 1, (int64_t)i + 1);
+		msg_bytes(&entry, 2, md.b, md.n);
+		msg_bytes(&plane, 4, entry.b, entry.n);
+	}
+	space->n = 0;
+	msg_bytes(space, 1, plane.b, plane.n);
+}
+
+/* The steps and gaps of fs's planes, one CSV line each. */
+static void
+steps_and_gaps(const struct file_summary *fs, struct lines *out)
+{
+	char buf[512];
+	size_t i, j;
+
+	memset(out, 0, sizeof *out);
+	for (i = 0; i < fs->nplanes; i++) {
+		const struct plane_summary *p = &fs->planes[i];
+
+		for (j = 0; j < p->nsteps; j++) {
+			const struct step_rec *s = &p->steps[j];
+
+			test_fmt(buf, sizeof buf, "step,%zu,%zu,%d,%lld,%s,"
+			    "%lld,%lld,%lld,%lld,%lld,%lld", i, j, s->source,
+			    (long long)s->step, fs->strings.strings[s->name],
+			    (long long)s->start_ps, (long long)s->dur_ps,
+			    (long long)s->busy_ps[0], (long long)s->busy_ps[1],
+			    (long long)s->busy_ps[2], (long long)s->idle_ps);
+			lines_add(out, "%s", buf);
+		}
+		for (j = 0; j < p->ngaps; j++) {
+			test_fmt(buf, sizeof buf, "gap,%zu,%zu,%lld,%lld", i, j,
+			    (long long)p->gaps[j].start_ps,
+			    (long long)p->gaps[j].dur_ps);
+			lines_add(out, "%s", buf);
+		}
+	}
+}
+
+/*
+ * The one-pass reader (which streams where it can) and the two-pass one
+ * (which stores) measure the same steps and gaps for lines in the order
+ * given.
+ */
+static void
+assert_stream_same(const char *order, const struct test_ev *ops, size_t nops,
+    const struct test_ev *copies, size_t ncopies)
+{
+	char *dir = test_mkdtemp(), path[4096], *cause = NULL;
+	struct file_summary streamed, stored;
+	struct lines got, want;
+	struct msg space;
+
+	stream_space(&space, order, ops, nops, copies, ncopies);
+	test_fmt(path, sizeof path, "%s/host0.xplane.pb", dir);
+	test_spew(path, space.b, space.n);
+	ck_assert_msg(load_memory(path, space.b, space.n, KIND_XPLANE, 1,
+	    &streamed, &cause) == 0, "%s: %s", order, cause);
+	classify_path(path, &stored);
+	steps_and_gaps(&streamed, &got);
+	steps_and_gaps(&stored, &want);
+	ck_assert_uint_gt(want.n, 0);
+	assert_same_lines(order, &got, &want);
+	lines_free(&got);
+	lines_free(&want);
+	file_summary_release(&streamed);
+	file_summary_release(&stored);
+	test_rmtree(dir);
+	free(dir);
+}
+
+START_TEST(test_steps_streamed)
+{
+	/* Nested ops, gaps of 1 ms, a collective inside a compute op. */
+	static const struct test_ev ops[] = {
+		{ 1, 1000000000, 3000000000 },
+		{ 2, 1500000000, 500000000 },
+		{ 1, 2500000000, 0 },
+		{ 1, 5000000000, 1000000000 },
+		{ 2, 5000000000, 2000000000 },
+		{ 1, 9000000000, 1000000000 },
+	};
+	/* The same ops with one that begins before a closed stretch. */
+	static const struct test_ev late[] = {
+		{ 1, 1000000000, 3000000000 },
+		{ 1, 5000000000, 1000000000 },
+		{ 2, 2000000000, 4000000000 },
+		{ 1, 9000000000, 1000000000 },
+		{ 1, 11000000000, 100000000 },
+		{ 1, 11500000000, 100000000 },
+	};
+	/* Later ones nested in the open stretch: taken as they come. */
+	static const struct test_ev nested[] = {
+		{ 1, 1000000000, 3000000000 },
+		{ 2, 3000000000, 500000000 },
+		{ 2, 3200000000, 100000000 },
+		{ 1, 1100000000, 3500000000 },
+		{ 1, 11000000000, 100000000 },
+		{ 1, 11500000000, 100000000 },
+	};
+	static const struct test_ev copies[] = {
+		{ 3, 500000000, 700000000 },
+		{ 3, 3800000000, 1500000000 },
+		{ 3, 12000000000, 1000000000 },
+	};
+	static const char *const orders[] = {
+		"SXC", "SCX", "CSX", "XSC", "SXCC", "SXXC", "XCS",
+	};
+	size_t i, n = sizeof ops / sizeof ops[0];
+
+	for (i = 0; i < sizeof orders / sizeof orders[0]; i++) {
+		assert_stream_same(orders[i], ops, n, copies, 3);
+		assert_stream_same(orders[i], late, 6, copies, 3);
+		assert_stream_same(orders[i], nested, 6, copies, 3);
+		/* More copies after the ops than half of them: stored. */
+		assert_stream_same(orders[i], nested, 4, copies, 3);
+	}
+	assert_stream_same("SX", ops, n, copies, 0);
+}
+END_TEST
+
+/* A bad event in a line read ahead is told as it is without reading ahead. */
+START_TEST(test_steps_streamed_bad_ahead)
+{
+	static const struct test_ev ops[] = {
+		{ 1, 1000000000, 3000000000 },
+		{ 1, 5000000000, 1000000000 },
+	};
+	static const struct test_ev copies[] = {
+		{ 3, 500000000, (int64_t)1 << 62 },
+	};
+	struct file_summary fs;
+	struct pf_read_stats rs;
+	struct pf_handler h;
+	struct source src;
+	struct msg space;
+	char *cause = NULL, *want = NULL;
+
+	stream_space(&space, "SXC", ops, 2, copies, 1);
+	memset(&h, 0, sizeof h);
+	source_borrow(&src, space.b, space.n);
+	ck_assert_int_eq(xplane_read(&src, "mem", &h, &rs, &want), -1);
+	source_close(&src);
+	ck_assert_int_eq(load_memory("mem", space.b, space.n, KIND_XPLANE, 1,
+	    &fs, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(want, "impossible duration_ps"));
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	free(want);
+}
+END_TEST
+
 START_TEST(test_ivals_in_order)
 {
 	struct ivals s = { 0 };
@@ -491,6 +725,8 @@ suite_classify(void)
 	tc = tcase_create("files");
 	tcase_add_test(tc, test_generated);
 	tcase_add_test(tc, test_cpu_testdata);
+	tcase_add_test(tc, test_steps_streamed);
+	tcase_add_test(tc, test_steps_streamed_bad_ahead);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("timeline");
 	tcase_add_test(tc, test_ivals_in_order);
