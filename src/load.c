@@ -41,15 +41,33 @@ struct plane_pool {
 	pthread_mutex_t	 mu;
 };
 
+/*
+ * Reads plane i into its job; with stream, a device plane's busy time is
+ * measured as it is read where that is exact (classify_stream_busy()).
+ */
+static int
+read_plane_job(struct plane_pool *pool, size_t i, int stream)
+{
+	struct plane_job *job = &pool->jobs[i];
+	struct pf_handler h;
+	struct classify *c;
+
+	c = classify_new(&job->fs, NULL, &h);
+	classify_use_hlo(c, pool->hlo);
+	classify_gather_steps(c, pool->windows, i, &job->later);
+	if (stream)
+		classify_stream_busy(c);
+	job->rc = xspace_read_plane(pool->xs, i, &h, &job->rs, &job->cause);
+	classify_release(c);
+	return job->rc;
+}
+
 static void *
 plane_worker(void *arg)
 {
 	struct plane_pool *pool = arg;
 
 	for (;;) {
-		struct plane_job *job;
-		struct pf_handler h;
-		struct classify *c;
 		size_t i;
 
 		pthread_mutex_lock(&pool->mu);
@@ -58,26 +76,13 @@ plane_worker(void *arg)
 		pthread_mutex_unlock(&pool->mu);
 		if (i == SIZE_MAX)
 			return NULL;
-		job = &pool->jobs[i];
-		c = classify_new(&job->fs, NULL, &h);
-		classify_use_hlo(c, pool->hlo);
-		classify_gather_steps(c, pool->windows, i, &job->later);
-		classify_stream_busy(c);
-		job->rc = xspace_read_plane(pool->xs, i, &h, &job->rs,
-		    &job->cause);
-		classify_release(c);
-		if (job->rc != CLASSIFY_AGAIN)
+		if (read_plane_job(pool, i, 1) != CLASSIFY_AGAIN)
 			continue;
 		/* Its ops came out of order: again, storing their busy time. */
-		file_summary_release(&job->fs);
-		memset(&job->rs, 0, sizeof job->rs);
+		file_summary_release(&pool->jobs[i].fs);
+		memset(&pool->jobs[i].rs, 0, sizeof pool->jobs[i].rs);
 		step_windows_plane_reset(pool->windows, i);
-		c = classify_new(&job->fs, NULL, &h);
-		classify_use_hlo(c, pool->hlo);
-		classify_gather_steps(c, pool->windows, i, &job->later);
-		job->rc = xspace_read_plane(pool->xs, i, &h, &job->rs,
-		    &job->cause);
-		classify_release(c);
+		(void)read_plane_job(pool, i, 0);
 	}
 }
 
