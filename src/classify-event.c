@@ -110,22 +110,6 @@ op_table_release(struct op_table *t)
 	memset(t, 0, sizeof *t);
 }
 
-static void
-agg_add(struct op_agg *a, int64_t dur, uint64_t flops, int has_flops,
-    uint64_t bytes, int has_bytes)
-{
-	if (a->count == 0 || dur < a->min_ps)
-		a->min_ps = dur;
-	if (a->count == 0 || dur > a->max_ps)
-		a->max_ps = dur;
-	a->count++;
-	a->total_ps = ps_add(a->total_ps, dur);
-	a->flops += flops;
-	a->bytes_accessed += bytes;
-	a->has_flops |= has_flops;
-	a->has_bytes |= has_bytes;
-}
-
 /* ---- helpers over events ---- */
 
 uint32_t
@@ -329,30 +313,6 @@ event_cost(struct classify *c, uint64_t *flops, int *has_flops,
 
 /* ---- self time: a stack of open op events per line ---- */
 
-void
-close_op(struct classify *c, struct open_op *o)
-{
-	struct op_agg *a = &c->cand[o->cand].aggs[o->agg_index];
-
-	/* Children that overlap each other can add up past the parent. */
-	if (o->child_ps < o->dur_ps)
-		a->self_ps = ps_add(a->self_ps, o->dur_ps - o->child_ps);
-}
-
-static void
-close_ops_before(struct classify *c, int64_t start, int64_t end)
-{
-	while (c->nops_stack > 0) {
-		struct open_op *top = &c->ops_stack[c->nops_stack - 1];
-
-		/* A child lies inside its parent's [start, end]. */
-		if (top->start_ps <= start && end <= top->end_ps)
-			break;
-		close_op(c, top);
-		c->nops_stack--;
-	}
-}
-
 /* Op categories of collective communication (FORMATS.md 7.4). */
 static const char *const collective_prefixes[] = {
 	"all-reduce", "all-gather", "all-to-all", "reduce-scatter",
@@ -426,8 +386,7 @@ framework_op_of(struct classify *c)
 	return intern_str(c, "");
 }
 
-/* A new op's framework op, source line and parent, from its first event. */
-static void
+void
 describe_op(struct classify *c, struct op_agg *a)
 {
 	const struct hlo_instr *in = c->occ_instr;
@@ -448,50 +407,12 @@ describe_op(struct classify *c, struct op_agg *a)
 }
 
 void
-add_op_occurrence(struct classify *c, enum candidate cand,
-    const struct op_key *k, uint32_t category, int64_t start, int64_t dur,
-    uint64_t flops, int has_flops, uint64_t bytes, int has_bytes,
-    size_t *hint)
+grow_ops_stack(struct classify *c)
 {
-	struct op_table *t = &c->cand[cand];
-	struct open_op *o;
-	size_t i;
-
-	/* hint: the index + 1 this event's metadata led to last time. */
-	if (hint != NULL && *hint != 0 && op_key_eq(&t->keys[*hint - 1], k))
-		i = *hint - 1;
-	else
-		i = op_table_get(t, k, category);
-	if (hint != NULL)
-		*hint = i + 1;
-
-	if (t->aggs[i].count == 0)
-		describe_op(c, &t->aggs[i]);
-	agg_add(&t->aggs[i], dur, flops, has_flops, bytes, has_bytes);
-	if (cand == CAND_KERNELS) {
-		/* Kernels on a stream never nest. */
-		t->aggs[i].self_ps = ps_add(t->aggs[i].self_ps, dur);
-		return;
-	}
-	close_ops_before(c, start, start + dur);
-	if (c->nops_stack > 0)
-		c->ops_stack[c->nops_stack - 1].child_ps =
-		    ps_add(c->ops_stack[c->nops_stack - 1].child_ps, dur);
-	if (c->nops_stack == c->ops_stack_cap) {
-		c->ops_stack_cap = c->ops_stack_cap == 0 ? 16 :
-		    c->ops_stack_cap * 2;
-		c->ops_stack = xreallocarray(c->ops_stack, c->ops_stack_cap,
-		    sizeof *c->ops_stack);
-	}
-	o = &c->ops_stack[c->nops_stack++];
-	o->start_ps = start;
-	o->end_ps = start + dur;
-	o->dur_ps = dur;
-	o->child_ps = 0;
-	o->agg_index = i;
-	o->cand = cand;
+	c->ops_stack_cap = c->ops_stack_cap == 0 ? 16 : c->ops_stack_cap * 2;
+	c->ops_stack = xreallocarray(c->ops_stack, c->ops_stack_cap,
+	    sizeof *c->ops_stack);
 }
-
 
 void
 add_transfer(struct classify *c, const struct pf_event *ev,

@@ -64,7 +64,6 @@ struct open_op {
 	int64_t		 end_ps;
 	int64_t		 dur_ps;
 	int64_t		 child_ps;
-	struct op_agg	*agg;		/* reset when the table grows */
 	size_t		 agg_index;
 	enum candidate	 cand;
 };
@@ -211,7 +210,15 @@ event_name_id(struct classify *c, const struct pf_event *ev)
 }
 
 /* Adds an open op's self time to its aggregate. */
-void		close_op(struct classify *c, struct open_op *o);
+static inline void
+close_op(struct classify *c, const struct open_op *o)
+{
+	struct op_agg *a = &c->cand[o->cand].aggs[o->agg_index];
+
+	/* Children that overlap each other can add up past the parent. */
+	if (o->child_ps < o->dur_ps)
+		a->self_ps = ps_add(a->self_ps, o->dur_ps - o->child_ps);
+}
 /* Those as values: most events lack most keys, so no call for those. */
 static inline int
 event_int(const struct classify *c, enum pf_key key, int64_t *v)
@@ -263,10 +270,75 @@ void		event_cost(struct classify *c, uint64_t *flops,
 size_t		op_table_get(struct op_table *t, const struct op_key *k,
 		    uint32_t category);
 void		op_table_release(struct op_table *t);
-void		add_op_occurrence(struct classify *c, enum candidate cand,
-		    const struct op_key *k, uint32_t category, int64_t start,
-		    int64_t dur, uint64_t flops, int has_flops, uint64_t bytes,
-		    int has_bytes, size_t *hint);
+/* A new op's framework op, source line and parent, from its first event. */
+void		describe_op(struct classify *c, struct op_agg *a);
+/* Room for one more open op. */
+void		grow_ops_stack(struct classify *c);
+
+/*
+ * One occurrence of op k in candidate table cand (hint: the index + 1 this
+ * event's metadata led to last time, or NULL): its sums, and for all but
+ * kernels (which never nest on a stream) its self time, as the ops open
+ * around it close.  Always inlined (the compiler would not): it runs for
+ * every op event, its call was a quarter of its cost, and each caller's
+ * constants (cand, hint) fold away.
+ */
+static inline __attribute__((always_inline)) void
+add_op_occurrence(struct classify *c, enum candidate cand,
+    const struct op_key *k, uint32_t category, int64_t start, int64_t dur,
+    uint64_t flops, int has_flops, uint64_t bytes, int has_bytes,
+    size_t *hint)
+{
+	struct op_table *t = &c->cand[cand];
+	struct open_op *o;
+	struct op_agg *a;
+	size_t i;
+
+	if (hint != NULL && *hint != 0 && op_key_eq(&t->keys[*hint - 1], k))
+		i = *hint - 1;
+	else
+		i = op_table_get(t, k, category);
+	if (hint != NULL)
+		*hint = i + 1;
+	a = &t->aggs[i];
+	if (a->count == 0) {
+		describe_op(c, a);
+		a->min_ps = a->max_ps = dur;
+	} else if (dur < a->min_ps)
+		a->min_ps = dur;
+	else if (dur > a->max_ps)
+		a->max_ps = dur;
+	a->count++;
+	a->total_ps = ps_add(a->total_ps, dur);
+	a->flops += flops;
+	a->bytes_accessed += bytes;
+	a->has_flops |= has_flops;
+	a->has_bytes |= has_bytes;
+	if (cand == CAND_KERNELS) {
+		a->self_ps = ps_add(a->self_ps, dur);
+		return;
+	}
+	/* Close the open ops it is not inside: a child lies in its parent. */
+	while (c->nops_stack > 0) {
+		o = &c->ops_stack[c->nops_stack - 1];
+		if (o->start_ps <= start && start + dur <= o->end_ps)
+			break;
+		close_op(c, o);
+		c->nops_stack--;
+	}
+	if (c->nops_stack > 0)
+		c->ops_stack[c->nops_stack - 1].child_ps =
+		    ps_add(c->ops_stack[c->nops_stack - 1].child_ps, dur);
+	if (c->nops_stack == c->ops_stack_cap)
+		grow_ops_stack(c);
+	o = &c->ops_stack[c->nops_stack++];
+	o->start_ps = start;
+	o->end_ps = start + dur;
+	o->dur_ps = dur;
+	o->child_ps = 0;
+	o->agg_index = i;
+	o->cand = cand;
+}
 void		add_transfer(struct classify *c, const struct pf_event *ev,
 		    enum transfer_dir dir, int on_host, int64_t bytes,
 		    int64_t start, int64_t dur);
