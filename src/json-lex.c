@@ -905,12 +905,6 @@ json_lex_offset(const struct json_lex *lx)
 	return lx->at;
 }
 
-const uint64_t *
-json_lex_offset_at(const struct json_lex *lx)
-{
-	return &lx->at;
-}
-
 const char *
 json_lex_error(const struct json_lex *lx)
 {
