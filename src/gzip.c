@@ -122,19 +122,30 @@ gzr_read(struct gzr *z, void *buf, size_t n, char **cause)
 	if (n > (size_t)1 << 30)
 		n = (size_t)1 << 30;
 	if (!z->gzip) {
-		/* Plain bytes: what is buffered, then straight from fd. */
-		while (got < n && !z->eof) {
-			size_t k;
+		/*
+		 * Plain bytes: what the magic's look buffered, then straight
+		 * from fd into buf, without a copy through z->in.
+		 */
+		if (z->zs.avail_in > 0) {
+			got = z->zs.avail_in < n ? z->zs.avail_in : n;
+			memcpy(buf, z->zs.next_in, got);
+			z->zs.next_in += got;
+			z->zs.avail_in -= (uInt)got;
+		} else if (!z->eof && n > 0) {
+			ssize_t r;
 
-			if (fill(z, cause) == -1)
+			do
+				r = read(z->fd, buf, n);
+			while (r == -1 && errno == EINTR);
+			if (r == -1) {
+				*cause = xasprintf("read error at byte %" PRId64
+				    ": %s", z->in_read, strerror(errno));
 				return -1;
-			k = z->zs.avail_in < n - got ? z->zs.avail_in : n - got;
-			memcpy((char *)buf + got, z->zs.next_in, k);
-			z->zs.next_in += k;
-			z->zs.avail_in -= (uInt)k;
-			got += k;
-			if (got > 0)
-				break;
+			}
+			if (r == 0)
+				z->eof = 1;
+			z->in_read += r;
+			got = (size_t)r;
 		}
 		z->out += (int64_t)got;
 		return (ssize_t)got;

@@ -10,6 +10,7 @@
 #include "index-int.h"
 #include "read-hlo.h"
 #include "run-totals.h"
+#include "transfer-totals.h"
 #include "xmalloc.h"
 
 /* Tables holding one file's rows, cleared when it is re-read. */
@@ -134,11 +135,14 @@ insert_file(struct index *ix, const struct found_file *ff,
 struct writers {
 	sqlite3_stmt	*plane, *compile, *phase;
 	struct index_rows *op, *kernel, *module, *step, *transfer, *exec,
-			*gap, *host_event, *scope, *program, *hlo;
+			*gap, *host_event, *scope, *program, *hlo,
+			*transfer_total;
+	struct exec_ends *exec_ends;	/* for the transfers' waits */
 };
 
 static void
-writers_prepare(struct index *ix, struct writers *w)
+writers_prepare(struct index *ix, struct writers *w,
+    const struct file_summary *fs)
 {
 	w->plane = index_cached(ix, "INSERT INTO planes(file_id, plane_id, "
 	    "name, kind, lines, events, start_ps, end_ps) "
@@ -159,6 +163,8 @@ writers_prepare(struct index *ix, struct writers *w)
 	w->program = index_rows_new(ix, "programs", 3);
 	w->transfer = index_rows_new(ix, "transfers", 9);
 	w->hlo = index_rows_new(ix, "hlo_instructions", 16);
+	w->transfer_total = index_rows_new(ix, "transfer_totals", 10);
+	w->exec_ends = exec_ends_new(fs);
 }
 
 /* Inserts the rows still waiting in the writers. */
@@ -168,6 +174,7 @@ writers_flush(struct writers *w, char **cause)
 	struct index_rows *const all[] = {
 		w->op, w->kernel, w->module, w->step, w->exec, w->gap,
 		w->host_event, w->scope, w->program, w->transfer, w->hlo,
+		w->transfer_total,
 	};
 	size_t i;
 
@@ -192,6 +199,8 @@ writers_finalize(struct writers *w)
 	index_rows_free(w->program);
 	index_rows_free(w->transfer);
 	index_rows_free(w->hlo);
+	index_rows_free(w->transfer_total);
+	exec_ends_free(w->exec_ends);
 }
 
 static int
@@ -392,6 +401,38 @@ write_hlo(struct writers *w, sqlite3_int64 file_id,
 	return 0;
 }
 
+/* The plane's transfers summed per direction and kind (transfer_totals). */
+static int
+write_transfer_totals(struct writers *w, sqlite3_int64 file_id,
+    const struct plane_summary *p, sqlite3_int64 plane, char **cause)
+{
+	struct transfer_total *t;
+	size_t i, n;
+	int rc = 0;
+
+	if (transfer_totals(p, w->exec_ends, &t, &n, cause) == -1)
+		return -1;
+	for (i = 0; rc == 0 && i < n; i++) {
+		struct index_rows *rows = w->transfer_total;
+
+		index_rows_int(rows, 1, file_id);
+		index_rows_int(rows, 2, plane);
+		index_rows_text(rows, 3, transfer_dir_name(t[i].dir));
+		index_rows_int(rows, 4, t[i].on_host);
+		index_rows_int(rows, 5, t[i].count);
+		if (t[i].rated_count > 0)
+			index_rows_int(rows, 6, t[i].bytes);
+		index_rows_int(rows, 7, t[i].dur_ps);
+		if (t[i].rated_count > 0)
+			index_rows_int(rows, 8, t[i].rated_ps);
+		index_rows_int(rows, 9, t[i].rated_count);
+		index_rows_int(rows, 10, t[i].wait_ps);
+		rc = index_rows_end(rows, cause);
+	}
+	free(t);
+	return rc;
+}
+
 static int
 write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
     const struct file_summary *fs, const struct plane_summary *p,
@@ -528,7 +569,8 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}
-	return write_timeline(w, file_id, fs, p, plane, cause);
+	return write_transfer_totals(w, file_id, p, plane, cause) == -1 ? -1 :
+	    write_timeline(w, file_id, fs, p, plane, cause);
 }
 
 /* Whether the index already holds ff as it is on disk; its id if so. */
@@ -554,25 +596,6 @@ index_is_current(struct index *ix, const struct found_file *ff,
 }
 
 /*
- * The file's transfers summed per device, direction and kind, as the
- * transfers report sums them (after the executions their waits need).
- */
-static int
-write_transfer_totals(struct index *ix, sqlite3_int64 file_id, char **cause)
-{
-	sqlite3_stmt *st;
-
-	st = index_cached(ix, "INSERT INTO transfer_totals SELECT t.file_id, "
-	    "t.plane, t.direction, t.on_host, count(*), sum(t.bytes), "
-	    "sum(t.dur_ps), sum(CASE WHEN t.bytes IS NOT NULL THEN "
-	    "t.dur_ps - " INDEX_WAIT_PS_SQL " END), count(t.bytes), "
-	    "sum(" INDEX_WAIT_PS_SQL ") FROM transfers t WHERE t.file_id = ? "
-	    "GROUP BY t.plane, t.direction, t.on_host");
-	sqlite3_bind_int64(st, 1, file_id);
-	return index_step(ix, st, cause);
-}
-
-/*
  * Writes ff (and fs when it was parsed), replacing what the index held
  * for that path.  The caller holds a write transaction (a batch of
  * index-refresh.c); a savepoint makes the file all or nothing inside it.
@@ -595,7 +618,7 @@ index_store_file(struct index *ix, const struct found_file *ff,
 	    (*id = insert_file(ix, ff, fs, cause)) == -1)
 		goto fail;
 	if (fs != NULL) {
-		writers_prepare(ix, &w);
+		writers_prepare(ix, &w, fs);
 		if (write_programs(&w, *id, fs, cause) == -1 ||
 		    write_hlo(&w, *id, fs, cause) == -1) {
 			writers_finalize(&w);
@@ -609,8 +632,7 @@ index_store_file(struct index *ix, const struct found_file *ff,
 			}
 		rc = writers_flush(&w, cause);
 		writers_finalize(&w);
-		/* The totals sum the transfers just flushed. */
-		if (rc == -1 || write_transfer_totals(ix, *id, cause) == -1)
+		if (rc == -1)
 			goto fail;
 	}
 	return index_step(ix, index_cached(ix, "RELEASE store_file"), cause);

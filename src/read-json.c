@@ -301,10 +301,15 @@ struct jstat {
 	union {
 		int64_t	 i;
 		double	 d;
-		size_t	 off;		/* PF_STR: in jr.strs */
+		size_t	 off;		/* PF_STR: its STR_HEAD in jr.strs */
 	} v;
-	size_t		 len;		/* PF_STR */
 };
+
+/*
+ * A string stat in jr.strs is its length (a size_t, unaligned), then its
+ * bytes: the length there keeps struct jstat at 16 bytes.
+ */
+#define STR_HEAD	sizeof(size_t)
 
 /* ---- The event object being parsed (its keys come in any order) ---- */
 
@@ -348,7 +353,7 @@ struct cur {
 	uint32_t	 argkey;	/* the arg key just read */
 	enum field	 field;		/* the event key just read */
 	size_t		 long_arg;	/* args.long_name, or SIZE_MAX */
-	size_t		 strbytes;	/* the bytes of the PF_STR args */
+	size_t		 strbytes;	/* the PF_STR args' bytes in strs */
 };
 
 /*
@@ -363,6 +368,12 @@ struct cur {
 struct cached {
 	uint32_t	 set;		/* whose strmap: a plane's index */
 	uint32_t	 id1;		/* the id + 1; 0: empty */
+};
+
+/* A string stat kept in jr.strs, for the next event with the same value. */
+struct kept_str {
+	size_t		 off;
+	size_t		 len;
 };
 
 /*
@@ -428,6 +439,7 @@ struct jr {
 	size_t		 lastline;	/* lines index + 1 of the last event */
 	struct cached	 metacache[NCACHED];	/* planes' metas */
 	struct cached	 keycache[NCACHED];	/* argkeys */
+	struct kept_str	 strcache[NCACHED];	/* string stats in strs */
 
 	/* The batch: lines order[bfirst..bend) (pass 2). */
 	size_t		 bfirst;
@@ -781,8 +793,35 @@ event_size(const struct cur *c, size_t *nstats, size_t *nbytes)
 		a = &c->args[c->long_arg];
 		(*nstats)--;
 		if (a->kind == PF_STR)
-			*nbytes -= a->vallen;
+			*nbytes -= STR_HEAD + a->vallen;
 	}
+}
+
+/*
+ * Where string stat s[0..n) is in jr->strs: where an event kept the same
+ * value before, when the cache still knows it, else appended.  Trace
+ * events repeat their args' values (kernel details, HLO ops, modules), so
+ * most are kept once instead of once per event.  A slot left from strs
+ * before it was emptied is only used when its bytes still match.
+ */
+static size_t
+keep_str(struct jr *jr, const char *s, size_t n)
+{
+	struct kept_str *k = &jr->strcache[cache_slot(s, n, 0)];
+	size_t off, len;
+
+	if (k->len == n && k->off + STR_HEAD + n <= jr->nstrs) {
+		memcpy(&len, jr->strs + k->off, STR_HEAD);
+		if (len == n && same_bytes(jr->strs + k->off + STR_HEAD, s, n))
+			return k->off;
+	}
+	off = jr->nstrs;
+	memcpy(jr->strs + off, &n, STR_HEAD);
+	memcpy(jr->strs + off + STR_HEAD, s, n);
+	jr->nstrs += STR_HEAD + n;
+	k->off = off;
+	k->len = n;
+	return off;
 }
 
 /* Keeps the event as l's next, its name meta; there is room for it. */
@@ -810,17 +849,13 @@ add_event(struct jr *jr, struct jline *l, uint32_t meta)
 		st = &jr->stats[jr->nstats++];
 		st->name = stat_name(jr, a->key);
 		st->kind = a->kind;
-		st->len = 0;
 		if (a->kind == PF_INT64)
 			st->v.i = a->i;
 		else if (a->kind == PF_DOUBLE)
 			st->v.d = a->d;
 		else {
-			st->v.off = jr->nstrs;
-			st->len = a->vallen;
-			memcpy(jr->strs + jr->nstrs, c->text.p + a->val,
+			st->v.off = keep_str(jr, c->text.p + a->val,
 			    a->vallen);
-			jr->nstrs += a->vallen;
 		}
 		ev->nstats++;
 	}
@@ -1161,7 +1196,7 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 		a->is_str = 1;
 		if (!str_int(s, n, &a->i)) {
 			a->kind = PF_STR;
-			c->strbytes += n;
+			c->strbytes += STR_HEAD + n;
 		}
 		/* An integer string's text is read only as a name. */
 		if (a->kind == PF_STR || a->key == KEY_NAME ||
@@ -1583,8 +1618,9 @@ emit_line(struct jr *jr, const struct pf_plane *plane, const struct jline *l,
 			else if (s->kind == PF_DOUBLE)
 				st->num.d = s->v.d;
 			else {
-				st->str.ptr = jr->strs + s->v.off;
-				st->str.len = s->len;
+				memcpy(&st->str.len, jr->strs + s->v.off,
+				    STR_HEAD);
+				st->str.ptr = jr->strs + s->v.off + STR_HEAD;
 			}
 		}
 		memset(&ev, 0, sizeof ev);

@@ -21,6 +21,7 @@
 #include "discover.h"
 #include "index.h"
 #include "index-int.h"
+#include "transfer-totals.h"
 
 static char	*tmp;			/* the fixture's folder */
 static char	 prof[PATH_MAX];	/* tmp/a: the profile tree */
@@ -378,6 +379,158 @@ START_TEST(test_rows)
 }
 END_TEST
 
+/* A number in [0, n) from a fixed sequence (the test's own generator). */
+static int64_t
+next_rand(uint64_t *state, int64_t n)
+{
+	*state = *state * 6364136223846793005u + 1442695040888963407u;
+	return (int64_t)((*state >> 33) % (uint64_t)n);
+}
+
+/*
+ * transfer_totals() gives what the SQL it replaced gave: random executions
+ * on two planes and random calls on each, summed both ways.
+ */
+START_TEST(test_transfer_totals)
+{
+	static const enum transfer_dir dirs[] = {
+		XFER_H2D, XFER_D2H, XFER_D2D, XFER_OTHER, XFER_MEMSET,
+	};
+	struct plane_summary planes[2];
+	struct file_summary fs;
+	struct exec_ends *x;
+	struct transfer_total *t;
+	sqlite3 *db;
+	sqlite3_stmt *ins, *q;
+	uint64_t seed = 11;
+	char *cause = NULL;
+	size_t i, k, n;
+	int round;
+
+	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+	q_exec(db, "CREATE TABLE executions(file_id, start_ps, dur_ps)");
+	q_exec(db, "CREATE TABLE transfers(file_id, plane, direction, "
+	    "on_host, bytes, start_ps, dur_ps)");
+	for (round = 0; round < 100; round++) {
+		memset(&fs, 0, sizeof fs);
+		memset(planes, 0, sizeof planes);
+		fs.planes = planes;
+		fs.nplanes = 2;
+		q_exec(db, "DELETE FROM executions");
+		q_exec(db, "DELETE FROM transfers");
+		ck_assert_int_eq(sqlite3_prepare_v2(db, "INSERT INTO "
+		    "executions VALUES (1, ?, ?)", -1, &ins, NULL), SQLITE_OK);
+		for (k = 0; k < 2; k++) {
+			planes[k].nexecs = (size_t)next_rand(&seed, 8);
+			planes[k].execs = calloc(planes[k].nexecs + 1,
+			    sizeof *planes[k].execs);
+			for (i = 0; i < planes[k].nexecs; i++) {
+				struct exec_rec *e = &planes[k].execs[i];
+
+				e->start_ps = next_rand(&seed, 100);
+				e->dur_ps = next_rand(&seed, 20);
+				sqlite3_bind_int64(ins, 1, e->start_ps);
+				sqlite3_bind_int64(ins, 2, e->dur_ps);
+				ck_assert_int_eq(sqlite3_step(ins), SQLITE_DONE);
+				sqlite3_reset(ins);
+			}
+		}
+		sqlite3_finalize(ins);
+		x = exec_ends_new(&fs);
+		ck_assert_int_eq(sqlite3_prepare_v2(db, "INSERT INTO "
+		    "transfers VALUES (1, ?, ?, ?, ?, ?, ?)", -1, &ins, NULL),
+		    SQLITE_OK);
+		ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT t.direction, "
+		    "t.on_host, count(*), sum(t.bytes), sum(t.dur_ps), "
+		    "sum(CASE WHEN t.bytes IS NOT NULL THEN t.dur_ps - "
+		    INDEX_WAIT_PS_SQL " END), count(t.bytes), sum("
+		    INDEX_WAIT_PS_SQL ") FROM transfers t WHERE t.plane = ? "
+		    "GROUP BY t.plane, t.direction, t.on_host", -1, &q, NULL),
+		    SQLITE_OK);
+		for (k = 0; k < 2; k++) {
+			struct plane_summary *p = &planes[k];
+
+			p->ntransfers = (size_t)next_rand(&seed, 40);
+			p->transfers = calloc(p->ntransfers + 1,
+			    sizeof *p->transfers);
+			for (i = 0; i < p->ntransfers; i++) {
+				struct transfer_rec *r = &p->transfers[i];
+
+				r->dir = dirs[next_rand(&seed, 5)];
+				r->on_host = (int)next_rand(&seed, 2);
+				r->bytes = next_rand(&seed, 4) - 1;
+				r->start_ps = next_rand(&seed, 110);
+				r->dur_ps = next_rand(&seed, 15);
+				sqlite3_bind_int64(ins, 1, (sqlite3_int64)k);
+				sqlite3_bind_text(ins, 2,
+				    transfer_dir_name(r->dir), -1,
+				    SQLITE_STATIC);
+				sqlite3_bind_int(ins, 3, r->on_host);
+				if (r->bytes >= 0)
+					sqlite3_bind_int64(ins, 4, r->bytes);
+				sqlite3_bind_int64(ins, 5, r->start_ps);
+				sqlite3_bind_int64(ins, 6, r->dur_ps);
+				ck_assert_int_eq(sqlite3_step(ins), SQLITE_DONE);
+				sqlite3_reset(ins);
+				sqlite3_clear_bindings(ins);
+			}
+			ck_assert_int_eq(transfer_totals(p, x, &t, &n, &cause),
+			    0);
+			sqlite3_bind_int64(q, 1, (sqlite3_int64)k);
+			for (i = 0; sqlite3_step(q) == SQLITE_ROW; i++) {
+				ck_assert_uint_lt(i, n);
+				ck_assert_str_eq((const char *)
+				    sqlite3_column_text(q, 0),
+				    transfer_dir_name(t[i].dir));
+				ck_assert_int_eq(sqlite3_column_int(q, 1),
+				    t[i].on_host);
+				ck_assert_int_eq(sqlite3_column_int64(q, 2),
+				    t[i].count);
+				ck_assert_int_eq(sqlite3_column_type(q, 3) ==
+				    SQLITE_NULL, t[i].rated_count == 0);
+				ck_assert_int_eq(sqlite3_column_int64(q, 3),
+				    t[i].rated_count > 0 ? t[i].bytes : 0);
+				ck_assert_int_eq(sqlite3_column_int64(q, 4),
+				    t[i].dur_ps);
+				ck_assert_int_eq(sqlite3_column_int64(q, 5),
+				    t[i].rated_count > 0 ? t[i].rated_ps : 0);
+				ck_assert_int_eq(sqlite3_column_int64(q, 6),
+				    t[i].rated_count);
+				ck_assert_int_eq(sqlite3_column_int64(q, 7),
+				    t[i].wait_ps);
+			}
+			ck_assert_uint_eq(i, n);
+			sqlite3_reset(q);
+			free(t);
+		}
+		sqlite3_finalize(q);
+		sqlite3_finalize(ins);
+		exec_ends_free(x);
+		for (k = 0; k < 2; k++) {
+			free(planes[k].execs);
+			free(planes[k].transfers);
+		}
+	}
+	sqlite3_close(db);
+
+	/* A sum past int64 fails as SQLite's sum() does. */
+	memset(&fs, 0, sizeof fs);
+	memset(planes, 0, sizeof planes);
+	planes[0].ntransfers = 2;
+	planes[0].transfers = calloc(2, sizeof *planes[0].transfers);
+	planes[0].transfers[0].bytes = INT64_MAX;
+	planes[0].transfers[1].bytes = 1;
+	fs.planes = planes;
+	fs.nplanes = 1;
+	x = exec_ends_new(&fs);
+	ck_assert_int_eq(transfer_totals(&planes[0], x, &t, &n, &cause), -1);
+	ck_assert_str_eq(cause, "integer overflow");
+	free(cause);
+	exec_ends_free(x);
+	free(planes[0].transfers);
+}
+END_TEST
+
 Suite *
 suite_index(void)
 {
@@ -390,6 +543,7 @@ suite_index(void)
 	tcase_add_test(tc, test_foreign);
 	tcase_add_test(tc, test_unopenable);
 	tcase_add_test(tc, test_rows);
+	tcase_add_test(tc, test_transfer_totals);
 	suite_add_tcase(s, tc);
 	return s;
 }
