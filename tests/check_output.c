@@ -91,6 +91,56 @@ START_TEST(test_markdown)
 }
 END_TEST
 
+/*
+ * A text like the one above it shares that cell: the same text, an
+ * escaped one, a null above, a number above an equal text, and a change
+ * must all show as themselves, in a buffer the caller reuses.
+ */
+START_TEST(test_repeated_texts)
+{
+	static const struct out_col two[] = {
+		{ "name", COL_STR, NULL }, { "n", COL_STR, NULL },
+	};
+	static const char *const names[] = {
+		"a|b", "a|b", "x\ty", "x\ty", NULL, "", "", "c", "c", "d",
+	};
+	char *buf = NULL, text[16];
+	size_t len = 0, i;
+	FILE *fp = open_memstream(&buf, &len);
+	struct output *o = output_new(FMT_MARKDOWN, fp, two, 2);
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (names[i] == NULL)
+			output_null(o);
+		else {
+			snprintf(text, sizeof text, "%s", names[i]);
+			output_str(o, text);
+		}
+		if (i == 6)
+			output_int(o, 7);
+		else
+			output_str(o, i == 7 ? "7" : "same");
+		output_end_row(o);
+	}
+	ck_assert_int_eq(output_finish(o), 0);
+	fclose(fp);
+	ck_assert_str_eq(buf,
+	    "| name | n    |\n"
+	    "|------|------|\n"
+	    "| a\\|b | same |\n"
+	    "| a\\|b | same |\n"
+	    "| x?y  | same |\n"
+	    "| x?y  | same |\n"
+	    "|      | same |\n"
+	    "|      | same |\n"
+	    "|      | 7    |\n"
+	    "| c    | 7    |\n"
+	    "| c    | same |\n"
+	    "| d    | same |\n");
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_empty_json)
 {
 	char *buf = NULL;
@@ -368,6 +418,7 @@ suite_output(void)
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_markdown);
+	tcase_add_test(tc, test_repeated_texts);
 	tcase_add_test(tc, test_empty_json);
 	tcase_add_test(tc, test_locale);
 	tcase_add_test(tc, test_durations);
