@@ -95,6 +95,35 @@ fmt_fixed(char *buf, size_t size, double v, int decimals)
 }
 
 /*
+ * The decimal digits of v, at least min of them (leading zeros), written
+ * to end before end, two at a time; returns the first.
+ */
+static char *
+digits_before(char *end, uint64_t v, size_t min)
+{
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "62636465666768697071727374757677787980818283848586878889909192"
+	    "93949596979899";
+	char *p = end;
+
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * v, 2);
+	} else
+		*--p = (char)('0' + v);
+	while ((size_t)(end - p) < min)
+		*--p = '0';
+	return p;
+}
+
+/*
  * Writes a / unit rounded to a whole number q and shown with q's last
  * `decimals` digits after the point: as printf("%.3f") prints (double)a /
  * 1e9 when unit is 1e6 and decimals 3, but without printf, which reports
@@ -106,13 +135,15 @@ fmt_fixed(char *buf, size_t size, double v, int decimals)
 static size_t
 fmt_ratio(char *buf, size_t size, int64_t a, int64_t unit, size_t decimals)
 {
+	static const int64_t pow10[] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+	};
 	char digits[48], *end = digits + sizeof digits, *p = end;
 	int64_t m, q, rem;
-	size_t n = 0, len;
-	int negative;
+	size_t len;
 
 	if (a >= ((int64_t)1 << 50) || a <= -((int64_t)1 << 50) || unit < 2 ||
-	    decimals > 20)
+	    decimals >= sizeof pow10 / sizeof pow10[0])
 		return 0;
 	m = a < 0 ? -a : a;
 	q = m / unit;
@@ -120,15 +151,12 @@ fmt_ratio(char *buf, size_t size, int64_t a, int64_t unit, size_t decimals)
 	if (2 * rem == unit)
 		return 0;
 	q += 2 * rem > unit;
-	negative = a < 0 && q > 0;	/* printf's "-0.000" is shown as 0 */
-	/* From the last digit, the point after `decimals` of them. */
-	do {
-		if (n++ == decimals && decimals > 0)
-			*--p = '.';
-		*--p = (char)('0' + q % 10);
-		q /= 10;
-	} while (q > 0 || n < decimals + 1);
-	if (negative)
+	if (decimals > 0) {
+		p = digits_before(p, (uint64_t)(q % pow10[decimals]), decimals);
+		*--p = '.';
+	}
+	p = digits_before(p, (uint64_t)(q / pow10[decimals]), 1);
+	if (a < 0 && q > 0)	/* printf's "-0.000" is shown as 0 */
 		*--p = '-';
 	len = (size_t)(end - p);
 	if (len + 1 > size)
