@@ -716,6 +716,59 @@ output_end_row(struct output *o)
 	o->ncells = 0;
 }
 
+/* Frees o without rendering anything. */
+static void
+output_discard(struct output *o)
+{
+	size_t i;
+
+	texts_release(&o->texts);
+	free(o->rows);
+	free(o->row);
+	for (i = 0; i < o->ntitles; i++)
+		free(o->titles[i]);
+	free(o->titles);
+	for (i = 0; i < o->nnotes; i++)
+		free(o->notes[i]);
+	free(o->notes);
+	free(o);
+}
+
+void
+output_append(struct output *o, struct output *part)
+{
+	struct texts *t = &o->texts, *pt = &part->texts;
+	size_t i;
+
+	if (part->ncells > 0)
+		output_end_row(part);
+	if (o->nrows + part->nrows > o->rowcap) {
+		o->rowcap = o->nrows + part->nrows;
+		o->rows = xreallocarray(o->rows, o->rowcap,
+		    o->ncols * sizeof *o->rows);
+	}
+	if (part->nrows > 0)
+		memcpy(o->rows + o->nrows * o->ncols, part->rows,
+		    part->nrows * part->ncols * sizeof *part->rows);
+	o->nrows += part->nrows;
+	/* The part's cells point into its blocks: they become o's. */
+	if (pt->nblocks > 0) {
+		t->blocks = xreallocarray(t->blocks, t->nblocks + pt->nblocks,
+		    sizeof *t->blocks);
+		memcpy(t->blocks + t->nblocks, pt->blocks,
+		    pt->nblocks * sizeof *t->blocks);
+		if (t->nblocks == 0)
+			t->first_size = pt->first_size;
+		t->nblocks += pt->nblocks;
+		t->used = pt->used;
+		t->size = pt->size;
+		pt->nblocks = 0;
+	}
+	for (i = 0; i < part->nnotes; i++)
+		push_line(&o->notes, &o->nnotes, part->notes[i]);
+	output_discard(part);
+}
+
 /* Lines being built: rows are rendered without a stdio stream each. */
 struct line {
 	char	*s;
@@ -928,7 +981,6 @@ render_grid(struct output *o)
 int
 output_finish(struct output *o)
 {
-	size_t i;
 	int rc;
 
 	if (o->ncells > 0)
@@ -938,16 +990,7 @@ output_finish(struct output *o)
 	else if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
 		render_grid(o);
 	rc = fflush(o->fp) == 0 && !ferror(o->fp) ? 0 : -1;
-	texts_release(&o->texts);
-	free(o->rows);
-	free(o->row);
-	for (i = 0; i < o->ntitles; i++)
-		free(o->titles[i]);
-	free(o->titles);
-	for (i = 0; i < o->nnotes; i++)
-		free(o->notes[i]);
-	free(o->notes);
-	free(o);
+	output_discard(o);
 	return rc;
 }
 
