@@ -91,6 +91,117 @@ START_TEST(test_markdown)
 }
 END_TEST
 
+/*
+ * A text like the one above it shares that cell: the same text, an
+ * escaped one, a null above, a number above an equal text, and a change
+ * must all show as themselves, in a buffer the caller reuses.
+ */
+START_TEST(test_repeated_texts)
+{
+	static const struct out_col two[] = {
+		{ "name", COL_STR, NULL }, { "n", COL_STR, NULL },
+	};
+	static const char *const names[] = {
+		"a|b", "a|b", "x\ty", "x\ty", NULL, "", "", "c", "c", "d",
+	};
+	char *buf = NULL, text[16];
+	size_t len = 0, i;
+	FILE *fp = open_memstream(&buf, &len);
+	struct output *o = output_new(FMT_MARKDOWN, fp, two, 2);
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (names[i] == NULL)
+			output_null(o);
+		else {
+			snprintf(text, sizeof text, "%s", names[i]);
+			output_str(o, text);
+		}
+		if (i == 6)
+			output_int(o, 7);
+		else
+			output_str(o, i == 7 ? "7" : "same");
+		output_end_row(o);
+	}
+	ck_assert_int_eq(output_finish(o), 0);
+	fclose(fp);
+	ck_assert_str_eq(buf,
+	    "| name | n    |\n"
+	    "|------|------|\n"
+	    "| a\\|b | same |\n"
+	    "| a\\|b | same |\n"
+	    "| x?y  | same |\n"
+	    "| x?y  | same |\n"
+	    "|      | same |\n"
+	    "|      | same |\n"
+	    "|      | 7    |\n"
+	    "| c    | 7    |\n"
+	    "| c    | same |\n"
+	    "| d    | same |\n");
+	free(buf);
+}
+END_TEST
+
+/* Rows 0 to n - 1 of a long table, with a note after row 2. */
+static void
+fill_rows(struct output *o, int from, int to)
+{
+	char name[32];
+	int i;
+
+	for (i = from; i < to; i++) {
+		snprintf(name, sizeof name, i < 3 ? "same" : "name.%d", i);
+		output_str(o, name);
+		output_int(o, i);
+		output_ps(o, 1000.0 * i * i * i * i);
+		output_double(o, i);
+		output_end_row(o);
+		if (i == 2)
+			output_note(o, "note after row 2");
+	}
+}
+
+/*
+ * A table filled in parts (on other threads, by steps) and appended
+ * prints what one filled in order prints, whatever the split, and
+ * through a part's many text blocks.
+ */
+START_TEST(test_append_parts)
+{
+	static const enum out_format fmts[] = { FMT_TABLE, FMT_MARKDOWN };
+	static const int splits[] = { 0, 1, 3, 4, 5000, 9000 };
+	size_t f, k;
+
+	for (f = 0; f < 2; f++) {
+		char *whole = NULL, *parts = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&whole, &len);
+		struct output *o = output_new(fmts[f], fp, cols, 4);
+
+		output_title(o, "A title.");
+		fill_rows(o, 0, 9000);
+		ck_assert_int_eq(output_finish(o), 0);
+		fclose(fp);
+		for (k = 0; k < sizeof splits / sizeof splits[0]; k++) {
+			struct output *part;
+
+			fp = open_memstream(&parts, &len);
+			o = output_new(fmts[f], fp, cols, 4);
+			part = output_new(fmts[f], fp, cols, 4);
+			output_title(o, "A title.");
+			fill_rows(o, 0, splits[k]);
+			fill_rows(part, splits[k], 9000);
+			output_append(o, part);
+			ck_assert_int_eq(output_finish(o), 0);
+			fclose(fp);
+			ck_assert_msg(strcmp(whole, parts) == 0,
+			    "format %zu split at %d differs", f, splits[k]);
+			free(parts);
+		}
+		free(whole);
+	}
+}
+END_TEST
+
 START_TEST(test_empty_json)
 {
 	char *buf = NULL;
@@ -368,6 +479,8 @@ suite_output(void)
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_markdown);
+	tcase_add_test(tc, test_repeated_texts);
+	tcase_add_test(tc, test_append_parts);
 	tcase_add_test(tc, test_empty_json);
 	tcase_add_test(tc, test_locale);
 	tcase_add_test(tc, test_durations);

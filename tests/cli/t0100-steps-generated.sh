@@ -204,6 +204,21 @@ expect_code 2 jaxprof steps --summary --skew "$G"
 expect_stdout_empty
 expect_stderr_match 'cannot be combined'
 
+test_case 'a table of over 4096 steps (filled on two threads): the rows of csv'
+expect_code 0 gen_xplane --seed=3 --hosts=2 --devices=8 --steps=260 --ops=2 \
+    "$tmp/many"
+for fmt in table markdown; do
+	expect_code 0 jaxprof steps --format=$fmt "$tmp/many"
+	# run, host, device and step of each row after the header
+	sed '/^|-/d; s/^| //; s/ | / /g' "$out" |
+	    awk 'f && NF { print $1 "," $2 "," $3 "," $4 } /^run / { f = 1 }' \
+	    >"$tmp/got"
+	expect_code 0 jaxprof steps --format=csv "$tmp/many"
+	awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $4 }' "$out" >"$tmp/want"
+	[ "$(grep -c . "$tmp/want")" -eq 4160 ] || fail "not 4160 steps in csv"
+	expect_files_equal "$tmp/want" "$tmp/got" "the $fmt rows differ from csv's"
+done
+
 test_case 'another shape: 1 host, 1 device, --repeat=2, seed 42'
 expect_code 0 gen_xplane --seed=42 --devices=1 --steps=5 --ops=25 --repeat=2 \
     "$tmp/one"
