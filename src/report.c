@@ -305,15 +305,6 @@ report_remember(struct report *r, int argc, char **argv)
 	if (r->nbad > 0)
 		return;
 	r->remembered = 1;
-	/*
-	 * What a report writes (its answer, mostly) waits in the WAL for
-	 * SQLite's automatic checkpoint, every 1,000 pages, instead of one on
-	 * closing: that was two fsyncs, 5 ms of a 60 ms report.  With WAL and
-	 * synchronous = NORMAL a crash loses the newest writes, never the
-	 * index; the next to open the index reads the WAL back (1 ms for 2 MB).
-	 */
-	sqlite3_db_config(index_db(r->ix), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
-	    NULL);
 	if (report_cache_replay(r->ix, argc, argv, &status))
 		exit(report_close(r, status));
 }

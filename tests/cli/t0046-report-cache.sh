@@ -93,23 +93,6 @@ expect_stdout_file "$tmp/fresh"
 n=$(remembered "$T")
 [ "$n" -eq 1 ] || fail "$n reports remembered after a change, expected 1"
 
-test_case 'a report leaves its answer in the WAL; jaxprof index does not'
-rm -f "$IX"*
-expect_code 0 jaxprof index --db="$IX" "$T"
-[ -e "$IX-wal" ] && fail "jaxprof index left its writes in $IX-wal"
-expect_code 0 jaxprof steps --db="$IX" "$T"
-save computed
-[ -s "$IX-wal" ] || fail "the report's answer did not wait in $IX-wal"
-# A copy of the three files: the answer is read back from the WAL.
-mkdir "$tmp/copy" && cp "$IX" "$tmp/copy/idx.sqlite" &&
-    cp "$IX-wal" "$tmp/copy/idx.sqlite-wal" || fail "cannot copy the index"
-[ "$(remembered "$T")" -eq 1 ] || fail "the answer is not remembered"
-[ "$("$JAXPROF" sql --db="$tmp/copy/idx.sqlite" --format=csv \
-    'SELECT count(*) FROM report_cache' "$T" | tail -n 1)" -eq 1 ] ||
-    fail "a copy of the index and its WAL lost the answer"
-expect_code 0 jaxprof steps --db="$tmp/copy/idx.sqlite" "$T"
-expect_stdout_file "$tmp/computed"
-
 test_case 'an answer that could not be written is not remembered'
 rm -f "$IX"*
 if [ -w /dev/full ]; then
