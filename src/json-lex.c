@@ -905,6 +905,12 @@ json_lex_offset(const struct json_lex *lx)
 	return lx->at;
 }
 
+const uint64_t *
+json_lex_offset_at(const struct json_lex *lx)
+{
+	return &lx->at;
+}
+
 const char *
 json_lex_error(const struct json_lex *lx)
 {

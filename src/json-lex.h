@@ -59,6 +59,11 @@ int		 json_lex_finish(struct json_lex *lx);
  */
 uint64_t	 json_lex_offset(const struct json_lex *lx);
 /*
+ * Where json_lex_offset() reads it, for a callback that wants it at every
+ * token without a call (lex-ahead.c).
+ */
+const uint64_t	*json_lex_offset_at(const struct json_lex *lx);
+/*
  * After -1, yajl's words for the error ("lexical error: ...", "parse
  * error: ..."), or NULL when a callback stopped the parse.
  */

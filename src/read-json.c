@@ -14,6 +14,7 @@
 #include "err.h"
 #include "gzip.h"
 #include "json-lex.h"
+#include "lex-ahead.h"
 #include "ptime.h"
 #include "read-ahead.h"
 #include "read-json.h"
@@ -396,7 +397,8 @@ struct jr {
 	int		 pass;		/* 1: metadata and counts; 2: a batch */
 	char		*what;		/* a callback's error */
 	struct pf_read_stats *rs;
-	struct json_lex	*lx;		/* the pass's parser */
+	struct json_lex	*lx;		/* the pass's parser, or */
+	struct lex_ahead *la;		/* its parser in a thread */
 	size_t		 budget;
 
 	/*
@@ -776,6 +778,7 @@ close_event(struct jr *jr, struct jline *l)
 		fail(jr, "%s", msg);
 	else if (jr->deferred == NULL)
 		jr->deferred = xasprintf("at %s %" PRIu64 ": %s", byte_kind(jr),
+		    jr->la != NULL ? lex_ahead_offset(jr->la) :
 		    json_lex_offset(jr->lx), msg);
 	free(msg);
 	return jr->pass != 2;
@@ -1359,22 +1362,37 @@ static const struct json_lex_cb callbacks = {
 
 /* ---- Passes over the file ---- */
 
-/* Streams the whole file through the parser once; -1 with *cause on error. */
+/*
+ * The rest of the text after a parse that ended: rc -1 is a callback's
+ * stop or the parser's error, at offset; 0 is all of it read.
+ */
 static int
-run_pass(struct jr *jr, char **cause)
+pass_end(struct jr *jr, int rc, uint64_t offset, const char *lex_error,
+    char **cause)
+{
+	if (rc == 0 && jr->offset == 0) {
+		*cause = xstrdup("empty file");
+		rc = -1;
+	} else if (rc == -1) {
+		/* A callback's error (fail()), else the parser's. */
+		*cause = xasprintf("at %s %" PRIu64 ": %s", byte_kind(jr),
+		    offset, jr->what != NULL ? jr->what : lex_error);
+	} else if (!jr->saw_events) {
+		*cause = xstrdup("not a trace: no traceEvents array");
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Inflates ahead (read-ahead.h) and tokenizes in this thread. */
+static int
+run_inflated(struct jr *jr, char **cause)
 {
 	struct ahead *ahead;
 	const char *chunk;
 	ssize_t n;
 	int rc = 0;
 
-	if (gzr_rewind(jr->gz) == -1) {
-		*cause = xasprintf("cannot rewind: %s", strerror(errno));
-		return -1;
-	}
-	jr->offset = 0;
-	jr->depth = jr->top = jr->top_events = jr->evd = jr->in_args = 0;
-	jr->saw_events = 0;
 	jr->lx = json_lex_new(&callbacks, jr);
 	ahead = ahead_start(jr->gz, READ_CHUNK);
 	/* gzip errors (gzip.h) say where in the compressed file. */
@@ -1383,24 +1401,59 @@ run_pass(struct jr *jr, char **cause)
 		jr->offset += (uint64_t)n;
 	if (n < 0)
 		rc = -1;
-	else if (rc == 0 && jr->offset == 0) {
-		*cause = xstrdup("empty file");
-		rc = -1;
-	} else if (rc == -1 || json_lex_finish(jr->lx) == -1) {
-		/* A callback's error (fail()), else the parser's. */
-		*cause = xasprintf("at %s %" PRIu64 ": %s", byte_kind(jr),
-		    json_lex_offset(jr->lx), jr->what != NULL ? jr->what :
-		    json_lex_error(jr->lx));
-		rc = -1;
-	} else if (!jr->saw_events) {
-		*cause = xstrdup("not a trace: no traceEvents array");
-		rc = -1;
+	else {
+		if (rc == 0 && jr->offset > 0)
+			rc = json_lex_finish(jr->lx);
+		rc = pass_end(jr, rc, json_lex_offset(jr->lx),
+		    json_lex_error(jr->lx), cause);
 	}
-	free(jr->what);
-	jr->what = NULL;
 	ahead_stop(ahead);
 	json_lex_free(jr->lx);
 	jr->lx = NULL;
+	return rc;
+}
+
+/*
+ * Whether the file starts with the gzip magic: inflating is then the slow
+ * part, done ahead; else tokenizing is, done ahead (lex-ahead.h).
+ */
+static int
+looks_gzip(int fd)
+{
+	unsigned char magic[2];
+
+	return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
+	    magic[1] == 0x8b;
+}
+
+/* Streams the whole file through the parser once; -1 with *cause on error. */
+static int
+run_pass(struct jr *jr, char **cause)
+{
+	int rc;
+
+	if (gzr_rewind(jr->gz) == -1) {
+		*cause = xasprintf("cannot rewind: %s", strerror(errno));
+		return -1;
+	}
+	jr->offset = 0;
+	jr->depth = jr->top = jr->top_events = jr->evd = jr->in_args = 0;
+	jr->saw_events = 0;
+	if (looks_gzip(jr->fd) || (jr->la = lex_ahead_start(jr->gz,
+	    READ_CHUNK, &callbacks, jr)) == NULL)
+		rc = run_inflated(jr, cause);
+	else {
+		rc = lex_ahead_run(jr->la, &jr->offset, cause);
+		if (rc == -2)
+			rc = -1;	/* gzr_read()'s error, in *cause */
+		else
+			rc = pass_end(jr, rc, lex_ahead_offset(jr->la),
+			    lex_ahead_error(jr->la), cause);
+		lex_ahead_stop(jr->la);
+		jr->la = NULL;
+	}
+	free(jr->what);
+	jr->what = NULL;
 	return rc;
 }
 

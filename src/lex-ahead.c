@@ -1,0 +1,394 @@
+/* Tokenizing ahead of the callbacks, in a thread (lex-ahead.h). */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lex-ahead.h"
+#include "xmalloc.h"
+
+#define NSLOTS	4	/* chunks tokenized but not yet handed, at most */
+
+enum rec_type {
+	R_NULL, R_FALSE, R_TRUE, R_NUMBER, R_STRING, R_START_MAP, R_MAP_KEY,
+	R_END_MAP, R_START_ARRAY, R_END_ARRAY,
+};
+
+/* A token as the tokenizer gave it to a callback. */
+struct rec {
+	uint64_t	 at;		/* json_lex_offset() then */
+	size_t		 off;		/* its text: in buf, or in text */
+	size_t		 len;
+	int		 type;		/* enum rec_type */
+	int		 in_text;
+};
+
+/* A chunk: its bytes, their tokens, and how the tokenizer ended on it. */
+struct slot {
+	char		*buf;
+	ssize_t		 len;		/* as gzr_read() returned */
+	char		*cause;		/* with len -1 */
+	struct rec	*recs;
+	size_t		 nrecs, caprecs;
+	char		*text;		/* token texts not in buf */
+	size_t		 ntext, captext;
+	int		 failed;	/* the tokenizer failed after recs */
+	uint64_t	 fail_at;
+	const char	*fail_msg;
+};
+
+struct lex_ahead {
+	/* The thread's. */
+	struct gzr	*z;
+	size_t		 chunk;
+	struct json_lex	*lx;
+	const uint64_t	*lx_at;		/* json_lex_offset_at(lx) */
+	struct slot	*fill;		/* the slot being tokenized */
+	uint64_t	 total;		/* bytes read */
+
+	/* Shared, under mu. */
+	struct slot	 slots[NSLOTS];
+	size_t		 filled;	/* slots filled so far, in all */
+	size_t		 taken;		/* slots handed out (the last is in use) */
+	int		 stop;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	pthread_t	 thread;
+	int		 threaded;
+
+	/* The caller's. */
+	const struct json_lex_cb *cb;
+	void		*ctx;
+	uint64_t	 at;
+	const char	*msg;
+};
+
+static void __attribute__((noinline))
+grow_recs(struct slot *sl)
+{
+	sl->caprecs = sl->caprecs == 0 ? 4096 : sl->caprecs * 2;
+	sl->recs = xreallocarray(sl->recs, sl->caprecs, sizeof *sl->recs);
+}
+
+/* A token's text that is not in the chunk (cut by its end, or unescaped). */
+static void __attribute__((noinline))
+copy_text(struct slot *sl, struct rec *r, const char *s, size_t n)
+{
+	if (sl->captext - sl->ntext < n) {
+		sl->captext = sl->captext * 2 > sl->ntext + n ?
+		    sl->captext * 2 : sl->ntext + n + 4096;
+		sl->text = xreallocarray(sl->text, sl->captext, 1);
+	}
+	memcpy(sl->text + sl->ntext, s, n);
+	r->off = sl->ntext;
+	r->in_text = 1;
+	sl->ntext += n;
+}
+
+/* Writes down a token of the slot being filled; s[0..n) its text. */
+static inline int
+record(struct lex_ahead *la, int type, const char *s, size_t n)
+{
+	struct slot *sl = la->fill;
+	struct rec *r;
+	uintptr_t off = (uintptr_t)s - (uintptr_t)sl->buf;
+
+	if (sl->nrecs == sl->caprecs)
+		grow_recs(sl);
+	r = &sl->recs[sl->nrecs++];
+	r->at = *la->lx_at;
+	r->type = type;
+	r->len = n;
+	r->off = off;
+	r->in_text = 0;
+	/* Most texts lie in the chunk (no chunk at the end: len 0). */
+	if (sl->len < 0 || off > (size_t)sl->len || n > (size_t)sl->len - off)
+		copy_text(sl, r, s, n);
+	return 1;
+}
+
+/* A token without text. */
+static inline int
+record_bare(struct lex_ahead *la, int type)
+{
+	return record(la, type, la->fill->buf, 0);
+}
+
+static int
+rec_null(void *ctx)
+{
+	return record_bare(ctx, R_NULL);
+}
+
+static int
+rec_boolean(void *ctx, int v)
+{
+	return record_bare(ctx, v ? R_TRUE : R_FALSE);
+}
+
+static int
+rec_number(void *ctx, const char *s, size_t n)
+{
+	return record(ctx, R_NUMBER, s, n);
+}
+
+static int
+rec_string(void *ctx, const char *s, size_t n)
+{
+	return record(ctx, R_STRING, s, n);
+}
+
+static int
+rec_start_map(void *ctx)
+{
+	return record_bare(ctx, R_START_MAP);
+}
+
+static int
+rec_map_key(void *ctx, const char *s, size_t n)
+{
+	return record(ctx, R_MAP_KEY, s, n);
+}
+
+static int
+rec_end_map(void *ctx)
+{
+	return record_bare(ctx, R_END_MAP);
+}
+
+static int
+rec_start_array(void *ctx)
+{
+	return record_bare(ctx, R_START_ARRAY);
+}
+
+static int
+rec_end_array(void *ctx)
+{
+	return record_bare(ctx, R_END_ARRAY);
+}
+
+static const struct json_lex_cb recorders = {
+	.null = rec_null,
+	.boolean = rec_boolean,
+	.number = rec_number,
+	.string = rec_string,
+	.start_map = rec_start_map,
+	.map_key = rec_map_key,
+	.end_map = rec_end_map,
+	.start_array = rec_start_array,
+	.end_array = rec_end_array,
+};
+
+/*
+ * Reads and tokenizes the next chunk into sl, as run_pass() fed the
+ * tokenizer: json_lex_finish() at the end of a text that had bytes.
+ * Whether there is more to read.
+ */
+static int
+fill_one(struct lex_ahead *la, struct slot *sl)
+{
+	int rc;
+
+	sl->nrecs = sl->ntext = 0;
+	sl->failed = 0;
+	sl->cause = NULL;
+	sl->len = gzr_read(la->z, sl->buf, la->chunk, &sl->cause);
+	la->fill = sl;
+	if (sl->len > 0) {
+		la->total += (uint64_t)sl->len;
+		rc = json_lex_feed(la->lx, sl->buf, (size_t)sl->len);
+	} else if (sl->len == 0 && la->total > 0)
+		rc = json_lex_finish(la->lx);
+	else
+		return 0;
+	if (rc == -1) {
+		sl->failed = 1;
+		sl->fail_at = json_lex_offset(la->lx);
+		sl->fail_msg = json_lex_error(la->lx);
+		return 0;
+	}
+	return sl->len > 0;
+}
+
+/* Slots in use: filled and not handed out, and the one handed out last. */
+static size_t
+busy(const struct lex_ahead *la)
+{
+	return la->filled - la->taken + (la->taken > 0);
+}
+
+static void *
+tokenizer(void *arg)
+{
+	struct lex_ahead *la = arg;
+	int more = 1;
+
+	pthread_mutex_lock(&la->mu);
+	while (more) {
+		struct slot *sl;
+
+		while (!la->stop && busy(la) == NSLOTS)
+			pthread_cond_wait(&la->cv, &la->mu);
+		if (la->stop)
+			break;
+		sl = &la->slots[la->filled % NSLOTS];
+		pthread_mutex_unlock(&la->mu);
+		more = fill_one(la, sl);
+		pthread_mutex_lock(&la->mu);
+		la->filled++;
+		pthread_cond_broadcast(&la->cv);
+	}
+	pthread_mutex_unlock(&la->mu);
+	return NULL;
+}
+
+struct lex_ahead *
+lex_ahead_start(struct gzr *z, size_t chunk, const struct json_lex_cb *cb,
+    void *ctx)
+{
+	struct lex_ahead *la = xcalloc(1, sizeof *la);
+	size_t i;
+
+	la->z = z;
+	la->chunk = chunk;
+	la->cb = cb;
+	la->ctx = ctx;
+	la->lx = json_lex_new(&recorders, la);
+	la->lx_at = json_lex_offset_at(la->lx);
+	for (i = 0; i < NSLOTS; i++)
+		la->slots[i].buf = xmalloc(chunk);
+	pthread_mutex_init(&la->mu, NULL);
+	pthread_cond_init(&la->cv, NULL);
+	la->threaded = pthread_create(&la->thread, NULL, tokenizer, la) == 0;
+	if (!la->threaded) {
+		lex_ahead_stop(la);
+		return NULL;
+	}
+	return la;
+}
+
+/* Hands sl's tokens to the callbacks: 0, or -1 when one stopped. */
+static int
+replay(struct lex_ahead *la, const struct slot *sl)
+{
+	const struct json_lex_cb *cb = la->cb;
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; ok && i < sl->nrecs; i++) {
+		const struct rec *r = &sl->recs[i];
+		const char *s = (r->in_text ? sl->text : sl->buf) + r->off;
+
+		la->at = r->at;
+		switch (r->type) {
+		case R_NULL:
+			ok = cb->null(la->ctx);
+			break;
+		case R_FALSE:
+		case R_TRUE:
+			ok = cb->boolean(la->ctx, r->type == R_TRUE);
+			break;
+		case R_NUMBER:
+			ok = cb->number(la->ctx, s, r->len);
+			break;
+		case R_STRING:
+			ok = cb->string(la->ctx, s, r->len);
+			break;
+		case R_START_MAP:
+			ok = cb->start_map(la->ctx);
+			break;
+		case R_MAP_KEY:
+			ok = cb->map_key(la->ctx, s, r->len);
+			break;
+		case R_END_MAP:
+			ok = cb->end_map(la->ctx);
+			break;
+		case R_START_ARRAY:
+			ok = cb->start_array(la->ctx);
+			break;
+		default:
+			ok = cb->end_array(la->ctx);
+			break;
+		}
+	}
+	if (ok)
+		return 0;
+	la->msg = NULL;
+	return -1;
+}
+
+int
+lex_ahead_run(struct lex_ahead *la, uint64_t *bytes, char **cause)
+{
+	uint64_t fed = 0;
+
+	for (;;) {
+		struct slot *sl;
+
+		pthread_mutex_lock(&la->mu);
+		while (la->filled == la->taken)
+			pthread_cond_wait(&la->cv, &la->mu);
+		sl = &la->slots[la->taken++ % NSLOTS];
+		/* The slot handed out before is free again. */
+		pthread_cond_broadcast(&la->cv);
+		pthread_mutex_unlock(&la->mu);
+		if (sl->len == -1) {
+			*cause = sl->cause;
+			sl->cause = NULL;
+			return -2;
+		}
+		if (replay(la, sl) == -1)
+			return -1;
+		if (sl->failed) {
+			la->at = sl->fail_at;
+			la->msg = sl->fail_msg;
+			return -1;
+		}
+		fed += (uint64_t)sl->len;
+		if (sl->len == 0) {
+			*bytes = fed;
+			return 0;
+		}
+	}
+}
+
+uint64_t
+lex_ahead_offset(const struct lex_ahead *la)
+{
+	return la->at;
+}
+
+const char *
+lex_ahead_error(const struct lex_ahead *la)
+{
+	return la->msg;
+}
+
+void
+lex_ahead_stop(struct lex_ahead *la)
+{
+	size_t i;
+
+	if (la->threaded) {
+		pthread_mutex_lock(&la->mu);
+		la->stop = 1;
+		pthread_cond_broadcast(&la->cv);
+		pthread_mutex_unlock(&la->mu);
+		pthread_join(la->thread, NULL);
+	}
+	for (i = 0; i < NSLOTS; i++) {
+		free(la->slots[i].cause);
+		free(la->slots[i].buf);
+		free(la->slots[i].recs);
+		free(la->slots[i].text);
+	}
+	json_lex_free(la->lx);
+	pthread_mutex_destroy(&la->mu);
+	pthread_cond_destroy(&la->cv);
+	free(la);
+}
