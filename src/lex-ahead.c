@@ -32,8 +32,8 @@ struct slot {
 	char		*buf;
 	ssize_t		 len;		/* as gzr_read() returned */
 	char		*cause;		/* with len -1 */
-	struct rec	*recs;
-	size_t		 nrecs, caprecs;
+	struct rec	*recs;		/* room for chunk + 1 */
+	size_t		 nrecs;
 	char		*text;		/* token texts not in buf */
 	size_t		 ntext, captext;
 	int		 failed;	/* the tokenizer failed after recs */
@@ -67,13 +67,6 @@ struct lex_ahead {
 	const char	*msg;
 };
 
-static void __attribute__((noinline))
-grow_recs(struct slot *sl)
-{
-	sl->caprecs = sl->caprecs == 0 ? 4096 : sl->caprecs * 2;
-	sl->recs = xreallocarray(sl->recs, sl->caprecs, sizeof *sl->recs);
-}
-
 /* A token's text that is not in the chunk (cut by its end, or unescaped). */
 static void __attribute__((noinline))
 copy_text(struct slot *sl, struct rec *r, const char *s, size_t n)
@@ -97,8 +90,6 @@ record(struct lex_ahead *la, int type, const char *s, size_t n)
 	struct rec *r;
 	uintptr_t off = (uintptr_t)s - (uintptr_t)sl->buf;
 
-	if (sl->nrecs == sl->caprecs)
-		grow_recs(sl);
 	r = &sl->recs[sl->nrecs++];
 	r->at = *la->lx_at;
 	r->type = type;
@@ -260,8 +251,16 @@ lex_ahead_start(struct gzr *z, size_t chunk, const struct json_lex_cb *cb,
 	la->ctx = ctx;
 	la->lx = json_lex_new(&recorders, la);
 	la->lx_at = json_lex_offset_at(la->lx);
-	for (i = 0; i < NSLOTS; i++)
+	/*
+	 * Each token a chunk completes has a byte of its own in it, but for
+	 * one cut by the chunk before: chunk + 1 tokens at most (and one
+	 * when json_lex_finish() ends a number).
+	 */
+	for (i = 0; i < NSLOTS; i++) {
 		la->slots[i].buf = xmalloc(chunk);
+		la->slots[i].recs = xreallocarray(NULL, chunk + 1,
+		    sizeof *la->slots[i].recs);
+	}
 	pthread_mutex_init(&la->mu, NULL);
 	pthread_cond_init(&la->cv, NULL);
 	la->threaded = pthread_create(&la->thread, NULL, tokenizer, la) == 0;
