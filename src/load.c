@@ -235,10 +235,12 @@ keep_prepass(struct prepass *pp, struct file_summary *fs)
 /*
  * Trace JSON: the reader gives the events twice, from memory when they fit
  * its budget, and emits its planes in order (no plane of its own to hand
- * to threads).
+ * to threads); with nthreads of two or more a plain file is tokenized
+ * ahead on a second thread.
  */
 static int
-load_json(const char *path, struct file_summary *fs, char **cause)
+load_json(const char *path, int nthreads, struct file_summary *fs,
+    char **cause)
 {
 	struct pf_read_stats rs;
 	struct step_windows *windows;
@@ -247,7 +249,7 @@ load_json(const char *path, struct file_summary *fs, char **cause)
 	struct classify *c;
 	int rc;
 
-	if (json_open(path, JSON_BATCH_BYTES, &jt, &rs, cause) == -1)
+	if (json_open(path, JSON_BATCH_BYTES, nthreads, &jt, &rs, cause) == -1)
 		return -1;
 	windows = steps_prepass_new(&h);
 	if (json_emit(jt, &h, cause) != 0) {
@@ -404,7 +406,7 @@ load_file(const char *path, enum file_kind kind, int nthreads,
 
 	memset(fs, 0, sizeof *fs);
 	if (kind == KIND_TRACE_JSON)
-		return load_json(path, fs, cause);
+		return load_json(path, nthreads, fs, cause);
 	if (source_open_check(&src, path, xplane_check_start, cause) == -1)
 		return -1;
 	rc = load_xspace(&src, path, nthreads, fs, cause);

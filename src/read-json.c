@@ -400,6 +400,7 @@ struct jr {
 	struct json_lex	*lx;		/* the pass's parser, or */
 	struct lex_ahead *la;		/* its parser in a thread */
 	size_t		 budget;
+	int		 lex_ahead;	/* a plain file is tokenized ahead */
 
 	/*
 	 * Pass 1 also keeps the events while they fit budget (storing), so
@@ -1439,8 +1440,9 @@ run_pass(struct jr *jr, char **cause)
 	jr->offset = 0;
 	jr->depth = jr->top = jr->top_events = jr->evd = jr->in_args = 0;
 	jr->saw_events = 0;
-	if (looks_gzip(jr->fd) || (jr->la = lex_ahead_start(jr->gz,
-	    READ_CHUNK, &callbacks, jr)) == NULL)
+	if (!jr->lex_ahead || looks_gzip(jr->fd) ||
+	    (jr->la = lex_ahead_start(jr->gz, READ_CHUNK, &callbacks,
+	    jr)) == NULL)
 		rc = run_inflated(jr, cause);
 	else {
 		rc = lex_ahead_run(jr->la, &jr->offset, cause);
@@ -1793,8 +1795,8 @@ json_close(struct json_trace *jt)
 }
 
 int
-json_open(const char *path, size_t budget, struct json_trace **out,
-    struct pf_read_stats *rs, char **cause)
+json_open(const char *path, size_t budget, int nthreads,
+    struct json_trace **out, struct pf_read_stats *rs, char **cause)
 {
 	struct json_trace *jt = xcalloc(1, sizeof *jt);
 	struct jr *jr = &jt->jr;
@@ -1805,6 +1807,7 @@ json_open(const char *path, size_t budget, struct json_trace **out,
 	jr->fd = -1;
 	jr->rs = &jt->rs;
 	jr->budget = budget;
+	jr->lex_ahead = nthreads >= 2;
 	strmap_init(&jr->pids);
 	strmap_init(&jr->tids);
 	strmap_init(&jr->argkeys);
@@ -1865,7 +1868,7 @@ json_read_budget(const char *path, size_t budget, const struct pf_handler *h,
 	struct json_trace *jt;
 	int rc;
 
-	if (json_open(path, budget, &jt, rs, cause) == -1)
+	if (json_open(path, budget, 2, &jt, rs, cause) == -1)
 		return -1;
 	rc = json_emit(jt, h, cause);
 	json_close(jt);

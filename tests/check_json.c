@@ -641,7 +641,7 @@ START_TEST(test_emit_twice)
 	memset(&h, 0, sizeof h);
 	ck_assert_int_eq(json_read(path, &h, &rs_read, &cause), 0);
 	for (i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
-		ck_assert_int_eq(json_open(path, budgets[i], &jt, &rs, &cause),
+		ck_assert_int_eq(json_open(path, budgets[i], 2, &jt, &rs, &cause),
 		    0);
 		ck_assert(memcmp(&rs, &rs_read, sizeof rs) == 0);
 		for (k = 0; k < 2; k++) {
