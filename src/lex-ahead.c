@@ -3,12 +3,12 @@
 
 #include <sys/types.h>
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lex-ahead.h"
+#include "slot-ring.h"
 #include "xmalloc.h"
 
 #define NSLOTS	4	/* chunks tokenized but not yet handed, at most */
@@ -50,15 +50,9 @@ struct lex_ahead {
 	struct slot	*fill;		/* the slot being tokenized */
 	uint64_t	 total;		/* bytes read */
 
-	/* Shared, under mu. */
+	/* Filled by the ring's thread, taken by the caller. */
 	struct slot	 slots[NSLOTS];
-	size_t		 filled;	/* slots filled so far, in all */
-	size_t		 taken;		/* slots handed out (the last is in use) */
-	int		 stop;
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
-	pthread_t	 thread;
-	int		 threaded;
+	struct slot_ring ring;
 
 	/* The caller's. */
 	const struct json_lex_cb *cb;
@@ -181,8 +175,10 @@ static const struct json_lex_cb recorders = {
  * Whether there is more to read.
  */
 static int
-fill_one(struct lex_ahead *la, struct slot *sl)
+fill_one(void *owner, size_t i)
 {
+	struct lex_ahead *la = owner;
+	struct slot *sl = &la->slots[i];
 	int rc;
 
 	sl->nrecs = sl->ntext = 0;
@@ -204,38 +200,6 @@ fill_one(struct lex_ahead *la, struct slot *sl)
 		return 0;
 	}
 	return sl->len > 0;
-}
-
-/* Slots in use: filled and not handed out, and the one handed out last. */
-static size_t
-busy(const struct lex_ahead *la)
-{
-	return la->filled - la->taken + (la->taken > 0);
-}
-
-static void *
-tokenizer(void *arg)
-{
-	struct lex_ahead *la = arg;
-	int more = 1;
-
-	pthread_mutex_lock(&la->mu);
-	while (more) {
-		struct slot *sl;
-
-		while (!la->stop && busy(la) == NSLOTS)
-			pthread_cond_wait(&la->cv, &la->mu);
-		if (la->stop)
-			break;
-		sl = &la->slots[la->filled % NSLOTS];
-		pthread_mutex_unlock(&la->mu);
-		more = fill_one(la, sl);
-		pthread_mutex_lock(&la->mu);
-		la->filled++;
-		pthread_cond_broadcast(&la->cv);
-	}
-	pthread_mutex_unlock(&la->mu);
-	return NULL;
 }
 
 struct lex_ahead *
@@ -261,10 +225,7 @@ lex_ahead_start(struct gzr *z, size_t chunk, const struct json_lex_cb *cb,
 		la->slots[i].recs = xreallocarray(NULL, chunk + 1,
 		    sizeof *la->slots[i].recs);
 	}
-	pthread_mutex_init(&la->mu, NULL);
-	pthread_cond_init(&la->cv, NULL);
-	la->threaded = pthread_create(&la->thread, NULL, tokenizer, la) == 0;
-	if (!la->threaded) {
+	if (slot_ring_start(&la->ring, NSLOTS, fill_one, la) == -1) {
 		lex_ahead_stop(la);
 		return NULL;
 	}
@@ -327,15 +288,8 @@ lex_ahead_run(struct lex_ahead *la, uint64_t *bytes, char **cause)
 	uint64_t fed = 0;
 
 	for (;;) {
-		struct slot *sl;
+		struct slot *sl = &la->slots[slot_ring_take(&la->ring)];
 
-		pthread_mutex_lock(&la->mu);
-		while (la->filled == la->taken)
-			pthread_cond_wait(&la->cv, &la->mu);
-		sl = &la->slots[la->taken++ % NSLOTS];
-		/* The slot handed out before is free again. */
-		pthread_cond_broadcast(&la->cv);
-		pthread_mutex_unlock(&la->mu);
 		if (sl->len == -1) {
 			*cause = sl->cause;
 			sl->cause = NULL;
@@ -373,13 +327,7 @@ lex_ahead_stop(struct lex_ahead *la)
 {
 	size_t i;
 
-	if (la->threaded) {
-		pthread_mutex_lock(&la->mu);
-		la->stop = 1;
-		pthread_cond_broadcast(&la->cv);
-		pthread_mutex_unlock(&la->mu);
-		pthread_join(la->thread, NULL);
-	}
+	slot_ring_stop(&la->ring);
 	for (i = 0; i < NSLOTS; i++) {
 		free(la->slots[i].cause);
 		free(la->slots[i].buf);
@@ -387,7 +335,5 @@ lex_ahead_stop(struct lex_ahead *la)
 		free(la->slots[i].text);
 	}
 	json_lex_free(la->lx);
-	pthread_mutex_destroy(&la->mu);
-	pthread_cond_destroy(&la->cv);
 	free(la);
 }

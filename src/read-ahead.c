@@ -1,10 +1,10 @@
 /* Read-ahead of a gzr in a thread of its own, through a ring of chunks. */
 #include "config.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 
 #include "read-ahead.h"
+#include "slot-ring.h"
 #include "xmalloc.h"
 
 #define NSLOTS	4	/* chunks read but not yet parsed, at most */
@@ -19,57 +19,19 @@ struct ahead {
 	struct gzr	*z;
 	size_t		 chunk;
 	struct slot	 slots[NSLOTS];
-	size_t		 filled;	/* slots filled so far, in all */
-	size_t		 taken;		/* slots handed out (the last is in use) */
-	int		 stop;
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
-	pthread_t	 thread;
-	int		 threaded;	/* 0: no thread could start */
+	struct slot_ring ring;
 };
 
-/* Fills the next slot; whether there is more to read. */
+/* Fills slot i; whether there is more to read. */
 static int
-fill_one(struct ahead *a, struct slot *s)
+fill_one(void *owner, size_t i)
 {
+	struct ahead *a = owner;
+	struct slot *s = &a->slots[i];
+
 	s->cause = NULL;
 	s->len = gzr_read(a->z, s->buf, a->chunk, &s->cause);
 	return s->len > 0;
-}
-
-/*
- * Slots in use: those filled and not handed out, and the one handed out
- * last, which the caller parses until it asks for the next.
- */
-static size_t
-busy(const struct ahead *a)
-{
-	return a->filled - a->taken + (a->taken > 0);
-}
-
-static void *
-reader(void *arg)
-{
-	struct ahead *a = arg;
-	int more = 1;
-
-	pthread_mutex_lock(&a->mu);
-	while (more) {
-		struct slot *s;
-
-		while (!a->stop && busy(a) == NSLOTS)
-			pthread_cond_wait(&a->cv, &a->mu);
-		if (a->stop)
-			break;
-		s = &a->slots[a->filled % NSLOTS];
-		pthread_mutex_unlock(&a->mu);
-		more = fill_one(a, s);
-		pthread_mutex_lock(&a->mu);
-		a->filled++;
-		pthread_cond_broadcast(&a->cv);
-	}
-	pthread_mutex_unlock(&a->mu);
-	return NULL;
 }
 
 struct ahead *
@@ -82,9 +44,7 @@ ahead_start(struct gzr *z, size_t chunk)
 	a->chunk = chunk;
 	for (i = 0; i < NSLOTS; i++)
 		a->slots[i].buf = xmalloc(chunk);
-	pthread_mutex_init(&a->mu, NULL);
-	pthread_cond_init(&a->cv, NULL);
-	a->threaded = pthread_create(&a->thread, NULL, reader, a) == 0;
+	(void)slot_ring_start(&a->ring, NSLOTS, fill_one, a);
 	return a;
 }
 
@@ -93,19 +53,12 @@ ahead_next(struct ahead *a, const char **p, char **cause)
 {
 	struct slot *s;
 
-	if (!a->threaded) {
+	if (!a->ring.threaded) {
 		/* Read in this thread, one slot. */
 		s = &a->slots[0];
-		(void)fill_one(a, s);
-	} else {
-		pthread_mutex_lock(&a->mu);
-		while (a->filled == a->taken)
-			pthread_cond_wait(&a->cv, &a->mu);
-		s = &a->slots[a->taken++ % NSLOTS];
-		/* The slot handed out before is free again. */
-		pthread_cond_broadcast(&a->cv);
-		pthread_mutex_unlock(&a->mu);
-	}
+		(void)fill_one(a, 0);
+	} else
+		s = &a->slots[slot_ring_take(&a->ring)];
 	*p = s->buf;
 	if (s->len == -1) {
 		*cause = s->cause;
@@ -119,18 +72,10 @@ ahead_stop(struct ahead *a)
 {
 	size_t i;
 
-	if (a->threaded) {
-		pthread_mutex_lock(&a->mu);
-		a->stop = 1;
-		pthread_cond_broadcast(&a->cv);
-		pthread_mutex_unlock(&a->mu);
-		pthread_join(a->thread, NULL);
-	}
+	slot_ring_stop(&a->ring);
 	for (i = 0; i < NSLOTS; i++) {
 		free(a->slots[i].cause);
 		free(a->slots[i].buf);
 	}
-	pthread_mutex_destroy(&a->mu);
-	pthread_cond_destroy(&a->cv);
 	free(a);
 }
