@@ -1227,24 +1227,35 @@ read_ahead(const struct pf_lines_ahead *a, size_t i,
 	return rc;
 }
 
+/*
+ * The next XLine of a plane's fields in *sub; 0 at their end.  scan_plane()
+ * validated the plane's tags and lengths.
+ */
+static int
+next_line(struct walker *w, struct cur *lines, struct cur *sub)
+{
+	uint32_t field;
+	int wt;
+
+	while (lines->p < lines->end) {
+		(void)get_tag(w, lines, &field, &wt, "XPlane");
+		if (field == 3) {
+			(void)get_len(w, lines, sub, "XPlane");
+			return 1;
+		}
+		(void)skip_field(w, lines, wt, "XPlane");
+	}
+	return 0;
+}
+
 /* The header scans of the plane's lines, as far as they succeed. */
 static void
 scan_ahead(struct walker *w, struct cur lines, struct plane_ahead *pa)
 {
+	struct cur sub;
 	size_t i;
 
-	while (lines.p < lines.end) {
-		struct cur sub;
-		uint32_t field;
-		int wt;
-
-		/* scan_plane() validated the plane's tags and lengths. */
-		(void)get_tag(w, &lines, &field, &wt, "XPlane");
-		if (field != 3) {
-			(void)skip_field(w, &lines, wt, "XPlane");
-			continue;
-		}
-		(void)get_len(w, &lines, &sub, "XPlane");
+	while (next_line(w, &lines, &sub)) {
 		pa->heads = xgrow1(pa->heads, pa->nheads, sizeof *pa->heads);
 		if (scan_line(w, sub, &pa->heads[pa->nheads]) == -1) {
 			/* Told when the line's turn comes, after the others. */
@@ -1286,7 +1297,7 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 	struct plane_tables t;
 	struct plane_scan ps;
 	struct plane_ahead pa;
-	struct cur lines = c;
+	struct cur lines = c, sub;
 	size_t nline = 0;
 	int rc;
 
@@ -1305,18 +1316,9 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 		rc = h->plane_begin(h->ctx, &ps.plane);
 	if (rc == PF_SKIP)
 		lines.p = lines.end;
-	while (rc == 0 && lines.p < lines.end) {
+	while (rc == 0 && next_line(w, &lines, &sub)) {
 		struct line_head lh;
-		struct cur sub;
-		uint32_t field;
-		int wt;
 
-		(void)get_tag(w, &lines, &field, &wt, "XPlane");
-		if (field != 3) {
-			(void)skip_field(w, &lines, wt, "XPlane");
-			continue;
-		}
-		(void)get_len(w, &lines, &sub, "XPlane");
 		if (nline < pa.nheads)
 			lh = pa.heads[nline];
 		else if (scan_line(w, sub, &lh) == -1) {
