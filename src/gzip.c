@@ -63,6 +63,15 @@ gzr_open(int fd)
 }
 
 int
+gzip_magic_at(int fd)
+{
+	unsigned char magic[2];
+
+	return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
+	    magic[1] == 0x8b;
+}
+
+int
 gzr_is_gzip(const struct gzr *z)
 {
 	return z->gzip;
@@ -75,6 +84,26 @@ in_offset(const struct gzr *z)
 	return z->in_read - (int64_t)z->zs.avail_in;
 }
 
+/* Up to n bytes of the file into dst: their number, -1 with *cause. */
+static ssize_t
+read_input(struct gzr *z, void *dst, size_t n, char **cause)
+{
+	ssize_t r;
+
+	do
+		r = read(z->fd, dst, n);
+	while (r == -1 && errno == EINTR);
+	if (r == -1) {
+		*cause = xasprintf("read error at byte %" PRId64 ": %s",
+		    z->in_read, strerror(errno));
+		return -1;
+	}
+	if (r == 0)
+		z->eof = 1;
+	z->in_read += r;
+	return r;
+}
+
 /* Refills the input when it is empty; -1 with *cause on a read error. */
 static int
 fill(struct gzr *z, char **cause)
@@ -83,19 +112,10 @@ fill(struct gzr *z, char **cause)
 
 	if (z->zs.avail_in > 0 || z->eof)
 		return 0;
-	do
-		n = read(z->fd, z->in, IN_CHUNK);
-	while (n == -1 && errno == EINTR);
-	if (n == -1) {
-		*cause = xasprintf("read error at byte %" PRId64 ": %s",
-		    z->in_read, strerror(errno));
+	if ((n = read_input(z, z->in, IN_CHUNK, cause)) == -1)
 		return -1;
-	}
-	if (n == 0)
-		z->eof = 1;
 	z->zs.next_in = z->in;
 	z->zs.avail_in = (uInt)n;
-	z->in_read += n;
 	return 0;
 }
 
@@ -132,19 +152,10 @@ gzr_read(struct gzr *z, void *buf, size_t n, char **cause)
 			z->zs.next_in += got;
 			z->zs.avail_in -= (uInt)got;
 		} else if (!z->eof && n > 0) {
-			ssize_t r;
+			ssize_t r = read_input(z, buf, n, cause);
 
-			do
-				r = read(z->fd, buf, n);
-			while (r == -1 && errno == EINTR);
-			if (r == -1) {
-				*cause = xasprintf("read error at byte %" PRId64
-				    ": %s", z->in_read, strerror(errno));
+			if (r == -1)
 				return -1;
-			}
-			if (r == 0)
-				z->eof = 1;
-			z->in_read += r;
 			got = (size_t)r;
 		}
 		z->out += (int64_t)got;

@@ -41,6 +41,9 @@ extern int64_t	inflate_max_ratio;
  */
 int	inflate_check(int64_t in, int64_t out, char **cause);
 
+/* Whether the file at fd starts with the gzip magic (fd's offset stays). */
+int	gzip_magic_at(int fd);
+
 struct gzr;
 
 struct gzr *gzr_open(int fd);

@@ -168,18 +168,22 @@ fmt_ratio(char *buf, size_t size, int64_t a, int64_t unit, size_t decimals)
 
 /*
  * fmt_fixed(buf, size, ps / div, decimals) for a whole ps and div a power
- * of ten of at least 10^decimals, through fmt_ratio() where it can.
+ * of ten of at least 10^decimals, through fmt_ratio() where it can;
+ * returns the length.
  */
-static void
+static size_t
 fmt_whole_ps(char *buf, size_t size, int64_t ps, int64_t div, int decimals)
 {
 	int64_t unit = div;
+	size_t len;
 	int i;
 
 	for (i = 0; i < decimals; i++)
 		unit /= 10;
-	if (!fmt_ratio(buf, size, ps, unit, (size_t)decimals))
-		fmt_fixed(buf, size, (double)ps / (double)div, decimals);
+	if ((len = fmt_ratio(buf, size, ps, unit, (size_t)decimals)) > 0)
+		return len;
+	fmt_fixed(buf, size, (double)ps / (double)div, decimals);
+	return strlen(buf);
 }
 
 /* The same for any ps: fmt_whole_ps() when ps is whole. */
@@ -187,7 +191,7 @@ static void
 fmt_ps_fixed(char *buf, size_t size, double ps, int64_t div, int decimals)
 {
 	if (ps == floor(ps) && fabs(ps) < 0x1p62)
-		fmt_whole_ps(buf, size, (int64_t)ps, div, decimals);
+		(void)fmt_whole_ps(buf, size, (int64_t)ps, div, decimals);
 	else
 		fmt_fixed(buf, size, ps / (double)div, decimals);
 }
@@ -233,28 +237,19 @@ fmt_duration_len(char *buf, size_t size, int64_t ps)
 {
 	static const struct {
 		int64_t		 div;
-		int64_t		 unit;		/* div / 10^decimals */
 		const char	*name;
 		size_t		 namelen;
 		int		 decimals;
 	} units[] = {
-		{ 1000000000000LL, 1000000000LL, " s", 2, 3 },
-		{ 1000000000LL, 1000000LL, " ms", 3, 3 },
-		{ 1000000LL, 1000LL, " us", 3, 3 },
-		{ 1000LL, 1000LL, " ns", 3, 0 },
+		{ 1000000000000LL, " s", 2, 3 }, { 1000000000LL, " ms", 3, 3 },
+		{ 1000000LL, " us", 3, 3 }, { 1000LL, " ns", 3, 0 },
 	};
 	int64_t a = ps_abs(ps);
 	size_t i, len;
 
 	for (i = 0; i < 3 && a < units[i].div; i++)
 		;
-	len = fmt_ratio(buf, size, ps, units[i].unit,
-	    (size_t)units[i].decimals);
-	if (len == 0) {
-		fmt_fixed(buf, size, (double)ps / (double)units[i].div,
-		    units[i].decimals);
-		len = strlen(buf);
-	}
+	len = fmt_whole_ps(buf, size, ps, units[i].div, units[i].decimals);
 	if (len + units[i].namelen < size) {
 		memcpy(buf + len, units[i].name, units[i].namelen + 1);
 		len += units[i].namelen;

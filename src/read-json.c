@@ -400,7 +400,11 @@ struct jr {
 	struct json_lex	*lx;		/* the pass's parser, or */
 	struct lex_ahead *la;		/* its parser in a thread */
 	size_t		 budget;
-	int		 lex_ahead;	/* a plain file is tokenized ahead */
+	/*
+	 * A plain file that may use two threads is tokenized ahead (its
+	 * tokenizing is the slow part); a gzip'd one is inflated ahead.
+	 */
+	int		 lex_ahead;
 
 	/*
 	 * Pass 1 also keeps the events while they fit budget (storing), so
@@ -1414,19 +1418,6 @@ run_inflated(struct jr *jr, char **cause)
 	return rc;
 }
 
-/*
- * Whether the file starts with the gzip magic: inflating is then the slow
- * part, done ahead; else tokenizing is, done ahead (lex-ahead.h).
- */
-static int
-looks_gzip(int fd)
-{
-	unsigned char magic[2];
-
-	return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
-	    magic[1] == 0x8b;
-}
-
 /* Streams the whole file through the parser once; -1 with *cause on error. */
 static int
 run_pass(struct jr *jr, char **cause)
@@ -1440,9 +1431,8 @@ run_pass(struct jr *jr, char **cause)
 	jr->offset = 0;
 	jr->depth = jr->top = jr->top_events = jr->evd = jr->in_args = 0;
 	jr->saw_events = 0;
-	if (!jr->lex_ahead || looks_gzip(jr->fd) ||
-	    (jr->la = lex_ahead_start(jr->gz, READ_CHUNK, &callbacks,
-	    jr)) == NULL)
+	if (!jr->lex_ahead || (jr->la = lex_ahead_start(jr->gz, READ_CHUNK,
+	    &callbacks, jr)) == NULL)
 		rc = run_inflated(jr, cause);
 	else {
 		rc = lex_ahead_run(jr->la, &jr->offset, cause);
@@ -1807,7 +1797,6 @@ json_open(const char *path, size_t budget, int nthreads,
 	jr->fd = -1;
 	jr->rs = &jt->rs;
 	jr->budget = budget;
-	jr->lex_ahead = nthreads >= 2;
 	strmap_init(&jr->pids);
 	strmap_init(&jr->tids);
 	strmap_init(&jr->argkeys);
@@ -1823,6 +1812,7 @@ json_open(const char *path, size_t budget, int nthreads,
 		return -1;
 	}
 	jr->gz = gzr_open(jr->fd);
+	jr->lex_ahead = nthreads >= 2 && !gzip_magic_at(jr->fd);
 	jr->pass = 1;
 	jr->storing = 1;
 	if (run_pass(jr, cause) == -1) {

@@ -20,14 +20,6 @@
 
 #define RELEASE_CHUNK	(1u << 20)	/* drop consumed pages 1 MiB at a time */
 
-static int
-read_magic(int fd, unsigned char magic[2])
-{
-	ssize_t n = pread(fd, magic, 2, 0);
-
-	return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-}
-
 /* An unlinked file in $TMPDIR (or /tmp); -1 on failure. */
 static int
 temp_fd(void)
@@ -116,7 +108,6 @@ int
 source_open_check(struct source *src, const char *path,
     source_check_fn *check, char **cause)
 {
-	unsigned char magic[2];
 	struct stat st;
 	int fd, mapfd = -1, rc = -1;
 	off_t size;
@@ -141,7 +132,7 @@ source_open_check(struct source *src, const char *path,
 		*cause = xstrdup("is a directory");
 		goto out;
 	}
-	if (read_magic(fd, magic)) {
+	if (gzip_magic_at(fd)) {
 		src->compressed = 1;
 		if ((mapfd = temp_fd()) == -1) {
 			*cause = xasprintf("cannot create temporary file: %s",

@@ -673,13 +673,13 @@ run_takes(const struct busy_run *r, int64_t start)
 static inline int
 run_add(struct busy_meter *m, struct busy_run *r, int64_t start, int64_t end)
 {
+	int closed = r->have;
+
 	if (r->have && start <= r->open.end) {
 		if (end > r->open.end)
 			r->open.end = end;
 		return 0;
 	}
-	int closed = r->have;
-
 	if (closed)
 		run_to_windows(m, r, r->open.start, r->open.end);
 	r->open.start = start;
