@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <zlib.h>
+#include <zstd.h>
 
-#include "deflate-parallel.h"
+#include "compress-parallel.h"
 #include "err.h"
 #include "fdio.h"
 #include "report-cache.h"
@@ -90,23 +90,21 @@ write_blob(int fd, sqlite3_stmt *st, int col)
 }
 
 /*
- * Column col, zlib-compressed from size bytes, inflated into *out (new,
- * NULL for none); -1 when it does not inflate to that size.
+ * Column col, compressed from size bytes (compress-parallel.h), into *out
+ * (new, NULL for none); -1 when it does not give back that size: the
+ * answer of an older jaxprof (zlib), or a damaged one.
  */
 static int
-inflate_blob(sqlite3_stmt *st, int col, sqlite3_int64 size, void **out)
+decompress_blob(sqlite3_stmt *st, int col, sqlite3_int64 size, void **out)
 {
-	uLongf n = (uLongf)size;
-
 	*out = NULL;
 	if (size == 0)
 		return 0;
 	if (size < 0 || (size_t)size > KEEP_MAX_BYTES)
 		return -1;
 	*out = xmalloc((size_t)size);
-	if (uncompress(*out, &n, sqlite3_column_blob(st, col),
-	    (uLong)sqlite3_column_bytes(st, col)) == Z_OK &&
-	    n == (uLongf)size)
+	if (ZSTD_decompress(*out, (size_t)size, sqlite3_column_blob(st, col),
+	    (size_t)sqlite3_column_bytes(st, col)) == (size_t)size)
 		return 0;
 	free(*out);
 	*out = NULL;
@@ -227,9 +225,9 @@ report_cache_replay(struct index *ix, int argc, char **argv, int *status)
 	st = index_prepare(ix, "SELECT status, stdout, stderr, stdout_size "
 	    "FROM report_cache WHERE key = ?");
 	sqlite3_bind_blob(st, 1, rec.key, (int)rec.keylen, SQLITE_STATIC);
-	/* An answer that does not inflate is computed again. */
+	/* An answer that does not decompress is computed again. */
 	if ((hit = sqlite3_step(st) == SQLITE_ROW &&
-	    inflate_blob(st, 1, sqlite3_column_int64(st, 3), &out) == 0)) {
+	    decompress_blob(st, 1, sqlite3_column_int64(st, 3), &out) == 0)) {
 		size_t n = (size_t)sqlite3_column_int64(st, 3);
 
 		*status = sqlite3_column_int(st, 0);
@@ -261,14 +259,14 @@ report_cache_store(struct index *ix, int status)
 	out = map_recording(rec.out, &nout);
 	/*
 	 * Kept compressed: a table of 15,000 rows is 2 MB of text that
-	 * deflates fivefold, and writing it whole to the index (its WAL, then
-	 * the checkpoint) cost more than computing it again.  Deflated on two
-	 * threads: on one it was a third of such a report.  A read-only or
-	 * busy index keeps nothing: the answer was printed.
+	 * compresses sixfold, and writing it whole to the index (its WAL, then
+	 * the checkpoint) cost more than computing it again.  Compressed on
+	 * two threads: on one it was a third of such a report.  A read-only
+	 * or busy index keeps nothing: the answer was printed.
 	 */
 	if (status == EXIT_OK && nout + rec.errlen <= KEEP_MAX_BYTES &&
 	    (nout == 0 || out != NULL))
-		z = deflate_parallel(out, nout, &nz);
+		z = compress_parallel(out, nout, &nz);
 	if (nz > 0) {
 		st = index_prepare(ix, "INSERT OR REPLACE INTO report_cache"
 		    "(key, status, stdout, stdout_size, stderr) "

@@ -41,11 +41,19 @@ expect_stderr_match '^jaxprof: steps: --skew compares the hosts'
 test_case 'the remembered answer is used (not computed again)'
 # Plant another answer (jaxprof sql cannot write): a hit prints it.
 command -v python3 >/dev/null 2>&1 || skip "no python3 to plant an answer"
-python3 -c 'import sqlite3, sys, zlib
+# plant_answer STDOUT: every remembered answer becomes STDOUT (8 bytes),
+# zstd-compressed by hand: one frame of one raw block (RFC 8878).
+plant_answer() {
+	python3 -c 'import sqlite3, sys
+data = sys.argv[2].encode() + b"\n"
+frame = bytes([0x28, 0xb5, 0x2f, 0xfd, 0x20, len(data),
+               1 | len(data) << 3, 0, 0]) + data
 db = sqlite3.connect(sys.argv[1])
-db.execute("UPDATE report_cache SET stdout = ?, stdout_size = 8",
-           (zlib.compress(b"planted\n"),))
-db.commit()' "$IX" || fail "cannot plant an answer"
+db.execute("UPDATE report_cache SET stdout = ?, stdout_size = ?",
+           (frame, len(data)))
+db.commit()' "$IX" "$1" || fail "cannot plant an answer"
+}
+plant_answer planted
 expect_code 0 jaxprof idle --db="$IX" "$T"
 [ "$(cat "$out")" = planted ] || fail "idle did not print the remembered answer"
 
@@ -59,11 +67,21 @@ grep -q planted "$out" && fail "one run's idle answered from both runs'"
     fail "idle from another folder failed"
 grep -q planted "$out" && fail "a relative path answered from another folder"
 
-test_case 'an answer that does not inflate is computed again'
+test_case 'an answer that does not decompress is computed again'
 python3 -c 'import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-db.execute("UPDATE report_cache SET stdout = ?", (b"not zlib",))
+db.execute("UPDATE report_cache SET stdout = ?", (b"not zstd",))
 db.commit()' "$IX" || fail "cannot plant a broken answer"
+expect_code 0 jaxprof idle --db="$IX" "$T"
+expect_stderr_empty
+expect_stdout_match '^Device idle gaps of '
+
+test_case 'an answer kept by an older jaxprof (zlib) is computed again'
+python3 -c 'import sqlite3, sys, zlib
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE report_cache SET stdout = ?, stdout_size = 8",
+           (zlib.compress(b"planted\n"),))
+db.commit()' "$IX" || fail "cannot plant a zlib answer"
 expect_code 0 jaxprof idle --db="$IX" "$T"
 expect_stderr_empty
 expect_stdout_match '^Device idle gaps of '

@@ -1,28 +1,34 @@
-/* deflate_parallel(): what it makes inflates back, whatever the size. */
+/* compress_parallel(): what it makes decompresses back, whatever the size. */
 #include "config.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
+#include <zstd.h>
 
 #include "check_suites.h"
-#include "deflate-parallel.h"
+#include "compress-parallel.h"
 
-/* Deflates in (n bytes) and checks uncompress() gives it back exactly. */
+/*
+ * Compresses in (n bytes) and checks ZSTD_decompress() gives it back
+ * exactly, from as many frames as halves.
+ */
 static void
 assert_round_trip(const unsigned char *in, size_t n)
 {
 	size_t nz;
-	unsigned char *z = deflate_parallel(in, n, &nz);
+	unsigned char *z = compress_parallel(in, n, &nz);
 	unsigned char *back = malloc(n + 1);
-	uLongf nback = (uLongf)n + 1;
+	size_t nback;
 
 	ck_assert_ptr_nonnull(z);
 	ck_assert_ptr_nonnull(back);
-	ck_assert_int_eq(uncompress(back, &nback, z, (uLong)nz), Z_OK);
+	nback = ZSTD_decompress(back, n + 1, z, nz);
+	ck_assert(!ZSTD_isError(nback));
 	ck_assert_uint_eq(nback, n);
+	ck_assert_uint_eq(ZSTD_findFrameCompressedSize(z, nz) < nz,
+	    n >= COMPRESS_PARALLEL_MIN);
 	ck_assert(n == 0 || memcmp(back, in, n) == 0);
 	free(back);
 	free(z);
@@ -44,8 +50,8 @@ table_text(size_t n)
 
 START_TEST(test_sizes_around_the_split)
 {
-	static const size_t sizes[] = { 0, 1, 1000, DEFLATE_PARALLEL_MIN - 1,
-	    DEFLATE_PARALLEL_MIN, DEFLATE_PARALLEL_MIN + 1, 3 << 20 };
+	static const size_t sizes[] = { 0, 1, 1000, COMPRESS_PARALLEL_MIN - 1,
+	    COMPRESS_PARALLEL_MIN, COMPRESS_PARALLEL_MIN + 1, 3 << 20 };
 	unsigned char *t = table_text(3 << 20);
 	size_t i;
 
@@ -55,7 +61,7 @@ START_TEST(test_sizes_around_the_split)
 }
 END_TEST
 
-/* Bytes that do not compress: the halves' output outgrows their input. */
+/* Bytes that do not compress: the frames outgrow their input. */
 START_TEST(test_incompressible)
 {
 	size_t n = (size_t)1 << 20, i;
@@ -74,10 +80,10 @@ START_TEST(test_incompressible)
 }
 END_TEST
 
-/* The second half reaches back into the first (a repeat across it). */
-START_TEST(test_match_across_the_split)
+/* A repeat across the split: each half is whole without the other. */
+START_TEST(test_repeat_across_the_split)
 {
-	size_t n = DEFLATE_PARALLEL_MIN * 2, i;
+	size_t n = COMPRESS_PARALLEL_MIN * 2, i;
 	unsigned char *t = malloc(n);
 
 	ck_assert_ptr_nonnull(t);
@@ -90,14 +96,14 @@ START_TEST(test_match_across_the_split)
 END_TEST
 
 Suite *
-suite_deflate(void)
+suite_compress(void)
 {
-	Suite *s = suite_create("deflate");
-	TCase *tc = tcase_create("deflate");
+	Suite *s = suite_create("compress");
+	TCase *tc = tcase_create("compress");
 
 	tcase_add_test(tc, test_sizes_around_the_split);
 	tcase_add_test(tc, test_incompressible);
-	tcase_add_test(tc, test_match_across_the_split);
+	tcase_add_test(tc, test_repeat_across_the_split);
 	suite_add_tcase(s, tc);
 	return s;
 }
