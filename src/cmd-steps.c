@@ -105,17 +105,29 @@ static const struct out_col skew_cols[] = {
 	{ "slowest_host", COL_STR, "slowest host" },
 };
 
-/* Column i of st as a string of texts ("" for NULL). */
+/*
+ * Column i of st as a string of texts ("" for NULL); like, when not NULL,
+ * is the last row's, which most rows repeat.
+ */
 static const char *
-interned(struct strmap *texts, sqlite3_stmt *st, int i)
+interned_like(struct strmap *texts, sqlite3_stmt *st, int i,
+    const char *like)
 {
 	const char *s = (const char *)sqlite3_column_text(st, i);
 	uint32_t id;
 
 	if (s == NULL)
 		s = "";
+	if (like != NULL && strcmp(s, like) == 0)
+		return like;
 	id = strmap_intern(texts, s, strlen(s));	/* may move strings */
 	return texts->strings[id];
+}
+
+static const char *
+interned(struct strmap *texts, sqlite3_stmt *st, int i)
+{
+	return interned_like(texts, st, i, NULL);
 }
 
 /* A selected device (plane) of a file, as the report orders them. */
@@ -247,6 +259,218 @@ order_by_runs(struct step_row **rows, size_t nrows)
 	return ok;
 }
 
+/* --outlier-margin, as a fraction of the median. */
+static double outlier_margin = 0.10;
+
+/*
+ * Marks steps slower than median + 3 * MAD and than the median plus the
+ * margin (a GPU's MAD can be tiny: 0.1% above the median is no outlier);
+ * returns how many.
+ */
+static size_t
+mark_outliers(struct device_steps *d, struct sample *durations)
+{
+	double median = sample_percentile(durations, 50);
+	double mad = sample_mad(durations);
+	size_t i, n = 0;
+
+	for (i = 0; i < d->n; i++) {
+		d->rows[i].outlier = mad > 0 &&
+		    (double)d->rows[i].dur_ps > median + 3 * mad &&
+		    (double)d->rows[i].dur_ps > median * (1 + outlier_margin);
+		n += (size_t)d->rows[i].outlier;
+	}
+	return n;
+}
+
+static void
+fill_steps(struct output *o, struct device_steps *devs, size_t ndev)
+{
+	size_t i, j;
+
+	for (i = 0; i < ndev; i++) {
+		struct sample durations;
+
+		sample_init(&durations);
+		for (j = 0; j < devs[i].n; j++)
+			sample_add(&durations, devs[i].rows[j].dur_ps);
+		mark_outliers(&devs[i], &durations);
+		sample_release(&durations);
+		for (j = 0; j < devs[i].n; j++) {
+			const struct step_row *s = &devs[i].rows[j];
+			int k;
+
+			output_str(o, s->run);
+			output_str(o, s->host);
+			output_str(o, s->device);
+			output_int(o, s->step);
+			output_str(o, s->name);
+			output_ps(o, (double)s->start_ps);
+			output_ps(o, (double)s->dur_ps);
+			for (k = 0; k < 3; k++)
+				output_ps(o, (double)s->busy_ps[k]);
+			output_ps(o, (double)s->idle_ps);
+			output_int(o, s->outlier);
+			output_end_row(o);
+		}
+	}
+}
+
+/*
+ * A table's rows filled on a second thread while the main thread still
+ * reads them from the index: each device, once read whole, is copied to a
+ * queue that the filler drains.  That holds while rows come in the
+ * report's order (the index writes a device's steps in order, and files
+ * mostly in the report's); the first row out of order stops it, and the
+ * table is filled once the rows are sorted (print_steps()).
+ */
+struct filler {
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 more;
+	struct device_steps *queue;	/* copies, each its rows' owner */
+	size_t		 nqueued, queue_cap;
+	int		 closed;	/* no more devices will come */
+	int		 abandoned;	/* out of order: stop */
+	struct output	*part;		/* the rows filled, appended after */
+	pthread_t	 thread;
+	/* The main thread's: */
+	size_t		 skip;		/* --skip */
+	size_t		 device_start;	/* in load_steps()'s rows */
+	int		 in_order;
+};
+
+static void *
+filler_main(void *arg)
+{
+	struct filler *f = arg;
+	size_t done = 0;
+
+	pthread_mutex_lock(&f->mu);
+	for (;;) {
+		struct device_steps d;
+
+		while (done == f->nqueued && !f->closed && !f->abandoned)
+			pthread_cond_wait(&f->more, &f->mu);
+		if (f->abandoned || done == f->nqueued)
+			break;
+		d = f->queue[done++];
+		pthread_mutex_unlock(&f->mu);
+		fill_steps(f->part, &d, 1);
+		pthread_mutex_lock(&f->mu);
+	}
+	pthread_mutex_unlock(&f->mu);
+	return NULL;
+}
+
+/* A filler into an output like o; NULL when no thread could start. */
+static struct filler *
+filler_start(enum out_format fmt, size_t skip)
+{
+	struct filler *f = xcalloc(1, sizeof *f);
+
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->more, NULL);
+	f->part = output_new(fmt, stdout, step_cols,
+	    sizeof step_cols / sizeof step_cols[0]);
+	f->skip = skip;
+	f->in_order = 1;
+	if (pthread_create(&f->thread, NULL, filler_main, f) == 0)
+		return f;
+	output_discard(f->part);
+	pthread_cond_destroy(&f->more);
+	pthread_mutex_destroy(&f->mu);
+	free(f);
+	return NULL;
+}
+
+/* Queues a copy of rows [from, to), one device's, less its --skip. */
+static void
+filler_queue(struct filler *f, const struct step_row *rows, size_t from,
+    size_t to)
+{
+	struct device_steps d;
+
+	from += f->skip < to - from ? f->skip : to - from;
+	d.n = to - from;
+	d.rows = xreallocarray(NULL, d.n + 1, sizeof *d.rows);
+	memcpy(d.rows, rows + from, d.n * sizeof *d.rows);
+	pthread_mutex_lock(&f->mu);
+	if (f->nqueued == f->queue_cap) {
+		f->queue_cap = f->queue_cap > 0 ? 2 * f->queue_cap : 64;
+		f->queue = xreallocarray(f->queue, f->queue_cap,
+		    sizeof *f->queue);
+	}
+	f->queue[f->nqueued++] = d;
+	pthread_cond_signal(&f->more);
+	pthread_mutex_unlock(&f->mu);
+}
+
+/*
+ * Row n - 1 was read: a device before it is whole when the row is
+ * another's.  Rows out of the report's order (what order_by_runs() would
+ * move) stop the filler.
+ */
+static void
+filler_saw_row(struct filler *f, const struct step_row *rows, size_t n)
+{
+	const struct step_row *row, *last;
+
+	if (n < 2 || !f->in_order)
+		return;
+	row = &rows[n - 1];
+	last = row - 1;
+	if (row->plane_id == last->plane_id) {
+		if (cmp_step_order(last, row) <= 0)
+			return;
+	} else if (cmp_step_order(last, row) < 0) {
+		filler_queue(f, rows, f->device_start, n - 1);
+		f->device_start = n - 1;
+		return;
+	}
+	f->in_order = 0;
+	pthread_mutex_lock(&f->mu);
+	f->abandoned = 1;
+	pthread_cond_signal(&f->more);
+	pthread_mutex_unlock(&f->mu);
+}
+
+/* All n rows are read: the last device queued, the filler done. */
+static void
+filler_close(struct filler *f, const struct step_row *rows, size_t n)
+{
+	size_t i;
+
+	if (f->in_order && n > f->device_start)
+		filler_queue(f, rows, f->device_start, n);
+	pthread_mutex_lock(&f->mu);
+	f->closed = 1;
+	pthread_cond_signal(&f->more);
+	pthread_mutex_unlock(&f->mu);
+	pthread_join(f->thread, NULL);
+	for (i = 0; i < f->nqueued; i++)
+		free(f->queue[i].rows);
+	free(f->queue);
+	pthread_cond_destroy(&f->more);
+	pthread_mutex_destroy(&f->mu);
+}
+
+/*
+ * The filler's rows after o's, true when it filled them all; else they
+ * are to be filled.  Frees f.
+ */
+static int
+filler_append(struct filler *f, struct output *o)
+{
+	int filled = f->in_order;
+
+	if (filled)
+		output_append(o, f->part);
+	else
+		output_discard(f->part);
+	free(f);
+	return filled;
+}
+
 /*
  * The steps of the selected files, or of every file when all are
  * selected: load_steps() keeps the selected planes' rows only, and the
@@ -272,8 +496,8 @@ prepare_steps(struct report *r)
  * ORDER BY on the joined texts sorted every row, a third of the report.
  */
 static struct device_steps *
-load_steps(struct report *r, size_t skip, struct strmap *texts, size_t *ndev,
-    struct step_row **all_rows)
+load_steps(struct report *r, size_t skip, struct strmap *texts,
+    struct filler *f, size_t *ndev, struct step_row **all_rows)
 {
 	struct device_steps *devs = NULL;
 	struct step_row *rows = NULL;
@@ -305,8 +529,10 @@ load_steps(struct report *r, size_t skip, struct strmap *texts, size_t *ndev,
 		row->plane_id = p->id;
 		row->step = sqlite3_column_int64(st, 1);
 		row->step_key = index_column_order(st, 1);
-		row->name = interned(texts, st, 2);
-		row->source = interned(texts, st, 3);
+		row->name = interned_like(texts, st, 2,
+		    nrows > 1 ? row[-1].name : NULL);
+		row->source = interned_like(texts, st, 3,
+		    nrows > 1 ? row[-1].source : NULL);
 		row->start_ps = sqlite3_column_int64(st, 4);
 		row->start_key = index_column_order(st, 4);
 		row->dur_ps = sqlite3_column_int64(st, 5);
@@ -315,9 +541,13 @@ load_steps(struct report *r, size_t skip, struct strmap *texts, size_t *ndev,
 		row->idle_ps = sqlite3_column_int64(st, 9);
 		row->file_id = sqlite3_column_int64(st, 10);
 		row->outlier = 0;
+		if (f != NULL)
+			filler_saw_row(f, rows, nrows);
 	}
 	sqlite3_finalize(st);
 	free(planes);
+	if (f != NULL)
+		filler_close(f, rows, nrows);
 	if (!order_by_runs(&rows, nrows))
 		qsort(rows, nrows, sizeof *rows, cmp_step_order);
 	/* Each device's steps: a stretch of the rows, in place. */
@@ -343,30 +573,6 @@ load_steps(struct report *r, size_t skip, struct strmap *texts, size_t *ndev,
 	*all_rows = rows;
 	*ndev = n;
 	return devs;
-}
-
-/* --outlier-margin, as a fraction of the median. */
-static double outlier_margin = 0.10;
-
-/*
- * Marks steps slower than median + 3 * MAD and than the median plus the
- * margin (a GPU's MAD can be tiny: 0.1% above the median is no outlier);
- * returns how many.
- */
-static size_t
-mark_outliers(struct device_steps *d, struct sample *durations)
-{
-	double median = sample_percentile(durations, 50);
-	double mad = sample_mad(durations);
-	size_t i, n = 0;
-
-	for (i = 0; i < d->n; i++) {
-		d->rows[i].outlier = mad > 0 &&
-		    (double)d->rows[i].dur_ps > median + 3 * mad &&
-		    (double)d->rows[i].dur_ps > median * (1 + outlier_margin);
-		n += (size_t)d->rows[i].outlier;
-	}
-	return n;
 }
 
 /* The compile time inside a step: COMPILES_IN_SQL, prepared once. */
@@ -419,39 +625,6 @@ compile_step_note(sqlite3_stmt *st, const struct device_steps *d)
 	return note;
 }
 
-static void
-fill_steps(struct output *o, struct device_steps *devs, size_t ndev)
-{
-	size_t i, j;
-
-	for (i = 0; i < ndev; i++) {
-		struct sample durations;
-
-		sample_init(&durations);
-		for (j = 0; j < devs[i].n; j++)
-			sample_add(&durations, devs[i].rows[j].dur_ps);
-		mark_outliers(&devs[i], &durations);
-		sample_release(&durations);
-		for (j = 0; j < devs[i].n; j++) {
-			const struct step_row *s = &devs[i].rows[j];
-			int k;
-
-			output_str(o, s->run);
-			output_str(o, s->host);
-			output_str(o, s->device);
-			output_int(o, s->step);
-			output_str(o, s->name);
-			output_ps(o, (double)s->start_ps);
-			output_ps(o, (double)s->dur_ps);
-			for (k = 0; k < 3; k++)
-				output_ps(o, (double)s->busy_ps[k]);
-			output_ps(o, (double)s->idle_ps);
-			output_int(o, s->outlier);
-			output_end_row(o);
-		}
-	}
-}
-
 /* Devices whose rows are filled on a second thread. */
 struct steps_part {
 	struct output		*o;
@@ -472,7 +645,8 @@ fill_part(void *arg)
 #define PARALLEL_MIN_ROWS	4096
 
 /*
- * The rows of every device.  A table or markdown (kept whole until it is
+ * The rows of every device, once sorted (where the filler could not fill
+ * them as they were read).  A table or markdown (kept whole until it is
  * rendered) has the devices of its second half filled on a second thread
  * into an output of their own, appended after: formatting 190,000 cells
  * was half of the report, on one core while the other waited.
@@ -741,6 +915,7 @@ steps_run(int argc, char **argv)
 	};
 	struct device_steps *devs;
 	struct step_row *rows;
+	struct filler *filler = NULL;
 	struct strmap texts;
 	struct report r;
 	struct output *o;
@@ -777,7 +952,10 @@ steps_run(int argc, char **argv)
 	report_open(&r, argc - optind, argv + optind);
 	report_remember(&r, argc, argv);
 	strmap_init(&texts);
-	devs = load_steps(&r, skip, &texts, &ndev, &rows);
+	/* A table kept whole can be filled as its rows are read. */
+	if (view == 0 && (r.format == FMT_TABLE || r.format == FMT_MARKDOWN))
+		filler = filler_start(r.format, skip);
+	devs = load_steps(&r, skip, &texts, filler, &ndev, &rows);
 	for (i = 0; i < ndev; i++)
 		n += devs[i].n;
 	if (n == 0)
@@ -806,7 +984,8 @@ steps_run(int argc, char **argv)
 		o = output_new(r.format, stdout, step_cols,
 		    sizeof step_cols / sizeof step_cols[0]);
 		add_source_titles(o, devs, ndev);
-		print_steps(o, r.format, devs, ndev, n);
+		if (filler == NULL || !filler_append(filler, o))
+			print_steps(o, r.format, devs, ndev, n);
 	}
 	free(devs);
 	free(rows);

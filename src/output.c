@@ -711,8 +711,7 @@ output_end_row(struct output *o)
 	o->ncells = 0;
 }
 
-/* Frees o without rendering anything. */
-static void
+void
 output_discard(struct output *o)
 {
 	size_t i;

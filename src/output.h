@@ -66,6 +66,8 @@ int		 output_finish(struct output *o);
  * o's; frees part.  Titles stay o's.
  */
 void		 output_append(struct output *o, struct output *part);
+/* Frees o without rendering anything. */
+void		 output_discard(struct output *o);
 
 /*
  * Number formatting that ignores the locale: v with `decimals` decimals

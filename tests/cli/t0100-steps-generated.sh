@@ -204,20 +204,43 @@ expect_code 2 jaxprof steps --summary --skew "$G"
 expect_stdout_empty
 expect_stderr_match 'cannot be combined'
 
-test_case 'a table of over 4096 steps (filled on two threads): the rows of csv'
+test_case 'a table of over 4096 steps (filled as read): the rows of csv'
 expect_code 0 gen_xplane --seed=3 --hosts=2 --devices=8 --steps=260 --ops=2 \
     "$tmp/many"
+# compare_table_csv FMT [OPTION]: run, host, device, step and outlier of
+# each row of the FMT table are csv's.
+compare_table_csv() {
+	expect_code 0 jaxprof steps --format="$1" ${2:+"$2"} "$tmp/many"
+	save "table-$1${2:-}"
+	sed '/^|-/d; s/^| //; s/ |$//; s/ | / /g' "$out" |
+	    awk 'f && NF { print $1 "," $2 "," $3 "," $4 "," $NF }
+	    /^run / { f = 1 }' >"$tmp/got"
+	expect_code 0 jaxprof steps --format=csv ${2:+"$2"} "$tmp/many"
+	awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $4 "," $12 }' "$out" \
+	    >"$tmp/want"
+	expect_files_equal "$tmp/want" "$tmp/got" \
+	    "the $1 rows ${2:-} differ from csv's"
+}
+for fmt in table markdown; do
+	compare_table_csv $fmt
+	[ "$(grep -c . "$tmp/want")" -eq 4160 ] || fail "not 4160 steps in csv"
+	compare_table_csv $fmt --skip=3
+	[ "$(grep -c . "$tmp/want")" -eq 4112 ] || fail "not 4112 steps after --skip=3"
+done
+
+test_case 'a file stored again comes last in the index: the same tables'
+# Its rows are read after the other host's, out of the report's order:
+# filled once sorted.
+touch "$tmp/many/plugins/profile/"*/host0.xplane.pb
 for fmt in table markdown; do
 	expect_code 0 jaxprof steps --format=$fmt "$tmp/many"
-	# run, host, device and step of each row after the header
-	sed '/^|-/d; s/^| //; s/ | / /g' "$out" |
-	    awk 'f && NF { print $1 "," $2 "," $3 "," $4 } /^run / { f = 1 }' \
-	    >"$tmp/got"
-	expect_code 0 jaxprof steps --format=csv "$tmp/many"
-	awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $4 }' "$out" >"$tmp/want"
-	[ "$(grep -c . "$tmp/want")" -eq 4160 ] || fail "not 4160 steps in csv"
-	expect_files_equal "$tmp/want" "$tmp/got" "the $fmt rows differ from csv's"
+	expect_stdout_file "$tmp/table-$fmt"
+	expect_code 0 jaxprof steps --format=$fmt --skip=3 "$tmp/many"
+	expect_stdout_file "$tmp/table-$fmt--skip=3"
 done
+expect_code 0 jaxprof sql --format=csv \
+    "SELECT f.host FROM files f ORDER BY f.id DESC LIMIT 1" "$tmp/many"
+expect_stdout_match '^host0$'
 
 test_case 'another shape: 1 host, 1 device, --repeat=2, seed 42'
 expect_code 0 gen_xplane --seed=42 --devices=1 --steps=5 --ops=25 --repeat=2 \
