@@ -676,14 +676,14 @@ put(struct json_lex *lx, int type, const char *s, size_t n)
  * The tokens in [p, end); one cut at end is kept.  Each state has a fast
  * way for the tokens a trace has there, whole in the chunk; any other
  * token, a cut one or an error goes through lex_token() and take(), which
- * do the same for those and all the rest.
+ * do the same for those and all the rest.  Sink says whether lx->sink is
+ * set: a constant, for each caller below to have a loop of its own.
  */
-static int
-run(struct json_lex *lx, const char *p, const char *end)
+static inline __attribute__((always_inline)) int
+run(struct json_lex *lx, const char *p, const char *end, const int sink)
 {
 	const struct json_lex_cb *cb = lx->cb;
 	void *ctx = lx->ctx;
-	const int sink = lx->sink != NULL;
 	struct token t;
 	const char *q;
 
@@ -825,6 +825,18 @@ slow:
 
 #undef SKIP_SPACE
 
+static int
+run_calls(struct json_lex *lx, const char *p, const char *end)
+{
+	return run(lx, p, end, 0);
+}
+
+static int
+run_sink(struct json_lex *lx, const char *p, const char *end)
+{
+	return run(lx, p, end, 1);
+}
+
 /*
  * Completes the token kept in carry from p[0..n), appending a little more
  * of p at a time; returns the bytes of p it took, or -1.
@@ -906,7 +918,8 @@ json_lex_feed(struct json_lex *lx, const char *p, size_t n)
 	if (used >= 0 && (size_t)used < n) {
 		lx->origin = p;
 		lx->origin_at = lx->total;
-		rc = run(lx, p + used, p + n);
+		rc = lx->sink != NULL ? run_sink(lx, p + used, p + n) :
+		    run_calls(lx, p + used, p + n);
 	} else if (used < 0)
 		rc = -1;
 	lx->total += n;
