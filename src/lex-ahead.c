@@ -13,30 +13,20 @@
 
 #define NSLOTS	4	/* chunks tokenized but not yet handed, at most */
 
-enum rec_type {
-	R_NULL, R_FALSE, R_TRUE, R_NUMBER, R_STRING, R_START_MAP, R_MAP_KEY,
-	R_END_MAP, R_START_ARRAY, R_END_ARRAY,
-};
-
-/* A token as the tokenizer gave it to a callback. */
-struct rec {
-	uint64_t	 at;		/* json_lex_offset() then */
-	size_t		 off;		/* its text: in buf, or in text */
-	size_t		 len;
-	int		 type;		/* enum rec_type */
-	int		 in_text;
-};
-
-/* A chunk: its bytes, their tokens, and how the tokenizer ended on it. */
+/*
+ * A chunk: its bytes, their tokens, and how the tokenizer ended on it.
+ * A token whose text is not in buf (cut by its end, or unescaped) has s
+ * NULL: its text is next in text.
+ */
 struct slot {
 	char		*buf;
 	ssize_t		 len;		/* as gzr_read() returned */
 	char		*cause;		/* with len -1 */
-	struct rec	*recs;		/* room for chunk + 1 */
-	size_t		 nrecs;
-	char		*text;		/* token texts not in buf */
+	struct json_tok	*toks;		/* room for chunk + 1 */
+	size_t		 ntoks;
+	char		*text;		/* token texts not in buf, in order */
 	size_t		 ntext, captext;
-	int		 failed;	/* the tokenizer failed after recs */
+	int		 failed;	/* the tokenizer failed after toks */
 	uint64_t	 fail_at;
 	const char	*fail_msg;
 };
@@ -48,6 +38,7 @@ struct lex_ahead {
 	struct json_lex	*lx;
 	const uint64_t	*lx_at;		/* json_lex_offset_at(lx) */
 	struct slot	*fill;		/* the slot being tokenized */
+	struct json_tok_sink sink;	/* its tokens */
 	uint64_t	 total;		/* bytes read */
 
 	/* Filled by the ring's thread, taken by the caller. */
@@ -63,7 +54,7 @@ struct lex_ahead {
 
 /* A token's text that is not in the chunk (cut by its end, or unescaped). */
 static void __attribute__((noinline))
-copy_text(struct slot *sl, struct rec *r, const char *s, size_t n)
+copy_text(struct slot *sl, struct json_tok *t, const char *s, size_t n)
 {
 	if (sl->captext - sl->ntext < n) {
 		sl->captext = sl->captext * 2 > sl->ntext + n ?
@@ -71,28 +62,28 @@ copy_text(struct slot *sl, struct rec *r, const char *s, size_t n)
 		sl->text = xreallocarray(sl->text, sl->captext, 1);
 	}
 	memcpy(sl->text + sl->ntext, s, n);
-	r->off = sl->ntext;
-	r->in_text = 1;
+	t->s = NULL;
 	sl->ntext += n;
 }
 
-/* Writes down a token of the slot being filled; s[0..n) its text. */
+/*
+ * Writes down a token of the slot being filled that json_lex handed to
+ * a callback; s[0..n) its text.
+ */
 static inline int
 record(struct lex_ahead *la, int type, const char *s, size_t n)
 {
 	struct slot *sl = la->fill;
-	struct rec *r;
+	struct json_tok *t = &la->sink.tok[la->sink.n++];
 	uintptr_t off = (uintptr_t)s - (uintptr_t)sl->buf;
 
-	r = &sl->recs[sl->nrecs++];
-	r->at = *la->lx_at;
-	r->type = type;
-	r->len = n;
-	r->off = off;
-	r->in_text = 0;
+	t->at = *la->lx_at;
+	t->type = type;
+	t->n = n;
+	t->s = n == 0 ? sl->buf : s;
 	/* Most texts lie in the chunk (no chunk at the end: len 0). */
-	if (sl->len < 0 || off > (size_t)sl->len || n > (size_t)sl->len - off)
-		copy_text(sl, r, s, n);
+	if (n != 0 && (off > (size_t)sl->len || n > (size_t)sl->len - off))
+		copy_text(sl, t, s, n);
 	return 1;
 }
 
@@ -106,55 +97,55 @@ record_bare(struct lex_ahead *la, int type)
 static int
 rec_null(void *ctx)
 {
-	return record_bare(ctx, R_NULL);
+	return record_bare(ctx, JT_NULL);
 }
 
 static int
 rec_boolean(void *ctx, int v)
 {
-	return record_bare(ctx, v ? R_TRUE : R_FALSE);
+	return record_bare(ctx, v ? JT_TRUE : JT_FALSE);
 }
 
 static int
 rec_number(void *ctx, const char *s, size_t n)
 {
-	return record(ctx, R_NUMBER, s, n);
+	return record(ctx, JT_NUMBER, s, n);
 }
 
 static int
 rec_string(void *ctx, const char *s, size_t n)
 {
-	return record(ctx, R_STRING, s, n);
+	return record(ctx, JT_STRING, s, n);
 }
 
 static int
 rec_start_map(void *ctx)
 {
-	return record_bare(ctx, R_START_MAP);
+	return record_bare(ctx, JT_START_MAP);
 }
 
 static int
 rec_map_key(void *ctx, const char *s, size_t n)
 {
-	return record(ctx, R_MAP_KEY, s, n);
+	return record(ctx, JT_MAP_KEY, s, n);
 }
 
 static int
 rec_end_map(void *ctx)
 {
-	return record_bare(ctx, R_END_MAP);
+	return record_bare(ctx, JT_END_MAP);
 }
 
 static int
 rec_start_array(void *ctx)
 {
-	return record_bare(ctx, R_START_ARRAY);
+	return record_bare(ctx, JT_START_ARRAY);
 }
 
 static int
 rec_end_array(void *ctx)
 {
-	return record_bare(ctx, R_END_ARRAY);
+	return record_bare(ctx, JT_END_ARRAY);
 }
 
 static const struct json_lex_cb recorders = {
@@ -181,11 +172,13 @@ fill_one(void *owner, size_t i)
 	struct slot *sl = &la->slots[i];
 	int rc;
 
-	sl->nrecs = sl->ntext = 0;
+	sl->ntoks = sl->ntext = 0;
 	sl->failed = 0;
 	sl->cause = NULL;
 	sl->len = gzr_read(la->z, sl->buf, la->chunk, &sl->cause);
 	la->fill = sl;
+	la->sink.tok = sl->toks;
+	la->sink.n = 0;
 	if (sl->len > 0) {
 		la->total += (uint64_t)sl->len;
 		rc = json_lex_feed(la->lx, sl->buf, (size_t)sl->len);
@@ -193,6 +186,7 @@ fill_one(void *owner, size_t i)
 		rc = json_lex_finish(la->lx);
 	else
 		return 0;
+	sl->ntoks = la->sink.n;
 	if (rc == -1) {
 		sl->failed = 1;
 		sl->fail_at = json_lex_offset(la->lx);
@@ -215,6 +209,7 @@ lex_ahead_start(struct gzr *z, size_t chunk, const struct json_lex_cb *cb,
 	la->ctx = ctx;
 	la->lx = json_lex_new(&recorders, la);
 	la->lx_at = json_lex_offset_at(la->lx);
+	json_lex_sink(la->lx, &la->sink);
 	/*
 	 * Each token a chunk completes has a byte of its own in it, but for
 	 * one cut by the chunk before: chunk + 1 tokens at most (and one
@@ -222,8 +217,8 @@ lex_ahead_start(struct gzr *z, size_t chunk, const struct json_lex_cb *cb,
 	 */
 	for (i = 0; i < NSLOTS; i++) {
 		la->slots[i].buf = xmalloc(chunk);
-		la->slots[i].recs = xreallocarray(NULL, chunk + 1,
-		    sizeof *la->slots[i].recs);
+		la->slots[i].toks = xreallocarray(NULL, chunk + 1,
+		    sizeof *la->slots[i].toks);
 	}
 	if (slot_ring_start(&la->ring, NSLOTS, fill_one, la) == -1) {
 		lex_ahead_stop(la);
@@ -237,38 +232,43 @@ static int
 replay(struct lex_ahead *la, const struct slot *sl)
 {
 	const struct json_lex_cb *cb = la->cb;
+	const char *text = sl->text;
 	size_t i;
 	int ok = 1;
 
-	for (i = 0; ok && i < sl->nrecs; i++) {
-		const struct rec *r = &sl->recs[i];
-		const char *s = (r->in_text ? sl->text : sl->buf) + r->off;
+	for (i = 0; ok && i < sl->ntoks; i++) {
+		const struct json_tok *t = &sl->toks[i];
+		const char *s = t->s;
 
-		la->at = r->at;
-		switch (r->type) {
-		case R_NULL:
+		if (s == NULL) {
+			s = text;
+			text += t->n;
+		}
+		la->at = t->at;
+		switch (t->type) {
+		case JT_NULL:
 			ok = cb->null(la->ctx);
 			break;
-		case R_FALSE:
-		case R_TRUE:
-			ok = cb->boolean(la->ctx, r->type == R_TRUE);
+		case JT_FALSE:
+		case JT_TRUE:
+			ok = cb->boolean(la->ctx, t->type == JT_TRUE);
 			break;
-		case R_NUMBER:
-			ok = cb->number(la->ctx, s, r->len);
+		case JT_NUMBER:
+			ok = cb->number(la->ctx, s, t->n);
 			break;
-		case R_STRING:
-			ok = cb->string(la->ctx, s, r->len);
+		case JT_STRING:
+			ok = cb->string(la->ctx, s, t->n);
 			break;
-		case R_START_MAP:
+		case JT_START_MAP:
 			ok = cb->start_map(la->ctx);
 			break;
-		case R_MAP_KEY:
-			ok = cb->map_key(la->ctx, s, r->len);
+		case JT_MAP_KEY:
+			ok = cb->map_key(la->ctx, s, t->n);
 			break;
-		case R_END_MAP:
+		case JT_END_MAP:
 			ok = cb->end_map(la->ctx);
 			break;
-		case R_START_ARRAY:
+		case JT_START_ARRAY:
 			ok = cb->start_array(la->ctx);
 			break;
 		default:
@@ -331,7 +331,7 @@ lex_ahead_stop(struct lex_ahead *la)
 	for (i = 0; i < NSLOTS; i++) {
 		free(la->slots[i].cause);
 		free(la->slots[i].buf);
-		free(la->slots[i].recs);
+		free(la->slots[i].toks);
 		free(la->slots[i].text);
 	}
 	json_lex_free(la->lx);

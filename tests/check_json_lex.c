@@ -240,6 +240,8 @@ static const char *const texts[] = {
 	"[\"\\ud800\", \"\\ud800x\", \"\\ud800\\n\", \"\\ud800\\\\u0041\"]",
 	"[\"\\ud800\\\\\", \"\\ud800\\u0041\", \"\\uDBFF\\uDFFF\"]",
 	"{\"k\\u0065y\":\"caf\xc3\xa9\", \"\xff\xfe\":\"\x80\"}",
+	/* Empty texts, cut by every chunk's end in the chunks tests. */
+	"{\"\":\"\", \"a\":[\"\",\"\"], \"\":{\"\":\"\"}}",
 	/* Invalid: literals, numbers, strings, structure. */
 	"",
 	"   ",
