@@ -97,6 +97,7 @@ struct prepass {
 	struct hlo_set	*hlo;
 	char		**warnings;	/* HLO protos that could not be read */
 	size_t		 nwarnings;
+	int		 nthreads;	/* to parse the protos on */
 };
 
 /*
@@ -124,29 +125,107 @@ metadata_program_id(const struct pf_event_meta *m)
 	return m->id;
 }
 
+/* One "Hlo Proto" of /host:metadata, parsed by whichever thread takes it. */
+struct hlo_proto {
+	const struct pf_event_meta *meta;
+	const struct pf_stat *stat;
+	struct hlo_module *module;	/* or NULL, why says why */
+	char		*why;
+};
+
+struct hlo_protos {
+	struct hlo_proto *v;
+	size_t		*order;		/* largest first: the threads end together */
+	size_t		 n;
+	size_t		 next;
+	pthread_mutex_t	 mu;
+};
+
+static void *
+hlo_proto_worker(void *arg)
+{
+	struct hlo_protos *ps = arg;
+
+	for (;;) {
+		struct hlo_proto *p;
+		size_t i;
+
+		pthread_mutex_lock(&ps->mu);
+		i = ps->next < ps->n ? ps->order[ps->next++] : SIZE_MAX;
+		pthread_mutex_unlock(&ps->mu);
+		if (i == SIZE_MAX)
+			return NULL;
+		p = &ps->v[i];
+		p->module = hlo_module_read(p->stat->str.ptr, p->stat->str.len,
+		    metadata_program_id(p->meta), &p->why);
+	}
+}
+
+static int
+larger_proto(const void *a, const void *b, void *v)
+{
+	const struct hlo_proto *pa = (const struct hlo_proto *)v +
+	    *(const size_t *)a, *pb = (const struct hlo_proto *)v +
+	    *(const size_t *)b;
+
+	if (pa->stat->str.len != pb->stat->str.len)
+		return pa->stat->str.len > pb->stat->str.len ? -1 : 1;
+	return pa < pb ? -1 : pa > pb;
+}
+
+/*
+ * The programs are independent: parsed on up to pp->nthreads threads,
+ * then kept in the plane's order, as one thread would have.
+ */
 static void
 read_hlo_protos(struct prepass *pp, const struct pf_plane *plane)
 {
-	size_t i, j;
+	struct hlo_protos ps;
+	pthread_t threads[16];
+	size_t i, j, nstarted = 0;
 
+	memset(&ps, 0, sizeof ps);
 	for (i = 0; i < plane->nmetas; i++)
 		for (j = 0; j < plane->metas[i].nstats; j++) {
 			const struct pf_stat *st = &plane->metas[i].stats[j];
-			char *why = NULL;
 
 			if (strcmp(st->name, "Hlo Proto") != 0 ||
 			    st->kind != PF_BYTES)
 				continue;
-			if (hlo_set_add(pp->hlo, st->str.ptr, st->str.len,
-			    metadata_program_id(&plane->metas[i]), &why) == 0)
-				continue;
-			pp->warnings = xreallocarray(pp->warnings,
-			    pp->nwarnings + 1, sizeof *pp->warnings);
-			pp->warnings[pp->nwarnings++] = xasprintf("/host:metadata: "
-			    "the HLO of '%s' is unreadable (%s); its ops keep "
-			    "their kernel names", plane->metas[i].name, why);
-			free(why);
+			ps.v = xreallocarray(ps.v, ps.n + 1, sizeof *ps.v);
+			ps.v[ps.n].meta = &plane->metas[i];
+			ps.v[ps.n].stat = st;
+			ps.v[ps.n].module = NULL;
+			ps.v[ps.n++].why = NULL;
 		}
+	ps.order = xcalloc(ps.n + 1, sizeof *ps.order);
+	for (i = 0; i < ps.n; i++)
+		ps.order[i] = i;
+	qsort_r(ps.order, ps.n, sizeof *ps.order, larger_proto, ps.v);
+	pthread_mutex_init(&ps.mu, NULL);
+	while ((int)nstarted + 1 < pp->nthreads && nstarted + 1 < ps.n &&
+	    nstarted < sizeof threads / sizeof threads[0] &&
+	    pthread_create(&threads[nstarted], NULL, hlo_proto_worker,
+	    &ps) == 0)
+		nstarted++;
+	hlo_proto_worker(&ps);	/* this thread works too */
+	for (i = 0; i < nstarted; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&ps.mu);
+	for (i = 0; i < ps.n; i++) {
+		if (ps.v[i].module != NULL) {
+			hlo_set_keep(pp->hlo, ps.v[i].module);
+			continue;
+		}
+		pp->warnings = xreallocarray(pp->warnings, pp->nwarnings + 1,
+		    sizeof *pp->warnings);
+		pp->warnings[pp->nwarnings++] = xasprintf("/host:metadata: "
+		    "the HLO of '%s' is unreadable (%s); its ops keep their "
+		    "kernel names", ps.v[i].meta->name, ps.v[i].why);
+		free(ps.v[i].why);
+	}
+	free(ps.order);
+	free(ps.v);
 }
 
 static int
@@ -330,6 +409,7 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	memset(&pool, 0, sizeof pool);
 	memset(&pp, 0, sizeof pp);
 	pp.hlo = hlo_set_new();
+	pp.nthreads = nthreads;
 	if (xspace_open(src, path, &xs, cause) == -1)
 		goto out;
 	if (read_prepass(xs, &pp, NULL, cause) == -1) {
