@@ -393,7 +393,7 @@ plane_order(const struct xspace *xs)
 /* An XSpace whose bytes src holds; path names it in messages. */
 static int
 load_xspace(struct source *src, const char *path, int nthreads,
-    struct file_summary *fs, char **cause)
+    const struct load_hooks *hooks, struct file_summary *fs, char **cause)
 {
 	struct plane_pool pool;
 	struct prepass pp;
@@ -404,7 +404,7 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	struct xspace *xs = NULL;
 	char *error = NULL;
 	size_t i, nstarted = 0;
-	int rc = -1;
+	int rc = -1, shown = 0;
 
 	memset(&pool, 0, sizeof pool);
 	memset(&pp, 0, sizeof pp);
@@ -415,6 +415,10 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	if (read_prepass(xs, &pp, NULL, cause) == -1) {
 		*cause = two_pass_error(xs, *cause);
 		goto out;
+	}
+	if (hooks != NULL && hlo_set_count(pp.hlo) > 0) {
+		hooks->hlo_read(hooks->ctx, pp.hlo);
+		shown = 1;
 	}
 	windows = step_windows_gather(xspace_plane_names(xs),
 	    xspace_nplanes(xs));
@@ -463,7 +467,9 @@ load_xspace(struct source *src, const char *path, int nthreads,
 		rc = 0;
 	else {
 		*cause = error;
-		file_summary_release(fs);
+		if (shown)
+			hooks->hlo_gone(hooks->ctx);
+		file_summary_release(fs);	/* and the HLO */
 	}
 out:
 	hlo_set_free(pp.hlo);
@@ -479,7 +485,7 @@ out:
 
 int
 load_file(const char *path, enum file_kind kind, int nthreads,
-    struct file_summary *fs, char **cause)
+    const struct load_hooks *hooks, struct file_summary *fs, char **cause)
 {
 	struct source src;
 	int rc;
@@ -489,15 +495,15 @@ load_file(const char *path, enum file_kind kind, int nthreads,
 		return load_json(path, nthreads, fs, cause);
 	if (source_open_check(&src, path, xplane_check_start, cause) == -1)
 		return -1;
-	rc = load_xspace(&src, path, nthreads, fs, cause);
+	rc = load_xspace(&src, path, nthreads, hooks, fs, cause);
 	source_close(&src);
 	return rc;
 }
 
 int
 load_memory(const char *path, const uint8_t *data, size_t size,
-    enum file_kind kind, int nthreads, struct file_summary *fs,
-    char **cause)
+    enum file_kind kind, int nthreads, const struct load_hooks *hooks,
+    struct file_summary *fs, char **cause)
 {
 	struct source src;
 	char fdpath[64];
@@ -508,7 +514,7 @@ load_memory(const char *path, const uint8_t *data, size_t size,
 	if (kind == KIND_XPLANE && size >= 2 &&
 	    !(data[0] == 0x1f && data[1] == 0x8b)) {
 		source_borrow(&src, data, size);
-		rc = load_xspace(&src, path, nthreads, fs, cause);
+		rc = load_xspace(&src, path, nthreads, hooks, fs, cause);
 		source_close(&src);
 		return rc;
 	}
@@ -517,10 +523,10 @@ load_memory(const char *path, const uint8_t *data, size_t size,
 	if (fd == -1 || write_full(fd, data, size) == -1) {
 		if (fd != -1)
 			close(fd);
-		return load_file(path, kind, nthreads, fs, cause);
+		return load_file(path, kind, nthreads, hooks, fs, cause);
 	}
 	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
-	rc = load_file(fdpath, kind, nthreads, fs, cause);
+	rc = load_file(fdpath, kind, nthreads, hooks, fs, cause);
 	close(fd);
 	return rc;
 }
