@@ -24,7 +24,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pf_handler none;
 	char *cause = NULL;
 
-	if (load_file(path, KIND_TRACE_JSON, 1, &fs, &cause) == 0)
+	if (load_file(path, KIND_TRACE_JSON, 1, NULL, &fs, &cause) == 0)
 		file_summary_release(&fs);
 	free(cause);
 	cause = NULL;

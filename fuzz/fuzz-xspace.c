@@ -20,8 +20,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct file_summary fs;
 	char *cause = NULL;
 
-	if (load_memory("fuzz.xplane.pb", data, size, KIND_XPLANE, 1, &fs,
-	    &cause) == 0)
+	if (load_memory("fuzz.xplane.pb", data, size, KIND_XPLANE, 1, NULL,
+	    &fs, &cause) == 0)
 		file_summary_release(&fs);
 	free(cause);
 	return 0;

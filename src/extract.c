@@ -582,7 +582,7 @@ step_window(const char *path, int64_t first, int64_t last, int64_t *start,
 	size_t i, j;
 	int found = 0;
 
-	if (load_file(path, KIND_XPLANE, 1, &fs, cause) == -1)
+	if (load_file(path, KIND_XPLANE, 1, NULL, &fs, cause) == -1)
 		return -1;
 	for (i = 0; i < fs.nplanes; i++)
 		for (j = 0; j < fs.planes[i].nsteps; j++) {

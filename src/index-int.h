@@ -73,6 +73,27 @@ int	index_is_current(struct index *ix, const struct found_file *ff,
  */
 int	index_store_file(struct index *ix, const struct found_file *ff,
 	    const struct file_summary *fs, sqlite3_int64 *id, char **cause);
+/*
+ * A file stored in two halves, so that its programs' HLO goes in while
+ * its planes are still being read.  index_store_begin() opens the file's
+ * savepoint and writes its files row and the HLO (hlo must not change
+ * until the store is finished or abandoned); index_store_finish() writes
+ * the rest of fs, whose HLO is hlo, and releases the savepoint;
+ * index_store_abandon() rolls the file back (its load failed).  Nothing
+ * may commit between begin and finish: the file stays all or nothing.
+ * Both return -1 with *cause on a database error, the file rolled back.
+ */
+struct file_store {
+	int		 begun;		/* and not finished or abandoned */
+	int		 open;		/* its savepoint is */
+	int		 current;	/* found stored already: left as it is */
+	sqlite3_int64	 id;
+};
+int	index_store_begin(struct index *ix, const struct found_file *ff,
+	    const struct hlo_set *hlo, struct file_store *fst, char **cause);
+int	index_store_finish(struct index *ix, struct file_store *fst,
+	    const struct file_summary *fs, sqlite3_int64 *id, char **cause);
+void	index_store_abandon(struct index *ix, struct file_store *fst);
 /* Deletes every row of the file at path, inside the caller's transaction. */
 int	index_forget_file(struct index *ix, const char *path, char **cause);
 

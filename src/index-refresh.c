@@ -217,6 +217,7 @@ worth_reading(const struct found *f, size_t i)
 #define SPOOL_MEM_TOTAL		((size_t)256 << 20)
 
 struct job {
+	struct pool	*pool;
 	const struct found_file *ff;
 	char		*spool;		/* its archive entry's bytes, or NULL */
 	uint8_t		*mem;		/* or those bytes in memory */
@@ -225,6 +226,10 @@ struct job {
 	char		*cause;		/* set when rc is -1 */
 	int		 rc;
 	int		 done;
+	/* Its HLO, read before its planes (struct load_hooks), or NULL. */
+	const struct hlo_set *hlo;
+	int		 hlo_busy;	/* being stored ahead of the planes */
+	struct file_store store;	/* the calling thread's alone */
 };
 
 struct pool {
@@ -235,8 +240,9 @@ struct pool {
 	size_t		 ahead;		/* jobs read ahead of the store, at most */
 	int		 plane_threads;	/* per file: CPUs left to its planes */
 	pthread_mutex_t	 mu;
-	pthread_cond_t	 done;		/* a job is read */
+	pthread_cond_t	 done;		/* a job is read, or its HLO */
 	pthread_cond_t	 room;		/* a job is stored */
+	pthread_cond_t	 hlo_idle;	/* a job's HLO is stored */
 };
 
 /* A new private folder in $TMPDIR (or /tmp), its path in buf. */
@@ -369,12 +375,38 @@ spool_archives(struct pool *p, char *tmpdir, size_t *mem_total)
 	free(next);
 }
 
+/* A job's HLO is read: the calling thread may store it (pool_wait()). */
+static void
+job_hlo_read(void *ctx, const struct hlo_set *hlo)
+{
+	struct job *j = ctx;
+
+	pthread_mutex_lock(&j->pool->mu);
+	j->hlo = hlo;
+	pthread_cond_broadcast(&j->pool->done);
+	pthread_mutex_unlock(&j->pool->mu);
+}
+
+/* A job's load failed: its HLO is freed once no longer being stored. */
+static void
+job_hlo_gone(void *ctx)
+{
+	struct job *j = ctx;
+
+	pthread_mutex_lock(&j->pool->mu);
+	j->hlo = NULL;
+	while (j->hlo_busy)
+		pthread_cond_wait(&j->pool->hlo_idle, &j->pool->mu);
+	pthread_mutex_unlock(&j->pool->mu);
+}
+
 static void *
 worker(void *arg)
 {
 	struct pool *p = arg;
 
 	for (;;) {
+		struct load_hooks hooks = { job_hlo_read, job_hlo_gone, NULL };
 		struct job *j;
 
 		pthread_mutex_lock(&p->mu);
@@ -386,15 +418,17 @@ worker(void *arg)
 		}
 		j = &p->jobs[p->next++];
 		pthread_mutex_unlock(&p->mu);
+		hooks.ctx = j;
 		if (j->mem != NULL) {
 			j->rc = load_memory(j->ff->path, j->mem, j->memlen,
-			    j->ff->kind, p->plane_threads, &j->fs, &j->cause);
+			    j->ff->kind, p->plane_threads, &hooks, &j->fs,
+			    &j->cause);
 			free(j->mem);
 			j->mem = NULL;
 		} else
 			j->rc = load_file(j->spool != NULL ? j->spool :
-			    j->ff->path, j->ff->kind, p->plane_threads, &j->fs,
-			    &j->cause);
+			    j->ff->path, j->ff->kind, p->plane_threads, &hooks,
+			    &j->fs, &j->cause);
 		pthread_mutex_lock(&p->mu);
 		j->done = 1;
 		pthread_cond_broadcast(&p->done);
@@ -419,6 +453,8 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 		char *shown = found_display_path(j->ff->path);
 		char *looks = found_looks_like(j->ff);
 
+		/* Its HLO may be stored already: the file goes as a whole. */
+		index_store_abandon(ix, &j->store);
 		if (looks != NULL)
 			jp_warnx("cannot read '%s': %s (%s)", shown, j->cause,
 			    looks);
@@ -437,7 +473,10 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 		    "missing metadata; their names are empty", j->ff->path,
 		    (unsigned long long)rs->missing_event_metadata,
 		    (unsigned long long)rs->missing_stat_metadata);
-	rc = index_store_file(ix, j->ff, &j->fs, id, cause);
+	if (j->store.begun)
+		rc = index_store_finish(ix, &j->store, &j->fs, id, cause);
+	else
+		rc = index_store_file(ix, j->ff, &j->fs, id, cause);
 	file_summary_release(&j->fs);
 	return rc;
 }
@@ -452,31 +491,51 @@ pool_stored(struct pool *p, size_t j)
 	pthread_mutex_unlock(&p->mu);
 }
 
+/* Stores job j's HLO ahead of its planes (called with p->mu held). */
+static int
+pool_store_hlo(struct pool *p, struct job *j, struct index *ix,
+    struct batch *b, char **cause)
+{
+	int rc;
+
+	j->hlo_busy = 1;
+	pthread_mutex_unlock(&p->mu);
+	rc = batch_join(ix, b, cause) == -1 ? -1 :
+	    index_store_begin(ix, j->ff, j->hlo, &j->store, cause);
+	pthread_mutex_lock(&p->mu);
+	j->hlo_busy = 0;
+	pthread_cond_broadcast(&p->hlo_idle);
+	return rc;
+}
+
 /*
- * Waits until job j is read.  An open batch waits only until its time is
- * up, then commits: the write lock is held BATCH_NS at most, busy or not.
+ * Waits until job j is read, storing its HLO as soon as that is read.
+ * An open batch waits only until its time is up, then commits: the write
+ * lock is held BATCH_NS at most, busy or not, except by a file whose
+ * store has begun: that commits with the rest of the file.
  */
 static int
 pool_wait(struct pool *p, size_t j, struct index *ix, struct batch *b,
     char **cause)
 {
 	struct job *jb = &p->jobs[j];
+	int rc = 0;
 
 	pthread_mutex_lock(&p->mu);
-	if (b->open)
-		while (!jb->done && pthread_cond_timedwait(&p->done, &p->mu,
-		    &b->deadline) == 0)
-			;
-	if (!jb->done) {
-		pthread_mutex_unlock(&p->mu);
-		if (batch_commit(ix, b, cause) == -1)
-			return -1;
-		pthread_mutex_lock(&p->mu);
-		while (!jb->done)
+	while (!jb->done && rc == 0) {
+		if (jb->hlo != NULL && !jb->store.begun)
+			rc = pool_store_hlo(p, jb, ix, b, cause);
+		else if (!b->open || jb->store.begun)
 			pthread_cond_wait(&p->done, &p->mu);
+		else if (pthread_cond_timedwait(&p->done, &p->mu,
+		    &b->deadline) != 0) {	/* its time is up */
+			pthread_mutex_unlock(&p->mu);
+			rc = batch_commit(ix, b, cause);
+			pthread_mutex_lock(&p->mu);
+		}
 	}
 	pthread_mutex_unlock(&p->mu);
-	return 0;
+	return rc;
 }
 
 /* The files found, as the selected table of this run's reports. */
@@ -536,6 +595,7 @@ index_refresh(struct index *ix, const struct found *f)
 	pthread_cond_init(&pool.done, &monotonic);
 	pthread_condattr_destroy(&monotonic);
 	pthread_cond_init(&pool.room, NULL);
+	pthread_cond_init(&pool.hlo_idle, NULL);
 	threads = xcalloc(max_threads, sizeof *threads);
 	if (index_exec(ix, "DELETE FROM selected", &cause) == -1)
 		goto out;
@@ -557,6 +617,7 @@ index_refresh(struct index *ix, const struct found *f)
 		ids[i] = -1;
 		if (worth_reading(f, i)) {
 			job_of[i] = pool.njobs;
+			pool.jobs[pool.njobs].pool = &pool;
 			pool.jobs[pool.njobs++].ff = &f->files[i];
 		}
 	}
@@ -624,6 +685,7 @@ out:
 	pthread_mutex_destroy(&pool.mu);
 	pthread_cond_destroy(&pool.done);
 	pthread_cond_destroy(&pool.room);
+	pthread_cond_destroy(&pool.hlo_idle);
 	/* Spools left by an error: nothing else removes them. */
 	for (i = 0; i < pool.njobs; i++) {
 		free(pool.jobs[i].mem);

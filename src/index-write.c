@@ -78,24 +78,13 @@ delete_file(struct index *ix, const char *path, char **cause)
 	return index_step(ix, st, cause);
 }
 
-static sqlite3_int64
-insert_file(struct index *ix, const struct found_file *ff,
-    const struct file_summary *fs, char **cause)
+/*
+ * Binds fs's columns of the files row, parameters 7 to 18 of
+ * insert_file()'s and update_summary()'s statements.
+ */
+static void
+bind_summary(sqlite3_stmt *st, const struct file_summary *fs)
 {
-	sqlite3_stmt *st;
-	sqlite3_int64 id = -1;
-
-	st = index_cached(ix, "INSERT INTO files(path, kind, run, host, "
-	    "size, mtime_ns, hostname, planes, lines, events, start_ps, "
-	    "end_ps, profile_start_ns, op_source, errors, warnings, "
-	    "missing_metadata, indexed_at) "
-	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-	index_bind_text(st, 1, ff->path);
-	index_bind_text(st, 2, file_kind_name(ff->kind));
-	index_bind_text(st, 3, ff->run);
-	index_bind_text(st, 4, ff->host);
-	sqlite3_bind_int64(st, 5, ff->size);
-	sqlite3_bind_int64(st, 6, ff->mtime_ns);
 	if (fs != NULL) {
 		char *errors = join_lines(fs->errors, fs->nerrors);
 		char *warnings = join_lines(fs->warnings, fs->nwarnings);
@@ -120,12 +109,51 @@ insert_file(struct index *ix, const struct found_file *ff,
 		free(warnings);
 	}
 	sqlite3_bind_int64(st, 18, (sqlite3_int64)time(NULL));
+}
+
+/* The files row of ff, with fs's columns (NULL: none, or not yet). */
+static sqlite3_int64
+insert_file(struct index *ix, const struct found_file *ff,
+    const struct file_summary *fs, char **cause)
+{
+	sqlite3_stmt *st;
+	sqlite3_int64 id = -1;
+
+	st = index_cached(ix, "INSERT INTO files(path, kind, run, host, "
+	    "size, mtime_ns, hostname, planes, lines, events, start_ps, "
+	    "end_ps, profile_start_ns, op_source, errors, warnings, "
+	    "missing_metadata, indexed_at) "
+	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	index_bind_text(st, 1, ff->path);
+	index_bind_text(st, 2, file_kind_name(ff->kind));
+	index_bind_text(st, 3, ff->run);
+	index_bind_text(st, 4, ff->host);
+	sqlite3_bind_int64(st, 5, ff->size);
+	sqlite3_bind_int64(st, 6, ff->mtime_ns);
+	bind_summary(st, fs);
 	if (index_step(ix, st, cause) == 0)
 		id = sqlite3_last_insert_rowid(ix->db);
 	ix->files_changed = 1;
 	if (id != -1 && run_totals_mark_stale(ix, ff->run, cause) == -1)
 		id = -1;
 	return id;
+}
+
+/* fs's columns of a files row inserted before fs was read. */
+static int
+update_summary(struct index *ix, sqlite3_int64 id,
+    const struct file_summary *fs, char **cause)
+{
+	sqlite3_stmt *st;
+
+	st = index_cached(ix, "UPDATE files SET hostname = ?7, planes = ?8, "
+	    "lines = ?9, events = ?10, start_ps = ?11, end_ps = ?12, "
+	    "profile_start_ns = ?13, op_source = ?14, errors = ?15, "
+	    "warnings = ?16, missing_metadata = ?17, indexed_at = ?18 "
+	    "WHERE id = ?1");
+	sqlite3_bind_int64(st, 1, id);
+	bind_summary(st, fs);
+	return index_step(ix, st, cause);
 }
 
 /*
@@ -135,8 +163,7 @@ insert_file(struct index *ix, const struct found_file *ff,
 struct writers {
 	sqlite3_stmt	*plane, *compile, *phase;
 	struct index_rows *op, *kernel, *module, *step, *transfer, *exec,
-			*gap, *host_event, *scope, *program, *hlo,
-			*transfer_total;
+			*gap, *host_event, *scope, *program, *transfer_total;
 	struct exec_ends *exec_ends;	/* for the transfers' waits */
 };
 
@@ -162,7 +189,6 @@ writers_prepare(struct index *ix, struct writers *w,
 	w->scope = index_rows_new(ix, "scopes", 8);
 	w->program = index_rows_new(ix, "programs", 3);
 	w->transfer = index_rows_new(ix, "transfers", 9);
-	w->hlo = index_rows_new(ix, "hlo_instructions", 16);
 	w->transfer_total = index_rows_new(ix, "transfer_totals", 10);
 	w->exec_ends = exec_ends_new(fs);
 }
@@ -173,7 +199,7 @@ writers_flush(struct writers *w, char **cause)
 {
 	struct index_rows *const all[] = {
 		w->op, w->kernel, w->module, w->step, w->exec, w->gap,
-		w->host_event, w->scope, w->program, w->transfer, w->hlo,
+		w->host_event, w->scope, w->program, w->transfer,
 		w->transfer_total,
 	};
 	size_t i;
@@ -198,7 +224,6 @@ writers_finalize(struct writers *w)
 	index_rows_free(w->scope);
 	index_rows_free(w->program);
 	index_rows_free(w->transfer);
-	index_rows_free(w->hlo);
 	index_rows_free(w->transfer_total);
 	exec_ends_free(w->exec_ends);
 }
@@ -364,16 +389,17 @@ write_programs(struct writers *w, sqlite3_int64 file_id,
 
 /* The programs' HLO instructions, for reports to join on. */
 static int
-write_hlo(struct writers *w, sqlite3_int64 file_id,
-    const struct file_summary *fs, char **cause)
+write_hlo(struct index *ix, sqlite3_int64 file_id, const struct hlo_set *hlo,
+    char **cause)
 {
-	struct index_rows *rows = w->hlo;
+	struct index_rows *rows = index_rows_new(ix, "hlo_instructions", 16);
 	size_t i, j;
+	int rc = 0;
 
-	for (i = 0; i < hlo_set_count(fs->hlo); i++) {
-		const struct hlo_module *m = hlo_set_module(fs->hlo, i);
+	for (i = 0; rc == 0 && i < hlo_set_count(hlo); i++) {
+		const struct hlo_module *m = hlo_set_module(hlo, i);
 
-		for (j = 0; j < m->ninstrs; j++) {
+		for (j = 0; rc == 0 && j < m->ninstrs; j++) {
 			const struct hlo_instr *in = &m->instrs[j];
 
 			index_rows_int(rows, 1, file_id);
@@ -394,11 +420,13 @@ write_hlo(struct writers *w, sqlite3_int64 file_id,
 			index_rows_text(rows, 15, in->source_function);
 			if (in->schedule_index >= 0)
 				index_rows_int(rows, 16, in->schedule_index);
-			if (index_rows_end(rows, cause) == -1)
-				return -1;
+			rc = index_rows_end(rows, cause);
 		}
 	}
-	return 0;
+	if (rc == 0)
+		rc = index_rows_flush(rows, cause);
+	index_rows_free(rows);
+	return rc;
 }
 
 /* The plane's transfers summed per direction and kind (transfer_totals). */
@@ -596,6 +624,57 @@ index_is_current(struct index *ix, const struct found_file *ff,
 }
 
 /*
+ * Opens ff's savepoint, deletes what the index held for its path and
+ * writes its files row (fs's columns when fs is known) and the programs'
+ * HLO.
+ */
+static int
+store_open(struct index *ix, const struct found_file *ff,
+    const struct file_summary *fs, const struct hlo_set *hlo,
+    struct file_store *fst, char **cause)
+{
+	if (index_step(ix, index_cached(ix, "SAVEPOINT store_file"),
+	    cause) == -1)
+		return -1;
+	fst->open = 1;
+	if (delete_file(ix, ff->path, cause) == -1 ||
+	    (fst->id = insert_file(ix, ff, fs, cause)) == -1 ||
+	    (hlo != NULL && write_hlo(ix, fst->id, hlo, cause) == -1)) {
+		index_store_abandon(ix, fst);
+		return -1;
+	}
+	return 0;
+}
+
+/* The rest of fs after store_open(), and the savepoint released. */
+static int
+store_close(struct index *ix, struct file_store *fst,
+    const struct file_summary *fs, char **cause)
+{
+	struct writers w;
+	size_t i;
+	int rc = 0;
+
+	if (fs != NULL) {
+		writers_prepare(ix, &w, fs);
+		rc = write_programs(&w, fst->id, fs, cause);
+		for (i = 0; rc == 0 && i < fs->nplanes; i++)
+			rc = write_plane(ix, &w, fst->id, fs, &fs->planes[i],
+			    cause);
+		if (rc == 0)
+			rc = writers_flush(&w, cause);
+		writers_finalize(&w);
+	}
+	if (rc == 0 && index_step(ix, index_cached(ix, "RELEASE store_file"),
+	    cause) == 0) {
+		fst->open = 0;
+		return 0;
+	}
+	index_store_abandon(ix, fst);
+	return -1;
+}
+
+/*
  * Writes ff (and fs when it was parsed), replacing what the index held
  * for that path.  The caller holds a write transaction (a batch of
  * index-refresh.c); a savepoint makes the file all or nothing inside it.
@@ -604,42 +683,61 @@ int
 index_store_file(struct index *ix, const struct found_file *ff,
     const struct file_summary *fs, sqlite3_int64 *id, char **cause)
 {
-	struct writers w;
-	size_t i;
-	int rc;
+	struct file_store fst;
 
+	memset(&fst, 0, sizeof fst);
 	/* Another jaxprof may have stored it while this one was reading. */
 	if (index_is_current(ix, ff, id))
 		return 0;
-	if (index_step(ix, index_cached(ix, "SAVEPOINT store_file"),
-	    cause) == -1)
+	if (store_open(ix, ff, fs, fs != NULL ? fs->hlo : NULL, &fst,
+	    cause) == -1 || store_close(ix, &fst, fs, cause) == -1)
 		return -1;
-	if (delete_file(ix, ff->path, cause) == -1 ||
-	    (*id = insert_file(ix, ff, fs, cause)) == -1)
-		goto fail;
-	if (fs != NULL) {
-		writers_prepare(ix, &w, fs);
-		if (write_programs(&w, *id, fs, cause) == -1 ||
-		    write_hlo(&w, *id, fs, cause) == -1) {
-			writers_finalize(&w);
-			goto fail;
-		}
-		for (i = 0; i < fs->nplanes; i++)
-			if (write_plane(ix, &w, *id, fs, &fs->planes[i],
-			    cause) == -1) {
-				writers_finalize(&w);
-				goto fail;
-			}
-		rc = writers_flush(&w, cause);
-		writers_finalize(&w);
-		if (rc == -1)
-			goto fail;
+	*id = fst.id;
+	return 0;
+}
+
+int
+index_store_begin(struct index *ix, const struct found_file *ff,
+    const struct hlo_set *hlo, struct file_store *fst, char **cause)
+{
+	memset(fst, 0, sizeof *fst);
+	/* As in index_store_file(): then it is left as it is. */
+	if (index_is_current(ix, ff, &fst->id))
+		fst->current = 1;
+	else if (store_open(ix, ff, NULL, hlo, fst, cause) == -1)
+		return -1;
+	fst->begun = 1;
+	return 0;
+}
+
+int
+index_store_finish(struct index *ix, struct file_store *fst,
+    const struct file_summary *fs, sqlite3_int64 *id, char **cause)
+{
+	fst->begun = 0;
+	if (fst->current) {
+		*id = fst->id;
+		return 0;
 	}
-	return index_step(ix, index_cached(ix, "RELEASE store_file"), cause);
-fail:
+	if (update_summary(ix, fst->id, fs, cause) == -1) {
+		index_store_abandon(ix, fst);
+		return -1;
+	}
+	if (store_close(ix, fst, fs, cause) == -1)
+		return -1;
+	*id = fst->id;
+	return 0;
+}
+
+void
+index_store_abandon(struct index *ix, struct file_store *fst)
+{
+	fst->begun = 0;
+	if (!fst->open)
+		return;
+	fst->open = 0;
 	sqlite3_exec(ix->db, "ROLLBACK TO store_file; RELEASE store_file",
 	    NULL, NULL, NULL);
-	return -1;
 }
 
 int

@@ -97,6 +97,7 @@ struct prepass {
 	struct hlo_set	*hlo;
 	char		**warnings;	/* HLO protos that could not be read */
 	size_t		 nwarnings;
+	int		 nthreads;	/* to parse the protos on */
 };
 
 /*
@@ -124,29 +125,107 @@ metadata_program_id(const struct pf_event_meta *m)
 	return m->id;
 }
 
+/* One "Hlo Proto" of /host:metadata, parsed by whichever thread takes it. */
+struct hlo_proto {
+	const struct pf_event_meta *meta;
+	const struct pf_stat *stat;
+	struct hlo_module *module;	/* or NULL, why says why */
+	char		*why;
+};
+
+struct hlo_protos {
+	struct hlo_proto *v;
+	size_t		*order;		/* largest first: the threads end together */
+	size_t		 n;
+	size_t		 next;
+	pthread_mutex_t	 mu;
+};
+
+static void *
+hlo_proto_worker(void *arg)
+{
+	struct hlo_protos *ps = arg;
+
+	for (;;) {
+		struct hlo_proto *p;
+		size_t i;
+
+		pthread_mutex_lock(&ps->mu);
+		i = ps->next < ps->n ? ps->order[ps->next++] : SIZE_MAX;
+		pthread_mutex_unlock(&ps->mu);
+		if (i == SIZE_MAX)
+			return NULL;
+		p = &ps->v[i];
+		p->module = hlo_module_read(p->stat->str.ptr, p->stat->str.len,
+		    metadata_program_id(p->meta), &p->why);
+	}
+}
+
+static int
+larger_proto(const void *a, const void *b, void *v)
+{
+	const struct hlo_proto *pa = (const struct hlo_proto *)v +
+	    *(const size_t *)a, *pb = (const struct hlo_proto *)v +
+	    *(const size_t *)b;
+
+	if (pa->stat->str.len != pb->stat->str.len)
+		return pa->stat->str.len > pb->stat->str.len ? -1 : 1;
+	return pa < pb ? -1 : pa > pb;
+}
+
+/*
+ * The programs are independent: parsed on up to pp->nthreads threads,
+ * then kept in the plane's order, as one thread would have.
+ */
 static void
 read_hlo_protos(struct prepass *pp, const struct pf_plane *plane)
 {
-	size_t i, j;
+	struct hlo_protos ps;
+	pthread_t threads[16];
+	size_t i, j, nstarted = 0;
 
+	memset(&ps, 0, sizeof ps);
 	for (i = 0; i < plane->nmetas; i++)
 		for (j = 0; j < plane->metas[i].nstats; j++) {
 			const struct pf_stat *st = &plane->metas[i].stats[j];
-			char *why = NULL;
 
 			if (strcmp(st->name, "Hlo Proto") != 0 ||
 			    st->kind != PF_BYTES)
 				continue;
-			if (hlo_set_add(pp->hlo, st->str.ptr, st->str.len,
-			    metadata_program_id(&plane->metas[i]), &why) == 0)
-				continue;
-			pp->warnings = xreallocarray(pp->warnings,
-			    pp->nwarnings + 1, sizeof *pp->warnings);
-			pp->warnings[pp->nwarnings++] = xasprintf("/host:metadata: "
-			    "the HLO of '%s' is unreadable (%s); its ops keep "
-			    "their kernel names", plane->metas[i].name, why);
-			free(why);
+			ps.v = xreallocarray(ps.v, ps.n + 1, sizeof *ps.v);
+			ps.v[ps.n].meta = &plane->metas[i];
+			ps.v[ps.n].stat = st;
+			ps.v[ps.n].module = NULL;
+			ps.v[ps.n++].why = NULL;
 		}
+	ps.order = xcalloc(ps.n + 1, sizeof *ps.order);
+	for (i = 0; i < ps.n; i++)
+		ps.order[i] = i;
+	qsort_r(ps.order, ps.n, sizeof *ps.order, larger_proto, ps.v);
+	pthread_mutex_init(&ps.mu, NULL);
+	while ((int)nstarted + 1 < pp->nthreads && nstarted + 1 < ps.n &&
+	    nstarted < sizeof threads / sizeof threads[0] &&
+	    pthread_create(&threads[nstarted], NULL, hlo_proto_worker,
+	    &ps) == 0)
+		nstarted++;
+	hlo_proto_worker(&ps);	/* this thread works too */
+	for (i = 0; i < nstarted; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&ps.mu);
+	for (i = 0; i < ps.n; i++) {
+		if (ps.v[i].module != NULL) {
+			hlo_set_keep(pp->hlo, ps.v[i].module);
+			continue;
+		}
+		pp->warnings = xreallocarray(pp->warnings, pp->nwarnings + 1,
+		    sizeof *pp->warnings);
+		pp->warnings[pp->nwarnings++] = xasprintf("/host:metadata: "
+		    "the HLO of '%s' is unreadable (%s); its ops keep their "
+		    "kernel names", ps.v[i].meta->name, ps.v[i].why);
+		free(ps.v[i].why);
+	}
+	free(ps.order);
+	free(ps.v);
 }
 
 static int
@@ -314,7 +393,7 @@ plane_order(const struct xspace *xs)
 /* An XSpace whose bytes src holds; path names it in messages. */
 static int
 load_xspace(struct source *src, const char *path, int nthreads,
-    struct file_summary *fs, char **cause)
+    const struct load_hooks *hooks, struct file_summary *fs, char **cause)
 {
 	struct plane_pool pool;
 	struct prepass pp;
@@ -325,16 +404,21 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	struct xspace *xs = NULL;
 	char *error = NULL;
 	size_t i, nstarted = 0;
-	int rc = -1;
+	int rc = -1, shown = 0;
 
 	memset(&pool, 0, sizeof pool);
 	memset(&pp, 0, sizeof pp);
 	pp.hlo = hlo_set_new();
+	pp.nthreads = nthreads;
 	if (xspace_open(src, path, &xs, cause) == -1)
 		goto out;
 	if (read_prepass(xs, &pp, NULL, cause) == -1) {
 		*cause = two_pass_error(xs, *cause);
 		goto out;
+	}
+	if (hooks != NULL && hlo_set_count(pp.hlo) > 0) {
+		hooks->hlo_read(hooks->ctx, pp.hlo);
+		shown = 1;
 	}
 	windows = step_windows_gather(xspace_plane_names(xs),
 	    xspace_nplanes(xs));
@@ -383,7 +467,9 @@ load_xspace(struct source *src, const char *path, int nthreads,
 		rc = 0;
 	else {
 		*cause = error;
-		file_summary_release(fs);
+		if (shown)
+			hooks->hlo_gone(hooks->ctx);
+		file_summary_release(fs);	/* and the HLO */
 	}
 out:
 	hlo_set_free(pp.hlo);
@@ -399,7 +485,7 @@ out:
 
 int
 load_file(const char *path, enum file_kind kind, int nthreads,
-    struct file_summary *fs, char **cause)
+    const struct load_hooks *hooks, struct file_summary *fs, char **cause)
 {
 	struct source src;
 	int rc;
@@ -409,15 +495,15 @@ load_file(const char *path, enum file_kind kind, int nthreads,
 		return load_json(path, nthreads, fs, cause);
 	if (source_open_check(&src, path, xplane_check_start, cause) == -1)
 		return -1;
-	rc = load_xspace(&src, path, nthreads, fs, cause);
+	rc = load_xspace(&src, path, nthreads, hooks, fs, cause);
 	source_close(&src);
 	return rc;
 }
 
 int
 load_memory(const char *path, const uint8_t *data, size_t size,
-    enum file_kind kind, int nthreads, struct file_summary *fs,
-    char **cause)
+    enum file_kind kind, int nthreads, const struct load_hooks *hooks,
+    struct file_summary *fs, char **cause)
 {
 	struct source src;
 	char fdpath[64];
@@ -428,7 +514,7 @@ load_memory(const char *path, const uint8_t *data, size_t size,
 	if (kind == KIND_XPLANE && size >= 2 &&
 	    !(data[0] == 0x1f && data[1] == 0x8b)) {
 		source_borrow(&src, data, size);
-		rc = load_xspace(&src, path, nthreads, fs, cause);
+		rc = load_xspace(&src, path, nthreads, hooks, fs, cause);
 		source_close(&src);
 		return rc;
 	}
@@ -437,10 +523,10 @@ load_memory(const char *path, const uint8_t *data, size_t size,
 	if (fd == -1 || write_full(fd, data, size) == -1) {
 		if (fd != -1)
 			close(fd);
-		return load_file(path, kind, nthreads, fs, cause);
+		return load_file(path, kind, nthreads, hooks, fs, cause);
 	}
 	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
-	rc = load_file(fdpath, kind, nthreads, fs, cause);
+	rc = load_file(fdpath, kind, nthreads, hooks, fs, cause);
 	close(fd);
 	return rc;
 }

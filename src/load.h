@@ -4,7 +4,7 @@
  * first pass for the step boundaries.
  *
  *	struct file_summary fs;
- *	if (load_file(path, 2, &fs, &cause) == -1) ... report cause ...
+ *	if (load_file(path, KIND_XPLANE, 2, NULL, &fs, &cause) == -1) ...
  *	... file_summary_release(&fs);
  */
 #ifndef JAXPROF_LOAD_H
@@ -17,18 +17,33 @@
 #include "discover.h"
 
 /*
+ * What a load tells its caller as it goes, from the loading thread.
+ * hlo_read: an XSpace's programs' HLO is read, before its planes are;
+ * another thread may read the set (and nothing else of the load) until
+ * the load returns 0, when the set is fs->hlo, or until hlo_gone, which
+ * must wait until that thread is done with it: the load failed and frees
+ * the set.  Not called for a file without HLO.
+ */
+struct load_hooks {
+	void	(*hlo_read)(void *ctx, const struct hlo_set *hlo);
+	void	(*hlo_gone)(void *ctx);
+	void	*ctx;
+};
+
+/*
  * Reads path, an XSpace (planes in up to nthreads threads) or a trace
- * JSON file (kind says which).  Returns 0, or -1 with *cause a new
- * message (caller frees) and fs left empty.
+ * JSON file (kind says which); hooks may be NULL.  Returns 0, or -1 with
+ * *cause a new message (caller frees) and fs left empty.
  */
 int	load_file(const char *path, enum file_kind kind, int nthreads,
-	    struct file_summary *fs, char **cause);
+	    const struct load_hooks *hooks, struct file_summary *fs,
+	    char **cause);
 /*
  * The same for the size bytes at data, read from path (an archive
  * entry): a plain XSpace is read in place, without a file.
  */
 int	load_memory(const char *path, const uint8_t *data, size_t size,
-	    enum file_kind kind, int nthreads, struct file_summary *fs,
-	    char **cause);
+	    enum file_kind kind, int nthreads, const struct load_hooks *hooks,
+	    struct file_summary *fs, char **cause);
 
 #endif

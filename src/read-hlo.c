@@ -538,15 +538,14 @@ hlo_set_free(struct hlo_set *set)
 	free(set);
 }
 
-int
-hlo_set_add(struct hlo_set *set, const void *data, size_t len,
-    int64_t program_id, char **cause)
+struct hlo_module *
+hlo_module_read(const void *data, size_t len, int64_t program_id,
+    char **cause)
 {
 	struct hlo_arena unpacked = { NULL };
 	ProtobufCAllocator alloc = { pb_alloc, pb_free, &unpacked };
 	Xla__HloProto *hp;
 	struct hlo_module *m;
-	size_t i;
 
 	hp = (Xla__HloProto *)hlo_wire_unpack(&xla__hlo_proto__descriptor,
 	    &alloc, data, len);
@@ -556,26 +555,43 @@ hlo_set_add(struct hlo_set *set, const void *data, size_t len,
 		*cause = xstrdup(hp == NULL ? "not a valid xla.HloProto" :
 		    "xla.HloProto without a module");
 		arena_release(&unpacked);
-		return -1;
+		return NULL;
 	}
-	if (program_id == -1)
-		program_id = hp->hlo_module->id;
-	for (i = 0; i < set->n; i++)
-		if (set->mods[i]->program_id == program_id) {
-			arena_release(&unpacked);
-			return 0;
-		}
 	m = xcalloc(1, sizeof *m);
 	strmap_init(&m->strings);
 	strmap_init(&m->names);
 	strmap_init(&m->kernel_names);
 	m->texts = xcalloc(1, sizeof *m->texts);
 	module_build(m, hp->hlo_module);
-	m->program_id = program_id;
+	m->program_id = program_id != -1 ? program_id : hp->hlo_module->id;
 	/* The unpacked proto, all at once (xla__hlo_proto__free_unpacked). */
 	arena_release(&unpacked);
+	return m;
+}
+
+void
+hlo_set_keep(struct hlo_set *set, struct hlo_module *m)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		if (set->mods[i]->program_id == m->program_id) {
+			module_free(m);
+			return;
+		}
 	set->mods = xreallocarray(set->mods, set->n + 1, sizeof *set->mods);
 	set->mods[set->n++] = m;
+}
+
+int
+hlo_set_add(struct hlo_set *set, const void *data, size_t len,
+    int64_t program_id, char **cause)
+{
+	struct hlo_module *m = hlo_module_read(data, len, program_id, cause);
+
+	if (m == NULL)
+		return -1;
+	hlo_set_keep(set, m);
 	return 0;
 }
 

@@ -532,7 +532,7 @@ assert_stream_same(const char *order, const struct test_ev *ops, size_t nops,
 	test_fmt(path, sizeof path, "%s/host0.xplane.pb", dir);
 	test_spew(path, space.b, space.n);
 	ck_assert_msg(load_memory(path, space.b, space.n, KIND_XPLANE, 1,
-	    &streamed, &cause) == 0, "%s: %s", order, cause);
+	    NULL, &streamed, &cause) == 0, "%s: %s", order, cause);
 	classify_path(path, &stored);
 	steps_and_gaps(&streamed, &got);
 	steps_and_gaps(&stored, &want);
@@ -619,7 +619,7 @@ START_TEST(test_steps_streamed_bad_ahead)
 	ck_assert_int_eq(xplane_read(&src, "mem", &h, &rs, &want), -1);
 	source_close(&src);
 	ck_assert_int_eq(load_memory("mem", space.b, space.n, KIND_XPLANE, 1,
-	    &fs, &cause), -1);
+	    NULL, &fs, &cause), -1);
 	ck_assert_ptr_nonnull(strstr(want, "impossible duration_ps"));
 	ck_assert_str_eq(cause, want);
 	free(cause);

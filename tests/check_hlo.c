@@ -291,6 +291,39 @@ START_TEST(test_bad_protos)
 }
 END_TEST
 
+/*
+ * Modules parsed apart (on any thread) are kept in the caller's order,
+ * the first of a program id winning, as hlo_set_add() keeps them.
+ */
+START_TEST(test_keep_order)
+{
+	/* An xla.HloProto whose module is named "m" and has no code. */
+	static const unsigned char proto[] = { 0x0a, 0x03, 0x0a, 0x01, 'm' };
+	struct hlo_module *first, *again, *other;
+	struct hlo_set *set = hlo_set_new();
+	char *cause = NULL;
+
+	first = hlo_module_read(proto, sizeof proto, 7, &cause);
+	again = hlo_module_read(proto, sizeof proto, 7, &cause);
+	other = hlo_module_read(proto, sizeof proto, 8, &cause);
+	ck_assert_ptr_nonnull(first);
+	ck_assert_ptr_nonnull(again);
+	ck_assert_ptr_nonnull(other);
+	ck_assert_ptr_null(hlo_module_read(proto, 3, 9, &cause));
+	ck_assert_str_eq(cause, "not a valid xla.HloProto");
+	free(cause);
+	hlo_set_keep(set, first);
+	hlo_set_keep(set, again);	/* freed: program 7 is there */
+	hlo_set_keep(set, other);
+	ck_assert_uint_eq(hlo_set_count(set), 2);
+	ck_assert_ptr_eq(hlo_set_module(set, 0), first);
+	ck_assert_ptr_eq(hlo_set_module(set, 1), other);
+	ck_assert_str_eq(first->name, "m");
+	ck_assert_int_eq(other->program_id, 8);
+	hlo_set_free(set);
+}
+END_TEST
+
 Suite *
 suite_hlo(void)
 {
@@ -301,6 +334,7 @@ suite_hlo(void)
 	tcase_add_test(tc, test_corpus_modules);
 	tcase_add_test(tc, test_corpus_matching);
 	tcase_add_test(tc, test_bad_protos);
+	tcase_add_test(tc, test_keep_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

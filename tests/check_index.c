@@ -2,6 +2,8 @@
  * The SQLite index: a refresh stores what the profiles hold, re-reads only
  * files that changed, forgets deleted and unreadable ones, rebuilds an
  * index of another schema version and refuses a database that is not one.
+ * A file stored in two halves (its HLO while its planes are read) ends as
+ * one stored at once, or not at all.
  */
 #include "config.h"
 
@@ -21,6 +23,8 @@
 #include "discover.h"
 #include "index.h"
 #include "index-int.h"
+#include "load.h"
+#include "read-hlo.h"
 #include "transfer-totals.h"
 
 static char	*tmp;			/* the fixture's folder */
@@ -105,6 +109,8 @@ q_exec(sqlite3 *db, const char *sql)
 
 static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
+	"compile_phases", "executions", "gaps", "host_events", "scopes",
+	"programs", "hlo_instructions", "transfer_totals",
 };
 
 /* Rows of table that belong to the file at path. */
@@ -242,6 +248,234 @@ START_TEST(test_refresh)
 		    per_file_tables[i]);
 		ck_assert_int_eq(q_int(ix, sql, NULL), 0);
 	}
+	index_close(ix);
+}
+END_TEST
+
+/*
+ * Every row of the file at path, as text, but for the ids a new store
+ * renumbers (the file's, its planes' and compiles') and its times.
+ */
+static char *
+file_dump(struct index *ix, const char *path)
+{
+	sqlite3 *db = index_db(ix);
+	char *out = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&out, &len);
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i <= sizeof per_file_tables / sizeof per_file_tables[0];
+	    i++) {
+		const char *table = i == 0 ? "files" : per_file_tables[i - 1];
+		sqlite3_stmt *st;
+		char sql[256];
+
+		test_fmt(sql, sizeof sql, "SELECT * FROM %s WHERE %s = (SELECT "
+		    "id FROM files WHERE path = ?) ORDER BY rowid", table,
+		    i == 0 ? "id" : "file_id");
+		ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL),
+		    SQLITE_OK);
+		sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+		fprintf(f, "%s:\n", table);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int c;
+
+			for (c = 0; c < sqlite3_column_count(st); c++) {
+				const char *name = sqlite3_column_name(st, c);
+				const unsigned char *v =
+				    sqlite3_column_text(st, c);
+
+				if (strcmp(name, "id") == 0 ||
+				    strcmp(name, "file_id") == 0 ||
+				    strcmp(name, "plane") == 0 ||
+				    strcmp(name, "compile") == 0 ||
+				    strcmp(name, "mtime_ns") == 0 ||
+				    strcmp(name, "indexed_at") == 0)
+					continue;
+				fprintf(f, "%s|", v != NULL ?
+				    (const char *)v : "NULL");
+			}
+			fputc('\n', f);
+		}
+		sqlite3_finalize(st);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	return out;
+}
+
+/* What load hooks were told, and whether the set could be read then. */
+struct told {
+	const struct hlo_set *hlo;
+	size_t		 ninstrs;
+	int		 read, gone;
+};
+
+static void
+told_read(void *ctx, const struct hlo_set *hlo)
+{
+	struct told *t = ctx;
+	size_t i;
+
+	t->read++;
+	t->hlo = hlo;
+	for (i = 0; i < hlo_set_count(hlo); i++)
+		t->ninstrs += hlo_set_module(hlo, i)->ninstrs;
+}
+
+static void
+told_gone(void *ctx)
+{
+	struct told *t = ctx;
+
+	ck_assert_int_eq(t->read, 1);
+	t->gone++;
+}
+
+/* file_a as discovery finds it, but changed: not current in the index. */
+static void
+changed_file_a(struct found_file *ff)
+{
+	struct stat sb;
+
+	ck_assert_int_eq(stat(file_a, &sb), 0);
+	memset(ff, 0, sizeof *ff);
+	ff->path = file_a;
+	ff->kind = KIND_XPLANE;
+	ff->run = (char *)"2026_01_01_00_00_00";
+	ff->host = (char *)"testhost";
+	ff->size = sb.st_size;
+	ff->mtime_ns = 1;
+}
+
+/*
+ * The line of file_a's /host:CPU plane starts with field number 0: its
+ * HLO (/host:metadata) is read, then its planes fail.
+ */
+static void
+break_host_plane(void)
+{
+	size_t len, i = 0;
+	unsigned char *b = (unsigned char *)test_slurp(file_a, &len);
+	int broken = 0;
+
+	/* XSpace.planes (field 1), each XPlane's name (2) and lines (3). */
+	while (i < len && !broken) {
+		size_t n, end, line = 0, j;
+		const unsigned char *name = NULL;
+		uint64_t v = 0;
+		int shift = 0, key = b[i++];
+
+		ck_assert_int_eq(key & 7, 2);
+		do
+			v |= (uint64_t)(b[i] & 0x7f) << shift, shift += 7;
+		while (b[i++] & 0x80);
+		n = (size_t)v, end = i + n;
+		for (j = i; key == 0x0a && j < end; ) {
+			int pkey = b[j++], w = pkey & 7;
+
+			for (v = 0, shift = 0; ; shift += 7) {
+				v |= (uint64_t)(b[j] & 0x7f) << shift;
+				if (!(b[j++] & 0x80))
+					break;
+			}
+			if (w != 2)
+				continue;
+			if (pkey == 0x12 && v == 9)
+				name = b + j;
+			if (pkey == 0x1a && line == 0)
+				line = j;
+			j += (size_t)v;
+		}
+		if (name != NULL && memcmp(name, "/host:CPU", 9) == 0 &&
+		    line != 0) {
+			b[line] = 0x07;
+			broken = 1;
+		}
+		i = end;
+	}
+	ck_assert(broken);
+	test_spew(file_a, b, len);
+	free(b);
+}
+
+START_TEST(test_store_halves)
+{
+	struct load_hooks hooks = { told_read, told_gone, NULL };
+	struct file_summary fs;
+	struct file_store fst;
+	struct found_file ff;
+	struct told told;
+	struct index *ix;
+	char *cause = NULL, *stored, *halves;
+	sqlite3_int64 id;
+	int64_t old_id;
+	size_t i;
+
+	/* A load tells its HLO before its planes: the set it keeps. */
+	memset(&told, 0, sizeof told);
+	hooks.ctx = &told;
+	ck_assert_msg(load_file(file_a, KIND_XPLANE, 2, &hooks, &fs,
+	    &cause) == 0, "%s", cause);
+	ck_assert_int_eq(told.read, 1);
+	ck_assert_int_eq(told.gone, 0);
+	ck_assert_ptr_eq(told.hlo, fs.hlo);
+	ck_assert_uint_gt(told.ninstrs, 0);
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(refresh(ix), 0);
+	old_id = file_id(ix, file_a);
+	stored = file_dump(ix, file_a);
+	ck_assert_int_eq(rows_of(ix, "hlo_instructions", file_a),
+	    (int64_t)told.ninstrs);
+
+	/* Begun, then abandoned: the file as it was. */
+	changed_file_a(&ff);
+	q_exec(index_db(ix), "BEGIN");
+	ck_assert_msg(index_store_begin(ix, &ff, fs.hlo, &fst, &cause) == 0,
+	    "%s", cause);
+	ck_assert_int_ne(file_id(ix, file_a), old_id);
+	ck_assert_int_eq(rows_of(ix, "hlo_instructions", file_a),
+	    (int64_t)told.ninstrs);
+	ck_assert_int_eq(rows_of(ix, "planes", file_a), 0);
+	index_store_abandon(ix, &fst);
+	q_exec(index_db(ix), "COMMIT");
+	ck_assert_int_eq(file_id(ix, file_a), old_id);
+	halves = file_dump(ix, file_a);
+	ck_assert_str_eq(halves, stored);
+	free(halves);
+
+	/* Begun and finished: the same rows as stored at once. */
+	q_exec(index_db(ix), "BEGIN");
+	ck_assert_msg(index_store_begin(ix, &ff, fs.hlo, &fst, &cause) == 0,
+	    "%s", cause);
+	ck_assert_msg(index_store_finish(ix, &fst, &fs, &id, &cause) == 0,
+	    "%s", cause);
+	q_exec(index_db(ix), "COMMIT");
+	ck_assert_int_eq(id, file_id(ix, file_a));
+	ck_assert_int_ne(id, old_id);
+	halves = file_dump(ix, file_a);
+	ck_assert_str_eq(halves, stored);
+	free(halves);
+	free(stored);
+	file_summary_release(&fs);
+
+	/* Its planes fail after its HLO was told: gone, and no rows of it. */
+	break_host_plane();
+	set_mtime(file_a, 1200000000);
+	memset(&told, 0, sizeof told);
+	ck_assert_int_eq(load_file(file_a, KIND_XPLANE, 2, &hooks, &fs,
+	    &cause), -1);
+	ck_assert_msg(strstr(cause, "in XLine") != NULL, "%s", cause);
+	free(cause);
+	ck_assert_int_eq(told.read, 1);
+	ck_assert_int_eq(told.gone, 1);
+	ck_assert_int_eq(refresh(ix), 1);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 1);
+	for (i = 0; i < sizeof per_file_tables / sizeof per_file_tables[0];
+	    i++)
+		ck_assert_int_eq(rows_of(ix, per_file_tables[i], file_a), 0);
+	assert_no_orphans(ix);
 	index_close(ix);
 }
 END_TEST
@@ -539,6 +773,7 @@ suite_index(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_refresh);
+	tcase_add_test(tc, test_store_halves);
 	tcase_add_test(tc, test_other_version);
 	tcase_add_test(tc, test_foreign);
 	tcase_add_test(tc, test_unopenable);
