@@ -34,14 +34,22 @@
 #define READ_AHEAD	2
 /* A batch of stores commits after this long (see struct batch). */
 #define BATCH_NS	(250 * 1000000LL)
+/*
+ * A file's store begins with its HLO, while its planes are still read
+ * (pool_wait()), only up to this size: one read in about BATCH_NS.  The
+ * store holds the write lock until the file is read: a big file's load
+ * would hold it for seconds.
+ */
+#define EARLY_STORE_MAX_BYTES	((int64_t)64 << 20)
 
 /*
  * Stores commit in batches: one transaction a file costs more than
  * storing a small one (40,000 entries of an archive).  A batch commits
  * once BATCH_NS have passed since it began, whether the store is busy or
- * waiting for a file still being read, so the write lock is never held
- * longer, and an interrupted index loses at most one batch: the next run
- * reads only the files not committed yet.
+ * waiting for a file still being read, so the write lock is not held
+ * much longer (a small file's store begun early commits with the file),
+ * and an interrupted index loses at most one batch: the next run reads
+ * only the files not committed yet.
  */
 struct batch {
 	int		 open;
@@ -509,10 +517,11 @@ pool_store_hlo(struct pool *p, struct job *j, struct index *ix,
 }
 
 /*
- * Waits until job j is read, storing its HLO as soon as that is read.
- * An open batch waits only until its time is up, then commits: the write
- * lock is held BATCH_NS at most, busy or not, except by a file whose
- * store has begun: that commits with the rest of the file.
+ * Waits until job j is read, storing its HLO as soon as that is read when
+ * the file is small (EARLY_STORE_MAX_BYTES).  An open batch waits only
+ * until its time is up, then commits: the write lock is held BATCH_NS at
+ * most, busy or not, except by a file whose store has begun: that commits
+ * with the rest of the file.
  */
 static int
 pool_wait(struct pool *p, size_t j, struct index *ix, struct batch *b,
@@ -523,7 +532,8 @@ pool_wait(struct pool *p, size_t j, struct index *ix, struct batch *b,
 
 	pthread_mutex_lock(&p->mu);
 	while (!jb->done && rc == 0) {
-		if (jb->hlo != NULL && !jb->store.begun)
+		if (jb->hlo != NULL && !jb->store.begun &&
+		    jb->ff->size <= EARLY_STORE_MAX_BYTES)
 			rc = pool_store_hlo(p, jb, ix, b, cause);
 		else if (!b->open || jb->store.begun)
 			pthread_cond_wait(&p->done, &p->mu);
