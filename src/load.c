@@ -174,6 +174,26 @@ larger_proto(const void *a, const void *b, void *v)
 }
 
 /*
+ * Runs work(arg) on this thread and up to nthreads - 1 more (fewer than
+ * njobs, 16 at most: the jobs it takes from arg are shared out), then
+ * waits for them.  Without more threads this one does all the jobs.
+ */
+static void
+run_workers(void *(*work)(void *), void *arg, int nthreads, size_t njobs)
+{
+	pthread_t threads[16];
+	size_t i, nstarted = 0;
+
+	while ((int)nstarted + 1 < nthreads && nstarted + 1 < njobs &&
+	    nstarted < sizeof threads / sizeof threads[0] &&
+	    pthread_create(&threads[nstarted], NULL, work, arg) == 0)
+		nstarted++;
+	work(arg);
+	for (i = 0; i < nstarted; i++)
+		pthread_join(threads[i], NULL);
+}
+
+/*
  * The programs are independent: parsed on up to pp->nthreads threads,
  * then kept in the plane's order, as one thread would have.
  */
@@ -181,8 +201,7 @@ static void
 read_hlo_protos(struct prepass *pp, const struct pf_plane *plane)
 {
 	struct hlo_protos ps;
-	pthread_t threads[16];
-	size_t i, j, nstarted = 0;
+	size_t i, j;
 
 	memset(&ps, 0, sizeof ps);
 	for (i = 0; i < plane->nmetas; i++)
@@ -203,14 +222,7 @@ read_hlo_protos(struct prepass *pp, const struct pf_plane *plane)
 		ps.order[i] = i;
 	qsort_r(ps.order, ps.n, sizeof *ps.order, larger_proto, ps.v);
 	pthread_mutex_init(&ps.mu, NULL);
-	while ((int)nstarted + 1 < pp->nthreads && nstarted + 1 < ps.n &&
-	    nstarted < sizeof threads / sizeof threads[0] &&
-	    pthread_create(&threads[nstarted], NULL, hlo_proto_worker,
-	    &ps) == 0)
-		nstarted++;
-	hlo_proto_worker(&ps);	/* this thread works too */
-	for (i = 0; i < nstarted; i++)
-		pthread_join(threads[i], NULL);
+	run_workers(hlo_proto_worker, &ps, pp->nthreads, ps.n);
 	pthread_mutex_destroy(&ps.mu);
 	for (i = 0; i < ps.n; i++) {
 		if (ps.v[i].module != NULL) {
@@ -397,13 +409,12 @@ load_xspace(struct source *src, const char *path, int nthreads,
 {
 	struct plane_pool pool;
 	struct prepass pp;
-	pthread_t threads[16];
 	struct step_windows *windows = NULL;
 	struct pf_handler h;
 	struct classify *c;
 	struct xspace *xs = NULL;
 	char *error = NULL;
-	size_t i, nstarted = 0;
+	size_t i;
 	int rc = -1, shown = 0;
 
 	memset(&pool, 0, sizeof pool);
@@ -430,14 +441,7 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	pool.jobs = xcalloc(pool.njobs + 1, sizeof *pool.jobs);
 	pool.order = plane_order(xs);
 	pthread_mutex_init(&pool.mu, NULL);
-	while ((int)nstarted + 1 < nthreads && nstarted + 1 < pool.njobs &&
-	    nstarted < sizeof threads / sizeof threads[0] &&
-	    pthread_create(&threads[nstarted], NULL, plane_worker,
-	    &pool) == 0)
-		nstarted++;
-	plane_worker(&pool);	/* this thread works too */
-	for (i = 0; i < nstarted; i++)
-		pthread_join(threads[i], NULL);
+	run_workers(plane_worker, &pool, nthreads, pool.njobs);
 	pthread_mutex_destroy(&pool.mu);
 
 	for (i = 0; i < pool.njobs && error == NULL; i++)
