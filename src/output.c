@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ struct texts {
 #define TEXTS_BLOCK	(64 * 1024)
 #define NUMBER_MAX	64	/* a formatted number's bytes, at most */
 #define LINES_BATCH	(64 * 1024)	/* table rows written at once */
+#define RENDER_SPLIT_ROWS 4096	/* tables from which two threads render */
 
 struct output {
 	enum out_format	 fmt;
@@ -736,14 +738,25 @@ output_append(struct output *o, struct output *part)
 
 	if (part->ncells > 0)
 		output_end_row(part);
-	if (o->nrows + part->nrows > o->rowcap) {
-		o->rowcap = o->nrows + part->nrows;
-		o->rows = xreallocarray(o->rows, o->rowcap,
-		    o->ncols * sizeof *o->rows);
-	}
-	if (part->nrows > 0)
+	/*
+	 * Into an output without rows the part's rows move as they are: a
+	 * copy of a 15,000-row table was 3 MB of fresh pages to fault in.
+	 */
+	if (o->nrows == 0 && part->nrows > 0) {
+		free(o->rows);
+		o->rows = part->rows;
+		o->rowcap = part->rowcap;
+		part->rows = NULL;
+		part->rowcap = 0;
+	} else if (part->nrows > 0) {
+		if (o->nrows + part->nrows > o->rowcap) {
+			o->rowcap = o->nrows + part->nrows;
+			o->rows = xreallocarray(o->rows, o->rowcap,
+			    o->ncols * sizeof *o->rows);
+		}
 		memcpy(o->rows + o->nrows * o->ncols, part->rows,
 		    part->nrows * part->ncols * sizeof *part->rows);
+	}
 	o->nrows += part->nrows;
 	/* The part's cells point into its blocks: they become o's. */
 	if (pt->nblocks > 0) {
@@ -869,12 +882,112 @@ header_of(const struct out_col *c)
 	return c->header != NULL ? c->header : c->name;
 }
 
+/*
+ * Rows [from, to) of a table whose columns are width wide, appended to
+ * line; written to fp by the batch unless fp is NULL (then kept whole).
+ */
+static void
+render_rows(const struct output *o, const size_t *width, size_t from,
+    size_t to, struct line *line, FILE *fp)
+{
+	int md = o->fmt == FMT_MARKDOWN;
+	struct line text = { NULL, 0, 0 };
+	size_t r, i;
+
+	for (r = from; r < to; r++) {
+		size_t row_start = line->len;
+		char *out;
+
+		for (i = 0; i < o->ncols; i++) {
+			const struct cell *c = &o->rows[r * o->ncols + i];
+			int right = o->cols[i].type != COL_STR;
+			const char *t = c->text != NULL ? c->text : "";
+			size_t w = c->width, len = c->len;
+
+			if (!c->plain) {
+				text.len = 0;
+				w = add_table_text(&text, c, md);
+				t = text.s;
+				len = text.len;
+			}
+			out = cell_start(line, md, i, len + width[i] - w);
+			if (right)
+				out = spaces(out, width[i] - w);
+			memcpy(out, t, len);
+			out += len;
+			if (!right)
+				out = spaces(out, width[i] - w);
+			if (md)
+				*out++ = ' ';
+			line->len = (size_t)(out - line->s);
+		}
+		if (md)
+			line_add(line, "|");
+		/* Empty cells at the end leave no trailing blanks. */
+		while (line->len > row_start && line->s[line->len - 1] == ' ')
+			line->len--;
+		line->s[line->len++] = '\n';
+		/* Rows go out by the batch: one write each was 500 calls. */
+		if (fp != NULL && (line->len >= LINES_BATCH || r + 1 == to)) {
+			fwrite(line->s, 1, line->len, fp);
+			line->len = 0;
+		}
+	}
+	free(text.s);
+}
+
+/* The second half of a table's rows, rendered on a thread of its own. */
+struct render_half {
+	const struct output *o;
+	const size_t	*width;
+	size_t		 from;
+	struct line	 line;
+};
+
+static void *
+render_half_main(void *arg)
+{
+	struct render_half *h = arg;
+
+	render_rows(h->o, h->width, h->from, h->o->nrows, &h->line, NULL);
+	return NULL;
+}
+
+/*
+ * A table's rows to o->fp, a long one's halves rendered on two threads:
+ * on one, 190,000 cells were a fifth of a `steps` report while the other
+ * core waited.
+ */
+static void
+render_split(const struct output *o, const size_t *width)
+{
+	struct render_half h = { o, width, o->nrows, { NULL, 0, 0 } };
+	struct line line = { NULL, 0, 0 };
+	pthread_t second;
+	int threaded = 0;
+
+	if (o->nrows >= RENDER_SPLIT_ROWS) {
+		h.from = o->nrows / 2;
+		threaded = pthread_create(&second, NULL, render_half_main,
+		    &h) == 0;
+		if (!threaded)
+			h.from = o->nrows;
+	}
+	render_rows(o, width, 0, h.from, &line, o->fp);
+	if (threaded) {
+		pthread_join(second, NULL);
+		fwrite(h.line.s, 1, h.line.len, o->fp);
+	}
+	free(h.line.s);
+	free(line.s);
+}
+
 static void
 render_grid(struct output *o)
 {
 	int md = o->fmt == FMT_MARKDOWN;
 	size_t *width = xcalloc(o->ncols, sizeof *width);
-	struct line text = { NULL, 0, 0 }, line = { NULL, 0, 0 };
+	struct line text = { NULL, 0, 0 };
 	size_t r, i;
 
 	for (i = 0; i < o->ncols; i++) {
@@ -924,51 +1037,12 @@ render_grid(struct output *o)
 		}
 		fputs("|\n", o->fp);
 	}
-	for (r = 0; r < o->nrows; r++) {
-		size_t row_start = line.len;
-		char *out;
-
-		for (i = 0; i < o->ncols; i++) {
-			const struct cell *c = &o->rows[r * o->ncols + i];
-			int right = o->cols[i].type != COL_STR;
-			const char *t = c->text != NULL ? c->text : "";
-			size_t w = c->width, len = c->len;
-
-			if (!c->plain) {
-				text.len = 0;
-				w = add_table_text(&text, c, md);
-				t = text.s;
-				len = text.len;
-			}
-			out = cell_start(&line, md, i, len + width[i] - w);
-			if (right)
-				out = spaces(out, width[i] - w);
-			memcpy(out, t, len);
-			out += len;
-			if (!right)
-				out = spaces(out, width[i] - w);
-			if (md)
-				*out++ = ' ';
-			line.len = (size_t)(out - line.s);
-		}
-		if (md)
-			line_add(&line, "|");
-		/* Empty cells at the end leave no trailing blanks. */
-		while (line.len > row_start && line.s[line.len - 1] == ' ')
-			line.len--;
-		line.s[line.len++] = '\n';
-		/* Rows go out by the batch: one write each was 500 calls. */
-		if (line.len >= LINES_BATCH || r + 1 == o->nrows) {
-			fwrite(line.s, 1, line.len, o->fp);
-			line.len = 0;
-		}
-	}
+	render_split(o, width);
 	if (o->nnotes > 0)
 		fputc('\n', o->fp);
 	for (i = 0; i < o->nnotes; i++)
 		fprintf(o->fp, "%s\n", o->notes[i]);
 	free(text.s);
-	free(line.s);
 	free(width);
 }
 

@@ -202,6 +202,42 @@ START_TEST(test_append_parts)
 }
 END_TEST
 
+/*
+ * A long table (rendered in halves on two threads) prints each row as
+ * printf pads it, in order: every row, each half's seam included.
+ */
+START_TEST(test_long_table)
+{
+	static const struct out_col two[] = {
+		{ "name", COL_STR, NULL },
+		{ "count", COL_INT, NULL },
+	};
+	enum { NROWS = 9001 };
+	char *got = NULL, *want = xmalloc(32 * (NROWS + 1)), *w = want;
+	size_t len = 0;
+	FILE *fp = open_memstream(&got, &len);
+	struct output *o = output_new(FMT_TABLE, fp, two, 2);
+	char name[16];
+	int i;
+
+	w += sprintf(w, "name      count\n");
+	for (i = 0; i < NROWS; i++) {
+		/* Names of 1 to 8 bytes: widths that differ row to row. */
+		snprintf(name, sizeof name, "%.*s", 1 + i % 8, "abcdefgh");
+		output_str(o, name);
+		output_int(o, (int64_t)i * 7);
+		output_end_row(o);
+		w += sprintf(w, "%-8s  %5d\n", name, i * 7);
+	}
+	ck_assert_int_eq(output_finish(o), 0);
+	fclose(fp);
+	ck_assert_uint_eq(len, strlen(want));
+	ck_assert_msg(strcmp(got, want) == 0, "long table differs");
+	free(got);
+	free(want);
+}
+END_TEST
+
 START_TEST(test_empty_json)
 {
 	char *buf = NULL;
@@ -481,6 +517,7 @@ suite_output(void)
 	tcase_add_test(tc, test_markdown);
 	tcase_add_test(tc, test_repeated_texts);
 	tcase_add_test(tc, test_append_parts);
+	tcase_add_test(tc, test_long_table);
 	tcase_add_test(tc, test_empty_json);
 	tcase_add_test(tc, test_locale);
 	tcase_add_test(tc, test_durations);
