@@ -609,27 +609,37 @@ index_refresh(struct index *ix, const struct found *f)
 	threads = xcalloc(max_threads, sizeof *threads);
 	if (index_exec(ix, "DELETE FROM selected", &cause) == -1)
 		goto out;
-	/* Which files need reading. */
+	/*
+	 * Which files need reading, looked up in one read transaction: one
+	 * each took 300 more system calls (locks, stats) on 99 files, 6% of
+	 * a remembered report.
+	 */
 	pool.jobs = xcalloc(f->nfiles + 1, sizeof *pool.jobs);
+	if (index_exec(ix, "SAVEPOINT checks", &cause) == -1)
+		goto out;
 	for (i = 0; i < f->nfiles; i++) {
 		job_of[i] = SIZE_MAX;
 		if (index_is_current(ix, &f->files[i], &ids[i]))
 			continue;
-		if (ix->readonly) {
-			char *shown = found_display_path(f->files[i].path);
-
-			cause = xasprintf("the index is read-only and needs "
-			    "refreshing for '%s' (new or changed); %s", shown,
-			    INDEX_WRITABLE_HINT);
-			free(shown);
-			goto out;
-		}
+		if (ix->readonly)
+			break;
 		ids[i] = -1;
 		if (worth_reading(f, i)) {
 			job_of[i] = pool.njobs;
 			pool.jobs[pool.njobs].pool = &pool;
 			pool.jobs[pool.njobs++].ff = &f->files[i];
 		}
+	}
+	if (index_exec(ix, "RELEASE checks", &cause) == -1)
+		goto out;
+	if (i < f->nfiles) {	/* read-only, and a file is new or changed */
+		char *shown = found_display_path(f->files[i].path);
+
+		cause = xasprintf("the index is read-only and needs "
+		    "refreshing for '%s' (new or changed); %s", shown,
+		    INDEX_WRITABLE_HINT);
+		free(shown);
+		goto out;
 	}
 	spool_archives(&pool, tmpdir, &mem_total);
 	/* Fewer files than CPUs: the others read planes of a file. */
