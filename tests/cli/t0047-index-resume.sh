@@ -21,32 +21,44 @@ for r in rows:
     print(r[0], r[1])' "$1" | LC_ALL=C sort
 }
 
-# wait_for_files DB N: returns once DB holds N files (12 s at most).  One
-# process polling every 2 ms: a python3 started per look took longer than
-# a fast build takes to store every file.
-wait_for_files() {
-	python3 -c 'import sqlite3, sys, time
-end = time.time() + 12
+# kill_after_files PID DB N: lets stopped process PID run 2 ms at a time
+# and kills it (-9) once DB holds N files.  It runs only while it is
+# watched, so a loaded machine cannot let it finish unseen.
+kill_after_files() {
+	python3 -c 'import os, signal, sqlite3, sys, time
+pid, n = int(sys.argv[1]), int(sys.argv[3])
+end = time.time() + 60
 while time.time() < end:
     try:
-        db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
-        n = db.execute("SELECT count(*) FROM files").fetchone()[0]
+        os.kill(pid, signal.SIGCONT)
+        time.sleep(0.002)
+        os.kill(pid, signal.SIGSTOP)
+    except ProcessLookupError:
+        break
+    try:
+        db = sqlite3.connect("file:" + sys.argv[2] + "?mode=ro", uri=True)
+        stored = db.execute("SELECT count(*) FROM files").fetchone()[0]
         db.close()
-        if n >= int(sys.argv[2]):
-            break
     except sqlite3.OperationalError:
-        pass
-    time.sleep(0.002)' "$1" "$2"
+        continue
+    if stored >= n:
+        break
+try:
+    os.kill(pid, signal.SIGKILL)
+except ProcessLookupError:
+    pass' "$1" "$2" "$3"
 }
 
 test_case 'kill -9 while indexing, once some files are committed'
-"$JAXPROF" index --db="$IX" "$tmp/logdir" >/dev/null 2>&1 &
+# Stopped before it starts: the watcher lets it run.
+sh -c 'kill -STOP $$; exec "$@"' sh "$JAXPROF" index --db="$IX" \
+    "$tmp/logdir" >/dev/null 2>&1 &
 pid=$!
-wait_for_files "$IX" 10
-kill -9 "$pid" 2>/dev/null
+kill_after_files "$pid" "$IX" 10
 wait "$pid" 2>/dev/null || :
 files_stored "$IX" >"$tmp/before"
 n=$(wc -l <"$tmp/before")
+echo "killed with $n of 120 files stored"
 [ "$n" -ge 10 ] || fail "only $n files committed before the kill"
 [ "$n" -lt 120 ] ||
     skip "indexing finished before it could be killed (a fast machine)"
