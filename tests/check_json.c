@@ -567,10 +567,14 @@ START_TEST(test_quirks)
 }
 END_TEST
 
-/* Names longer than a read chunk, split across yajl's buffers. */
+/*
+ * Names longer than a read chunk, split across the tokenizer's buffers:
+ * gzip'd, and plain (tokenized ahead on a thread).
+ */
 START_TEST(test_long_name)
 {
 	size_t n = 600000, len;
+	int gz = _i;
 	char *dir = test_mkdtemp(), *json, *path, *got, *want;
 
 	json = malloc(n + 256);
@@ -581,7 +585,7 @@ START_TEST(test_long_name)
 	memset(json + len, 'n', n);
 	len += n;
 	len += (size_t)sprintf(json + len, "\"}]");
-	path = write_trace(dir, json, len, 1);
+	path = write_trace(dir, json, len, gz);
 	got = dump_read(path, JSON_BATCH_BYTES);
 	len = (size_t)sprintf(want, "plane 1 'pid 1' lines=1 metas=1\n"
 	    " line 1 'tid 1' events=1\n  '");
@@ -1020,7 +1024,7 @@ suite_json(void)
 	tc = tcase_create("quirks");
 	tcase_add_loop_test(tc, test_quirks, 0,
 	    (int)(2 * sizeof quirks / sizeof quirks[0]));
-	tcase_add_test(tc, test_long_name);
+	tcase_add_loop_test(tc, test_long_name, 0, 2);
 	tcase_add_test(tc, test_callback_stops);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bad");
