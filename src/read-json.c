@@ -22,12 +22,6 @@
 #include "xmalloc.h"
 
 #define READ_CHUNK	(256 * 1024)	/* bytes parsed at a time */
-/*
- * Bytes tokenized ahead at a time: a chunk and its tokens (about five
- * times its size) stay in a core's cache while the other core takes them,
- * where 256 KiB chunks went through memory.
- */
-#define LEX_AHEAD_CHUNK	(64 * 1024)
 
 /* A growable byte buffer. */
 struct buf {
@@ -1442,7 +1436,7 @@ run_pass(struct jr *jr, char **cause)
 	jr->offset = 0;
 	jr->depth = jr->top = jr->top_events = jr->evd = jr->in_args = 0;
 	jr->saw_events = 0;
-	if (!jr->lex_ahead || (jr->la = lex_ahead_start(jr->gz, LEX_AHEAD_CHUNK,
+	if (!jr->lex_ahead || (jr->la = lex_ahead_start(jr->gz, READ_CHUNK,
 	    &callbacks, jr)) == NULL)
 		rc = run_inflated(jr, cause);
 	else {
