@@ -226,11 +226,12 @@ const char	*step_source_name(enum step_source src);
 char		*derive_category(const char *name);
 
 /*
- * Reading a trace JSON takes two passes over its stream.  The first,
- * cheap one (steps_prepass_new) finds the step boundaries: device "Steps"
- * lines and host StepTraceAnnotation events, which may come after the
- * device planes they apply to.  The second (classify_new) does the rest,
- * with them.
+ * Steps in two passes over a stream: the first, cheap one
+ * (steps_prepass_new) finds the step boundaries: device "Steps" lines and
+ * host StepTraceAnnotation events, which may come after the device planes
+ * they apply to.  The second (classify_new) does the rest, with them.
+ * (load.c reads files in one pass; it runs this one for the error such a
+ * read would have stopped at first.)
  */
 struct step_windows;
 
@@ -239,9 +240,9 @@ struct step_windows *steps_prepass_new(struct pf_handler *h);
 void		 step_windows_sort(struct step_windows *w);
 void		 step_windows_free(struct step_windows *w);
 /*
- * An XSpace's planes, read in one pass and in parallel, gather the
- * windows as they go (classify_gather_steps), names[i] being plane i's
- * name.  A plane whose windows are not known when it ends (those of host
+ * A file's planes (an XSpace's, a trace JSON's), read in one pass and in
+ * parallel, gather the windows as they go (classify_gather_steps),
+ * names[i] being plane i's name.  A plane whose windows are not known when it ends (those of host
  * planes still being read) keeps its busy time for classify_steps_later().
  * step_windows_gathered() completes them once every plane is read.
  */

@@ -323,39 +323,102 @@ keep_prepass(struct prepass *pp, struct file_summary *fs)
 	pp->nwarnings = 0;
 }
 
+/* A trace JSON's planes, classified apart as an XSpace's are. */
+struct json_pool {
+	struct json_trace *jt;
+	struct step_windows *windows;
+	struct plane_job *jobs;
+	size_t		 njobs;
+	size_t		 next;
+	pthread_mutex_t	 mu;
+};
+
+static void *
+json_plane_worker(void *arg)
+{
+	struct json_pool *pool = arg;
+
+	for (;;) {
+		struct plane_job *job;
+		struct pf_handler h;
+		struct classify *c;
+		size_t i;
+
+		pthread_mutex_lock(&pool->mu);
+		i = pool->next < pool->njobs ? pool->next++ : SIZE_MAX;
+		pthread_mutex_unlock(&pool->mu);
+		if (i == SIZE_MAX)
+			return NULL;
+		job = &pool->jobs[i];
+		c = classify_new(&job->fs, NULL, &h);
+		classify_gather_steps(c, pool->windows, i, &job->later);
+		job->rc = json_emit_plane(pool->jt, i, &h, &job->cause);
+		classify_release(c);
+		if (job->rc != 0) {
+			/* The first error stands: no more batches read. */
+			pthread_mutex_lock(&pool->mu);
+			pool->next = pool->njobs;
+			pthread_mutex_unlock(&pool->mu);
+		}
+	}
+}
+
 /*
- * Trace JSON: the reader gives the events twice, from memory when they fit
- * its budget, and emits its planes in order (no plane of its own to hand
- * to threads); with nthreads of two or more a plain file is tokenized
- * ahead on a second thread.
+ * Trace JSON: once read (the events kept in memory when they fit the
+ * reader's budget), its planes are classified as an XSpace's are, in one
+ * pass that gathers the step windows, on nthreads threads where the
+ * events are in memory (with nthreads of two or more a plain file was
+ * tokenized ahead on a second thread).  Their summaries join the file's
+ * in the order the reader emits them.
  */
 static int
 load_json(const char *path, int nthreads, struct file_summary *fs,
     char **cause)
 {
 	struct pf_read_stats rs;
-	struct step_windows *windows;
-	struct json_trace *jt;
+	struct json_pool pool;
 	struct pf_handler h;
 	struct classify *c;
-	int rc;
+	char *error = NULL;
+	size_t i;
 
-	if (json_open(path, JSON_BATCH_BYTES, nthreads, &jt, &rs, cause) == -1)
+	memset(&pool, 0, sizeof pool);
+	if (json_open(path, JSON_BATCH_BYTES, nthreads, &pool.jt, &rs,
+	    cause) == -1)
 		return -1;
-	windows = steps_prepass_new(&h);
-	if (json_emit(jt, &h, cause) != 0) {
-		step_windows_free(windows);
-		json_close(jt);
-		return -1;
-	}
-	step_windows_sort(windows);
-	c = classify_new(fs, windows, &h);
+	pool.njobs = json_nplanes(pool.jt);
+	pool.windows = step_windows_gather(json_plane_names(pool.jt),
+	    pool.njobs);
+	pool.jobs = xcalloc(pool.njobs + 1, sizeof *pool.jobs);
+	pthread_mutex_init(&pool.mu, NULL);
+	run_workers(json_plane_worker, &pool,
+	    json_planes_apart(pool.jt) ? nthreads : 1, pool.njobs);
+	pthread_mutex_destroy(&pool.mu);
+	for (i = 0; i < pool.njobs && error == NULL; i++)
+		if (pool.jobs[i].rc != 0)
+			error = pool.jobs[i].cause != NULL ?
+			    xstrdup(pool.jobs[i].cause) :
+			    xstrdup("reading stopped");
+	if (error == NULL)
+		step_windows_gathered(pool.windows);
+
+	c = classify_new(fs, pool.windows, &h);
+	(void)json_emit_space(pool.jt, &h);
 	fs->read_stats = rs;
-	rc = json_emit(jt, &h, cause);
+	for (i = 0; i < pool.njobs; i++) {
+		struct plane_job *job = &pool.jobs[i];
+
+		free(job->cause);
+		classify_steps_later(&job->fs, job->later,
+		    error == NULL ? pool.windows : NULL);
+		file_summary_absorb(fs, &job->fs);
+	}
 	classify_finish(c);
-	step_windows_free(windows);
-	json_close(jt);
-	if (rc != 0) {
+	free(pool.jobs);
+	step_windows_free(pool.windows);
+	json_close(pool.jt);
+	if (error != NULL) {
+		*cause = error;
 		file_summary_release(fs);
 		return -1;
 	}

@@ -458,8 +458,12 @@ struct jr {
 	char		*strs;
 	size_t		 nstrs;
 	size_t		 capstrs;
-	struct pf_stat	*scratch;	/* one event's pf_stats */
-	size_t		 capscratch;
+};
+
+/* One event's pf_stats, reused: one per thread emitting. */
+struct scratch {
+	struct pf_stat	*v;
+	size_t		 cap;
 };
 
 /* A file read by json_open(): pass 1 done, the events perhaps kept. */
@@ -467,6 +471,7 @@ struct json_trace {
 	struct jr	 jr;
 	struct pf_read_stats rs;
 	char		*path;
+	char		**names;	/* the planes', in the order emitted */
 };
 
 /* Stops the parse; run_pass() puts the byte offset in the message. */
@@ -1576,23 +1581,13 @@ line_finish(struct jline *l)
 
 /*
  * Makes the events of lines order[first..) that fit budget (at least one
- * line) ready, each line sorted: read in one more pass, or all of them
- * when pass 1 stored them.
+ * line) ready, each line sorted, in one more pass.
  */
 static int
 batch_load(struct jr *jr, size_t first, size_t budget, char **cause)
 {
 	size_t k, nev = 0, w = 0;
 
-	if (jr->stored) {
-		if (jr->deferred != NULL) {
-			*cause = xstrdup(jr->deferred);
-			return -1;
-		}
-		jr->bfirst = 0;
-		jr->bend = jr->nlines;
-		return 0;
-	}
 	batch_release(jr);
 	jr->bfirst = first;
 	for (k = first; k < jr->nlines; k++) {
@@ -1627,7 +1622,8 @@ batch_load(struct jr *jr, size_t first, size_t budget, char **cause)
 }
 
 static int
-emit_line(struct jr *jr, const struct pf_plane *plane, const struct jline *l,
+emit_line(const struct jr *jr, const struct pf_plane *plane,
+    const struct jline *l, struct scratch *scratch,
     const struct pf_handler *h)
 {
 	struct pf_line line;
@@ -1647,14 +1643,14 @@ emit_line(struct jr *jr, const struct pf_plane *plane, const struct jline *l,
 	for (i = 0; rc == 0 && i < l->nevents; i++) {
 		const struct jev *e = &l->ev[i];
 
-		if (e->nstats > jr->capscratch) {
-			jr->capscratch = e->nstats;
-			jr->scratch = xreallocarray(jr->scratch,
-			    jr->capscratch, sizeof *jr->scratch);
+		if (e->nstats > scratch->cap) {
+			scratch->cap = e->nstats;
+			scratch->v = xreallocarray(scratch->v, scratch->cap,
+			    sizeof *scratch->v);
 		}
 		for (j = 0; j < e->nstats; j++) {
 			const struct jstat *s = &jr->stats[e->stat_first + j];
-			struct pf_stat *st = &jr->scratch[j];
+			struct pf_stat *st = &scratch->v[j];
 
 			*st = jr->statproto[s->name];
 			st->kind = (enum pf_value_kind)s->kind;
@@ -1673,7 +1669,7 @@ emit_line(struct jr *jr, const struct pf_plane *plane, const struct jline *l,
 		ev.metadata_id = ev.meta->id;
 		ev.offset_ps = ev.start_ps = e->start_ps;
 		ev.duration_ps = e->dur_ps;
-		ev.stats = jr->scratch;
+		ev.stats = scratch->v;
 		ev.nstats = e->nstats;
 		if (h->event != NULL)
 			rc = h->event(h->ctx, plane, &line, &ev);
@@ -1684,14 +1680,34 @@ emit_line(struct jr *jr, const struct pf_plane *plane, const struct jline *l,
 	return rc == PF_SKIP ? 0 : rc;
 }
 
-/* Emits one plane, loading batches as its lines need them. */
+/*
+ * Line order[k]'s events in memory: kept by pass 1 (then only read, so
+ * planes may be emitted from several threads at once), else loaded with
+ * their batch.
+ */
 static int
-emit_plane(struct jr *jr, const struct jplane *p, size_t budget,
+line_ready(struct jr *jr, size_t k, char **cause)
+{
+	if (jr->stored) {
+		if (jr->deferred == NULL)
+			return 0;
+		*cause = xstrdup(jr->deferred);
+		return -1;
+	}
+	if (k >= jr->bfirst && k < jr->bend)
+		return 0;
+	return batch_load(jr, k, jr->budget, cause);
+}
+
+/* Emits the plane emitted i-th, loading batches as its lines need them. */
+static int
+emit_plane(struct json_trace *jt, size_t i_th, struct scratch *scratch,
     const struct pf_handler *h, char **cause)
 {
+	struct jr *jr = &jt->jr;
+	const struct jplane *p = &jr->planes[jr->porder[i_th]];
 	struct pf_event_meta *metas;
 	struct pf_plane plane;
-	char *name = NULL;
 	size_t i, k;
 	int rc;
 
@@ -1713,25 +1729,21 @@ emit_plane(struct jr *jr, const struct jplane *p, size_t budget,
 	}
 	memset(&plane, 0, sizeof plane);
 	plane.id = p->pid;
-	if (p->name == NULL)
-		name = xasprintf("pid %" PRId64, p->pid);
-	plane.name = p->name != NULL ? p->name : name;
+	plane.name = jt->names[i_th];
 	plane.nlines = p->nlines;
 	plane.metas = metas;
 	plane.nmetas = p->metas.n;
 	rc = h->plane_begin != NULL ? h->plane_begin(h->ctx, &plane) : 0;
 	for (i = 0; rc == 0 && i < p->nlines; i++) {
 		k = p->first + i;
-		if ((k < jr->bfirst || k >= jr->bend) &&
-		    batch_load(jr, k, budget, cause) == -1)
+		if (line_ready(jr, k, cause) == -1)
 			rc = -1;
 		else
 			rc = emit_line(jr, &plane, &jr->lines[jr->order[k]],
-			    h);
+			    scratch, h);
 	}
 	if (rc == 0 && h->plane_end != NULL)
 		rc = h->plane_end(h->ctx, &plane);
-	free(name);
 	free(metas);
 	return rc == PF_SKIP ? 0 : rc;
 }
@@ -1767,7 +1779,6 @@ jr_release(struct jr *jr)
 	free(jr->cur.args);
 	free(jr->key.p);
 	free(jr->num.p);
-	free(jr->scratch);
 	free(jr->what);
 	gzr_free(jr->gz);
 	if (jr->fd != -1)
@@ -1777,8 +1788,13 @@ jr_release(struct jr *jr)
 void
 json_close(struct json_trace *jt)
 {
+	size_t i;
+
 	if (jt == NULL)
 		return;
+	for (i = 0; jt->names != NULL && i < jt->jr.nplanes; i++)
+		free(jt->names[i]);
+	free(jt->names);
 	jr_release(&jt->jr);
 	free(jt->path);
 	free(jt);
@@ -1822,6 +1838,13 @@ json_open(const char *path, size_t budget, int nthreads,
 	jt->rs.bytes = jr->offset;
 	*rs = jt->rs;
 	order_tables(jr);
+	jt->names = xcalloc(jr->nplanes + 1, sizeof *jt->names);
+	for (i = 0; i < jr->nplanes; i++) {
+		const struct jplane *p = &jr->planes[jr->porder[i]];
+
+		jt->names[i] = p->name != NULL ? xstrdup(p->name) :
+		    xasprintf("pid %" PRId64, p->pid);
+	}
 	if (jr->storing) {
 		jr->stored = 1;
 		for (i = 0; jr->deferred == NULL && i < jr->nlines; i++)
@@ -1831,23 +1854,57 @@ json_open(const char *path, size_t budget, int nthreads,
 	return 0;
 }
 
+size_t
+json_nplanes(const struct json_trace *jt)
+{
+	return jt->jr.nplanes;
+}
+
+char *const *
+json_plane_names(const struct json_trace *jt)
+{
+	return jt->names;
+}
+
+int
+json_planes_apart(const struct json_trace *jt)
+{
+	return jt->jr.stored;
+}
+
+int
+json_emit_space(struct json_trace *jt, const struct pf_handler *h)
+{
+	struct pf_space space;
+
+	memset(&space, 0, sizeof space);
+	space.path = jt->jr.path;
+	space.nplanes = jt->jr.nplanes;
+	return h->space != NULL ? h->space(h->ctx, &space) : 0;
+}
+
+int
+json_emit_plane(struct json_trace *jt, size_t i, const struct pf_handler *h,
+    char **cause)
+{
+	struct scratch scratch = { NULL, 0 };
+	int rc = emit_plane(jt, i, &scratch, h, cause);
+
+	free(scratch.v);
+	return rc;
+}
+
 int
 json_emit(struct json_trace *jt, const struct pf_handler *h, char **cause)
 {
-	struct jr *jr = &jt->jr;
-	struct pf_space space;
+	struct scratch scratch = { NULL, 0 };
 	size_t i;
 	int rc;
 
-	if (jr->stored)
-		jr->bfirst = jr->bend = 0;	/* batch_load() tells deferred */
-	memset(&space, 0, sizeof space);
-	space.path = jr->path;
-	space.nplanes = jr->nplanes;
-	rc = h->space != NULL ? h->space(h->ctx, &space) : 0;
-	for (i = 0; rc == 0 && i < jr->nplanes; i++)
-		rc = emit_plane(jr, &jr->planes[jr->porder[i]], jr->budget, h,
-		    cause);
+	rc = json_emit_space(jt, h);
+	for (i = 0; rc == 0 && i < jt->jr.nplanes; i++)
+		rc = emit_plane(jt, i, &scratch, h, cause);
+	free(scratch.v);
 	return rc;
 }
 

@@ -54,8 +54,8 @@ int	json_read_budget(const char *path, size_t budget,
 
 /*
  * json_read() in two halves, for a caller that needs the events more than
- * once (load.c: the steps, then the classification) without reading a file
- * that fits the budget again:
+ * once without reading a file that fits the budget again, or wants its
+ * planes one by one (load.c classifies them on threads):
  *
  *	struct json_trace *jt;
  *	if (json_open(path, JSON_BATCH_BYTES, 2, &jt, &rs, &cause) == -1) ...;
@@ -63,10 +63,10 @@ int	json_read_budget(const char *path, size_t budget,
  *	json_close(jt);
  *
  * json_open() makes the first pass (its errors are json_read()'s, but for
- * those found only in a batch, which json_emit() returns); each
- * json_emit() gives the whole stream as json_read() does.  nthreads: the
- * threads the file may use; with two or more, a plain file is tokenized
- * ahead on a second one (lex-ahead.h), as json_read() does.
+ * those found only in a batch, which the emits return); each json_emit()
+ * gives the whole stream as json_read() does.  nthreads: the threads the
+ * file may use; with two or more, a plain file is tokenized ahead on a
+ * second one (lex-ahead.h), as json_read() does.
  */
 struct json_trace;
 
@@ -74,6 +74,21 @@ int	json_open(const char *path, size_t budget, int nthreads,
 	    struct json_trace **jt, struct pf_read_stats *rs, char **cause);
 int	json_emit(struct json_trace *jt, const struct pf_handler *h,
 	    char **cause);
+/*
+ * json_emit() in parts: the space callback (json_emit_space()), then
+ * plane i of json_nplanes() (json_emit_plane(): its plane_begin to
+ * plane_end) for each i in turn gives the same stream.  Names: the
+ * planes' names in that order.  When json_planes_apart() says so (the
+ * events were kept in memory), planes may be emitted in any order and
+ * from several threads at once; else one at a time, in order, is best
+ * (each batch is read again when it is needed again).
+ */
+size_t	json_nplanes(const struct json_trace *jt);
+char *const *json_plane_names(const struct json_trace *jt);
+int	json_planes_apart(const struct json_trace *jt);
+int	json_emit_space(struct json_trace *jt, const struct pf_handler *h);
+int	json_emit_plane(struct json_trace *jt, size_t i,
+	    const struct pf_handler *h, char **cause);
 void	json_close(struct json_trace *jt);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -566,10 +567,14 @@ START_TEST(test_quirks)
 }
 END_TEST
 
-/* Names longer than a read chunk, split across yajl's buffers. */
+/*
+ * Names longer than a read chunk, split across the tokenizer's buffers:
+ * gzip'd, and plain (tokenized ahead on a thread).
+ */
 START_TEST(test_long_name)
 {
 	size_t n = 600000, len;
+	int gz = _i;
 	char *dir = test_mkdtemp(), *json, *path, *got, *want;
 
 	json = malloc(n + 256);
@@ -580,7 +585,7 @@ START_TEST(test_long_name)
 	memset(json + len, 'n', n);
 	len += n;
 	len += (size_t)sprintf(json + len, "\"}]");
-	path = write_trace(dir, json, len, 1);
+	path = write_trace(dir, json, len, gz);
 	got = dump_read(path, JSON_BATCH_BYTES);
 	len = (size_t)sprintf(want, "plane 1 'pid 1' lines=1 metas=1\n"
 	    " line 1 'tid 1' events=1\n  '");
@@ -656,6 +661,144 @@ START_TEST(test_emit_twice)
 }
 END_TEST
 
+/* One plane of jt, emitted into its own dump. */
+struct plane_dump {
+	struct json_trace *jt;
+	size_t		 i;
+	char		*dump;
+	int		 rc;
+};
+
+static void *
+dump_plane_of(void *arg)
+{
+	struct plane_dump *pd = arg;
+	struct pf_handler h;
+	char *cause = NULL;
+	size_t len;
+	FILE *fp = open_memstream(&pd->dump, &len);
+
+	ck_assert_ptr_nonnull(fp);
+	dump_handler(&h, fp);
+	pd->rc = json_emit_plane(pd->jt, pd->i, &h, &cause);
+	if (pd->rc != 0)
+		fprintf(fp, "error: %s", cause);
+	free(cause);
+	ck_assert_int_eq(fclose(fp), 0);
+	return NULL;
+}
+
+/* The dump of path's planes emitted one by one, up to an error. */
+static char *
+dump_by_planes(const char *path, size_t budget)
+{
+	struct pf_read_stats rs;
+	struct json_trace *jt;
+	struct plane_dump pd;
+	char *dump, *cause = NULL;
+	size_t len;
+	FILE *fp = open_memstream(&dump, &len);
+
+	ck_assert_ptr_nonnull(fp);
+	if (json_open(path, budget, 2, &jt, &rs, &cause) == -1) {
+		fprintf(fp, "error: %s", cause);
+		free(cause);
+	} else {
+		for (pd.i = 0, pd.rc = 0; pd.rc == 0 &&
+		    pd.i < json_nplanes(jt); pd.i++) {
+			pd.jt = jt;
+			dump_plane_of(&pd);
+			fputs(pd.dump, fp);
+			free(pd.dump);
+		}
+		json_close(jt);
+	}
+	ck_assert_int_eq(fclose(fp), 0);
+	return dump;
+}
+
+/* Three planes, not in pid order, with lines, B/E pairs and stats. */
+static const char three_planes[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"M\",\"pid\":3,\"name\":\"process_name\","
+    "\"args\":{\"name\":\"/host:CPU\"}},"
+    "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\","
+    "\"args\":{\"name\":\"/device:GPU:0\"}},"
+    "{\"ph\":\"X\",\"pid\":3,\"tid\":9,\"ts\":5,\"dur\":4,"
+    "\"name\":\"step\",\"args\":{\"step_num\":\"1\",\"x\":1.5}},"
+    "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":6,\"dur\":1,"
+    "\"name\":\"dot.1\",\"args\":{\"hlo_op\":\"dot.1\",\"b\":true}},"
+    "{\"ph\":\"B\",\"pid\":2,\"tid\":1,\"ts\":1,\"name\":\"a\"},"
+    "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3,"
+    "\"name\":\"add.2\"},"
+    "{\"ph\":\"E\",\"pid\":2,\"tid\":1,\"ts\":8},"
+    "{\"ph\":\"X\",\"pid\":3,\"tid\":8,\"ts\":1,\"dur\":2,"
+    "\"name\":\"step\",\"args\":{\"s\":\"text\"}}]}";
+
+/*
+ * Planes emitted one by one give json_emit()'s stream: from two threads
+ * at once, the last first, when the first pass kept the events; one at a
+ * time, in order, when they are read in batches.
+ */
+START_TEST(test_emit_planes)
+{
+	char *dir = test_mkdtemp(), *path, *whole, *cause = NULL;
+	size_t budgets[] = { JSON_BATCH_BYTES, 1 };
+	struct pf_read_stats rs;
+	struct json_trace *jt;
+	size_t b, i, n;
+
+	path = write_trace(dir, three_planes, strlen(three_planes), 0);
+	whole = dump_read(path, JSON_BATCH_BYTES);
+	ck_assert_msg(strstr(whole, "error") == NULL, "%s", whole);
+	for (b = 0; b < sizeof budgets / sizeof budgets[0]; b++) {
+		struct plane_dump *pd;
+		pthread_t thread;
+		char *joined;
+		size_t len;
+		FILE *fp = open_memstream(&joined, &len);
+
+		ck_assert_int_eq(json_open(path, budgets[b], 2, &jt, &rs,
+		    &cause), 0);
+		ck_assert_int_eq(json_planes_apart(jt), b == 0);
+		n = json_nplanes(jt);
+		ck_assert_uint_eq(n, 3);
+		ck_assert_str_eq(json_plane_names(jt)[0], "/device:GPU:0");
+		ck_assert_str_eq(json_plane_names(jt)[1], "pid 2");
+		ck_assert_str_eq(json_plane_names(jt)[2], "/host:CPU");
+		pd = calloc(n, sizeof *pd);
+		for (i = 0; i < n; i++) {
+			pd[i].jt = jt;
+			pd[i].i = i;
+		}
+		if (json_planes_apart(jt)) {
+			ck_assert_int_eq(pthread_create(&thread, NULL,
+			    dump_plane_of, &pd[n - 1]), 0);
+			for (i = n - 1; i-- > 0;)
+				dump_plane_of(&pd[i]);
+			ck_assert_int_eq(pthread_join(thread, NULL), 0);
+		} else
+			for (i = 0; i < n; i++)
+				dump_plane_of(&pd[i]);
+		for (i = 0; i < n; i++) {
+			ck_assert_int_eq(pd[i].rc, 0);
+			fputs(pd[i].dump, fp);
+			free(pd[i].dump);
+		}
+		ck_assert_int_eq(fclose(fp), 0);
+		ck_assert_msg(strcmp(joined, whole) == 0, "budget %zu differs",
+		    budgets[b]);
+		free(joined);
+		free(pd);
+		json_close(jt);
+	}
+	free(whole);
+	free(path);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /*
  * A 'B' closed before it began is found by the first pass when the events
  * fit, by a batch when they do not: the same message either way, and an
@@ -687,6 +830,13 @@ START_TEST(test_negative_late)
 	kept = dump_read(path, JSON_BATCH_BYTES);
 	batched = dump_read(path, 1);
 	ck_assert_msg(strstr(kept, late[_i].want) != NULL, "got '%s'", kept);
+	ck_assert_str_eq(kept, batched);
+	free(batched);
+	/* Plane by plane: the same error, on the same plane. */
+	batched = dump_by_planes(path, JSON_BATCH_BYTES);
+	ck_assert_str_eq(kept, batched);
+	free(batched);
+	batched = dump_by_planes(path, 1);
 	ck_assert_str_eq(kept, batched);
 	free(kept);
 	free(batched);
@@ -869,11 +1019,12 @@ suite_json(void)
 	tcase_add_test(tc, test_smdebug);
 	tcase_add_test(tc, test_batches);
 	tcase_add_test(tc, test_emit_twice);
+	tcase_add_test(tc, test_emit_planes);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("quirks");
 	tcase_add_loop_test(tc, test_quirks, 0,
 	    (int)(2 * sizeof quirks / sizeof quirks[0]));
-	tcase_add_test(tc, test_long_name);
+	tcase_add_loop_test(tc, test_long_name, 0, 2);
 	tcase_add_test(tc, test_callback_stops);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bad");

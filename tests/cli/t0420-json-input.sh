@@ -229,6 +229,43 @@ expect_stderr_empty
 printf 'line,name,depth,start_ps,dur_ps\npython,outer,0,40000000,300000000\n' >want
 expect_stdout_file want
 
+# Planes are classified apart, on threads: a device plane whose steps are
+# the host's, named only by a plane read after it (or beside it), and an
+# error one plane's events hold, found when the file is first read.
+mkdir twoplanes
+cat >twoplanes/h.trace.json <<'EOF'
+{"traceEvents":[
+{"ph":"M","pid":1,"name":"process_name","args":{"name":"/device:GPU:0"}},
+{"ph":"M","pid":1,"tid":1,"name":"thread_name","args":{"name":"XLA Ops"}},
+{"ph":"M","pid":2,"name":"process_name","args":{"name":"/host:CPU"}},
+{"ph":"X","pid":1,"tid":1,"ts":10,"dur":20,"name":"dot.1","args":{"hlo_op":"dot.1","hlo_module":"jit_f"}},
+{"ph":"X","pid":1,"tid":1,"ts":40,"dur":30,"name":"add.2","args":{"hlo_op":"add.2","hlo_module":"jit_f"}},
+{"ph":"X","pid":1,"tid":1,"ts":110,"dur":10,"name":"dot.1","args":{"hlo_op":"dot.1","hlo_module":"jit_f"}},
+{"ph":"X","pid":2,"tid":5,"ts":0,"dur":100,"name":"train","args":{"step_num":"1","_r":"1"}},
+{"ph":"X","pid":2,"tid":5,"ts":100,"dur":100,"name":"train","args":{"step_num":"2","_r":"1"}}
+]}
+EOF
+
+test_case 'two planes: the device is measured in the host steps that follow it'
+expect_code 0 jaxprof steps --format=csv twoplanes
+expect_stderr_empty
+cut -d, -f3- "$out" >got
+cat >want <<'EOF'
+device,step,name,start_us,duration_us,compute_us,collective_us,transfer_us,idle_us,outlier
+/device:GPU:0,1,train,0.000,100.000,50.000,0.000,0.000,50.000,0
+/device:GPU:0,2,train,100.000,100.000,10.000,0.000,0.000,90.000,0
+EOF
+expect_files_equal want got
+
+mkdir lateerror
+printf '%s' '[{"ph":"B","pid":1,"tid":1,"ts":10,"name":"a"},{"ph":"E","pid":1,"tid":1,"ts":5},{"ph":"X","pid":2,"tid":1,"ts":1,"dur":1,"name":"b"}]' \
+    >lateerror/h.trace.json
+
+test_case 'an error in the first plane of two: exit 2, where it is'
+expect_code 2 jaxprof top lateerror
+expect_stdout_empty
+expect_stderr_line "^jaxprof: top: cannot read '.*/lateerror/h\.trace\.json': at byte 80: pid 1 tid 1: impossible 'E' at ts 5000000 ps, before its 'B' at 10000000 ps \(a negative duration\)$"
+
 # Last, as it states what the reports should do on JSON rather than what
 # they all do yet: steps of run 00 from either file.
 test_case 'steps of run 00 read as .xplane.pb'
