@@ -101,10 +101,10 @@ relay_new(const struct load_hooks *hooks, const struct xspace *xs)
 	r->hooks = hooks;
 	r->read = xcalloc(n + 1, 1);
 	r->waiting = xcalloc(n + 1, sizeof *r->waiting);
+	pthread_mutex_init(&r->mu, NULL);
 	for (i = 0; i < n; i++)
 		r->read[i] = !classify_is_host_plane(xspace_plane_names(xs)[i]);
 	relay_advance(r, n);
-	pthread_mutex_init(&r->mu, NULL);
 	return r;
 }
 

@@ -542,6 +542,60 @@ host_events_dump(struct index *ix, const char *path)
 	return out;
 }
 
+/* The gen-xplane file at path as discovery finds it, but changed. */
+static void
+generated_file(struct found_file *ff, char *path)
+{
+	struct stat sb;
+
+	ck_assert_int_eq(stat(path, &sb), 0);
+	memset(ff, 0, sizeof *ff);
+	ff->path = path;
+	ff->kind = KIND_XPLANE;
+	ff->run = (char *)"2026_01_01_00_00_00";
+	ff->host = (char *)"host0";
+	ff->size = sb.st_size;
+	ff->mtime_ns = 1;
+}
+
+/*
+ * Appends a copy of path's /host:CPU plane named /host:CPX: a second host
+ * plane of long events, after the first in file order.
+ */
+static void
+copy_host_plane(const char *path)
+{
+	size_t len, i = 0, copied = 0;
+	unsigned char *b = (unsigned char *)test_slurp(path, &len), *out;
+
+	out = malloc(2 * len);
+	ck_assert_ptr_nonnull(out);
+	memcpy(out, b, len);
+	while (i < len) {
+		size_t start = i, end, j;
+		uint64_t v = 0;
+		int shift = 0, key = b[i++];
+
+		ck_assert_int_eq(key & 7, 2);
+		do
+			v |= (uint64_t)(b[i] & 0x7f) << shift, shift += 7;
+		while (b[i++] & 0x80);
+		end = i + (size_t)v;
+		for (j = i; key == 0x0a && j + 11 < end; j++)
+			if (memcmp(b + j, "\x12\x09/host:CPU", 11) == 0) {
+				memcpy(out + len, b + start, end - start);
+				out[len + (j - start) + 10] = 'X';
+				copied = end - start;
+				break;
+			}
+		i = end;
+	}
+	ck_assert_uint_gt(copied, 0);
+	test_spew(path, out, len + copied);
+	free(out);
+	free(b);
+}
+
 /*
  * A host plane's long host events, given in batches while it is read and
  * stored ahead of the rest of the file, make the same tables as the
@@ -561,7 +615,6 @@ START_TEST(test_host_events_ahead)
 	char *events_whole, *events_ahead;
 	sqlite3_int64 id;
 	size_t i, nkept = 0;
-	struct stat sb;
 
 	/* 2,100 steps: over two batches of long events on /host:CPU. */
 	path = test_gen_profile(prof, "--steps=2100 --ops=1 --devices=1", 0);
@@ -582,14 +635,7 @@ START_TEST(test_host_events_ahead)
 		ck_assert_uint_le(b->plane, b->next->plane);
 
 	/* At once, then again in halves with the host events ahead. */
-	ck_assert_int_eq(stat(path, &sb), 0);
-	memset(&ff, 0, sizeof ff);
-	ff.path = path;
-	ff.kind = KIND_XPLANE;
-	ff.run = (char *)"2026_01_01_00_00_00";
-	ff.host = (char *)"host0";
-	ff.size = sb.st_size;
-	ff.mtime_ns = 1;
+	generated_file(&ff, path);
 	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
 	ck_assert_int_eq(refresh(ix), 0);	/* as jaxprof stores it */
 	refreshed = file_dump(ix, path);
@@ -662,6 +708,63 @@ START_TEST(test_host_events_ahead)
 		ck_assert_int_eq(rows_of(ix, per_file_tables[i], path), 0);
 	assert_no_orphans(ix);
 	index_close(ix);
+	free(path);
+}
+END_TEST
+
+/*
+ * Two host planes read at once: their batches still come in file order,
+ * and make the same tables as the summary stored at once.
+ */
+START_TEST(test_host_events_two_planes)
+{
+	struct load_hooks hooks = { told_read, told_gone, given_batch, NULL };
+	struct file_summary kept, streamed;
+	struct host_event_batch *b;
+	struct found_file ff;
+	struct given given;
+	struct index *ix;
+	char *cause = NULL, *path, *whole, *ahead;
+	sqlite3_int64 id;
+	size_t first_x = 0;
+
+	path = test_gen_profile(prof, "--steps=2100 --ops=1 --devices=1", 0);
+	copy_host_plane(path);
+	memset(&given, 0, sizeof given);
+	given.end = &given.first;
+	hooks.ctx = &given;
+	ck_assert_msg(load_file(path, KIND_XPLANE, 2, &hooks, &streamed,
+	    &cause) == 0, "%s", cause);
+	ck_assert_msg(load_file(path, KIND_XPLANE, 1, NULL, &kept,
+	    &cause) == 0, "%s", cause);
+	for (b = given.first; b->next != NULL; b = b->next) {
+		ck_assert_uint_le(b->plane, b->next->plane);
+		if (b->plane != b->next->plane)
+			first_x = b->next->plane;
+	}
+	ck_assert_uint_gt(first_x, 0);
+	ck_assert_str_eq(kept.strings.strings[kept.planes[first_x].name],
+	    "/host:CPX");
+
+	/* Stored as jaxprof stores it, then at once. */
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(refresh(ix), 0);
+	ahead = host_events_dump(ix, path);
+	ck_assert_ptr_nonnull(strstr(ahead, "/host:CPX|"));
+	generated_file(&ff, path);
+	q_exec(index_db(ix), "BEGIN");
+	ck_assert_msg(index_store_file(ix, &ff, &kept, &id, &cause) == 0,
+	    "%s", cause);
+	q_exec(index_db(ix), "COMMIT");
+	whole = host_events_dump(ix, path);
+	ck_assert_msg(strcmp(ahead, whole) == 0,
+	    "two host planes: not the rows stored at once");
+	free(ahead);
+	free(whole);
+	index_close(ix);
+	given_free(&given);
+	file_summary_release(&kept);
+	file_summary_release(&streamed);
 	free(path);
 }
 END_TEST
@@ -961,6 +1064,7 @@ suite_index(void)
 	tcase_add_test(tc, test_refresh);
 	tcase_add_test(tc, test_store_halves);
 	tcase_add_test(tc, test_host_events_ahead);
+	tcase_add_test(tc, test_host_events_two_planes);
 	tcase_add_test(tc, test_other_version);
 	tcase_add_test(tc, test_foreign);
 	tcase_add_test(tc, test_unopenable);
