@@ -249,6 +249,11 @@ struct pool {
 	size_t		 stored;	/* jobs stored (and freed) so far */
 	size_t		 ahead;		/* jobs read ahead of the store, at most */
 	int		 plane_threads;	/* per file: CPUs left to its planes */
+	/*
+	 * Host events are stored while read (small files): only with a CPU
+	 * to spare, since on one they would only interrupt the reading.
+	 */
+	int		 host_events_ahead;
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 done;		/* a job is read, or its HLO */
 	pthread_cond_t	 room;		/* a job is stored */
@@ -466,8 +471,8 @@ worker(void *arg)
 		j = &p->jobs[p->next++];
 		pthread_mutex_unlock(&p->mu);
 		hooks.ctx = j;
-		/* Stored while the file is read when its store begins early. */
-		if (j->ff->size <= EARLY_STORE_MAX_BYTES)
+		if (p->host_events_ahead &&
+		    j->ff->size <= EARLY_STORE_MAX_BYTES)
 			hooks.host_events = job_host_events;
 		if (j->mem != NULL) {
 			j->rc = load_memory(j->ff->path, j->mem, j->memlen,
@@ -735,6 +740,7 @@ index_refresh(struct index *ix, const struct found *f)
 	pool.plane_threads = pool.njobs == 0 ? 1 : (int)(ncpus / pool.njobs);
 	if (pool.plane_threads < 1)
 		pool.plane_threads = 1;
+	pool.host_events_ahead = ncpus > 1;
 	pool.ahead = READ_AHEAD * max_threads;
 	while (nthreads < max_threads && nthreads < pool.njobs &&
 	    pthread_create(&threads[nthreads], NULL, worker, &pool) == 0)
