@@ -296,6 +296,10 @@ void		 classify_stream_busy(struct classify *c);
 /* Forgets what plane number `plane` gathered into w: it is read again. */
 void		 step_windows_plane_reset(struct step_windows *w,
 		    size_t plane);
+void		 file_summary_absorb(struct file_summary *dst,
+		    struct file_summary *src);
+void		 file_summary_release(struct file_summary *fs);
+
 /*
  * A host plane's long host events handed over as they are found, so that
  * they can be stored while the plane is still read: a batch's names are
@@ -328,8 +332,5 @@ int		 classify_is_host_plane(const char *name);
 void		 classify_hand_host_events(struct classify *c,
 		    void (*give)(void *ctx, struct host_event_batch *b),
 		    void *ctx);
-void		 file_summary_absorb(struct file_summary *dst,
-		    struct file_summary *src);
-void		 file_summary_release(struct file_summary *fs);
 
 #endif
