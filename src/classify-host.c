@@ -273,6 +273,9 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 		h->depth = (int)c->nev_stack;
 		h->start_ps = start;
 		h->dur_ps = dur;
+		if (c->give_host_events != NULL &&
+		    p->nhost_events == HOST_EVENT_BATCH)
+			hand_host_events(c);
 	}
 
 	if (c->nev_stack == c->ev_stack_cap) {
@@ -320,11 +323,70 @@ cmp_exec_start(const void *a, const void *b)
 	return (x->start_ps > y->start_ps) - (x->start_ps < y->start_ps);
 }
 
+/* Appends string id s of the plane's summary to b's text; its offset. */
+static size_t
+batch_text(struct host_event_batch *b, size_t *len, size_t *cap,
+    const struct strmap *m, uint32_t s)
+{
+	size_t at = *len, n = m->lengths[s] + 1;
+
+	if (*len + n > *cap) {
+		*cap = (*len + n) * 2;
+		b->text = xreallocarray(b->text, *cap, 1);
+	}
+	memcpy(b->text + at, m->strings[s], n);
+	*len += n;
+	return at;
+}
+
+void
+hand_host_events(struct classify *c)
+{
+	struct plane_summary *p = c->plane;
+	const struct strmap *m = &c->fs->strings;
+	struct host_event_batch *b;
+	size_t i, len = 0, cap = 0;
+
+	if (p->nhost_events == 0)
+		return;
+	b = xcalloc(1, sizeof *b);
+	b->rows = xcalloc(p->nhost_events, sizeof *b->rows);
+	b->nrows = p->nhost_events;
+	for (i = 0; i < p->nhost_events; i++) {
+		const struct host_event_rec *h = &p->host_events[i];
+		struct host_event_row *r = &b->rows[i];
+
+		r->name = batch_text(b, &len, &cap, m, h->name);
+		r->line = batch_text(b, &len, &cap, m, h->line);
+		r->depth = h->depth;
+		r->start_ps = h->start_ps;
+		r->dur_ps = h->dur_ps;
+	}
+	p->nhost_events = 0;
+	c->give_host_events(c->give_ctx, b);
+}
+
+void
+host_event_batch_free(struct host_event_batch *b)
+{
+	if (b == NULL)
+		return;
+	free(b->rows);
+	free(b->text);
+	free(b);
+}
+
 void
 host_plane_end(struct classify *c)
 {
 	struct plane_summary *p = c->plane;
 	size_t i, j = 0;
+
+	if (c->give_host_events != NULL) {
+		hand_host_events(c);
+		free(p->host_events);
+		p->host_events = NULL;
+	}
 
 	p->scopes = xcalloc(c->scopes.n + 1, sizeof *p->scopes);
 	for (i = 0; i < c->scopes.n; i++) {

@@ -88,6 +88,10 @@ struct classify {
 	size_t		 gather_plane;
 	struct steps_later **later;
 	const struct hlo_set *hlo;	/* the programs' HLO, or NULL */
+	/* Takes the long host events as they come (classify_hand_...). */
+	void		(*give_host_events)(void *ctx,
+			    struct host_event_batch *b);
+	void		*give_ctx;
 	/* The HLO module of the last event's program, found once per run. */
 	const struct hlo_module *last_hlo;
 	int64_t		 last_hlo_program;
@@ -353,5 +357,7 @@ void		host_event(struct classify *c, const struct pf_event *ev,
 		    int64_t start, int64_t dur);
 void		host_line_end(struct classify *c);
 void		host_plane_end(struct classify *c);
+/* The plane's long host events so far, to give_host_events. */
+void		hand_host_events(struct classify *c);
 
 #endif

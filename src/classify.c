@@ -565,6 +565,13 @@ cb_space(void *ctx, const struct pf_space *space)
 	return 0;
 }
 
+int
+classify_is_host_plane(const char *name)
+{
+	return strncmp(name, "/host:", 6) == 0 &&
+	    strcmp(name, "/host:metadata") != 0;
+}
+
 static int
 cb_plane_begin(void *ctx, const struct pf_plane *plane)
 {
@@ -582,8 +589,7 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	p->name = intern_str(c, plane->name);
 	if (strncmp(plane->name, "/device:", 8) == 0)
 		p->kind = PLANE_DEVICE;
-	else if (strncmp(plane->name, "/host:", 6) == 0 &&
-	    strcmp(plane->name, "/host:metadata") != 0)
+	else if (classify_is_host_plane(plane->name))
 		p->kind = PLANE_HOST;
 	else
 		p->kind = PLANE_OTHER;
@@ -1161,6 +1167,14 @@ void
 classify_use_hlo(struct classify *c, const struct hlo_set *hlo)
 {
 	c->hlo = hlo;
+}
+
+void
+classify_hand_host_events(struct classify *c,
+    void (*give)(void *ctx, struct host_event_batch *b), void *ctx)
+{
+	c->give_host_events = give;
+	c->give_ctx = ctx;
 }
 
 /* File-level results, once all its planes are in fs. */

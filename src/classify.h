@@ -301,4 +301,37 @@ void		 file_summary_absorb(struct file_summary *dst,
 		    struct file_summary *src);
 void		 file_summary_release(struct file_summary *fs);
 
+/*
+ * A host plane's long host events handed over as they are found, so that
+ * they can be stored while the plane is still read: a batch's names are
+ * copies in its text, and the batch is its taker's to free.
+ */
+#define HOST_EVENT_BATCH	1024	/* rows; 64 of index-rows.c's inserts */
+
+struct host_event_row {
+	size_t		 name, line;	/* offsets in the batch's text */
+	int		 depth;
+	int64_t		 start_ps, dur_ps;
+};
+
+struct host_event_batch {
+	struct host_event_batch *next;	/* for whoever queues it */
+	size_t		 plane;		/* its plane's number in the file */
+	struct host_event_row *rows;
+	size_t		 nrows;
+	char		*text;
+};
+
+void		 host_event_batch_free(struct host_event_batch *b);
+/* Whether a plane of this name is a host plane, the kind with host events. */
+int		 classify_is_host_plane(const char *name);
+/*
+ * c hands its plane's long host events to give() in batches of up to
+ * HOST_EVENT_BATCH rows, the last at the plane's end, and keeps none in
+ * its summary (their plane's number is the caller's to set).
+ */
+void		 classify_hand_host_events(struct classify *c,
+		    void (*give)(void *ctx, struct host_event_batch *b),
+		    void *ctx);
+
 #endif

@@ -88,9 +88,19 @@ struct file_store {
 	int		 open;		/* its savepoint is */
 	int		 current;	/* found stored already: left as it is */
 	sqlite3_int64	 id;
+	/* Its plane 0's rowid, fixed by host events stored ahead; or -1. */
+	sqlite3_int64	 plane_base;
 };
 int	index_store_begin(struct index *ix, const struct found_file *ff,
 	    const struct hlo_set *hlo, struct file_store *fst, char **cause);
+/*
+ * Between begin and finish: stores a batch of a host plane's long host
+ * events (load_hooks.host_events; the summary finish gets keeps none).
+ * The planes of the file get the rowids that follow the table's last at
+ * the first batch: finish fails rather than store others.
+ */
+int	index_store_host_events(struct index *ix, struct file_store *fst,
+	    const struct host_event_batch *b, char **cause);
 int	index_store_finish(struct index *ix, struct file_store *fst,
 	    const struct file_summary *fs, sqlite3_int64 *id, char **cause);
 void	index_store_abandon(struct index *ix, struct file_store *fst);

@@ -237,6 +237,8 @@ struct job {
 	/* Its HLO, read before its planes (struct load_hooks), or NULL. */
 	const struct hlo_set *hlo;
 	int		 hlo_busy;	/* being stored ahead of the planes */
+	/* Long host events given while its planes are read, to store. */
+	struct host_event_batch *host_events, **host_events_end;
 	struct file_store store;	/* the calling thread's alone */
 };
 
@@ -247,6 +249,11 @@ struct pool {
 	size_t		 stored;	/* jobs stored (and freed) so far */
 	size_t		 ahead;		/* jobs read ahead of the store, at most */
 	int		 plane_threads;	/* per file: CPUs left to its planes */
+	/*
+	 * Host events are stored while read (small files): only with a CPU
+	 * to spare, since on one they would only interrupt the reading.
+	 */
+	int		 host_events_ahead;
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 done;		/* a job is read, or its HLO */
 	pthread_cond_t	 room;		/* a job is stored */
@@ -408,13 +415,50 @@ job_hlo_gone(void *ctx)
 	pthread_mutex_unlock(&j->pool->mu);
 }
 
+/* A batch of a job's host events: the calling thread stores it. */
+static void
+job_host_events(void *ctx, struct host_event_batch *b)
+{
+	struct job *j = ctx;
+
+	pthread_mutex_lock(&j->pool->mu);
+	b->next = NULL;
+	*j->host_events_end = b;
+	j->host_events_end = &b->next;
+	pthread_cond_broadcast(&j->pool->done);
+	pthread_mutex_unlock(&j->pool->mu);
+}
+
+static void
+free_host_events(struct host_event_batch *b)
+{
+	while (b != NULL) {
+		struct host_event_batch *next = b->next;
+
+		host_event_batch_free(b);
+		b = next;
+	}
+}
+
+/* Takes job j's waiting host events off it (its waiting list emptied). */
+static struct host_event_batch *
+job_take_host_events(struct job *j)
+{
+	struct host_event_batch *b = j->host_events;
+
+	j->host_events = NULL;
+	j->host_events_end = &j->host_events;
+	return b;
+}
+
 static void *
 worker(void *arg)
 {
 	struct pool *p = arg;
 
 	for (;;) {
-		struct load_hooks hooks = { job_hlo_read, job_hlo_gone, NULL };
+		struct load_hooks hooks = { job_hlo_read, job_hlo_gone, NULL,
+		    NULL };
 		struct job *j;
 
 		pthread_mutex_lock(&p->mu);
@@ -427,6 +471,9 @@ worker(void *arg)
 		j = &p->jobs[p->next++];
 		pthread_mutex_unlock(&p->mu);
 		hooks.ctx = j;
+		if (p->host_events_ahead &&
+		    j->ff->size <= EARLY_STORE_MAX_BYTES)
+			hooks.host_events = job_host_events;
 		if (j->mem != NULL) {
 			j->rc = load_memory(j->ff->path, j->mem, j->memlen,
 			    j->ff->kind, p->plane_threads, &hooks, &j->fs,
@@ -444,12 +491,32 @@ worker(void *arg)
 	}
 }
 
+/* Stores batches of host events into a begun store, and frees them. */
+static int
+store_host_events(struct index *ix, struct file_store *fst,
+    struct host_event_batch *b, char **cause)
+{
+	while (b != NULL) {
+		struct host_event_batch *next = b->next;
+		int rc = index_store_host_events(ix, fst, b, cause);
+
+		host_event_batch_free(b);
+		b = next;
+		if (rc == -1) {
+			free_host_events(b);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Stores one finished job; -1 on a database error (*cause set). */
 static int
 store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
     char **cause)
 {
 	const struct pf_read_stats *rs = &j->fs.read_stats;
+	struct host_event_batch *waiting;
 	int rc;
 
 	if (j->spool != NULL) {
@@ -461,8 +528,12 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 		char *shown = found_display_path(j->ff->path);
 		char *looks = found_looks_like(j->ff);
 
-		/* Its HLO may be stored already: the file goes as a whole. */
+		/*
+		 * Its HLO and host events may be stored already: the file
+		 * goes as a whole.
+		 */
 		index_store_abandon(ix, &j->store);
+		free_host_events(job_take_host_events(j));
 		if (looks != NULL)
 			jp_warnx("cannot read '%s': %s (%s)", shown, j->cause,
 			    looks);
@@ -481,9 +552,17 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 		    "missing metadata; their names are empty", j->ff->path,
 		    (unsigned long long)rs->missing_event_metadata,
 		    (unsigned long long)rs->missing_stat_metadata);
-	if (j->store.begun)
+	/* Host events still waiting: the summary holds none of them. */
+	waiting = job_take_host_events(j);
+	if (waiting != NULL && !j->store.begun &&
+	    index_store_begin(ix, j->ff, j->fs.hlo, &j->store, cause) == -1) {
+		free_host_events(waiting);
+		rc = -1;
+	} else
+		rc = store_host_events(ix, &j->store, waiting, cause);
+	if (rc == 0 && j->store.begun)
 		rc = index_store_finish(ix, &j->store, &j->fs, id, cause);
-	else
+	else if (rc == 0)
 		rc = index_store_file(ix, j->ff, &j->fs, id, cause);
 	file_summary_release(&j->fs);
 	return rc;
@@ -499,9 +578,12 @@ pool_stored(struct pool *p, size_t j)
 	pthread_mutex_unlock(&p->mu);
 }
 
-/* Stores job j's HLO ahead of its planes (called with p->mu held). */
+/*
+ * Begins job j's store ahead of its planes, with its HLO if read (called
+ * with p->mu held).
+ */
 static int
-pool_store_hlo(struct pool *p, struct job *j, struct index *ix,
+pool_store_begin(struct pool *p, struct job *j, struct index *ix,
     struct batch *b, char **cause)
 {
 	int rc;
@@ -517,11 +599,28 @@ pool_store_hlo(struct pool *p, struct job *j, struct index *ix,
 }
 
 /*
- * Waits until job j is read, storing its HLO as soon as that is read when
- * the file is small (EARLY_STORE_MAX_BYTES).  An open batch waits only
- * until its time is up, then commits: the write lock is held BATCH_NS at
- * most, busy or not, except by a file whose store has begun: that commits
- * with the rest of the file.
+ * Stores the host events given so far while job j is read (called with
+ * p->mu held, its store begun).
+ */
+static int
+pool_store_host_events(struct pool *p, struct job *j, struct index *ix,
+    char **cause)
+{
+	struct host_event_batch *b = job_take_host_events(j);
+	int rc;
+
+	pthread_mutex_unlock(&p->mu);
+	rc = store_host_events(ix, &j->store, b, cause);
+	pthread_mutex_lock(&p->mu);
+	return rc;
+}
+
+/*
+ * Waits until job j is read, storing its HLO and host events as soon as
+ * they are read when the file is small (EARLY_STORE_MAX_BYTES).  An open
+ * batch waits only until its time is up, then commits: the write lock is
+ * held BATCH_NS at most, busy or not, except by a file whose store has
+ * begun: that commits with the rest of the file.
  */
 static int
 pool_wait(struct pool *p, size_t j, struct index *ix, struct batch *b,
@@ -532,9 +631,12 @@ pool_wait(struct pool *p, size_t j, struct index *ix, struct batch *b,
 
 	pthread_mutex_lock(&p->mu);
 	while (!jb->done && rc == 0) {
-		if (jb->hlo != NULL && !jb->store.begun &&
+		if ((jb->hlo != NULL || jb->host_events != NULL) &&
+		    !jb->store.begun &&
 		    jb->ff->size <= EARLY_STORE_MAX_BYTES)
-			rc = pool_store_hlo(p, jb, ix, b, cause);
+			rc = pool_store_begin(p, jb, ix, b, cause);
+		else if (jb->host_events != NULL && jb->store.begun)
+			rc = pool_store_host_events(p, jb, ix, cause);
 		else if (!b->open || jb->store.begun)
 			pthread_cond_wait(&p->done, &p->mu);
 		else if (pthread_cond_timedwait(&p->done, &p->mu,
@@ -626,6 +728,8 @@ index_refresh(struct index *ix, const struct found *f)
 		ids[i] = -1;
 		if (worth_reading(f, i)) {
 			job_of[i] = pool.njobs;
+			pool.jobs[pool.njobs].host_events_end =
+			    &pool.jobs[pool.njobs].host_events;
 			pool.jobs[pool.njobs].pool = &pool;
 			pool.jobs[pool.njobs++].ff = &f->files[i];
 		}
@@ -646,6 +750,7 @@ index_refresh(struct index *ix, const struct found *f)
 	pool.plane_threads = pool.njobs == 0 ? 1 : (int)(ncpus / pool.njobs);
 	if (pool.plane_threads < 1)
 		pool.plane_threads = 1;
+	pool.host_events_ahead = ncpus > 1;
 	pool.ahead = READ_AHEAD * max_threads;
 	while (nthreads < max_threads && nthreads < pool.njobs &&
 	    pthread_create(&threads[nthreads], NULL, worker, &pool) == 0)
@@ -708,6 +813,7 @@ out:
 	pthread_cond_destroy(&pool.hlo_idle);
 	/* Spools left by an error: nothing else removes them. */
 	for (i = 0; i < pool.njobs; i++) {
+		free_host_events(pool.jobs[i].host_events);
 		free(pool.jobs[i].mem);
 		if (pool.jobs[i].spool != NULL) {
 			(void)unlink(pool.jobs[i].spool);

@@ -461,10 +461,11 @@ write_transfer_totals(struct writers *w, sqlite3_int64 file_id,
 	return rc;
 }
 
+/* expect: the plane's rowid that host events stored ahead name, or -1. */
 static int
 write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
     const struct file_summary *fs, const struct plane_summary *p,
-    char **cause)
+    sqlite3_int64 expect, char **cause)
 {
 	char *const *s = fs->strings.strings;
 	sqlite3_int64 plane;
@@ -483,6 +484,11 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 	if (index_step(ix, w->plane, cause) == -1)
 		return -1;
 	plane = sqlite3_last_insert_rowid(ix->db);
+	if (expect != -1 && plane != expect) {
+		*cause = xasprintf("plane '%s' stored as %lld, not as %lld",
+		    s[p->name], (long long)plane, (long long)expect);
+		return -1;
+	}
 
 	for (i = 0; i < p->nops; i++) {
 		const struct op_agg *o = &p->ops[i];
@@ -660,7 +666,8 @@ store_close(struct index *ix, struct file_store *fst,
 		rc = write_programs(&w, fst->id, fs, cause);
 		for (i = 0; rc == 0 && i < fs->nplanes; i++)
 			rc = write_plane(ix, &w, fst->id, fs, &fs->planes[i],
-			    cause);
+			    fst->plane_base == -1 ? -1 :
+			    fst->plane_base + (sqlite3_int64)i, cause);
 		if (rc == 0)
 			rc = writers_flush(&w, cause);
 		writers_finalize(&w);
@@ -686,6 +693,7 @@ index_store_file(struct index *ix, const struct found_file *ff,
 	struct file_store fst;
 
 	memset(&fst, 0, sizeof fst);
+	fst.plane_base = -1;
 	/* Another jaxprof may have stored it while this one was reading. */
 	if (index_is_current(ix, ff, id))
 		return 0;
@@ -701,6 +709,7 @@ index_store_begin(struct index *ix, const struct found_file *ff,
     const struct hlo_set *hlo, struct file_store *fst, char **cause)
 {
 	memset(fst, 0, sizeof *fst);
+	fst->plane_base = -1;
 	/* As in index_store_file(): then it is left as it is. */
 	if (index_is_current(ix, ff, &fst->id))
 		fst->current = 1;
@@ -708,6 +717,51 @@ index_store_begin(struct index *ix, const struct found_file *ff,
 		return -1;
 	fst->begun = 1;
 	return 0;
+}
+
+int
+index_store_host_events(struct index *ix, struct file_store *fst,
+    const struct host_event_batch *b, char **cause)
+{
+	struct index_rows *rows;
+	size_t i;
+	int rc = 0;
+
+	if (fst->current)
+		return 0;
+	if (fst->plane_base == -1) {
+		sqlite3_stmt *st = index_cached(ix,
+		    "SELECT coalesce(max(id), 0) + 1 FROM planes");
+
+		if (sqlite3_step(st) == SQLITE_ROW)
+			fst->plane_base = sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+		if (fst->plane_base == -1) {
+			*cause = index_errmsg(ix->db);
+			index_store_abandon(ix, fst);
+			return -1;
+		}
+	}
+	rows = index_rows_new(ix, "host_events", 7);
+	for (i = 0; rc == 0 && i < b->nrows; i++) {
+		const struct host_event_row *r = &b->rows[i];
+
+		index_rows_int(rows, 1, fst->id);
+		index_rows_int(rows, 2, fst->plane_base +
+		    (sqlite3_int64)b->plane);
+		index_rows_text(rows, 3, b->text + r->line);
+		index_rows_text(rows, 4, b->text + r->name);
+		index_rows_int(rows, 5, r->depth);
+		index_rows_int(rows, 6, r->start_ps);
+		index_rows_int(rows, 7, r->dur_ps);
+		rc = index_rows_end(rows, cause);
+	}
+	if (rc == 0)
+		rc = index_rows_flush(rows, cause);
+	index_rows_free(rows);
+	if (rc == -1)
+		index_store_abandon(ix, fst);
+	return rc;
 }
 
 int

@@ -23,6 +23,8 @@
 
 /* One plane, classified into a summary of its own. */
 struct plane_job {
+	struct plane_pool *pool;
+	size_t		 plane;		/* its number in the file */
 	struct file_summary fs;
 	struct pf_read_stats rs;
 	struct steps_later *later;	/* its steps, if measured after all */
@@ -30,16 +32,129 @@ struct plane_job {
 	int		 rc;
 };
 
+/*
+ * Long host events on their way to load_hooks.host_events, in file order
+ * although planes are read in parallel: a plane's batches wait while a
+ * host plane before it is still being read.
+ */
+struct host_relay {
+	const struct load_hooks *hooks;
+	size_t		 first;		/* planes before it are read */
+	unsigned char	*read;		/* per plane: read, or not a host plane */
+	struct host_event_batch **waiting;	/* per plane, in reverse */
+	pthread_mutex_t	 mu;
+};
+
 struct plane_pool {
 	const struct xspace *xs;
 	struct step_windows *windows;
 	const struct hlo_set *hlo;
+	struct host_relay *relay;	/* or NULL: host events stay */
 	struct plane_job *jobs;
 	size_t		*order;		/* host planes first: steps wait on them */
 	size_t		 njobs;
 	size_t		 next;
 	pthread_mutex_t	 mu;
 };
+
+/* Passes the batches of plane relay->first on, in the order they came. */
+static void
+relay_pass_waiting(struct host_relay *r)
+{
+	struct host_event_batch *b = r->waiting[r->first], *rev = NULL;
+
+	r->waiting[r->first] = NULL;
+	while (b != NULL) {
+		struct host_event_batch *next = b->next;
+
+		b->next = rev;
+		rev = b;
+		b = next;
+	}
+	for (b = rev; b != NULL; b = rev) {
+		rev = b->next;
+		b->next = NULL;
+		r->hooks->host_events(r->hooks->ctx, b);
+	}
+}
+
+/* Moves past the planes read, passing on the next one's batches. */
+static void
+relay_advance(struct host_relay *r, size_t nplanes)
+{
+	while (r->first < nplanes && r->read[r->first]) {
+		r->first++;
+		if (r->first < nplanes)
+			relay_pass_waiting(r);
+	}
+}
+
+static struct host_relay *
+relay_new(const struct load_hooks *hooks, const struct xspace *xs)
+{
+	size_t i, n = xspace_nplanes(xs);
+	struct host_relay *r;
+
+	if (hooks == NULL || hooks->host_events == NULL)
+		return NULL;
+	r = xcalloc(1, sizeof *r);
+	r->hooks = hooks;
+	r->read = xcalloc(n + 1, 1);
+	r->waiting = xcalloc(n + 1, sizeof *r->waiting);
+	pthread_mutex_init(&r->mu, NULL);
+	for (i = 0; i < n; i++)
+		r->read[i] = !classify_is_host_plane(xspace_plane_names(xs)[i]);
+	relay_advance(r, n);
+	return r;
+}
+
+/* The batches of a load that failed are dropped. */
+static void
+relay_free(struct host_relay *r, size_t nplanes)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < nplanes; i++)
+		while (r->waiting[i] != NULL) {
+			struct host_event_batch *b = r->waiting[i];
+
+			r->waiting[i] = b->next;
+			host_event_batch_free(b);
+		}
+	pthread_mutex_destroy(&r->mu);
+	free(r->read);
+	free(r->waiting);
+	free(r);
+}
+
+/* A classify's batch of its plane (a plane_job's). */
+static void
+relay_give(void *ctx, struct host_event_batch *b)
+{
+	struct plane_job *job = ctx;
+	struct host_relay *r = job->pool->relay;
+
+	b->plane = job->plane;
+	pthread_mutex_lock(&r->mu);
+	if (job->plane == r->first)
+		r->hooks->host_events(r->hooks->ctx, b);
+	else {
+		b->next = r->waiting[job->plane];
+		r->waiting[job->plane] = b;
+	}
+	pthread_mutex_unlock(&r->mu);
+}
+
+static void
+relay_plane_read(struct host_relay *r, size_t plane, size_t nplanes)
+{
+	pthread_mutex_lock(&r->mu);
+	r->read[plane] = 1;
+	relay_advance(r, nplanes);
+	pthread_mutex_unlock(&r->mu);
+}
 
 /*
  * Reads plane i into its job; with stream, a device plane's busy time is
@@ -57,6 +172,8 @@ read_plane_job(struct plane_pool *pool, size_t i, int stream)
 	classify_gather_steps(c, pool->windows, i, &job->later);
 	if (stream)
 		classify_stream_busy(c);
+	if (pool->relay != NULL)
+		classify_hand_host_events(c, relay_give, job);
 	job->rc = xspace_read_plane(pool->xs, i, &h, &job->rs, &job->cause);
 	classify_release(c);
 	return job->rc;
@@ -76,13 +193,19 @@ plane_worker(void *arg)
 		pthread_mutex_unlock(&pool->mu);
 		if (i == SIZE_MAX)
 			return NULL;
-		if (read_plane_job(pool, i, 1) != CLASSIFY_AGAIN)
-			continue;
-		/* Its ops came out of order: again, storing their busy time. */
-		file_summary_release(&pool->jobs[i].fs);
-		memset(&pool->jobs[i].rs, 0, sizeof pool->jobs[i].rs);
-		step_windows_plane_reset(pool->windows, i);
-		(void)read_plane_job(pool, i, 0);
+		if (read_plane_job(pool, i, 1) == CLASSIFY_AGAIN) {
+			/*
+			 * Its ops came out of order: again, storing their
+			 * busy time (a device plane: no host events given).
+			 */
+			file_summary_release(&pool->jobs[i].fs);
+			memset(&pool->jobs[i].rs, 0, sizeof pool->jobs[i].rs);
+			step_windows_plane_reset(pool->windows, i);
+			(void)read_plane_job(pool, i, 0);
+		}
+		/* A plane that failed holds the later ones' batches back. */
+		if (pool->relay != NULL && pool->jobs[i].rc == 0)
+			relay_plane_read(pool->relay, i, pool->njobs);
 	}
 }
 
@@ -502,6 +625,11 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	pool.hlo = pp.hlo;
 	pool.njobs = xspace_nplanes(xs);
 	pool.jobs = xcalloc(pool.njobs + 1, sizeof *pool.jobs);
+	for (i = 0; i < pool.njobs; i++) {
+		pool.jobs[i].pool = &pool;
+		pool.jobs[i].plane = i;
+	}
+	pool.relay = relay_new(hooks, xs);
 	pool.order = plane_order(xs);
 	pthread_mutex_init(&pool.mu, NULL);
 	run_workers(plane_worker, &pool, nthreads, pool.njobs);
@@ -543,6 +671,7 @@ out:
 	for (i = 0; i < pp.nwarnings; i++)
 		free(pp.warnings[i]);
 	free(pp.warnings);
+	relay_free(pool.relay, pool.njobs);
 	free(pool.jobs);
 	free(pool.order);
 	step_windows_free(windows);

@@ -27,6 +27,14 @@
 struct load_hooks {
 	void	(*hlo_read)(void *ctx, const struct hlo_set *hlo);
 	void	(*hlo_gone)(void *ctx);
+	/*
+	 * Given (may be NULL): takes an XSpace's long host events in
+	 * batches as its host planes are read (the summary keeps none),
+	 * planes in file order, each plane's in its order; from any of
+	 * the load's threads, one call at a time.  If the load fails, what
+	 * it took is incomplete.
+	 */
+	void	(*host_events)(void *ctx, struct host_event_batch *b);
 	void	*ctx;
 };
 

@@ -349,19 +349,20 @@ changed_file_a(struct found_file *ff)
 }
 
 /*
- * The line of file_a's /host:CPU plane starts with field number 0: its
- * HLO (/host:metadata) is read, then its planes fail.
+ * Line number `which` of path's /host:CPU plane starts with field number
+ * 0: its HLO (/host:metadata) and the lines before are read, then its
+ * planes fail.
  */
 static void
-break_host_plane(void)
+break_host_line(const char *path, size_t which)
 {
 	size_t len, i = 0;
-	unsigned char *b = (unsigned char *)test_slurp(file_a, &len);
+	unsigned char *b = (unsigned char *)test_slurp(path, &len);
 	int broken = 0;
 
 	/* XSpace.planes (field 1), each XPlane's name (2) and lines (3). */
 	while (i < len && !broken) {
-		size_t n, end, line = 0, j;
+		size_t n, end, line = 0, nlines = 0, j;
 		const unsigned char *name = NULL;
 		uint64_t v = 0;
 		int shift = 0, key = b[i++];
@@ -383,7 +384,7 @@ break_host_plane(void)
 				continue;
 			if (pkey == 0x12 && v == 9)
 				name = b + j;
-			if (pkey == 0x1a && line == 0)
+			if (pkey == 0x1a && nlines++ == which)
 				line = j;
 			j += (size_t)v;
 		}
@@ -395,13 +396,13 @@ break_host_plane(void)
 		i = end;
 	}
 	ck_assert(broken);
-	test_spew(file_a, b, len);
+	test_spew(path, b, len);
 	free(b);
 }
 
 START_TEST(test_store_halves)
 {
-	struct load_hooks hooks = { told_read, told_gone, NULL };
+	struct load_hooks hooks = { told_read, told_gone, NULL, NULL };
 	struct file_summary fs;
 	struct file_store fst;
 	struct found_file ff;
@@ -461,7 +462,7 @@ START_TEST(test_store_halves)
 	file_summary_release(&fs);
 
 	/* Its planes fail after its HLO was told: gone, and no rows of it. */
-	break_host_plane();
+	break_host_line(file_a, 0);
 	set_mtime(file_a, 1200000000);
 	memset(&told, 0, sizeof told);
 	ck_assert_int_eq(load_file(file_a, KIND_XPLANE, 2, &hooks, &fs,
@@ -477,6 +478,294 @@ START_TEST(test_store_halves)
 		ck_assert_int_eq(rows_of(ix, per_file_tables[i], file_a), 0);
 	assert_no_orphans(ix);
 	index_close(ix);
+}
+END_TEST
+
+/* Host events given by a load (load_hooks.host_events), in order. */
+struct given {
+	struct told	 told;		/* first: the HLO hooks' too */
+	struct host_event_batch *first, **end;
+	size_t		 nbatches, nrows;
+};
+
+static void
+given_batch(void *ctx, struct host_event_batch *b)
+{
+	struct given *g = ctx;
+
+	ck_assert_uint_gt(b->nrows, 0);
+	ck_assert_uint_le(b->nrows, HOST_EVENT_BATCH);
+	b->next = NULL;
+	*g->end = b;
+	g->end = &b->next;
+	g->nbatches++;
+	g->nrows += b->nrows;
+}
+
+static void
+given_free(struct given *g)
+{
+	while (g->first != NULL) {
+		struct host_event_batch *b = g->first;
+
+		g->first = b->next;
+		host_event_batch_free(b);
+	}
+	g->end = &g->first;
+}
+
+/* The file's host events, each with the name of the plane it names. */
+static char *
+host_events_dump(struct index *ix, const char *path)
+{
+	sqlite3 *db = index_db(ix);
+	sqlite3_stmt *st;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT coalesce(p.name, "
+	    "'none'), h.line, h.name, h.depth, h.start_ps, h.dur_ps "
+	    "FROM host_events h LEFT JOIN planes p ON p.id = h.plane AND "
+	    "p.file_id = h.file_id WHERE h.file_id = (SELECT id FROM files "
+	    "WHERE path = ?) ORDER BY h.rowid", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		fprintf(f, "%s|%s|%s|%lld|%lld|%lld\n",
+		    sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
+		    sqlite3_column_text(st, 2),
+		    (long long)sqlite3_column_int64(st, 3),
+		    (long long)sqlite3_column_int64(st, 4),
+		    (long long)sqlite3_column_int64(st, 5));
+	sqlite3_finalize(st);
+	ck_assert_int_eq(fclose(f), 0);
+	return out;
+}
+
+/* The gen-xplane file at path as discovery finds it, but changed. */
+static void
+generated_file(struct found_file *ff, char *path)
+{
+	struct stat sb;
+
+	ck_assert_int_eq(stat(path, &sb), 0);
+	memset(ff, 0, sizeof *ff);
+	ff->path = path;
+	ff->kind = KIND_XPLANE;
+	ff->run = (char *)"2026_01_01_00_00_00";
+	ff->host = (char *)"host0";
+	ff->size = sb.st_size;
+	ff->mtime_ns = 1;
+}
+
+/*
+ * Appends a copy of path's /host:CPU plane named /host:CPX: a second host
+ * plane of long events, after the first in file order.
+ */
+static void
+copy_host_plane(const char *path)
+{
+	size_t len, i = 0, copied = 0;
+	unsigned char *b = (unsigned char *)test_slurp(path, &len), *out;
+
+	out = malloc(2 * len);
+	ck_assert_ptr_nonnull(out);
+	memcpy(out, b, len);
+	while (i < len) {
+		size_t start = i, end, j;
+		uint64_t v = 0;
+		int shift = 0, key = b[i++];
+
+		ck_assert_int_eq(key & 7, 2);
+		do
+			v |= (uint64_t)(b[i] & 0x7f) << shift, shift += 7;
+		while (b[i++] & 0x80);
+		end = i + (size_t)v;
+		for (j = i; key == 0x0a && j + 11 < end; j++)
+			if (memcmp(b + j, "\x12\x09/host:CPU", 11) == 0) {
+				memcpy(out + len, b + start, end - start);
+				out[len + (j - start) + 10] = 'X';
+				copied = end - start;
+				break;
+			}
+		i = end;
+	}
+	ck_assert_uint_gt(copied, 0);
+	test_spew(path, out, len + copied);
+	free(out);
+	free(b);
+}
+
+/*
+ * A host plane's long host events, given in batches while it is read and
+ * stored ahead of the rest of the file, make the same tables as the
+ * summary stored at once; a plane that fails after some were given
+ * leaves no rows.
+ */
+START_TEST(test_host_events_ahead)
+{
+	struct load_hooks hooks = { told_read, told_gone, given_batch, NULL };
+	struct file_summary kept, streamed;
+	struct file_store fst;
+	struct found_file ff;
+	struct host_event_batch *b;
+	struct given given;
+	struct index *ix;
+	char *cause = NULL, *path, *refreshed, *whole, *ahead;
+	char *events_whole, *events_ahead;
+	sqlite3_int64 id;
+	size_t i, nkept = 0;
+
+	/* 2,100 steps: over two batches of long events on /host:CPU. */
+	path = test_gen_profile(prof, "--steps=2100 --ops=1 --devices=1", 0);
+	memset(&given, 0, sizeof given);
+	given.end = &given.first;
+	hooks.ctx = &given;
+	ck_assert_msg(load_file(path, KIND_XPLANE, 2, &hooks, &streamed,
+	    &cause) == 0, "%s", cause);
+	ck_assert_msg(load_file(path, KIND_XPLANE, 2, NULL, &kept,
+	    &cause) == 0, "%s", cause);
+	for (i = 0; i < kept.nplanes; i++) {
+		nkept += kept.planes[i].nhost_events;
+		ck_assert_uint_eq(streamed.planes[i].nhost_events, 0);
+	}
+	ck_assert_uint_gt(given.nbatches, 2);
+	ck_assert_uint_eq(given.nrows, nkept);
+	for (b = given.first; b->next != NULL; b = b->next)
+		ck_assert_uint_le(b->plane, b->next->plane);
+
+	/* At once, then again in halves with the host events ahead. */
+	generated_file(&ff, path);
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(refresh(ix), 0);	/* as jaxprof stores it */
+	refreshed = file_dump(ix, path);
+	events_ahead = host_events_dump(ix, path);
+	ck_assert_int_eq(rows_of(ix, "host_events", path), (int64_t)nkept);
+	q_exec(index_db(ix), "BEGIN");
+	ck_assert_msg(index_store_file(ix, &ff, &kept, &id, &cause) == 0,
+	    "%s", cause);
+	q_exec(index_db(ix), "COMMIT");
+	whole = file_dump(ix, path);
+	events_whole = host_events_dump(ix, path);
+	ck_assert_msg(strcmp(refreshed, whole) == 0 &&
+	    strcmp(events_ahead, events_whole) == 0,
+	    "stored while read: not the rows stored at once");
+	free(refreshed);
+	free(events_ahead);
+
+	ff.mtime_ns = 2;
+	q_exec(index_db(ix), "BEGIN");
+	ck_assert_msg(index_store_begin(ix, &ff, streamed.hlo, &fst,
+	    &cause) == 0, "%s", cause);
+	for (b = given.first; b != NULL; b = b->next)
+		ck_assert_msg(index_store_host_events(ix, &fst, b,
+		    &cause) == 0, "%s", cause);
+	ck_assert_msg(index_store_finish(ix, &fst, &streamed, &id,
+	    &cause) == 0, "%s", cause);
+	q_exec(index_db(ix), "COMMIT");
+	ahead = file_dump(ix, path);
+	events_ahead = host_events_dump(ix, path);
+	ck_assert_msg(strcmp(ahead, whole) == 0,
+	    "stored ahead: not the rows stored at once");
+	ck_assert_msg(strcmp(events_ahead, events_whole) == 0,
+	    "stored ahead: host events name other planes");
+	ck_assert_ptr_null(strstr(events_ahead, "none|"));
+	free(ahead);
+	free(events_ahead);
+
+	/* Begun, some stored ahead, abandoned: the file as it was. */
+	ff.mtime_ns = 3;
+	q_exec(index_db(ix), "BEGIN");
+	ck_assert_msg(index_store_begin(ix, &ff, streamed.hlo, &fst,
+	    &cause) == 0, "%s", cause);
+	ck_assert_msg(index_store_host_events(ix, &fst, given.first,
+	    &cause) == 0, "%s", cause);
+	index_store_abandon(ix, &fst);
+	q_exec(index_db(ix), "COMMIT");
+	ahead = file_dump(ix, path);
+	ck_assert_msg(strcmp(ahead, whole) == 0,
+	    "abandoned: the file not as it was");
+	free(ahead);
+	free(whole);
+	free(events_whole);
+	given_free(&given);
+	file_summary_release(&kept);
+	file_summary_release(&streamed);
+
+	/* Its second line fails after the first's events were given. */
+	break_host_line(path, 1);
+	given.nbatches = given.nrows = 0;
+	ck_assert_int_eq(load_file(path, KIND_XPLANE, 2, &hooks, &kept,
+	    &cause), -1);
+	ck_assert_msg(strstr(cause, "in XLine") != NULL, "%s", cause);
+	free(cause);
+	ck_assert_uint_gt(given.nbatches, 0);
+	given_free(&given);
+	set_mtime(path, 1200000000);
+	ck_assert_int_eq(refresh(ix), 1);
+	for (i = 0; i < sizeof per_file_tables / sizeof per_file_tables[0];
+	    i++)
+		ck_assert_int_eq(rows_of(ix, per_file_tables[i], path), 0);
+	assert_no_orphans(ix);
+	index_close(ix);
+	free(path);
+}
+END_TEST
+
+/*
+ * Two host planes read at once: their batches still come in file order,
+ * and make the same tables as the summary stored at once.
+ */
+START_TEST(test_host_events_two_planes)
+{
+	struct load_hooks hooks = { told_read, told_gone, given_batch, NULL };
+	struct file_summary kept, streamed;
+	struct host_event_batch *b;
+	struct found_file ff;
+	struct given given;
+	struct index *ix;
+	char *cause = NULL, *path, *whole, *ahead;
+	sqlite3_int64 id;
+	size_t first_x = 0;
+
+	path = test_gen_profile(prof, "--steps=2100 --ops=1 --devices=1", 0);
+	copy_host_plane(path);
+	memset(&given, 0, sizeof given);
+	given.end = &given.first;
+	hooks.ctx = &given;
+	ck_assert_msg(load_file(path, KIND_XPLANE, 2, &hooks, &streamed,
+	    &cause) == 0, "%s", cause);
+	ck_assert_msg(load_file(path, KIND_XPLANE, 1, NULL, &kept,
+	    &cause) == 0, "%s", cause);
+	for (b = given.first; b->next != NULL; b = b->next) {
+		ck_assert_uint_le(b->plane, b->next->plane);
+		if (b->plane != b->next->plane)
+			first_x = b->next->plane;
+	}
+	ck_assert_uint_gt(first_x, 0);
+	ck_assert_str_eq(kept.strings.strings[kept.planes[first_x].name],
+	    "/host:CPX");
+
+	/* Stored as jaxprof stores it, then at once. */
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(refresh(ix), 0);
+	ahead = host_events_dump(ix, path);
+	ck_assert_ptr_nonnull(strstr(ahead, "/host:CPX|"));
+	generated_file(&ff, path);
+	q_exec(index_db(ix), "BEGIN");
+	ck_assert_msg(index_store_file(ix, &ff, &kept, &id, &cause) == 0,
+	    "%s", cause);
+	q_exec(index_db(ix), "COMMIT");
+	whole = host_events_dump(ix, path);
+	ck_assert_msg(strcmp(ahead, whole) == 0,
+	    "two host planes: not the rows stored at once");
+	free(ahead);
+	free(whole);
+	index_close(ix);
+	given_free(&given);
+	file_summary_release(&kept);
+	file_summary_release(&streamed);
+	free(path);
 }
 END_TEST
 
@@ -774,6 +1063,8 @@ suite_index(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_refresh);
 	tcase_add_test(tc, test_store_halves);
+	tcase_add_test(tc, test_host_events_ahead);
+	tcase_add_test(tc, test_host_events_two_planes);
 	tcase_add_test(tc, test_other_version);
 	tcase_add_test(tc, test_foreign);
 	tcase_add_test(tc, test_unopenable);
