@@ -332,18 +332,21 @@ told_gone(void *ctx)
 	t->gone++;
 }
 
-/* file_a as discovery finds it, but changed: not current in the index. */
+/*
+ * The file at path of host as discovery finds it, but changed: not
+ * current in the index.
+ */
 static void
-changed_file_a(struct found_file *ff)
+changed_file(struct found_file *ff, char *path, const char *host)
 {
 	struct stat sb;
 
-	ck_assert_int_eq(stat(file_a, &sb), 0);
+	ck_assert_int_eq(stat(path, &sb), 0);
 	memset(ff, 0, sizeof *ff);
-	ff->path = file_a;
+	ff->path = path;
 	ff->kind = KIND_XPLANE;
 	ff->run = (char *)"2026_01_01_00_00_00";
-	ff->host = (char *)"testhost";
+	ff->host = (char *)host;
 	ff->size = sb.st_size;
 	ff->mtime_ns = 1;
 }
@@ -431,7 +434,7 @@ START_TEST(test_store_halves)
 	    (int64_t)told.ninstrs);
 
 	/* Begun, then abandoned: the file as it was. */
-	changed_file_a(&ff);
+	changed_file(&ff, file_a, "testhost");
 	q_exec(index_db(ix), "BEGIN");
 	ck_assert_msg(index_store_begin(ix, &ff, fs.hlo, &fst, &cause) == 0,
 	    "%s", cause);
@@ -542,22 +545,6 @@ host_events_dump(struct index *ix, const char *path)
 	return out;
 }
 
-/* The gen-xplane file at path as discovery finds it, but changed. */
-static void
-generated_file(struct found_file *ff, char *path)
-{
-	struct stat sb;
-
-	ck_assert_int_eq(stat(path, &sb), 0);
-	memset(ff, 0, sizeof *ff);
-	ff->path = path;
-	ff->kind = KIND_XPLANE;
-	ff->run = (char *)"2026_01_01_00_00_00";
-	ff->host = (char *)"host0";
-	ff->size = sb.st_size;
-	ff->mtime_ns = 1;
-}
-
 /*
  * Appends a copy of path's /host:CPU plane named /host:CPX: a second host
  * plane of long events, after the first in file order.
@@ -635,7 +622,7 @@ START_TEST(test_host_events_ahead)
 		ck_assert_uint_le(b->plane, b->next->plane);
 
 	/* At once, then again in halves with the host events ahead. */
-	generated_file(&ff, path);
+	changed_file(&ff, path, "host0");
 	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
 	ck_assert_int_eq(refresh(ix), 0);	/* as jaxprof stores it */
 	refreshed = file_dump(ix, path);
@@ -751,7 +738,7 @@ START_TEST(test_host_events_two_planes)
 	ck_assert_int_eq(refresh(ix), 0);
 	ahead = host_events_dump(ix, path);
 	ck_assert_ptr_nonnull(strstr(ahead, "/host:CPX|"));
-	generated_file(&ff, path);
+	changed_file(&ff, path, "host0");
 	q_exec(index_db(ix), "BEGIN");
 	ck_assert_msg(index_store_file(ix, &ff, &kept, &id, &cause) == 0,
 	    "%s", cause);
