@@ -377,6 +377,17 @@ host_event_batch_free(struct host_event_batch *b)
 }
 
 void
+host_event_batches_free(struct host_event_batch *first)
+{
+	while (first != NULL) {
+		struct host_event_batch *next = first->next;
+
+		host_event_batch_free(first);
+		first = next;
+	}
+}
+
+void
 host_plane_end(struct classify *c)
 {
 	struct plane_summary *p = c->plane;

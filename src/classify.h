@@ -323,6 +323,8 @@ struct host_event_batch {
 };
 
 void		 host_event_batch_free(struct host_event_batch *b);
+/* Frees first and the batches queued after it (by next). */
+void		 host_event_batches_free(struct host_event_batch *first);
 /* Whether a plane of this name is a host plane, the kind with host events. */
 int		 classify_is_host_plane(const char *name);
 /*

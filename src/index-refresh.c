@@ -429,17 +429,6 @@ job_host_events(void *ctx, struct host_event_batch *b)
 	pthread_mutex_unlock(&j->pool->mu);
 }
 
-static void
-free_host_events(struct host_event_batch *b)
-{
-	while (b != NULL) {
-		struct host_event_batch *next = b->next;
-
-		host_event_batch_free(b);
-		b = next;
-	}
-}
-
 /* Takes job j's waiting host events off it (its waiting list emptied). */
 static struct host_event_batch *
 job_take_host_events(struct job *j)
@@ -503,7 +492,7 @@ store_host_events(struct index *ix, struct file_store *fst,
 		host_event_batch_free(b);
 		b = next;
 		if (rc == -1) {
-			free_host_events(b);
+			host_event_batches_free(b);
 			return -1;
 		}
 	}
@@ -533,7 +522,7 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 		 * goes as a whole.
 		 */
 		index_store_abandon(ix, &j->store);
-		free_host_events(job_take_host_events(j));
+		host_event_batches_free(job_take_host_events(j));
 		if (looks != NULL)
 			jp_warnx("cannot read '%s': %s (%s)", shown, j->cause,
 			    looks);
@@ -556,7 +545,7 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 	waiting = job_take_host_events(j);
 	if (waiting != NULL && !j->store.begun &&
 	    index_store_begin(ix, j->ff, j->fs.hlo, &j->store, cause) == -1) {
-		free_host_events(waiting);
+		host_event_batches_free(waiting);
 		rc = -1;
 	} else
 		rc = store_host_events(ix, &j->store, waiting, cause);
@@ -813,7 +802,7 @@ out:
 	pthread_cond_destroy(&pool.hlo_idle);
 	/* Spools left by an error: nothing else removes them. */
 	for (i = 0; i < pool.njobs; i++) {
-		free_host_events(pool.jobs[i].host_events);
+		host_event_batches_free(pool.jobs[i].host_events);
 		free(pool.jobs[i].mem);
 		if (pool.jobs[i].spool != NULL) {
 			(void)unlink(pool.jobs[i].spool);

@@ -117,12 +117,7 @@ relay_free(struct host_relay *r, size_t nplanes)
 	if (r == NULL)
 		return;
 	for (i = 0; i < nplanes; i++)
-		while (r->waiting[i] != NULL) {
-			struct host_event_batch *b = r->waiting[i];
-
-			r->waiting[i] = b->next;
-			host_event_batch_free(b);
-		}
+		host_event_batches_free(r->waiting[i]);
 	pthread_mutex_destroy(&r->mu);
 	free(r->read);
 	free(r->waiting);

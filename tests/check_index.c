@@ -508,12 +508,8 @@ given_batch(void *ctx, struct host_event_batch *b)
 static void
 given_free(struct given *g)
 {
-	while (g->first != NULL) {
-		struct host_event_batch *b = g->first;
-
-		g->first = b->next;
-		host_event_batch_free(b);
-	}
+	host_event_batches_free(g->first);
+	g->first = NULL;
 	g->end = &g->first;
 }
 
