@@ -774,86 +774,142 @@ print_summary(struct report *r, struct output *o, struct device_steps *devs,
 	sqlite3_finalize(compiles);
 }
 
+/* One (run, step, host) of the skew report: its slowest device's time. */
+struct skew_entry {
+	const char	*run, *host;
+	int64_t		 step, dur;
+	size_t		 seq;	/* its first row's place among the rows */
+};
+
+/* One (run, step) of the skew report: its hosts' spread. */
+struct skew_step {
+	const char	*run, *slowest;
+	int64_t		 step, lo, hi;
+	size_t		 hosts, seq;
+};
+
+/* Interned strings are often the same pointer: no need to compare them. */
+static int
+str_order(const char *a, const char *b)
+{
+	return a == b ? 0 : strcmp(a, b);
+}
+
+static int
+skew_entry_order(const void *a, const void *b)
+{
+	const struct skew_entry *x = a, *y = b;
+	int c;
+
+	if ((c = str_order(x->run, y->run)) != 0)
+		return c;
+	if (x->step != y->step)
+		return x->step < y->step ? -1 : 1;
+	if ((c = str_order(x->host, y->host)) != 0)
+		return c;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int
+skew_step_order(const void *a, const void *b)
+{
+	const struct skew_step *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int
+host_order(const void *a, const void *b)
+{
+	return str_order(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int
+same_run_step(const struct skew_entry *a, const struct skew_entry *b)
+{
+	return a->step == b->step && str_order(a->run, b->run) == 0;
+}
+
 /*
  * Skew: for each (run, step) on two hosts or more, the spread of the
- * hosts' step times (a host's time: its slowest device's).  Returns the
- * number of rows; *host is a host the steps were on (NULL: none) and
- * *nhosts how many hosts there were.
+ * hosts' step times (a host's time: its slowest device's), in the order
+ * the steps first appear among the rows; the slowest host is the first
+ * to reach the longest time.  Sorted, not searched, so that thousands of
+ * hosts cost n log n.  Returns the number of rows; *host is a host the
+ * steps were on (NULL: none) and *nhosts how many hosts there were.
  */
 static size_t
 print_skew(struct output *o, struct device_steps *devs, size_t ndev,
     const char **host, size_t *nhosts)
 {
-	struct entry {
-		const char	*run, *host;
-		int64_t		 step, dur;
-	} *e = NULL;
-	size_t n = 0, i, j, k, rows = 0;
+	struct skew_entry *e;
+	struct skew_step *steps;
+	const char **hosts;
+	size_t n = 0, m, nsteps = 0, i, j;
 
 	for (i = 0; i < ndev; i++)
-		for (j = 0; j < devs[i].n; j++) {
+		n += devs[i].n;
+	e = xreallocarray(NULL, n + 1, sizeof *e);
+	for (i = m = 0; i < ndev; i++)
+		for (j = 0; j < devs[i].n; j++, m++) {
 			const struct step_row *s = &devs[i].rows[j];
 
-			for (k = 0; k < n; k++)
-				if (e[k].step == s->step &&
-				    strcmp(e[k].run, s->run) == 0 &&
-				    strcmp(e[k].host, s->host) == 0)
-					break;
-			if (k == n) {
-				e = xreallocarray(e, n + 1, sizeof *e);
-				e[n].run = s->run;
-				e[n].host = s->host;
-				e[n].step = s->step;
-				e[n].dur = s->dur_ps;
-				n++;
-			} else if (s->dur_ps > e[k].dur)
-				e[k].dur = s->dur_ps;
+			e[m] = (struct skew_entry){ s->run, s->host, s->step,
+			    s->dur_ps, m };
 		}
-	for (i = 0; i < n; i++) {
-		int64_t lo = e[i].dur, hi = e[i].dur;
-		const char *slowest = e[i].host;
-		size_t hosts = 0;
-		int first = 1;
-
-		for (j = 0; j < n; j++) {
-			if (e[j].step != e[i].step ||
-			    strcmp(e[j].run, e[i].run) != 0)
-				continue;
-			if (j < i) {
-				first = 0;	/* printed with an earlier one */
-				break;
-			}
-			hosts++;
-			if (e[j].dur < lo)
-				lo = e[j].dur;
-			if (e[j].dur > hi) {
-				hi = e[j].dur;
-				slowest = e[j].host;
-			}
-		}
-		if (!first || hosts < 2)
-			continue;
-		output_str(o, e[i].run);
-		output_int(o, e[i].step);
-		output_int(o, (int64_t)hosts);
-		output_ps(o, (double)lo);
-		output_ps(o, (double)hi);
-		output_ps(o, (double)(hi - lo));
-		output_str(o, slowest);
-		output_end_row(o);
-		rows++;
-	}
 	*host = n > 0 ? e[0].host : NULL;
-	*nhosts = 0;
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < i; j++)
-			if (strcmp(e[j].host, e[i].host) == 0)
-				break;
-		if (j == i)
-			(*nhosts)++;
+	/* One entry per (run, step, host), in (run, step) groups. */
+	qsort(e, n, sizeof *e, skew_entry_order);
+	for (i = m = 0; i < n; i++)
+		if (m > 0 && same_run_step(&e[m - 1], &e[i]) &&
+		    str_order(e[m - 1].host, e[i].host) == 0) {
+			if (e[i].dur > e[m - 1].dur)
+				e[m - 1].dur = e[i].dur;
+		} else
+			e[m++] = e[i];
+	steps = xreallocarray(NULL, m + 1, sizeof *steps);
+	hosts = xreallocarray(NULL, m + 1, sizeof *hosts);
+	for (i = 0; i < m; i = j) {
+		struct skew_step g = { e[i].run, e[i].host, e[i].step,
+		    e[i].dur, e[i].dur, 0, e[i].seq };
+		size_t slowest_seq = e[i].seq;
+
+		for (j = i; j < m && same_run_step(&e[i], &e[j]); j++) {
+			hosts[j] = e[j].host;
+			g.hosts++;
+			if (e[j].seq < g.seq)
+				g.seq = e[j].seq;
+			if (e[j].dur < g.lo)
+				g.lo = e[j].dur;
+			if (e[j].dur > g.hi || (e[j].dur == g.hi &&
+			    e[j].seq < slowest_seq)) {
+				g.hi = e[j].dur;
+				g.slowest = e[j].host;
+				slowest_seq = e[j].seq;
+			}
+		}
+		if (g.hosts >= 2)
+			steps[nsteps++] = g;
 	}
+	qsort(steps, nsteps, sizeof *steps, skew_step_order);
+	for (i = 0; i < nsteps; i++) {
+		output_str(o, steps[i].run);
+		output_int(o, steps[i].step);
+		output_int(o, (int64_t)steps[i].hosts);
+		output_ps(o, (double)steps[i].lo);
+		output_ps(o, (double)steps[i].hi);
+		output_ps(o, (double)(steps[i].hi - steps[i].lo));
+		output_str(o, steps[i].slowest);
+		output_end_row(o);
+	}
+	qsort(hosts, m, sizeof *hosts, host_order);
+	for (i = 0, *nhosts = 0; i < m; i++)
+		if (i == 0 || str_order(hosts[i - 1], hosts[i]) != 0)
+			(*nhosts)++;
+	free(hosts);
+	free(steps);
 	free(e);
-	return rows;
+	return nsteps;
 }
 
 /*

@@ -199,6 +199,55 @@ expect_code 0 jaxprof steps --skew --host=host0 --format=csv "$G"
 expect_stderr_is "jaxprof: steps: --skew compares the hosts of each step; the selection has one host ('host0'): nothing to compare"
 [ "$(grep -c . "$out")" -eq 1 ] || fail "skew rows with one host"
 
+test_case '--skew on two runs, with a tie: in the rows'"'"' order, first host slowest'
+# Run 2 is run 1 without host1; host3 is host0's file again, so each step
+# of host0 and host3 ties, and the slowest host named is the first row's.
+S=$tmp/skewdir
+expect_code 0 gen_xplane --seed=7 --hosts=3 --devices=2 --steps=5 --ops=2 "$S"
+run1=$(ls "$S/plugins/profile")
+cp "$S/plugins/profile/$run1/host0.xplane.pb" "$S/plugins/profile/$run1/host3.xplane.pb"
+cp -r "$S/plugins/profile/$run1" "$S/plugins/profile/2026_02_02_00_00_00"
+rm "$S/plugins/profile/2026_02_02_00_00_00/host1.xplane.pb"
+expect_code 0 jaxprof steps --format=csv "$S"
+# Per (run, step) in the order of its first row: hosts, the fastest and
+# slowest host's time (its slowest device's) and the first host that is
+# slowest; a duration keeps its printed text.
+awk -F, 'NR > 1 {
+	rs = $1 "," $4
+	if (!(rs in nhost))
+		order[++ng] = rs
+	k = rs SUBSEP $2
+	if (!(k in t)) {
+		host[rs, ++nhost[rs]] = $2
+		t[k] = $7
+	} else if ($7 + 0 > t[k] + 0)
+		t[k] = $7
+} END {
+	for (g = 1; g <= ng; g++) {
+		rs = order[g]
+		if (nhost[rs] < 2)
+			continue
+		for (i = 1; i <= nhost[rs]; i++) {
+			v = t[rs SUBSEP host[rs, i]]
+			if (i == 1 || v + 0 < lo + 0)
+				lo = v
+			if (i == 1 || v + 0 > hi + 0) {
+				hi = v
+				slow = host[rs, i]
+			}
+		}
+		print rs "," nhost[rs] "," lo "," hi "," slow
+	}
+}' "$out" >"$tmp/want"
+[ "$(grep -c . "$tmp/want")" -eq 10 ] || fail "not 10 steps of two runs"
+[ "$(grep -c ',host0$' "$tmp/want")" -ge 1 ] || fail "no tie went to host0"
+expect_code 0 jaxprof steps --skew --format=csv "$S"
+expect_stderr_empty
+awk -F, 'NR > 1 { d = $6 - ($5 - $4); if (d < -0.0015 || d > 0.0015) exit 1 }' \
+    "$out" || fail "a skew is not max - min"
+awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $4 "," $5 "," $7 }' "$out" >"$tmp/got"
+expect_files_equal "$tmp/want" "$tmp/got" "--skew differs from the steps' rows"
+
 test_case '--summary and --skew together: exit 2'
 expect_code 2 jaxprof steps --summary --skew "$G"
 expect_stdout_empty
