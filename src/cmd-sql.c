@@ -61,6 +61,8 @@ sql_run(int argc, char **argv)
 		cmd_usage_error(&cmd_sql);
 	query = argv[optind];
 	report_open(&r, argc - optind - 1, argv + optind + 1);
+	/* The user's statement runs as given, BEGIN and COMMIT included. */
+	report_end_snapshot(&r);
 	/* The index is jaxprof's to change: the user's query only reads. */
 	if (sqlite3_exec(index_db(r.ix), "PRAGMA query_only = ON", NULL, NULL,
 	    NULL) != SQLITE_OK ||

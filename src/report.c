@@ -288,6 +288,12 @@ report_open(struct report *r, int npaths, char **paths)
 	r->nbad = index_refresh(r->ix, &r->found);
 	if (r->nbad == -1)
 		exit(EXIT_TROUBLE);
+	/*
+	 * The report reads one snapshot in one read transaction: outside
+	 * one, SQLite locks, stats and unlocks the index for every query
+	 * (a sixth of a per-device report on 8,000 devices).
+	 */
+	(void)sqlite3_exec(index_db(r->ix), "BEGIN", NULL, NULL, NULL);
 	if (check_filter(r, "device", r->device_glob, "p.name",
 	    "planes p JOIN files f ON f.id = p.file_id") == -1)
 		exit(report_close(r, EXIT_TROUBLE));
@@ -350,11 +356,21 @@ report_has_json(struct report *r)
 	return json;
 }
 
+void
+report_end_snapshot(struct report *r)
+{
+	if (r->ix != NULL && !sqlite3_get_autocommit(index_db(r->ix)))
+		(void)sqlite3_exec(index_db(r->ix), "COMMIT", NULL, NULL,
+		    NULL);
+}
+
 int
 report_close(struct report *r, int status)
 {
 	int bad = r->nbad;
 
+	/* The answer is remembered in a write transaction of its own. */
+	report_end_snapshot(r);
 	if (r->remembered)
 		status = report_cache_store(r->ix, status);
 	index_close(r->ix);

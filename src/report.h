@@ -67,6 +67,11 @@ int	report_option(struct report *r, int ch, const char *arg);
  */
 void	report_open(struct report *r, int npaths, char **paths);
 /*
+ * Ends the read transaction report_open() began, in which the report
+ * sees one snapshot of the index; report_close() does it too.
+ */
+void	report_end_snapshot(struct report *r);
+/*
  * For a report whose output depends on the index and its command line
  * alone: when the index remembers the answer to this command line on
  * these files, prints it and exits; else what the report prints is
