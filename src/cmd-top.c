@@ -12,6 +12,7 @@
 #include "err.h"
 #include "output.h"
 #include "report.h"
+#include "strmap.h"
 #include "xmalloc.h"
 
 static int	top_run(int argc, char **argv);
@@ -200,8 +201,9 @@ static struct scope_row *
 load_scopes(struct report *r, size_t *nrows)
 {
 	struct scope_row *rows = NULL;
+	struct strmap paths;
 	sqlite3_stmt *st;
-	size_t n = 0, i, j;
+	size_t n = 0, i;
 	char *sql;
 
 	sql = xasprintf("SELECT sc.path, min(sc.depth), sum(sc.count), "
@@ -227,18 +229,23 @@ load_scopes(struct report *r, size_t *nrows)
 		row->self_ps = sqlite3_column_int64(st, 4);
 	}
 	sqlite3_finalize(st);
-	/* The parent's path is the path without its last name. */
+	/*
+	 * The parent's path is the path without its last name.  Found by
+	 * hash: real profiles have thousands of distinct paths.  The paths
+	 * are distinct (grouped by), so a path's id is its row.
+	 */
+	strmap_init(&paths);
+	for (i = 0; i < n; i++)
+		(void)strmap_intern(&paths, rows[i].path,
+		    strlen(rows[i].path));
 	for (i = 0; i < n; i++) {
 		size_t plen = (size_t)(rows[i].name - rows[i].path);
+		int64_t parent = plen > 0 ?
+		    strmap_find(&paths, rows[i].path, plen - 1) : -1;
 
-		rows[i].parent = SIZE_MAX;
-		for (j = 0; plen > 0 && j < n; j++)
-			if (strlen(rows[j].path) == plen - 1 &&
-			    strncmp(rows[j].path, rows[i].path, plen - 1) == 0) {
-				rows[i].parent = j;
-				break;
-			}
+		rows[i].parent = parent >= 0 ? (size_t)parent : SIZE_MAX;
 	}
+	strmap_release(&paths);
 	*nrows = n;
 	return rows;
 }
