@@ -147,6 +147,7 @@ struct classify {
 	size_t		*meta_kernel;	/* kernel index + 1 per metadata */
 	/* Per event metadata of the plane: name and category ids, or NO_ID. */
 	uint32_t	*meta_name;
+	uint32_t	*meta_scope_name;	/* host_scope_name() */
 	uint32_t	*meta_category;
 	uint8_t		*meta_host;	/* host_name_kind(), 0 until known */
 	struct pf_bytes	 last_module;	/* hlo_module of the last event */

@@ -612,6 +612,7 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	free(c->meta_host);
 	c->meta_host = xcalloc(plane->nmetas + 1, sizeof *c->meta_host);
 	free(c->meta_name);
+	free(c->meta_scope_name);
 	free(c->meta_category);
 	free(c->meta_views);
 	free(c->meta_view_done);
@@ -622,10 +623,13 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	c->meta_view_done = xcalloc(plane->nmetas + 1, 1);
 	c->meta_name = xreallocarray(NULL, plane->nmetas + 1,
 	    sizeof *c->meta_name);
+	c->meta_scope_name = xreallocarray(NULL, plane->nmetas + 1,
+	    sizeof *c->meta_scope_name);
 	c->meta_category = xreallocarray(NULL, plane->nmetas + 1,
 	    sizeof *c->meta_category);
 	for (i = 0; i <= plane->nmetas; i++)
-		c->meta_name[i] = c->meta_category[i] = NO_ID;
+		c->meta_name[i] = c->meta_scope_name[i] =
+		    c->meta_category[i] = NO_ID;
 	return 0;
 }
 
@@ -1241,6 +1245,7 @@ classify_release(struct classify *c)
 	free(c->meta_host);
 	free(c->class_of);
 	free(c->meta_name);
+	free(c->meta_scope_name);
 	free(c->meta_category);
 	free(c->meta_views);
 	free(c->meta_view_done);

@@ -1439,7 +1439,8 @@ file_run(struct gen *g, const char *dir, int hostno)
  * between.  A launch runs LK_OPS ops, each one kernel, but op 0 launches
  * two (one thunk run: the same scope_range_id).  With "graph" every
  * kernel of a launch carries cuda_graph_id and the launch's
- * correlation_id.  Inside the host's backend_compile_and_load, before
+ * correlation_id, and each host step makes and launches the graph
+ * (graph_calls()).  Inside the host's backend_compile_and_load, before
  * the first launch, two autotuner modules (no program of the user's) run
  * kernels that overlap one another.  expected/launches.csv holds the
  * answers.
@@ -1471,6 +1472,26 @@ launch_kernel(struct gen *g, struct line *l, const char *kname,
 	put_stat_str(b, 4, names_id(&p->st, "kernel_details", -1),
 	    "regs:32 grid:64,1,1 block:128,1,1");
 	ev_end(g, l);
+}
+
+/*
+ * The CUDA calls of graph step s, as CUPTI names them (FORMATS.md 6.4):
+ * the graph made anew, a new id each step (7 us), and launched (3 us);
+ * in step 0 also a name that only looks like theirs (5 us).
+ */
+static void
+graph_calls(struct gen *g, struct line *py, int s, int64_t hs)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "cuGraphCreate (CudaGraph:%d)",
+	    1000 + s);
+	host_event(g, py, name, hs + 10 * US, 7 * US);
+	host_event(g, py, "cuGraphLaunch (CudaGraph:946)", hs + 20 * US,
+	    3 * US);
+	if (s == 0)
+		host_event(g, py, "cuGraphCreate (CudaGraph:first)",
+		    hs + 30 * US, 5 * US);
 }
 
 static void
@@ -1565,6 +1586,8 @@ launches_run(struct gen *g, const char *dir, const char *exp, int graph)
 		put_stat_varint(&p->scratch, 4, names_id(&p->st, "step_num",
 		    -1), XS_INT, (uint64_t)s);
 		ev_end(g, py);
+		if (graph)
+			graph_calls(g, py, s, hs);
 	}
 	plane_write(g, &sk, 2, "/host:CPU", py, 1);
 	buf_free(&py->ev);

@@ -46,4 +46,19 @@ WHERE compile_work = 0" "$G"
 		fail "the executions table is not $execs launches of $exec_ps ps"
 done
 
+# gen-xplane's graph_calls(): each step makes its graph anew under a new
+# id (7 us) and launches it (3 us); CUPTI's " (CudaGraph:<id>)" is not
+# part of a scope's name, but a name only like it stays whole.
+test_case "graph: scopes of the CUDA graph calls: one per call, not per graph"
+expect_code 0 jaxprof top --group=scope -n 0 --format=csv "$tmp/graph"
+expect_stderr_empty
+awk -F, 'NR > 1 && $2 ~ /^train;cu/ { print $2 "," $5 "," $6 }' "$out" |
+    sort >"$tmp/got"
+cat >"$tmp/want" <<EOF2
+train;cuGraphCreate (CudaGraph:first),1,5.000
+train;cuGraphCreate,8,56.000
+train;cuGraphLaunch,8,24.000
+EOF2
+expect_files_equal "$tmp/want" "$tmp/got" "the graph calls' scopes differ"
+
 test_done
