@@ -129,21 +129,45 @@ intern_str(struct classify *c, const char *s)
  * over its metadata's (FORMATS.md 2.6); the first of duplicates wins.
  * The metadata's part is computed once per plane.
  */
+/* The view of a metadata with no stat of a known key. */
+static const struct pf_stat *no_stats_view[PF_NKEYS];
+
+static const struct pf_stat **
+make_meta_view(const struct pf_event_meta *meta)
+{
+	const struct pf_stat **view = NULL;
+	size_t i;
+
+	for (i = meta->nstats; i > 0; i--)
+		if (meta->stats[i - 1].key != PF_KEY_OTHER) {
+			if (view == NULL)
+				view = xcalloc(PF_NKEYS, sizeof *view);
+			view[meta->stats[i - 1].key] = &meta->stats[i - 1];
+		}
+	return view != NULL ? view : no_stats_view;
+}
+
+void
+free_meta_views(struct classify *c)
+{
+	size_t i;
+
+	for (i = 0; c->meta_views != NULL && i <= c->nmetas; i++)
+		if (c->meta_views[i] != no_stats_view)
+			free(c->meta_views[i]);
+	free(c->meta_views);
+	c->meta_views = NULL;
+}
+
 void
 load_view(struct classify *c, const struct pf_event *ev)
 {
-	const struct pf_stat **meta_view =
-	    &c->meta_views[(size_t)ev->meta->index * PF_NKEYS];
+	const struct pf_stat ***slot = &c->meta_views[ev->meta->index];
 	size_t i;
 
-	if (!c->meta_view_done[ev->meta->index]) {
-		for (i = ev->meta->nstats; i > 0; i--)
-			if (ev->meta->stats[i - 1].key != PF_KEY_OTHER)
-				meta_view[ev->meta->stats[i - 1].key] =
-				    &ev->meta->stats[i - 1];
-		c->meta_view_done[ev->meta->index] = 1;
-	}
-	c->md_view = meta_view;
+	if (*slot == NULL)
+		*slot = make_meta_view(ev->meta);
+	c->md_view = *slot;
 	c->ev_keys = 0;
 	for (i = ev->nstats; i > 0; i--)
 		if (ev->stats[i - 1].key != PF_KEY_OTHER) {

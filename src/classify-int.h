@@ -140,10 +140,15 @@ struct classify {
 	const struct pf_stat *ev_view[PF_NKEYS];
 	uint32_t	 ev_keys;
 	const struct pf_stat **md_view;
-	/* Per event metadata of the plane: its stats by key, computed once. */
-	const struct pf_stat **meta_views;
-	uint8_t		*meta_view_done;
-	struct op_memo	*op_memos;	/* two per metadata (struct op_memo) */
+	/*
+	 * Per event metadata of the plane: its stats by key (PF_NKEYS of
+	 * them), made at its first event; one shared view for those with
+	 * none.  Host planes can have tens of thousands of metadata.
+	 */
+	const struct pf_stat ***meta_views;
+	size_t		 nmetas;
+	/* Two per metadata (struct op_memo), made at the first XLA op. */
+	struct op_memo	*op_memos;
 	size_t		*meta_kernel;	/* kernel index + 1 per metadata */
 	/* Per event metadata of the plane: name and category ids, or NO_ID. */
 	uint32_t	*meta_name;
@@ -202,6 +207,7 @@ event_stat(const struct classify *c, enum pf_key key)
 
 /* Loads the current event's stats for event_stat(). */
 void		load_view(struct classify *c, const struct pf_event *ev);
+void		free_meta_views(struct classify *c);
 /* Interns the event's display name into its metadata's cache slot. */
 uint32_t	event_name_intern(struct classify *c, const struct pf_event *ev);
 

@@ -614,13 +614,11 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	free(c->meta_name);
 	free(c->meta_scope_name);
 	free(c->meta_category);
-	free(c->meta_views);
-	free(c->meta_view_done);
+	free_meta_views(c);
 	free(c->op_memos);
-	c->op_memos = xcalloc(2 * (plane->nmetas + 1), sizeof *c->op_memos);
-	c->meta_views = xcalloc((plane->nmetas + 1) * PF_NKEYS,
-	    sizeof *c->meta_views);
-	c->meta_view_done = xcalloc(plane->nmetas + 1, 1);
+	c->op_memos = NULL;
+	c->nmetas = plane->nmetas;
+	c->meta_views = xcalloc(plane->nmetas + 1, sizeof *c->meta_views);
 	c->meta_name = xreallocarray(NULL, plane->nmetas + 1,
 	    sizeof *c->meta_name);
 	c->meta_scope_name = xreallocarray(NULL, plane->nmetas + 1,
@@ -779,12 +777,16 @@ on_xla_op(struct classify *c, const struct pf_event *ev, int64_t start,
 	const uint32_t cost_keys = 1u << PF_KEY_FLOPS |
 	    1u << PF_KEY_BYTES_ACCESSED;
 	int own_module = (c->ev_keys >> PF_KEY_HLO_MODULE) & 1;
-	struct op_memo *m = &c->op_memos[2 * (size_t)ev->meta->index +
-	    (size_t)own_module];
+	struct op_memo *m;
 	struct op_key k;
 	uint64_t flops, bytes;
 	int has_flops, has_bytes;
 	uint32_t name = event_name_id(c, ev);
+
+	if (c->op_memos == NULL)
+		c->op_memos = xcalloc(2 * (c->nmetas + 1),
+		    sizeof *c->op_memos);
+	m = &c->op_memos[2 * (size_t)ev->meta->index + (size_t)own_module];
 
 	/* With nothing of its own, the key is its metadata's. */
 	if (m->valid && !own_module && !(c->ev_keys & op_keys))
@@ -1247,8 +1249,7 @@ classify_release(struct classify *c)
 	free(c->meta_name);
 	free(c->meta_scope_name);
 	free(c->meta_category);
-	free(c->meta_views);
-	free(c->meta_view_done);
+	free_meta_views(c);
 	free(c->op_memos);
 	free(c->cat_of_name);
 	free(c->ops_stack);
