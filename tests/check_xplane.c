@@ -2,7 +2,8 @@
  * The XSpace reader: the fast wire walker (xplane_read) must emit exactly
  * the stream a plain protobuf-c unpack gives (xplane_read_unpacked), on
  * real, generated, truncated and hand-made profiles, and must reject
- * corrupt input with a message that says where and what.
+ * corrupt input with a message that says where and what; with its lines
+ * decoded on threads of their own (xplane_read_piped), the same.
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 
 #include "check_suites.h"
 #include "profile.h"
+#include "line-pipe.h"
 #include "read-xplane.h"
 #include "source.h"
 
@@ -273,6 +275,17 @@ read_fast(struct source *src, const char *path, struct result *r)
 	dump_close(fp, r);
 }
 
+/* The same with every line decoded on a thread of its own (line-pipe.h). */
+static void
+read_piped(struct source *src, const char *path, struct result *r)
+{
+	struct pf_handler h;
+	FILE *fp = dump_open(r, &h);
+
+	r->rc = xplane_read_piped(src, path, &h, &r->rs, &r->cause, 1);
+	dump_close(fp, r);
+}
+
 /* xplane_read on bytes in memory, through a source filled by hand. */
 static void
 read_fast_mem(const uint8_t *data, size_t size, struct result *r)
@@ -327,11 +340,29 @@ assert_same_dump(const char *what, const struct result *fast,
 	    ref->dump + from);
 }
 
+/* Piped and not: the same return, cause, stream and stats. */
+static void
+assert_same_piped(const char *what, const struct result *piped,
+    const struct result *fast)
+{
+	ck_assert_msg(piped->rc == fast->rc, "%s: piped %d (%s), not %d (%s)",
+	    what, piped->rc, piped->cause ? piped->cause : "", fast->rc,
+	    fast->cause ? fast->cause : "");
+	ck_assert_msg((piped->cause == NULL) == (fast->cause == NULL) &&
+	    (fast->cause == NULL || strcmp(piped->cause, fast->cause) == 0),
+	    "%s: piped cause '%s', not '%s'", what,
+	    piped->cause ? piped->cause : "", fast->cause ? fast->cause : "");
+	ck_assert_msg(piped->len == fast->len &&
+	    memcmp(piped->dump, fast->dump, fast->len) == 0,
+	    "%s: the piped stream differs (%zu vs %zu bytes)", what,
+	    piped->len, fast->len);
+}
+
 /* Both readers on the bytes of a file: same stream, same stats. */
 static void
 differential_file(const char *path)
 {
-	struct result fast, ref;
+	struct result fast, ref, piped;
 	struct source src;
 	char *cause = NULL;
 
@@ -345,9 +376,12 @@ differential_file(const char *path)
 	ck_assert_msg(strstr(fast.dump, "\nevent ") != NULL,
 	    "%s: no events in the stream", path);
 	assert_same_dump(path, &fast, &ref);
+	read_piped(&src, path, &piped);
+	assert_same_piped(path, &piped, &fast);
 	source_close(&src);
 	result_free(&fast);
 	result_free(&ref);
+	result_free(&piped);
 }
 
 /* ---- Finding *.xplane.pb[.gz] below a folder ---- */
@@ -424,6 +458,30 @@ START_TEST(test_differential_corpus)
 }
 END_TEST
 
+/* The number of events of the file's longest line. */
+static size_t
+longest_line(const char *path)
+{
+	struct result r;
+	struct source src;
+	char *cause = NULL, *p;
+	size_t n = 0, most = 0;
+
+	ck_assert_msg(source_open(&src, path, &cause) == 0, "%s", cause);
+	read_fast(&src, path, &r);
+	ck_assert_int_eq(r.rc, 0);
+	for (p = r.dump; (p = strchr(p, '\n')) != NULL; ) {
+		p++;
+		if (strncmp(p, "line ", 5) == 0)
+			n = 0;
+		else if (strncmp(p, "event ", 6) == 0 && ++n > most)
+			most = n;
+	}
+	result_free(&r);
+	source_close(&src);
+	return most;
+}
+
 START_TEST(test_differential_generated)
 {
 	char *dir = test_mkdtemp(), *sub, *path;
@@ -439,6 +497,13 @@ START_TEST(test_differential_generated)
 		differential_file(path);
 		free(path);
 	}
+	/* Lines of several batches (EVENT_BATCH_MAX) for the piped read. */
+	snprintf(sub, n, "%s/long", dir);
+	path = test_gen_profile(sub, "--seed=9 --devices=1 --steps=10 "
+	    "--ops=400", 0);
+	ck_assert_uint_ge(longest_line(path), 3 * EVENT_BATCH_MAX);
+	differential_file(path);
+	free(path);
 	free(sub);
 	test_rmtree(dir);
 	free(dir);
@@ -453,7 +518,7 @@ END_TEST
 static void
 check_skip(const char *path)
 {
-	struct result fast, ref;
+	struct result fast, ref, piped;
 	struct source src;
 	char *cause = NULL;
 
@@ -461,7 +526,10 @@ check_skip(const char *path)
 	skip_mode = 1;
 	read_fast(&src, path, &fast);
 	read_unpacked(src.data, src.size, path, &ref);
+	read_piped(&src, path, &piped);
 	skip_mode = 0;
+	assert_same_piped("PF_SKIP", &piped, &fast);
+	result_free(&piped);
 	ck_assert_msg(fast.rc == 0, "%s", fast.cause);
 	ck_assert_int_eq(ref.rc, 0);
 	assert_same_dump("PF_SKIP", &fast, &ref);
@@ -502,13 +570,20 @@ static void
 check_prefix(const uint8_t *data, size_t len, size_t *nok)
 {
 	uint8_t *copy = malloc(len > 0 ? len : 1);
-	struct result fast, ref;
+	struct result fast, ref, piped;
+	struct source src;
 	unsigned long long at;
 
 	ck_assert_ptr_nonnull(copy);
 	memcpy(copy, data, len);	/* exact size: overreads are caught */
 	read_fast_mem(copy, len, &fast);
 	read_unpacked(copy, len, "mem", &ref);
+	memset(&src, 0, sizeof src);
+	src.data = copy;
+	src.size = len;
+	read_piped(&src, "mem", &piped);
+	assert_same_piped("prefix", &piped, &fast);
+	result_free(&piped);
 	ck_assert_msg(fast.rc == 0 || fast.rc == -1, "prefix %zu: rc %d",
 	    len, fast.rc);
 	ck_assert_msg(fast.rc == ref.rc, "prefix %zu: xplane_read %d (%s), "
@@ -870,7 +945,7 @@ START_TEST(test_corrupt)
 	const struct corrupt_case *cc = &corrupt_cases[_i];
 	char *dir = test_mkdtemp(), *cause = NULL, path[4096];
 	struct enc bytes = { 0 };
-	struct result fast, ref;
+	struct result fast, ref, piped;
 	struct source src;
 
 	build_corrupt(cc, &bytes);
@@ -892,6 +967,9 @@ START_TEST(test_corrupt)
 		    strncmp(fast.cause, "at byte ", 8) == 0,
 		    "%s: cause '%s', want '%s'", cc->what, fast.cause,
 		    cc->cause);
+		read_piped(&src, path, &piped);
+		assert_same_piped(cc->what, &piped, &fast);
+		result_free(&piped);
 		/* protobuf-c refuses these bytes too. */
 		read_unpacked(src.data, src.size, path, &ref);
 		ck_assert_msg(ref.rc == -1, "%s: protobuf-c accepted it",
@@ -903,6 +981,61 @@ START_TEST(test_corrupt)
 	free(bytes.p);
 	test_rmtree(dir);
 	free(dir);
+}
+END_TEST
+
+/*
+ * An event that does not decode after several batches of a piped line:
+ * the events before it come first, then the same error as unpiped.
+ */
+START_TEST(test_piped_late_error)
+{
+	struct enc space = { 0 }, plane = { 0 }, line = { 0 }, ev = { 0 };
+	struct enc st = { 0 };
+	const size_t ngood = 2 * EVENT_BATCH_MAX + 500;
+	struct result fast, piped;
+	struct source src;
+	size_t i, n = 0;
+	const char *p;
+
+	enc_int(&line, 1, 1);
+	enc_int(&line, 3, 1000);
+	for (i = 0; i < ngood; i++) {
+		struct enc good = { 0 };
+
+		enc_int(&good, 1, 1);
+		enc_int(&good, 2, (int64_t)i * 10);
+		enc_int(&good, 3, 5);
+		enc_msg(&line, 4, &good);
+		free(good.p);
+	}
+	/* A double stat of wire type 5 (fixed32). */
+	enc_int(&st, 1, 1);
+	enc_tag(&st, 2, 5);
+	enc_raw(&st, "\0\0\0\0", 4);
+	enc_int(&ev, 1, 1);
+	enc_msg(&ev, 4, &st);
+	enc_msg(&line, 4, &ev);
+	enc_str(&plane, 2, "/device:GPU:0");
+	enc_msg(&plane, 3, &line);
+	enc_msg(&space, 1, &plane);
+	memset(&src, 0, sizeof src);
+	src.data = space.p;
+	src.size = space.n;
+	read_fast(&src, "mem", &fast);
+	ck_assert_int_eq(fast.rc, -1);
+	read_piped(&src, "mem", &piped);
+	assert_same_piped("late error", &piped, &fast);
+	for (p = piped.dump; (p = strstr(p, "\nevent ")) != NULL; p++)
+		n++;
+	ck_assert_uint_eq(n, ngood);
+	result_free(&fast);
+	result_free(&piped);
+	free(space.p);
+	free(plane.p);
+	free(line.p);
+	free(ev.p);
+	free(st.p);
 }
 END_TEST
 
@@ -1121,6 +1254,12 @@ START_TEST(test_callback_stops)
 	ck_assert_int_eq(n, 1);
 	ck_assert_ptr_null(cause);
 	n = 0;
+	/* Piped, the decoding thread stops too. */
+	ck_assert_int_eq(xplane_read_piped(&src, "mem", &h, &rs, &cause, 1),
+	    42);
+	ck_assert_int_eq(n, 1);
+	ck_assert_ptr_null(cause);
+	n = 0;
 	ck_assert_int_eq(xplane_read_unpacked(space.p, space.n, "mem", &h,
 	    &rs, &cause), 42);
 	ck_assert_int_eq(n, 1);
@@ -1150,6 +1289,7 @@ suite_xplane(void)
 	tc = tcase_create("tolerated");
 	tcase_add_test(tc, test_tolerated);
 	tcase_add_test(tc, test_callback_stops);
+	tcase_add_test(tc, test_piped_late_error);
 	suite_add_tcase(s, tc);
 	return s;
 }
