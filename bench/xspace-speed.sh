@@ -75,7 +75,7 @@ echo "bench profile: gen-xplane --devices=8 --steps=20 --ops=200 --repeat=$repea
 
 profiles=("$bench")
 if [ -d "$corpus" ]; then
-    mapfile -t found < <(find "$corpus" -name '*.xplane.pb' | sort)
+    mapfile -t found < <(find -L "$corpus" -name '*.xplane.pb' | sort)
     profiles+=("${found[@]}")
 fi
 
@@ -123,7 +123,7 @@ verdicts=$tmp/verdicts
 : >"$rows"
 : >"$verdicts"
 for f in "${profiles[@]}"; do
-    fsize=$(stat -c %s "$f")
+    fsize=$(stat -L -c %s "$f")
     name=${f#"$corpus"/}
     [ "$f" = "$bench" ] && name="bench (gen-xplane)"
     cat "$f" >/dev/null # every run sees a warm page cache
