@@ -132,7 +132,8 @@ intern_str(struct classify *c, const char *s)
 /* The view of a metadata with no stat of a known key. */
 static const struct pf_stat *no_stats_view[PF_NKEYS];
 
-static const struct pf_stat **
+/* Once per metadata: kept out of load_view(), which runs per event. */
+static __attribute__((noinline)) const struct pf_stat **
 make_meta_view(const struct pf_event_meta *meta)
 {
 	const struct pf_stat **view = NULL;
