@@ -4,25 +4,87 @@
  * classification of every plane (src/load.c), in one thread.  The bytes
  * are read where they lie, as an archive entry's are (load_memory): an
  * exact-size buffer, so any read past its end is caught; gzip input goes
- * through a file as usual.
+ * through a file as usual.  Then the wire reader twice more, every line
+ * decoded on a thread of its own (xplane_read_piped) and not: a different
+ * stream, return or message aborts.
  */
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "discover.h"
 #include "fuzz.h"
 #include "load.h"
+#include "read-xplane.h"
+
+/* What one read gave, as a few numbers. */
+struct digest {
+	uint64_t	 events, sum;
+};
+
+static int
+digest_event(void *ctx, const struct pf_plane *p, const struct pf_line *l,
+    const struct pf_event *ev)
+{
+	struct digest *d = ctx;
+	size_t i;
+
+	(void)p;
+	d->events++;
+	d->sum = d->sum * 1000003 + (uint64_t)l->id;
+	d->sum = d->sum * 1000003 + (uint64_t)ev->metadata_id;
+	d->sum = d->sum * 1000003 + (uint64_t)ev->start_ps;
+	d->sum = d->sum * 1000003 + (uint64_t)ev->duration_ps;
+	for (i = 0; i < ev->nstats; i++) {
+		const struct pf_stat *st = &ev->stats[i];
+
+		d->sum = d->sum * 1000003 + (uint64_t)st->metadata_id +
+		    (uint64_t)st->kind + st->num.u + st->str.len;
+	}
+	return 0;
+}
+
+static int
+read_digest(const uint8_t *data, size_t size, size_t pipe_min,
+    struct digest *d, struct pf_read_stats *rs, char **cause)
+{
+	struct pf_handler h;
+	struct source src;
+
+	memset(d, 0, sizeof *d);
+	memset(&h, 0, sizeof h);
+	h.ctx = d;
+	h.event = digest_event;
+	memset(&src, 0, sizeof src);
+	src.data = data;
+	src.size = size;
+	*cause = NULL;
+	return xplane_read_piped(&src, "fuzz", &h, rs, cause, pipe_min);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct file_summary fs;
-	char *cause = NULL;
+	struct digest d1, d2;
+	struct pf_read_stats rs1, rs2;
+	char *cause = NULL, *c1, *c2;
+	int r1, r2;
 
 	if (load_memory("fuzz.xplane.pb", data, size, KIND_XPLANE, 1, NULL,
 	    &fs, &cause) == 0)
 		file_summary_release(&fs);
 	free(cause);
+
+	r1 = read_digest(data, size, 0, &d1, &rs1, &c1);
+	r2 = read_digest(data, size, 1, &d2, &rs2, &c2);
+	if (r1 != r2 || d1.events != d2.events || d1.sum != d2.sum ||
+	    memcmp(&rs1, &rs2, sizeof rs1) != 0 ||
+	    (c1 == NULL) != (c2 == NULL) ||
+	    (c1 != NULL && strcmp(c1, c2) != 0))
+		abort();
+	free(c1);
+	free(c2);
 	return 0;
 }
