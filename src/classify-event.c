@@ -124,11 +124,6 @@ intern_str(struct classify *c, const char *s)
 	return intern(c, s, strlen(s));
 }
 
-/*
- * Loads the current event's known stats for event_stat(): the event's own
- * over its metadata's (FORMATS.md 2.6); the first of duplicates wins.
- * The metadata's part is computed once per plane.
- */
 /* The view of a metadata with no stat of a known key. */
 static const struct pf_stat *no_stats_view[PF_NKEYS];
 
@@ -160,6 +155,11 @@ free_meta_views(struct classify *c)
 	c->meta_views = NULL;
 }
 
+/*
+ * Loads the current event's known stats for event_stat(): the event's own
+ * over its metadata's (FORMATS.md 2.6); the first of duplicates wins.
+ * The metadata's part is made once per plane (make_meta_view()).
+ */
 void
 load_view(struct classify *c, const struct pf_event *ev)
 {

@@ -263,6 +263,50 @@ host_scope(struct classify *c, const struct pf_event *ev, int64_t dur)
 	return (uint32_t)idx;
 }
 
+/* Appends string id s of the plane's summary to b's text; its offset. */
+static size_t
+batch_text(struct host_event_batch *b, size_t *len, size_t *cap,
+    const struct strmap *m, uint32_t s)
+{
+	size_t at = *len, n = m->lengths[s] + 1;
+
+	if (*len + n > *cap) {
+		*cap = (*len + n) * 2;
+		b->text = xreallocarray(b->text, *cap, 1);
+	}
+	memcpy(b->text + at, m->strings[s], n);
+	*len += n;
+	return at;
+}
+
+/* The plane's long host events so far, to give_host_events. */
+static void
+hand_host_events(struct classify *c)
+{
+	struct plane_summary *p = c->plane;
+	const struct strmap *m = &c->fs->strings;
+	struct host_event_batch *b;
+	size_t i, len = 0, cap = 0;
+
+	if (p->nhost_events == 0)
+		return;
+	b = xcalloc(1, sizeof *b);
+	b->rows = xcalloc(p->nhost_events, sizeof *b->rows);
+	b->nrows = p->nhost_events;
+	for (i = 0; i < p->nhost_events; i++) {
+		const struct host_event_rec *h = &p->host_events[i];
+		struct host_event_row *r = &b->rows[i];
+
+		r->name = batch_text(b, &len, &cap, m, h->name);
+		r->line = batch_text(b, &len, &cap, m, h->line);
+		r->depth = h->depth;
+		r->start_ps = h->start_ps;
+		r->dur_ps = h->dur_ps;
+	}
+	p->nhost_events = 0;
+	c->give_host_events(c->give_ctx, b);
+}
+
 void
 host_event(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
@@ -353,49 +397,6 @@ cmp_exec_start(const void *a, const void *b)
 	const struct exec_rec *x = a, *y = b;
 
 	return (x->start_ps > y->start_ps) - (x->start_ps < y->start_ps);
-}
-
-/* Appends string id s of the plane's summary to b's text; its offset. */
-static size_t
-batch_text(struct host_event_batch *b, size_t *len, size_t *cap,
-    const struct strmap *m, uint32_t s)
-{
-	size_t at = *len, n = m->lengths[s] + 1;
-
-	if (*len + n > *cap) {
-		*cap = (*len + n) * 2;
-		b->text = xreallocarray(b->text, *cap, 1);
-	}
-	memcpy(b->text + at, m->strings[s], n);
-	*len += n;
-	return at;
-}
-
-void
-hand_host_events(struct classify *c)
-{
-	struct plane_summary *p = c->plane;
-	const struct strmap *m = &c->fs->strings;
-	struct host_event_batch *b;
-	size_t i, len = 0, cap = 0;
-
-	if (p->nhost_events == 0)
-		return;
-	b = xcalloc(1, sizeof *b);
-	b->rows = xcalloc(p->nhost_events, sizeof *b->rows);
-	b->nrows = p->nhost_events;
-	for (i = 0; i < p->nhost_events; i++) {
-		const struct host_event_rec *h = &p->host_events[i];
-		struct host_event_row *r = &b->rows[i];
-
-		r->name = batch_text(b, &len, &cap, m, h->name);
-		r->line = batch_text(b, &len, &cap, m, h->line);
-		r->depth = h->depth;
-		r->start_ps = h->start_ps;
-		r->dur_ps = h->dur_ps;
-	}
-	p->nhost_events = 0;
-	c->give_host_events(c->give_ctx, b);
 }
 
 void

@@ -364,7 +364,5 @@ void		host_event(struct classify *c, const struct pf_event *ev,
 		    int64_t start, int64_t dur);
 void		host_line_end(struct classify *c);
 void		host_plane_end(struct classify *c);
-/* The plane's long host events so far, to give_host_events. */
-void		hand_host_events(struct classify *c);
 
 #endif

@@ -526,9 +526,10 @@ load_steps(struct report *r, size_t skip, struct strmap *texts,
 	size_t n = 0, nplanes, nrows = 0, cap = 0, i;
 
 	planes = load_planes(r, texts, &nplanes);
-	/* Counted and read in one snapshot: the rows never outgrow cap. */
-	(void)sqlite3_exec(index_db(r->ix), "SAVEPOINT steps", NULL, NULL,
-	    NULL);
+	/*
+	 * Counted and read in the report's one snapshot (report_open()):
+	 * the rows never outgrow cap.
+	 */
 	cap = count_steps(r);
 	rows = xreallocarray(NULL, cap, sizeof *rows);
 	st = prepare_steps(r);
@@ -568,7 +569,6 @@ load_steps(struct report *r, size_t skip, struct strmap *texts,
 			filler_saw_row(f, rows, nrows);
 	}
 	sqlite3_finalize(st);
-	(void)sqlite3_exec(index_db(r->ix), "RELEASE steps", NULL, NULL, NULL);
 	free(planes);
 	if (f != NULL)
 		filler_close(f, rows, nrows);

@@ -298,6 +298,22 @@ scope_path(const struct file_summary *fs, const struct plane_summary *p,
 	return b->text;
 }
 
+/* One row of host_events: from a summary, or from a batch stored ahead. */
+static int
+put_host_event(struct index_rows *rows, sqlite3_int64 file_id,
+    sqlite3_int64 plane, const char *line, const char *name, int depth,
+    int64_t start_ps, int64_t dur_ps, char **cause)
+{
+	index_rows_int(rows, 1, file_id);
+	index_rows_int(rows, 2, plane);
+	index_rows_text(rows, 3, line);
+	index_rows_text(rows, 4, name);
+	index_rows_int(rows, 5, depth);
+	index_rows_int(rows, 6, start_ps);
+	index_rows_int(rows, 7, dur_ps);
+	return index_rows_end(rows, cause);
+}
+
 /* Executions, idle gaps, long host events and scopes of a plane. */
 static int
 write_timeline(struct writers *w, sqlite3_int64 file_id,
@@ -336,16 +352,9 @@ write_timeline(struct writers *w, sqlite3_int64 file_id,
 	}
 	for (i = 0; i < p->nhost_events; i++) {
 		const struct host_event_rec *h = &p->host_events[i];
-		struct index_rows *rows = w->host_event;
 
-		index_rows_int(rows, 1, file_id);
-		index_rows_int(rows, 2, plane);
-		index_rows_text(rows, 3, s[h->line]);
-		index_rows_text(rows, 4, s[h->name]);
-		index_rows_int(rows, 5, h->depth);
-		index_rows_int(rows, 6, h->start_ps);
-		index_rows_int(rows, 7, h->dur_ps);
-		if (index_rows_end(rows, cause) == -1)
+		if (put_host_event(w->host_event, file_id, plane, s[h->line],
+		    s[h->name], h->depth, h->start_ps, h->dur_ps, cause) == -1)
 			return -1;
 	}
 	for (i = 0; i < p->nscopes; i++) {
@@ -746,15 +755,9 @@ index_store_host_events(struct index *ix, struct file_store *fst,
 	for (i = 0; rc == 0 && i < b->nrows; i++) {
 		const struct host_event_row *r = &b->rows[i];
 
-		index_rows_int(rows, 1, fst->id);
-		index_rows_int(rows, 2, fst->plane_base +
-		    (sqlite3_int64)b->plane);
-		index_rows_text(rows, 3, b->text + r->line);
-		index_rows_text(rows, 4, b->text + r->name);
-		index_rows_int(rows, 5, r->depth);
-		index_rows_int(rows, 6, r->start_ps);
-		index_rows_int(rows, 7, r->dur_ps);
-		rc = index_rows_end(rows, cause);
+		rc = put_host_event(rows, fst->id, fst->plane_base +
+		    (sqlite3_int64)b->plane, b->text + r->line,
+		    b->text + r->name, r->depth, r->start_ps, r->dur_ps, cause);
 	}
 	if (rc == 0)
 		rc = index_rows_flush(rows, cause);

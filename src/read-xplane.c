@@ -1154,6 +1154,37 @@ scan_line(struct walker *w, struct cur c, struct line_head *lh)
 	return 0;
 }
 
+/*
+ * The next event of line fields c, decoded into *ev and its times checked:
+ * 1, 0 past the line's last, or -1 with w->cause set.  Inlined in both
+ * event loops (read_line()'s and a piped line's).
+ */
+static inline __attribute__((always_inline)) int
+next_event(struct walker *w, struct cur *c, const struct plane_tables *t,
+    const struct pf_plane *plane, const struct pf_line *line,
+    struct pf_event *ev)
+{
+	static const char msg[] = "XLine";
+	struct cur sub;
+	uint32_t field;
+	int wt;
+
+	while (c->p < c->end) {
+		/* The header scan validated every tag and length. */
+		(void)get_tag(w, c, &field, &wt, msg);
+		if (field != 4) {
+			(void)skip_field(w, c, wt, msg);
+			continue;
+		}
+		(void)get_len(w, c, &sub, msg);
+		if (decode_event(w, sub, t, line, ev) == -1 ||
+		    check_event_times(w, sub.p, plane, line, ev) == -1)
+			return -1;
+		return 1;
+	}
+	return 0;
+}
+
 /* Whether the line's events are decoded on a thread (xspace_pipe_lines). */
 static int
 is_piped(const struct walker *w, const struct line_head *lh,
@@ -1175,32 +1206,19 @@ struct line_decode {
 static int
 decode_batch(void *arg, struct event_batch *b)
 {
-	static const char msg[] = "XLine";
 	struct line_decode *d = arg;
 	struct walker *w = &d->w;
+	struct pf_event ev;
+	int got = 1;
 
 	w->rs = &b->rs;
-	while (b->n < EVENT_BATCH_MAX && d->c.p < d->c.end) {
-		struct pf_event ev;
-		struct cur sub;
-		uint32_t field;
-		int wt;
-
-		/* The header scan validated every tag and length. */
-		(void)get_tag(w, &d->c, &field, &wt, msg);
-		if (field != 4) {
-			(void)skip_field(w, &d->c, wt, msg);
-			continue;
-		}
-		(void)get_len(w, &d->c, &sub, msg);
-		if (decode_event(w, sub, d->t, d->line, &ev) == -1 ||
-		    check_event_times(w, sub.p, d->plane, d->line, &ev) == -1) {
-			b->failed = 1;
-			b->cause = w->cause;
-			w->cause = NULL;
-			break;
-		}
+	while (b->n < EVENT_BATCH_MAX &&
+	    (got = next_event(w, &d->c, d->t, d->plane, d->line, &ev)) == 1)
 		event_batch_add(b, &ev);
+	if (got == -1) {
+		b->failed = 1;
+		b->cause = w->cause;
+		w->cause = NULL;
 	}
 	b->end = (size_t)(d->c.p - w->base);
 	return !b->failed && d->c.p < d->c.end;
@@ -1257,9 +1275,8 @@ read_line(struct walker *w, const struct line_head *lh,
     const struct plane_tables *t, const struct pf_plane *plane,
     const struct pf_handler *h)
 {
-	static const char msg[] = "XLine";
 	struct pf_line line = lh->line;
-	struct cur c = lh->c, sub;
+	struct cur c = lh->c;
 	size_t n;
 	int rc;
 
@@ -1274,20 +1291,13 @@ read_line(struct walker *w, const struct line_head *lh,
 	if (rc == 0 && is_piped(w, lh, h) &&
 	    read_events_piped(w, c, t, plane, &line, h, &rc))
 		c.p = c.end;
-	for (n = 0; rc == 0 && c.p < c.end; n++) {
+	for (n = 0; rc == 0; n++) {
 		struct pf_event ev;
-		uint32_t field;
-		int wt;
+		int got = next_event(w, &c, t, plane, &line, &ev);
 
-		/* The header scan validated every tag and length. */
-		(void)get_tag(w, &c, &field, &wt, msg);
-		if (field != 4) {
-			(void)skip_field(w, &c, wt, msg);
-			continue;
-		}
-		(void)get_len(w, &c, &sub, msg);
-		if (decode_event(w, sub, t, &line, &ev) == -1 ||
-		    check_event_times(w, sub.p, plane, &line, &ev) == -1)
+		if (got == 0)
+			break;
+		if (got == -1)
 			rc = -1;
 		else if (h->event != NULL)
 			rc = h->event(h->ctx, plane, &line, &ev);

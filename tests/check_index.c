@@ -513,6 +513,40 @@ given_free(struct given *g)
 	g->end = &g->first;
 }
 
+/*
+ * path loaded twice: streamed, its long host events given to g by hooks,
+ * and kept whole, its planes read on kept_threads.
+ */
+static void
+load_given_and_kept(const char *path, struct load_hooks *hooks,
+    struct given *g, struct file_summary *streamed, int kept_threads,
+    struct file_summary *kept)
+{
+	char *cause = NULL;
+
+	memset(g, 0, sizeof *g);
+	g->end = &g->first;
+	hooks->ctx = g;
+	ck_assert_msg(load_file(path, KIND_XPLANE, 2, hooks, streamed,
+	    &cause) == 0, "%s", cause);
+	ck_assert_msg(load_file(path, KIND_XPLANE, kept_threads, NULL, kept,
+	    &cause) == 0, "%s", cause);
+}
+
+/* fs stored at once as the file ff, in a transaction of its own. */
+static void
+store_at_once(struct index *ix, const struct found_file *ff,
+    const struct file_summary *fs)
+{
+	sqlite3_int64 id;
+	char *cause = NULL;
+
+	q_exec(index_db(ix), "BEGIN");
+	ck_assert_msg(index_store_file(ix, ff, fs, &id, &cause) == 0, "%s",
+	    cause);
+	q_exec(index_db(ix), "COMMIT");
+}
+
 /* The file's host events, each with the name of the plane it names. */
 static char *
 host_events_dump(struct index *ix, const char *path)
@@ -601,13 +635,7 @@ START_TEST(test_host_events_ahead)
 
 	/* 2,100 steps: over two batches of long events on /host:CPU. */
 	path = test_gen_profile(prof, "--steps=2100 --ops=1 --devices=1", 0);
-	memset(&given, 0, sizeof given);
-	given.end = &given.first;
-	hooks.ctx = &given;
-	ck_assert_msg(load_file(path, KIND_XPLANE, 2, &hooks, &streamed,
-	    &cause) == 0, "%s", cause);
-	ck_assert_msg(load_file(path, KIND_XPLANE, 2, NULL, &kept,
-	    &cause) == 0, "%s", cause);
+	load_given_and_kept(path, &hooks, &given, &streamed, 2, &kept);
 	for (i = 0; i < kept.nplanes; i++) {
 		nkept += kept.planes[i].nhost_events;
 		ck_assert_uint_eq(streamed.planes[i].nhost_events, 0);
@@ -624,10 +652,7 @@ START_TEST(test_host_events_ahead)
 	refreshed = file_dump(ix, path);
 	events_ahead = host_events_dump(ix, path);
 	ck_assert_int_eq(rows_of(ix, "host_events", path), (int64_t)nkept);
-	q_exec(index_db(ix), "BEGIN");
-	ck_assert_msg(index_store_file(ix, &ff, &kept, &id, &cause) == 0,
-	    "%s", cause);
-	q_exec(index_db(ix), "COMMIT");
+	store_at_once(ix, &ff, &kept);
 	whole = file_dump(ix, path);
 	events_whole = host_events_dump(ix, path);
 	ck_assert_msg(strcmp(refreshed, whole) == 0 &&
@@ -708,18 +733,11 @@ START_TEST(test_host_events_two_planes)
 	struct given given;
 	struct index *ix;
 	char *cause = NULL, *path, *whole, *ahead;
-	sqlite3_int64 id;
 	size_t first_x = 0;
 
 	path = test_gen_profile(prof, "--steps=2100 --ops=1 --devices=1", 0);
 	copy_host_plane(path);
-	memset(&given, 0, sizeof given);
-	given.end = &given.first;
-	hooks.ctx = &given;
-	ck_assert_msg(load_file(path, KIND_XPLANE, 2, &hooks, &streamed,
-	    &cause) == 0, "%s", cause);
-	ck_assert_msg(load_file(path, KIND_XPLANE, 1, NULL, &kept,
-	    &cause) == 0, "%s", cause);
+	load_given_and_kept(path, &hooks, &given, &streamed, 1, &kept);
 	for (b = given.first; b->next != NULL; b = b->next) {
 		ck_assert_uint_le(b->plane, b->next->plane);
 		if (b->plane != b->next->plane)
@@ -735,10 +753,7 @@ START_TEST(test_host_events_two_planes)
 	ahead = host_events_dump(ix, path);
 	ck_assert_ptr_nonnull(strstr(ahead, "/host:CPX|"));
 	changed_file(&ff, path, "host0");
-	q_exec(index_db(ix), "BEGIN");
-	ck_assert_msg(index_store_file(ix, &ff, &kept, &id, &cause) == 0,
-	    "%s", cause);
-	q_exec(index_db(ix), "COMMIT");
+	store_at_once(ix, &ff, &kept);
 	whole = host_events_dump(ix, path);
 	ck_assert_msg(strcmp(ahead, whole) == 0,
 	    "two host planes: not the rows stored at once");
