@@ -386,7 +386,7 @@ memset_bytes(const struct pf_event *ev)
 			const char *p, *end;
 			int64_t n = 0;
 
-			if (strcmp(sets[k][i].name, "Memset_details") != 0 ||
+			if (sets[k][i].key != PF_KEY_MEMSET_DETAILS ||
 			    !pf_stat_str(&sets[k][i], &v))
 				continue;
 			end = v.ptr + v.len;
@@ -696,6 +696,7 @@ start_stream(struct classify *c, const struct pf_plane *plane, size_t here)
 	memset(&late, 0, sizeof late);
 	memset(&h, 0, sizeof h);
 	h.ctx = c;
+	h.keyed_stats_only = 1;
 	h.event = ahead_copy;
 	c->ahead_copies = &late;
 	for (i = here + 1; i < a->nlines; i++)
@@ -1160,6 +1161,7 @@ classify_new(struct file_summary *fs, const struct step_windows *windows,
 	c->last_hlo_program = INT64_MIN;
 	memset(h, 0, sizeof *h);
 	h->ctx = c;
+	h->keyed_stats_only = 1;
 	h->space = cb_space;
 	h->plane_begin = cb_plane_begin;
 	h->line_begin = cb_line_begin;

@@ -404,6 +404,7 @@ read_prepass(const struct xspace *xs, struct prepass *pp,
 
 	memset(&h, 0, sizeof h);
 	h.ctx = pp;
+	h.keyed_stats_only = 1;
 	h.plane_begin = prepass_plane_begin;
 	h.line_begin = prepass_line_begin;
 	h.event = prepass_event;

@@ -19,6 +19,7 @@ static const char *const key_names[PF_NKEYS] = {
 	[PF_KEY_IS_ROOT] = "_r",
 	[PF_KEY_KERNEL_DETAILS] = "kernel_details",
 	[PF_KEY_MEMCPY_DETAILS] = "memcpy_details",
+	[PF_KEY_MEMSET_DETAILS] = "Memset_details",
 	[PF_KEY_NAME] = "name",
 	[PF_KEY_PROFILE_START_TIME] = "profile_start_time",
 	[PF_KEY_PROGRAM_ID] = "program_id",

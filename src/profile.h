@@ -48,6 +48,7 @@ enum pf_key {
 	PF_KEY_IS_ROOT,			/* "_r" */
 	PF_KEY_KERNEL_DETAILS,
 	PF_KEY_MEMCPY_DETAILS,
+	PF_KEY_MEMSET_DETAILS,		/* "Memset_details" */
 	PF_KEY_NAME,			/* "name": an XLA annotation's op */
 	PF_KEY_PROFILE_START_TIME,
 	PF_KEY_PROGRAM_ID,
@@ -164,6 +165,12 @@ struct pf_lines_ahead {
 
 struct pf_handler {
 	void	*ctx;
+	/*
+	 * Set by a handler that looks at event stats by key only: a reader
+	 * may then leave out the event stats whose key is PF_KEY_OTHER
+	 * (never metadata or plane stats), and does where that is cheaper.
+	 */
+	int	 keyed_stats_only;
 	int	(*space)(void *ctx, const struct pf_space *space);
 	int	(*plane_begin)(void *ctx, const struct pf_plane *plane);
 	int	(*line_begin)(void *ctx, const struct pf_plane *plane,

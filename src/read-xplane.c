@@ -138,6 +138,14 @@ struct plane_tables {
 	size_t		*stat_lens;	/* strlen of each, for ref values */
 	enum pf_key	*stat_keys;	/* the key of each stat name */
 	size_t		 nstat_names;
+	int64_t		*stat_name_ids;	/* the metadata id of each */
+	/*
+	 * The key of each stat metadata id of one or two bytes on the wire
+	 * (nearly every id) up to the largest the plane has, NO_ID_KEY
+	 * where it has no such entry: what is_unkeyed_stat() needs.
+	 */
+	uint8_t		*id_keys;
+	size_t		 nid_keys;
 	struct idmap	 meta_ids;	/* event metadata id -> metas index */
 	struct pf_event_meta *metas;	/* nmetas, + 1 empty once finished */
 	size_t		 nmetas;
@@ -189,6 +197,29 @@ tables_resolve_stat(const struct plane_tables *t, struct pf_stat *st,
 		    &unused, &st->str.len);
 }
 
+#define NO_ID_KEY	0xff
+#define ID_KEYS_MAX	(1 << 14)	/* the ids of two varint bytes */
+
+/* Once the plane's stat metadata are all read. */
+static void
+tables_finish_stat_names(struct plane_tables *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nstat_names; i++)
+		if (t->stat_name_ids[i] >= 0 &&
+		    t->stat_name_ids[i] < ID_KEYS_MAX &&
+		    (size_t)t->stat_name_ids[i] >= t->nid_keys)
+			t->nid_keys = (size_t)t->stat_name_ids[i] + 1;
+	t->id_keys = xmalloc(t->nid_keys > 0 ? t->nid_keys : 1);
+	memset(t->id_keys, NO_ID_KEY, t->nid_keys);
+	for (i = 0; i < t->nstat_names; i++)
+		if (t->stat_name_ids[i] >= 0 &&
+		    t->stat_name_ids[i] < ID_KEYS_MAX)
+			t->id_keys[t->stat_name_ids[i]] =
+			    (uint8_t)t->stat_keys[i];
+}
+
 static void
 tables_add_stat_name(struct plane_tables *t, int64_t id, const char *name,
     size_t len)
@@ -202,6 +233,9 @@ tables_add_stat_name(struct plane_tables *t, int64_t id, const char *name,
 		t->stat_names = xgrow1(t->stat_names, i, sizeof *t->stat_names);
 		t->stat_keys = xgrow1(t->stat_keys, i, sizeof *t->stat_keys);
 		t->stat_lens = xgrow1(t->stat_lens, i, sizeof *t->stat_lens);
+		t->stat_name_ids = xgrow1(t->stat_name_ids, i,
+		    sizeof *t->stat_name_ids);
+		t->stat_name_ids[i] = id;
 		t->nstat_names++;
 		idmap_put(&t->stat_ids, id, i);
 	}
@@ -273,6 +307,8 @@ tables_release(struct plane_tables *t)
 	free(t->stat_names);
 	free(t->stat_keys);
 	free(t->stat_lens);
+	free(t->stat_name_ids);
+	free(t->id_keys);
 	/*
 	 * A plane whose metadata failed to decode part way has no empty
 	 * entry yet: release only the entries that exist.
@@ -318,6 +354,7 @@ struct walker {
 	struct pf_stat	*scratch;	/* one event's stats */
 	size_t		 scratch_cap;
 	int		 ahead;		/* reading a line before its turn */
+	int		 keyed_stats_only;	/* the handler's */
 	size_t		 pipe_min_bytes;	/* xspace_pipe_lines() */
 };
 
@@ -621,6 +658,82 @@ decode_stat(struct walker *w, struct cur c, struct pf_stat *st)
 	return 0;
 }
 
+/* Whether one varint (of at most 10 bytes) fills [p, end). */
+static inline int
+varint_fills(const uint8_t *p, const uint8_t *end)
+{
+	if (end <= p || end - p > 10 || end[-1] >= 0x80)
+		return 0;
+	for (end--; p < end; p++)
+		if (*p < 0x80)
+			return 0;
+	return 1;
+}
+
+/* Whether the value of a stat without a key fills [p, end) (see below). */
+static int
+unkeyed_value_fills(const struct plane_tables *t, const uint8_t *p,
+    const uint8_t *end)
+{
+	uint64_t v = 0;
+	uint32_t unused;
+	size_t n;
+	int shift;
+
+	if (p == end)
+		return 0;
+	switch (*p++) {
+	case 2 << 3 | WT_FIXED64:
+		return end - p == 8;
+	case 3 << 3 | WT_VARINT:
+	case 4 << 3 | WT_VARINT:
+		return varint_fills(p, end);
+	case 7 << 3 | WT_VARINT:
+		/* A reference resolves to a name: it must exist. */
+		if (!varint_fills(p, end))
+			return 0;
+		for (shift = 0; p < end; shift += 7)
+			v |= (uint64_t)(*p++ & 0x7f) << shift;
+		return idmap_get(&t->stat_ids, (int64_t)v, &unused);
+	case 5 << 3 | WT_LEN:
+	case 6 << 3 | WT_LEN:
+		for (n = 0, shift = 0; p < end && shift < 70; shift += 7) {
+			n |= (size_t)(*p & 0x7f) << shift;
+			if (*p++ < 0x80)
+				return (size_t)(end - p) == n;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * Whether XStat c may be left out for a handler that reads stats by key
+ * only: its name has no key, and it has the form nearly every stat has,
+ * a metadata id of one or two bytes and one value filling the rest.  Then
+ * decoding it could neither fail nor count a missing name; any other stat
+ * is decoded in full, and so checked, as for every handler.
+ */
+static inline __attribute__((always_inline)) int
+is_unkeyed_stat(const struct plane_tables *t, struct cur c)
+{
+	const uint8_t *p = c.p;
+	size_t id;
+
+	if (c.end - p < 4 || p[0] != (1 << 3 | WT_VARINT))
+		return 0;
+	if (p[1] < 0x80) {
+		id = p[1];
+		p += 2;
+	} else if (p[2] < 0x80 && p[2] > 0) {
+		id = (size_t)(p[1] & 0x7f) | (size_t)p[2] << 7;
+		p += 3;
+	} else
+		return 0;
+	return id < t->nid_keys && t->id_keys[id] == PF_KEY_OTHER &&
+	    unkeyed_value_fills(t, p, c.end);
+}
+
 /* Appends one stat to the plane's pool; returns its index. */
 static size_t
 pool_stat(struct plane_tables *t)
@@ -874,6 +987,7 @@ scan_plane(struct walker *w, struct cur c, struct plane_tables *t,
 		}
 	}
 	ps->plane.name = xstrndup(ps->name.ptr, ps->name.len);
+	tables_finish_stat_names(t);
 
 	/* Event metadata, now that every stat name is known. */
 	refs = xcalloc(ps->nmetas, sizeof *refs);
@@ -993,8 +1107,11 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
 			break;
 		case 4:
 			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
-			    get_len(w, &c, &sub, msg) == -1 ||
-			    decode_stat(w, sub, scratch_stat(w, ev->nstats)) ==
+			    get_len(w, &c, &sub, msg) == -1)
+				return -1;
+			if (w->keyed_stats_only && is_unkeyed_stat(t, sub))
+				break;
+			if (decode_stat(w, sub, scratch_stat(w, ev->nstats)) ==
 			    -1)
 				return -1;
 			ev->nstats++;
@@ -1337,7 +1454,7 @@ read_ahead(const struct pf_lines_ahead *a, size_t i,
 	struct walker *w = pa->w;
 	struct pf_read_stats ignored, *rs = w->rs;
 	struct pf_handler events = *h;
-	int rc;
+	int rc, keyed = w->keyed_stats_only;
 
 	/* Its missing metadata and its pages count when its turn comes. */
 	memset(&ignored, 0, sizeof ignored);
@@ -1345,7 +1462,9 @@ read_ahead(const struct pf_lines_ahead *a, size_t i,
 	events.line_end = NULL;
 	w->rs = &ignored;
 	w->ahead = 1;
+	w->keyed_stats_only = h->keyed_stats_only;
 	rc = read_line(w, &pa->heads[i], pa->t, pa->plane, &events);
+	w->keyed_stats_only = keyed;
 	w->ahead = 0;
 	w->rs = rs;
 	if (rc == -1) {
@@ -1649,6 +1768,7 @@ xspace_read_plane(const struct xspace *xs, size_t i,
 	w.rs = rs;
 	w.released = (size_t)(xs->planes[i].p - w.base);
 	w.pipe_min_bytes = xs->pipe_min_bytes;
+	w.keyed_stats_only = h->keyed_stats_only;
 	rc = read_plane(&w, xs->planes[i], h);
 	if (rc == -1)
 		*cause = w.cause;

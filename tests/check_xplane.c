@@ -3,7 +3,9 @@
  * the stream a plain protobuf-c unpack gives (xplane_read_unpacked), on
  * real, generated, truncated and hand-made profiles, and must reject
  * corrupt input with a message that says where and what; with its lines
- * decoded on threads of their own (xplane_read_piped), the same.
+ * decoded on threads of their own (xplane_read_piped), the same; and for
+ * a handler that reads stats by key only, the same less some event stats
+ * without a key.
  */
 #include "config.h"
 
@@ -101,6 +103,12 @@ put_stats(FILE *fp, const char *indent, const struct pf_stat *st, size_t n)
  */
 static int	 skip_mode;
 static unsigned	 nplanes_seen, nlines_seen;
+/*
+ * With keyed_view set, an event's stats without a key are left out of
+ * the dump and counted in nunkeyed_seen.
+ */
+static int	 keyed_view;
+static size_t	 nunkeyed_seen;
 
 static int
 dump_space(void *ctx, const struct pf_space *s)
@@ -191,6 +199,7 @@ dump_event(void *ctx, const struct pf_plane *p, const struct pf_line *l,
     const struct pf_event *e)
 {
 	FILE *fp = ctx;
+	size_t i, nkeyed = 0;
 
 	(void)l;
 	/* The meta is one of the plane's entries (or the empty one). */
@@ -202,11 +211,16 @@ dump_event(void *ctx, const struct pf_plane *p, const struct pf_line *l,
 	put_str(fp, e->meta->name);
 	fputs(" display=", fp);
 	put_str(fp, e->meta->display_name);
+	for (i = 0; i < e->nstats; i++)
+		nkeyed += e->stats[i].key != PF_KEY_OTHER;
+	nunkeyed_seen += e->nstats - nkeyed;
 	fprintf(fp, " agg=%d off=%lld nocc=%lld dur=%lld start=%lld "
 	    "nstats=%zu\n", e->aggregated, (long long)e->offset_ps,
 	    (long long)e->num_occurrences, (long long)e->duration_ps,
-	    (long long)e->start_ps, e->nstats);
-	put_stats(fp, " ", e->stats, e->nstats);
+	    (long long)e->start_ps, keyed_view ? nkeyed : e->nstats);
+	for (i = 0; i < e->nstats; i++)
+		if (!keyed_view || e->stats[i].key != PF_KEY_OTHER)
+			put_stat(fp, " ", &e->stats[i]);
 	return 0;
 }
 
@@ -241,6 +255,7 @@ dump_open(struct result *r, struct pf_handler *h)
 
 	memset(r, 0, sizeof *r);
 	nplanes_seen = nlines_seen = 0;
+	nunkeyed_seen = 0;
 	fp = open_memstream(&r->dump, &r->len);
 	ck_assert_ptr_nonnull(fp);
 	memset(h, 0, sizeof *h);
@@ -283,6 +298,20 @@ read_piped(struct source *src, const char *path, struct result *r)
 	FILE *fp = dump_open(r, &h);
 
 	r->rc = xplane_read_piped(src, path, &h, &r->rs, &r->cause, 1);
+	dump_close(fp, r);
+}
+
+/* The same for a handler that reads stats by key only, piped or not. */
+static void
+read_keyed(struct source *src, const char *path, size_t pipe_min_bytes,
+    struct result *r)
+{
+	struct pf_handler h;
+	FILE *fp = dump_open(r, &h);
+
+	h.keyed_stats_only = 1;
+	r->rc = xplane_read_piped(src, path, &h, &r->rs, &r->cause,
+	    pipe_min_bytes);
 	dump_close(fp, r);
 }
 
@@ -340,29 +369,55 @@ assert_same_dump(const char *what, const struct result *fast,
 	    ref->dump + from);
 }
 
-/* Piped and not: the same return, cause, stream and stats. */
+/* Two reads of the same bytes: the same return, cause, stream and stats. */
 static void
-assert_same_piped(const char *what, const struct result *piped,
+assert_same_result(const char *what, const char *variant,
+    const struct result *r, const struct result *fast)
+{
+	ck_assert_msg(r->rc == fast->rc, "%s: %s %d (%s), not %d (%s)",
+	    what, variant, r->rc, r->cause ? r->cause : "", fast->rc,
+	    fast->cause ? fast->cause : "");
+	ck_assert_msg((r->cause == NULL) == (fast->cause == NULL) &&
+	    (fast->cause == NULL || strcmp(r->cause, fast->cause) == 0),
+	    "%s: %s cause '%s', not '%s'", what, variant,
+	    r->cause ? r->cause : "", fast->cause ? fast->cause : "");
+	ck_assert_msg(r->len == fast->len &&
+	    memcmp(r->dump, fast->dump, fast->len) == 0,
+	    "%s: the %s stream differs (%zu vs %zu bytes)", what, variant,
+	    r->len, fast->len);
+}
+
+/*
+ * The reads that must give what xplane_read gave (fast): every line
+ * piped; and with the stats read by key only, piped and not, what it
+ * gives less the event stats without a key.
+ */
+static void
+assert_same_variants(const char *what, struct source *src, const char *path,
     const struct result *fast)
 {
-	ck_assert_msg(piped->rc == fast->rc, "%s: piped %d (%s), not %d (%s)",
-	    what, piped->rc, piped->cause ? piped->cause : "", fast->rc,
-	    fast->cause ? fast->cause : "");
-	ck_assert_msg((piped->cause == NULL) == (fast->cause == NULL) &&
-	    (fast->cause == NULL || strcmp(piped->cause, fast->cause) == 0),
-	    "%s: piped cause '%s', not '%s'", what,
-	    piped->cause ? piped->cause : "", fast->cause ? fast->cause : "");
-	ck_assert_msg(piped->len == fast->len &&
-	    memcmp(piped->dump, fast->dump, fast->len) == 0,
-	    "%s: the piped stream differs (%zu vs %zu bytes)", what,
-	    piped->len, fast->len);
+	struct result piped, all, keyed;
+
+	read_piped(src, path, &piped);
+	assert_same_result(what, "piped", &piped, fast);
+	result_free(&piped);
+	keyed_view = 1;
+	read_fast(src, path, &all);
+	read_keyed(src, path, 0, &keyed);
+	assert_same_result(what, "keyed", &keyed, &all);
+	result_free(&keyed);
+	read_keyed(src, path, 1, &keyed);
+	assert_same_result(what, "keyed and piped", &keyed, &all);
+	result_free(&keyed);
+	result_free(&all);
+	keyed_view = 0;
 }
 
 /* Both readers on the bytes of a file: same stream, same stats. */
 static void
 differential_file(const char *path)
 {
-	struct result fast, ref, piped;
+	struct result fast, ref;
 	struct source src;
 	char *cause = NULL;
 
@@ -376,12 +431,10 @@ differential_file(const char *path)
 	ck_assert_msg(strstr(fast.dump, "\nevent ") != NULL,
 	    "%s: no events in the stream", path);
 	assert_same_dump(path, &fast, &ref);
-	read_piped(&src, path, &piped);
-	assert_same_piped(path, &piped, &fast);
+	assert_same_variants(path, &src, path, &fast);
 	source_close(&src);
 	result_free(&fast);
 	result_free(&ref);
-	result_free(&piped);
 }
 
 /* ---- Finding *.xplane.pb[.gz] below a folder ---- */
@@ -518,7 +571,7 @@ END_TEST
 static void
 check_skip(const char *path)
 {
-	struct result fast, ref, piped;
+	struct result fast, ref;
 	struct source src;
 	char *cause = NULL;
 
@@ -526,10 +579,8 @@ check_skip(const char *path)
 	skip_mode = 1;
 	read_fast(&src, path, &fast);
 	read_unpacked(src.data, src.size, path, &ref);
-	read_piped(&src, path, &piped);
+	assert_same_variants("PF_SKIP", &src, path, &fast);
 	skip_mode = 0;
-	assert_same_piped("PF_SKIP", &piped, &fast);
-	result_free(&piped);
 	ck_assert_msg(fast.rc == 0, "%s", fast.cause);
 	ck_assert_int_eq(ref.rc, 0);
 	assert_same_dump("PF_SKIP", &fast, &ref);
@@ -570,7 +621,7 @@ static void
 check_prefix(const uint8_t *data, size_t len, size_t *nok)
 {
 	uint8_t *copy = malloc(len > 0 ? len : 1);
-	struct result fast, ref, piped;
+	struct result fast, ref;
 	struct source src;
 	unsigned long long at;
 
@@ -581,9 +632,7 @@ check_prefix(const uint8_t *data, size_t len, size_t *nok)
 	memset(&src, 0, sizeof src);
 	src.data = copy;
 	src.size = len;
-	read_piped(&src, "mem", &piped);
-	assert_same_piped("prefix", &piped, &fast);
-	result_free(&piped);
+	assert_same_variants("prefix", &src, "mem", &fast);
 	ck_assert_msg(fast.rc == 0 || fast.rc == -1, "prefix %zu: rc %d",
 	    len, fast.rc);
 	ck_assert_msg(fast.rc == ref.rc, "prefix %zu: xplane_read %d (%s), "
@@ -945,7 +994,7 @@ START_TEST(test_corrupt)
 	const struct corrupt_case *cc = &corrupt_cases[_i];
 	char *dir = test_mkdtemp(), *cause = NULL, path[4096];
 	struct enc bytes = { 0 };
-	struct result fast, ref, piped;
+	struct result fast, ref;
 	struct source src;
 
 	build_corrupt(cc, &bytes);
@@ -967,9 +1016,7 @@ START_TEST(test_corrupt)
 		    strncmp(fast.cause, "at byte ", 8) == 0,
 		    "%s: cause '%s', want '%s'", cc->what, fast.cause,
 		    cc->cause);
-		read_piped(&src, path, &piped);
-		assert_same_piped(cc->what, &piped, &fast);
-		result_free(&piped);
+		assert_same_variants(cc->what, &src, path, &fast);
 		/* protobuf-c refuses these bytes too. */
 		read_unpacked(src.data, src.size, path, &ref);
 		ck_assert_msg(ref.rc == -1, "%s: protobuf-c accepted it",
@@ -1024,8 +1071,8 @@ START_TEST(test_piped_late_error)
 	src.size = space.n;
 	read_fast(&src, "mem", &fast);
 	ck_assert_int_eq(fast.rc, -1);
+	assert_same_variants("late error", &src, "mem", &fast);
 	read_piped(&src, "mem", &piped);
-	assert_same_piped("late error", &piped, &fast);
 	for (p = piped.dump; (p = strstr(p, "\nevent ")) != NULL; p++)
 		n++;
 	ck_assert_uint_eq(n, ngood);
@@ -1221,6 +1268,129 @@ START_TEST(test_tolerated)
 }
 END_TEST
 
+/* ---- Stats read by key only ---- */
+
+/*
+ * A plane whose stats 5 and 6 have names without a key, 2 is hlo_op, 4
+ * a string for references, and 200 and 20000 are ids of two and three
+ * bytes without a key; its one line holds ev (consumed).
+ */
+static void
+keyed_space(struct enc *space, struct enc *ev)
+{
+	struct enc plane = { 0 }, line = { 0 }, meta = { 0 };
+
+	enc_str(&plane, 2, "/device:GPU:0");
+	enc_int(&line, 1, 1);
+	enc_int(&line, 3, 1000);
+	enc_msg(&line, 4, ev);
+	enc_msg(&plane, 3, &line);
+	enc_int(&meta, 1, 10);
+	enc_str(&meta, 2, "k");
+	enc_map_entry(&plane, 4, 10, &meta);
+	enc_stat_meta(&plane, 2, "hlo_op");
+	enc_stat_meta(&plane, 4, "size:8");
+	enc_stat_meta(&plane, 5, "context_id");
+	enc_stat_meta(&plane, 6, "occupancy");
+	enc_stat_meta(&plane, 200, "wide");
+	enc_stat_meta(&plane, 20000, "wider");
+	enc_msg(space, 1, &plane);
+}
+
+/* A stat of raw bytes. */
+static void
+enc_raw_stat(struct enc *ev, const char *bytes, size_t n)
+{
+	enc_bytes(ev, 4, bytes, n);
+}
+
+/*
+ * Left out are exactly the stats without a key in the usual form (a
+ * one-byte id, then one value filling the rest); a stat in any other
+ * form is decoded, so that what it hides is found: a missing name,
+ * bytes that do not decode.
+ */
+START_TEST(test_keyed_stats_only)
+{
+	static const struct {
+		const char	*what, *bytes;
+		size_t		 len;
+	} bad[] = {
+		{ "truncated varint", "\x08\x05\x18\x80", 4 },
+		{ "a byte after the value", "\x08\x05\x18\x01\x01", 5 },
+		{ "string past its end", "\x08\x05\x2a\x05" "ab", 6 },
+		{ "a byte after the string", "\x08\x06\x2a\x01" "ab", 6 },
+		{ "truncated double", "\x08\x06\x11\x00\x00\x00", 6 },
+		{ "two-byte id, no value", "\x08\xc8\x01\x18", 4 },
+		{ "uint64 as fixed32", "\x08\x05\x1d\x00\x00\x00\x00", 7 },
+		{ "reference as a string", "\x08\x05\x3a\x01" "a", 5 },
+	};
+	struct enc space = { 0 }, ev = { 0 }, st = { 0 };
+	struct result all, keyed;
+	struct source src;
+	size_t i, all_unkeyed;
+
+	enc_int(&ev, 1, 10);
+	enc_int(&ev, 2, 1);
+	/* The usual form: left out. */
+	enc_raw_stat(&ev, "\x08\x05\x18\x07", 4);	/* uint64 */
+	enc_int_stat(&ev, 4, 5, -1);			/* int64 of 10 bytes */
+	enc_int(&st, 1, 6);
+	enc_double(&st, 2, 0.25);
+	enc_msg(&ev, 4, &st);
+	enc_raw_stat(&ev, "\x08\x06\x2a\x03" "abc", 7);	/* string */
+	enc_raw_stat(&ev, "\x08\x06\x32\x00", 4);	/* empty bytes */
+	enc_raw_stat(&ev, "\x08\x05\x38\x04", 4);	/* reference, to 4 */
+	enc_int_stat(&ev, 4, 200, 1);			/* two-byte id */
+	enc_int_stat(&ev, 4, 2, 7);			/* hlo_op: kept */
+	/* Other forms: decoded. */
+	enc_raw_stat(&ev, "\x08\x05\x38\x4e", 4);	/* reference to 78 */
+	enc_int_stat(&ev, 4, 20000, 1);			/* three-byte id */
+	enc_raw_stat(&ev, "\x18\x01\x08\x05", 4);	/* value first */
+	enc_raw_stat(&ev, "\x08\x05\x08\x05\x18\x03", 6);	/* id twice */
+	enc_int_stat(&ev, 4, 77, 1);			/* no such id */
+	keyed_space(&space, &ev);
+	memset(&src, 0, sizeof src);
+	src.data = space.p;
+	src.size = space.n;
+	keyed_view = 1;
+	read_fast(&src, "mem", &all);
+	all_unkeyed = nunkeyed_seen;
+	read_keyed(&src, "mem", 0, &keyed);
+	keyed_view = 0;
+	ck_assert_msg(all.rc == 0, "%s", all.cause);
+	assert_same_result("keyed", "keyed", &keyed, &all);
+	ck_assert_uint_eq(all_unkeyed, 12);
+	ck_assert_uint_eq(nunkeyed_seen, 5);
+	ck_assert_uint_eq(keyed.rs.missing_stat_metadata, 2);
+	want_line(keyed.dump, "nstats=1\n stat md=2 name=6:\"hlo_op\" key=8 "
+	    "kind=3 i=7\nline_end id=1\n");
+	result_free(&all);
+	result_free(&keyed);
+	free(space.p);
+	memset(&space, 0, sizeof space);
+
+	/* Bytes that do not decode fail the same, read by key or not. */
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct result fast;
+
+		enc_int(&ev, 1, 10);
+		enc_raw_stat(&ev, bad[i].bytes, bad[i].len);
+		keyed_space(&space, &ev);
+		src.data = space.p;
+		src.size = space.n;
+		read_fast(&src, "mem", &fast);
+		ck_assert_msg(fast.rc == -1 && strstr(fast.cause, "XStat"),
+		    "%s: %d %s", bad[i].what, fast.rc,
+		    fast.cause ? fast.cause : "");
+		assert_same_variants(bad[i].what, &src, "mem", &fast);
+		result_free(&fast);
+		free(space.p);
+		memset(&space, 0, sizeof space);
+	}
+}
+END_TEST
+
 /* A callback's non-zero value stops both readers and is returned. */
 static int
 stop_at_event(void *ctx, const struct pf_plane *p, const struct pf_line *l,
@@ -1290,6 +1460,7 @@ suite_xplane(void)
 	tcase_add_test(tc, test_tolerated);
 	tcase_add_test(tc, test_callback_stops);
 	tcase_add_test(tc, test_piped_late_error);
+	tcase_add_test(tc, test_keyed_stats_only);
 	suite_add_tcase(s, tc);
 	return s;
 }
