@@ -124,6 +124,77 @@ intern_str(struct classify *c, const char *s)
 	return intern(c, s, strlen(s));
 }
 
+/*
+ * The ids of instruction in's name and category (struct module_ids), or
+ * NULL when in is not one of the current HLO module's instructions.
+ */
+static uint32_t *
+instr_ids(struct classify *c, const struct hlo_instr *in)
+{
+	const struct hlo_module *m = c->last_hlo;
+	struct module_ids *mi;
+	size_t i;
+
+	if (m == NULL || (uintptr_t)in < (uintptr_t)m->instrs ||
+	    (uintptr_t)in >= (uintptr_t)(m->instrs + m->ninstrs))
+		return NULL;
+	mi = c->nmodule_ids > 0 ? &c->module_ids[c->last_module_ids] : NULL;
+	if (mi == NULL || mi->module != m) {
+		for (i = 0; i < c->nmodule_ids; i++)
+			if (c->module_ids[i].module == m)
+				break;
+		if (i == c->nmodule_ids) {
+			c->module_ids = xgrow1(c->module_ids, c->nmodule_ids,
+			    sizeof *c->module_ids);
+			mi = &c->module_ids[c->nmodule_ids++];
+			mi->module = m;
+			mi->ids = xreallocarray(NULL, 2 * m->ninstrs,
+			    sizeof *mi->ids);
+			memset(mi->ids, 0xff, 2 * m->ninstrs * sizeof *mi->ids);
+		}
+		c->last_module_ids = i;
+		mi = &c->module_ids[i];
+	}
+	return &mi->ids[2 * (size_t)(in - m->instrs)];
+}
+
+uint32_t
+instr_name_id(struct classify *c, const struct hlo_instr *in)
+{
+	uint32_t *ids = instr_ids(c, in);
+
+	if (ids == NULL)
+		return intern_str(c, in->name);
+	if (ids[0] == NO_ID)
+		ids[0] = intern_str(c, in->name);
+	return ids[0];
+}
+
+static uint32_t
+instr_category_id(struct classify *c, const struct hlo_instr *in)
+{
+	uint32_t *ids = instr_ids(c, in);
+
+	if (ids == NULL)
+		return intern_str(c, in->category);
+	if (ids[1] == NO_ID)
+		ids[1] = intern_str(c, in->category);
+	return ids[1];
+}
+
+void
+free_module_ids(struct classify *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nmodule_ids; i++)
+		free(c->module_ids[i].ids);
+	free(c->module_ids);
+	c->module_ids = NULL;
+	c->nmodule_ids = 0;
+	c->last_module_ids = 0;
+}
+
 /* The view of a metadata with no stat of a known key. */
 static const struct pf_stat *no_stats_view[PF_NKEYS];
 
@@ -268,7 +339,7 @@ category_of(struct classify *c, const struct pf_event *ev, uint32_t op,
 	}
 	if (*slot != NO_ID - 1)
 		return *slot;
-	return in != NULL ? intern_str(c, in->category) :
+	return in != NULL ? instr_category_id(c, in) :
 	    derived_category(c, op);
 }
 

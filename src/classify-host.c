@@ -105,10 +105,13 @@ add_to_run(struct classify *c, uint32_t module, int64_t run_id,
 	e->launch = -1;
 }
 
-/* Returns 1 if the event is an op (XLA:CPU or TensorFlow). */
+/*
+ * Returns 1 if the event is an op (XLA:CPU or TensorFlow); tf_name: its
+ * metadata's name is a TensorFlow op's (HOST_NAME_TF_OP).
+ */
 static int
-host_op(struct classify *c, const struct pf_event *ev, int64_t start,
-    int64_t dur)
+host_op(struct classify *c, const struct pf_event *ev, int tf_name,
+    int64_t start, int64_t dur)
 {
 	struct pf_bytes hlo_op;
 	size_t tf_len;
@@ -130,8 +133,7 @@ host_op(struct classify *c, const struct pf_event *ev, int64_t start,
 		c->occ_instr = NULL;
 		if (k.module != NO_ID && event_int(c, PF_KEY_RUN_ID, &run_id))
 			add_to_run(c, k.module, run_id, start, dur);
-	} else if (ev->meta->name[0] != '$' &&
-	    split_tf_op(ev->meta->name, &tf_len)) {
+	} else if (tf_name && split_tf_op(ev->meta->name, &tf_len)) {
 		/* The full name: trace JSON shows "MatMul" for "x:MatMul". */
 		const char *full = ev->meta->name;
 		struct op_key k = { intern(c, full, tf_len), NO_ID, -1 };
@@ -147,17 +149,18 @@ host_op(struct classify *c, const struct pf_event *ev, int64_t start,
 	return 1;
 }
 
-/* A compile event not inside another one; its index or NONE. */
 /*
  * What an event's name makes it, found once per event metadata:
  * HOST_NAME_COMPILE, or HOST_NAME_TRANSFER + its host_transfer_names
- * index, or HOST_NAME_OTHER.
+ * index, or HOST_NAME_OTHER; with HOST_NAME_TF_OP set where the
+ * metadata's name is a TensorFlow op's, "name:Type".
  */
 enum {
 	HOST_NAME_UNKNOWN,	/* not looked at yet */
 	HOST_NAME_OTHER,
 	HOST_NAME_COMPILE,
 	HOST_NAME_TRANSFER,
+	HOST_NAME_TF_OP = 0x80,
 };
 
 static unsigned
@@ -165,7 +168,7 @@ host_name_kind(struct classify *c, const struct pf_event *ev)
 {
 	uint8_t *slot = &c->meta_host[ev->meta->index];
 	const char *name;
-	size_t i;
+	size_t i, tf_len;
 
 	if (*slot != HOST_NAME_UNKNOWN)
 		return *slot;
@@ -178,6 +181,8 @@ host_name_kind(struct classify *c, const struct pf_event *ev)
 	    sizeof host_transfer_names[0]; i++)
 		if (strcmp(name, host_transfer_names[i].name) == 0)
 			*slot = (uint8_t)(HOST_NAME_TRANSFER + i);
+	if (ev->meta->name[0] != '$' && split_tf_op(ev->meta->name, &tf_len))
+		*slot |= HOST_NAME_TF_OP;
 	return *slot;
 }
 
@@ -320,10 +325,11 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 
 	close_events_before(c, start + dur);
 	parent = c->nev_stack > 0 ? &c->ev_stack[c->nev_stack - 1] : NULL;
-	is_op = host_op(c, ev, start, dur);
 	kind = c->meta_host[ev->meta->index];
 	if (kind == HOST_NAME_UNKNOWN)
 		kind = host_name_kind(c, ev);
+	is_op = host_op(c, ev, kind & HOST_NAME_TF_OP, start, dur);
+	kind &= ~HOST_NAME_TF_OP;
 	compile = host_compile(c, ev, kind, start, dur);
 	if (parent != NULL && parent->compile != NONE) {
 		/* A phase of the compile (an XLA pass, lowering...). */

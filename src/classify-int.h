@@ -41,6 +41,26 @@ struct op_table {
 };
 
 /*
+ * What the last kernel of an event metadata (a kernel name) on a device
+ * plane resolved to, for the next: a CUDA graph's kernels repeat every
+ * step, and looking their names up was most of a kernel's cost.
+ */
+struct kernel_memo {
+	const struct hlo_module *module;	/* NULL: nothing kept yet */
+	const struct hlo_instr *named;	/* hlo_module_kernel() in module */
+};
+
+/*
+ * The string ids of a module's instructions' names and categories, two
+ * per instruction (NO_ID until first needed): ops and kernels name the
+ * same few instructions over and over.
+ */
+struct module_ids {
+	const struct hlo_module *module;
+	uint32_t	*ids;
+};
+
+/*
  * What an "XLA Ops" event of one metadata, with an hlo_module of its own
  * or without, led to last time: with the same op key and no program_id
  * or hlo_category of its own, the same instruction, category and
@@ -149,6 +169,14 @@ struct classify {
 	size_t		 nmetas;
 	/* Two per metadata (struct op_memo), made at the first XLA op. */
 	struct op_memo	*op_memos;
+	/* One per metadata (struct kernel_memo), made at the first kernel. */
+	struct kernel_memo *kernel_memos;
+	/* The last kernel's hlo_op when a reference (its bytes stay put). */
+	struct pf_bytes	 last_op_ref;
+	uint32_t	 last_op_id;
+	struct module_ids *module_ids;	/* instr_name_id(), in use order */
+	size_t		 nmodule_ids;
+	size_t		 last_module_ids;	/* the one used last */
 	size_t		*meta_kernel;	/* kernel index + 1 per metadata */
 	/* Per event metadata of the plane: name and category ids, or NO_ID. */
 	uint32_t	*meta_name;
@@ -198,6 +226,9 @@ op_key_eq(const struct op_key *a, const struct op_key *b)
 
 uint32_t	intern(struct classify *c, const char *s, size_t len);
 uint32_t	intern_str(struct classify *c, const char *s);
+/* The id of an HLO instruction's name, interned once per instruction. */
+uint32_t	instr_name_id(struct classify *c, const struct hlo_instr *in);
+void		free_module_ids(struct classify *c);
 /* The current event's stat with that key (its own, else its metadata's). */
 static inline const struct pf_stat *
 event_stat(const struct classify *c, enum pf_key key)

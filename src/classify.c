@@ -241,18 +241,52 @@ count_kernel(struct classify *c, const struct op_key *key, uint32_t category,
 	c->pending_parent = parent;
 }
 
+/* The kernel_memo of the event's metadata. */
+static struct kernel_memo *
+kernel_memo(struct classify *c, const struct pf_event *ev)
+{
+	if (c->kernel_memos == NULL)
+		c->kernel_memos = xcalloc(c->nmetas + 1,
+		    sizeof *c->kernel_memos);
+	return &c->kernel_memos[ev->meta->index];
+}
+
 /* The instruction a kernel of a CUDA graph launch runs, or NULL. */
 static const struct hlo_instr *
-graph_kernel_instr(struct classify *c, const struct pf_event *ev)
+graph_kernel_instr(struct classify *c, const struct pf_event *ev,
+    struct kernel_memo *memo)
 {
 	const char *name = pf_event_name(ev);
+	size_t len = strlen(name);
 	int64_t launch;
 
 	if (!event_int(c, PF_KEY_CORRELATION_ID, &launch))
 		launch = -1;
-	return hlo_match_kernel(&c->cursor, c->last_hlo, launch, name,
-	    strlen(name));
+	if (memo->module != c->last_hlo) {
+		memo->module = c->last_hlo;
+		memo->named = hlo_module_kernel(c->last_hlo, name, len);
+	}
+	return hlo_match_named_kernel(&c->cursor, c->last_hlo, launch,
+	    memo->named, name, len);
 }
+
+/*
+ * The id of a kernel's op (the last component of its hlo_op stat st),
+ * hashed once for a run of kernels that share it: a reference's bytes
+ * stay put for the plane, so equal pointers are equal names.
+ */
+static uint32_t
+kernel_op_id(struct classify *c, const struct pf_stat *st, struct pf_bytes op)
+{
+	if (st->kind != PF_REF)
+		return intern(c, op.ptr, op.len);
+	if (op.ptr != c->last_op_ref.ptr || op.len != c->last_op_ref.len) {
+		c->last_op_ref = op;
+		c->last_op_id = intern(c, op.ptr, op.len);
+	}
+	return c->last_op_id;
+}
+
 
 /*
  * A kernel no XLA op launched, as an op of its own: its framework op
@@ -304,8 +338,9 @@ static void
 on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
 {
+	const struct pf_stat *op_stat = event_stat(c, PF_KEY_HLO_OP);
 	struct pf_bytes hlo_op, op = { "", 0 };
-	int has_op = event_str(c, PF_KEY_HLO_OP, &hlo_op);
+	int has_op = pf_stat_str(op_stat, &hlo_op);
 	struct kernel_agg *k = NULL;
 	uint32_t kname, op_id = NO_ID, category;
 	size_t i;
@@ -314,21 +349,22 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		return;
 	kname = event_name_id(c, ev);
 	if (has_op) {
+		struct kernel_memo *memo = kernel_memo(c, ev);
 		const struct hlo_instr *in;
 		uint32_t parent = NO_ID;
 		struct op_key key;
 
 		op = last_component(hlo_op);
-		op_id = intern(c, op.ptr, op.len);
+		op_id = kernel_op_id(c, op_stat, op);
 		op_key_from_event(c, op_id, &key);
 		in = event_hlo_instr(c, &key, op);
 		if (in == NULL && c->last_hlo != NULL) {
 			/* A CUDA graph's kernel: hlo_op names its launch. */
 			parent = op_id;
-			in = graph_kernel_instr(c, ev);
+			in = graph_kernel_instr(c, ev, memo);
 		}
 		if (in != NULL) {
-			op_id = key.name = intern_str(c, in->name);
+			op_id = key.name = instr_name_id(c, in);
 			category = category_of(c, ev, op_id, in);
 		} else if (parent != NO_ID) {
 			op_id = key.name = event_name_id(c, ev);
@@ -617,6 +653,10 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	free_meta_views(c);
 	free(c->op_memos);
 	c->op_memos = NULL;
+	free(c->kernel_memos);
+	c->kernel_memos = NULL;
+	c->last_op_ref.ptr = NULL;
+	c->last_op_ref.len = 0;
 	c->nmetas = plane->nmetas;
 	c->meta_views = xcalloc(plane->nmetas + 1, sizeof *c->meta_views);
 	c->meta_name = xreallocarray(NULL, plane->nmetas + 1,
@@ -1252,6 +1292,8 @@ classify_release(struct classify *c)
 	free(c->meta_scope_name);
 	free(c->meta_category);
 	free_meta_views(c);
+	free_module_ids(c);
+	free(c->kernel_memos);
 	free(c->op_memos);
 	free(c->cat_of_name);
 	free(c->ops_stack);

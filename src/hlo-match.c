@@ -70,15 +70,21 @@ const struct hlo_instr *
 hlo_match_kernel(struct hlo_cursor *cur, const struct hlo_module *m,
     int64_t launch, const char *kernel, size_t len)
 {
-	const struct hlo_instr *named;
+	return hlo_match_named_kernel(cur, m, launch,
+	    hlo_module_kernel(m, kernel, len), kernel, len);
+}
 
+const struct hlo_instr *
+hlo_match_named_kernel(struct hlo_cursor *cur, const struct hlo_module *m,
+    int64_t launch, const struct hlo_instr *named, const char *kernel,
+    size_t len)
+{
 	if (cur->module != m || cur->launch != launch) {
 		cur->module = m;
 		cur->launch = launch;
 		cur->next = 0;
 		cur->last = -1;
 	}
-	named = hlo_module_kernel(m, kernel, len);
 	if (named != NULL && named->launch == HLO_LAUNCH_KERNEL)
 		return match_named(cur, named);
 	/*

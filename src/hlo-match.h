@@ -32,5 +32,14 @@ struct hlo_cursor {
 const struct hlo_instr *hlo_match_kernel(struct hlo_cursor *cur,
 		    const struct hlo_module *m, int64_t launch,
 		    const char *kernel, size_t len);
+/*
+ * The same with the instruction the kernel's name gives already looked
+ * up: named = hlo_module_kernel(m, kernel, len), which a caller may keep
+ * for kernels of the same name.
+ */
+const struct hlo_instr *hlo_match_named_kernel(struct hlo_cursor *cur,
+		    const struct hlo_module *m, int64_t launch,
+		    const struct hlo_instr *named, const char *kernel,
+		    size_t len);
 
 #endif
