@@ -230,18 +230,18 @@ host_scope_name(struct classify *c, const struct pf_event *ev)
 
 	if (*slot != NO_ID)
 		return *slot;
-	*slot = event_name_id(c, ev);
-	s = c->fs->strings.strings[*slot];
-	len = c->fs->strings.lengths[*slot];
+	s = pf_event_name(ev);
+	len = strlen(s);
 	if (len < glen + 2 || s[len - 1] != ')')
-		return *slot;
+		return *slot = event_name_id(c, ev);
 	for (digits = 0; digits < len - 1 - glen &&
 	    isdigit((unsigned char)s[len - 2 - digits]); digits++)
 		continue;
+	/* The whole name is not interned: most are never shown. */
 	if (digits > 0 && memcmp(s + len - 1 - digits - glen, graph,
 	    glen) == 0)
-		*slot = intern(c, s, len - 1 - digits - glen);
-	return *slot;
+		return *slot = intern(c, s, len - 1 - digits - glen);
+	return *slot = event_name_id(c, ev);
 }
 
 /* Host time per scope: a path of nested host events on one line. */

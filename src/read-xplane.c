@@ -671,7 +671,7 @@ varint_fills(const uint8_t *p, const uint8_t *end)
 }
 
 /* Whether the value of a stat without a key fills [p, end) (see below). */
-static int
+static inline __attribute__((always_inline)) int
 unkeyed_value_fills(const struct plane_tables *t, const uint8_t *p,
     const uint8_t *end)
 {
