@@ -174,12 +174,15 @@ host_name_kind(struct classify *c, const struct pf_event *ev)
 		return *slot;
 	name = pf_event_name(ev);
 	*slot = HOST_NAME_OTHER;
+	/* A first letter apart is most names: no call then. */
 	for (i = 0; i < sizeof compile_names / sizeof compile_names[0]; i++)
-		if (strcmp(name, compile_names[i]) == 0)
+		if (name[0] == compile_names[i][0] &&
+		    strcmp(name, compile_names[i]) == 0)
 			*slot = HOST_NAME_COMPILE;
 	for (i = 0; i < sizeof host_transfer_names /
 	    sizeof host_transfer_names[0]; i++)
-		if (strcmp(name, host_transfer_names[i].name) == 0)
+		if (name[0] == host_transfer_names[i].name[0] &&
+		    strcmp(name, host_transfer_names[i].name) == 0)
 			*slot = (uint8_t)(HOST_NAME_TRANSFER + i);
 	if (ev->meta->name[0] != '$' && split_tf_op(ev->meta->name, &tf_len))
 		*slot |= HOST_NAME_TF_OP;
