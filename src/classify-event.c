@@ -344,7 +344,7 @@ category_of(struct classify *c, const struct pf_event *ev, uint32_t op,
 }
 
 /* The HLO module of the current event's program, or NULL. */
-static const struct hlo_module *
+const struct hlo_module *
 event_hlo_module(struct classify *c, const struct op_key *k)
 {
 	const char *name = NULL;

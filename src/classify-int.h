@@ -171,9 +171,16 @@ struct classify {
 	struct op_memo	*op_memos;
 	/* One per metadata (struct kernel_memo), made at the first kernel. */
 	struct kernel_memo *kernel_memos;
-	/* The last kernel's hlo_op when a reference (its bytes stay put). */
-	struct pf_bytes	 last_op_ref;
+	/*
+	 * The last kernel's hlo_op when a reference (its bytes stay put for
+	 * the plane), and what it gave: its last component and that one's
+	 * id, and once looked up, the instruction it names in a module.
+	 */
+	struct pf_bytes	 last_op_ref, last_op;
 	uint32_t	 last_op_id;
+	int		 last_op_looked;
+	const struct hlo_module *last_op_module;
+	const struct hlo_instr *last_op_instr;
 	struct module_ids *module_ids;	/* instr_name_id(), in use order */
 	size_t		 nmodule_ids;
 	size_t		 last_module_ids;	/* the one used last */
@@ -303,6 +310,8 @@ struct pf_bytes	last_component(struct pf_bytes s);
 int		split_tf_op(const char *name, size_t *name_len);
 uint32_t	category_of(struct classify *c, const struct pf_event *ev,
 		    uint32_t op, const struct hlo_instr *in);
+const struct hlo_module *event_hlo_module(struct classify *c,
+		    const struct op_key *k);
 const struct hlo_instr *event_hlo_instr(struct classify *c,
 		    const struct op_key *k, struct pf_bytes op);
 void		op_key_from_event(struct classify *c, uint32_t name,

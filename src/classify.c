@@ -271,22 +271,48 @@ graph_kernel_instr(struct classify *c, const struct pf_event *ev,
 }
 
 /*
- * The id of a kernel's op (the last component of its hlo_op stat st),
- * hashed once for a run of kernels that share it: a reference's bytes
- * stay put for the plane, so equal pointers are equal names.
+ * A kernel's op, the last component of its hlo_op stat st, in *op and as
+ * an id: worked out once for a run of kernels that share a reference,
+ * whose bytes stay put for the plane (equal pointers, equal names).
  */
 static uint32_t
-kernel_op_id(struct classify *c, const struct pf_stat *st, struct pf_bytes op)
+kernel_op(struct classify *c, const struct pf_stat *st,
+    struct pf_bytes hlo_op, struct pf_bytes *op)
 {
-	if (st->kind != PF_REF)
-		return intern(c, op.ptr, op.len);
-	if (op.ptr != c->last_op_ref.ptr || op.len != c->last_op_ref.len) {
-		c->last_op_ref = op;
-		c->last_op_id = intern(c, op.ptr, op.len);
+	if (st->kind == PF_REF && hlo_op.ptr == c->last_op_ref.ptr &&
+	    hlo_op.len == c->last_op_ref.len) {
+		*op = c->last_op;
+		return c->last_op_id;
 	}
+	*op = last_component(hlo_op);
+	if (st->kind != PF_REF)
+		return intern(c, op->ptr, op->len);
+	c->last_op_ref = hlo_op;
+	c->last_op = *op;
+	c->last_op_id = intern(c, op->ptr, op->len);
+	c->last_op_looked = 0;
 	return c->last_op_id;
 }
 
+/* event_hlo_instr() for kernel_op()'s op, kept with what that keeps. */
+static const struct hlo_instr *
+kernel_op_instr(struct classify *c, const struct pf_stat *st,
+    const struct op_key *k, struct pf_bytes op)
+{
+	const struct hlo_module *m = event_hlo_module(c, k);
+	const struct hlo_instr *in;
+
+	if (st->kind == PF_REF && c->last_op_looked &&
+	    c->last_op_module == m)
+		return c->last_op_instr;
+	in = m != NULL ? hlo_module_instr(m, op.ptr, op.len) : NULL;
+	if (st->kind == PF_REF) {
+		c->last_op_looked = 1;
+		c->last_op_module = m;
+		c->last_op_instr = in;
+	}
+	return in;
+}
 
 /*
  * A kernel no XLA op launched, as an op of its own: its framework op
@@ -354,10 +380,9 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		uint32_t parent = NO_ID;
 		struct op_key key;
 
-		op = last_component(hlo_op);
-		op_id = kernel_op_id(c, op_stat, op);
+		op_id = kernel_op(c, op_stat, hlo_op, &op);
 		op_key_from_event(c, op_id, &key);
-		in = event_hlo_instr(c, &key, op);
+		in = kernel_op_instr(c, op_stat, &key, op);
 		if (in == NULL && c->last_hlo != NULL) {
 			/* A CUDA graph's kernel: hlo_op names its launch. */
 			parent = op_id;
@@ -657,6 +682,7 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	c->kernel_memos = NULL;
 	c->last_op_ref.ptr = NULL;
 	c->last_op_ref.len = 0;
+	c->last_op_looked = 0;
 	c->nmetas = plane->nmetas;
 	c->meta_views = xcalloc(plane->nmetas + 1, sizeof *c->meta_views);
 	c->meta_name = xreallocarray(NULL, plane->nmetas + 1,
