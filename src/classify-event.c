@@ -124,6 +124,9 @@ intern_str(struct classify *c, const char *s)
 	return intern(c, s, strlen(s));
 }
 
+/* The two ids struct module_ids keeps per instruction. */
+enum { INSTR_NAME, INSTR_CATEGORY };
+
 /*
  * The ids of instruction in's name and category (struct module_ids), or
  * NULL when in is not one of the current HLO module's instructions.
@@ -158,28 +161,24 @@ instr_ids(struct classify *c, const struct hlo_instr *in)
 	return &mi->ids[2 * (size_t)(in - m->instrs)];
 }
 
+/* The id of in's name or category (INSTR_NAME, INSTR_CATEGORY). */
+static uint32_t
+instr_string_id(struct classify *c, const struct hlo_instr *in, int which)
+{
+	const char *s = which == INSTR_NAME ? in->name : in->category;
+	uint32_t *ids = instr_ids(c, in);
+
+	if (ids == NULL)
+		return intern_str(c, s);
+	if (ids[which] == NO_ID)
+		ids[which] = intern_str(c, s);
+	return ids[which];
+}
+
 uint32_t
 instr_name_id(struct classify *c, const struct hlo_instr *in)
 {
-	uint32_t *ids = instr_ids(c, in);
-
-	if (ids == NULL)
-		return intern_str(c, in->name);
-	if (ids[0] == NO_ID)
-		ids[0] = intern_str(c, in->name);
-	return ids[0];
-}
-
-static uint32_t
-instr_category_id(struct classify *c, const struct hlo_instr *in)
-{
-	uint32_t *ids = instr_ids(c, in);
-
-	if (ids == NULL)
-		return intern_str(c, in->category);
-	if (ids[1] == NO_ID)
-		ids[1] = intern_str(c, in->category);
-	return ids[1];
+	return instr_string_id(c, in, INSTR_NAME);
 }
 
 void
@@ -339,7 +338,7 @@ category_of(struct classify *c, const struct pf_event *ev, uint32_t op,
 	}
 	if (*slot != NO_ID - 1)
 		return *slot;
-	return in != NULL ? instr_category_id(c, in) :
+	return in != NULL ? instr_string_id(c, in, INSTR_CATEGORY) :
 	    derived_category(c, op);
 }
 

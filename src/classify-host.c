@@ -189,6 +189,7 @@ host_name_kind(struct classify *c, const struct pf_event *ev)
 	return *slot;
 }
 
+/* A compile event not inside another one; its index or NONE. */
 static size_t
 host_compile(struct classify *c, const struct pf_event *ev, unsigned kind,
     int64_t start, int64_t dur)

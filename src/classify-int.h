@@ -41,9 +41,9 @@ struct op_table {
 };
 
 /*
- * What the last kernel of an event metadata (a kernel name) on a device
- * plane resolved to, for the next: a CUDA graph's kernels repeat every
- * step, and looking their names up was most of a kernel's cost.
+ * The instruction a kernel name names in an HLO module's kernel table,
+ * kept per event metadata (one kernel name) of a device plane: a CUDA
+ * graph's kernels repeat every step.
  */
 struct kernel_memo {
 	const struct hlo_module *module;	/* NULL: nothing kept yet */
