@@ -138,11 +138,10 @@ struct plane_tables {
 	size_t		*stat_lens;	/* strlen of each, for ref values */
 	enum pf_key	*stat_keys;	/* the key of each stat name */
 	size_t		 nstat_names;
-	int64_t		*stat_name_ids;	/* the metadata id of each */
 	/*
 	 * The key of each stat metadata id of one or two bytes on the wire
-	 * (nearly every id) up to the largest the plane has, NO_ID_KEY
-	 * where it has no such entry: what is_unkeyed_stat() needs.
+	 * (nearly every id), NO_ID_KEY where the plane has no such entry:
+	 * what is_unkeyed_stat() needs.
 	 */
 	uint8_t		*id_keys;
 	size_t		 nid_keys;
@@ -200,24 +199,22 @@ tables_resolve_stat(const struct plane_tables *t, struct pf_stat *st,
 #define NO_ID_KEY	0xff
 #define ID_KEYS_MAX	(1 << 14)	/* the ids of two varint bytes */
 
-/* Once the plane's stat metadata are all read. */
+/* Keeps t->id_keys in step with the stat names. */
 static void
-tables_finish_stat_names(struct plane_tables *t)
+tables_key_id(struct plane_tables *t, int64_t id, enum pf_key key)
 {
-	size_t i;
+	size_t n;
 
-	for (i = 0; i < t->nstat_names; i++)
-		if (t->stat_name_ids[i] >= 0 &&
-		    t->stat_name_ids[i] < ID_KEYS_MAX &&
-		    (size_t)t->stat_name_ids[i] >= t->nid_keys)
-			t->nid_keys = (size_t)t->stat_name_ids[i] + 1;
-	t->id_keys = xmalloc(t->nid_keys > 0 ? t->nid_keys : 1);
-	memset(t->id_keys, NO_ID_KEY, t->nid_keys);
-	for (i = 0; i < t->nstat_names; i++)
-		if (t->stat_name_ids[i] >= 0 &&
-		    t->stat_name_ids[i] < ID_KEYS_MAX)
-			t->id_keys[t->stat_name_ids[i]] =
-			    (uint8_t)t->stat_keys[i];
+	if (id < 0 || id >= ID_KEYS_MAX)
+		return;
+	if ((size_t)id >= t->nid_keys) {
+		n = 2 * (size_t)id + 16 < ID_KEYS_MAX ? 2 * (size_t)id + 16 :
+		    ID_KEYS_MAX;
+		t->id_keys = xreallocarray(t->id_keys, n, 1);
+		memset(t->id_keys + t->nid_keys, NO_ID_KEY, n - t->nid_keys);
+		t->nid_keys = n;
+	}
+	t->id_keys[id] = (uint8_t)key;
 }
 
 static void
@@ -233,15 +230,13 @@ tables_add_stat_name(struct plane_tables *t, int64_t id, const char *name,
 		t->stat_names = xgrow1(t->stat_names, i, sizeof *t->stat_names);
 		t->stat_keys = xgrow1(t->stat_keys, i, sizeof *t->stat_keys);
 		t->stat_lens = xgrow1(t->stat_lens, i, sizeof *t->stat_lens);
-		t->stat_name_ids = xgrow1(t->stat_name_ids, i,
-		    sizeof *t->stat_name_ids);
-		t->stat_name_ids[i] = id;
 		t->nstat_names++;
 		idmap_put(&t->stat_ids, id, i);
 	}
 	t->stat_names[i] = xstrndup(name, len);
 	t->stat_lens[i] = strlen(t->stat_names[i]);	/* to a NUL within */
 	t->stat_keys[i] = pf_key_of(t->stat_names[i]);
+	tables_key_id(t, id, t->stat_keys[i]);
 }
 
 /*
@@ -307,7 +302,6 @@ tables_release(struct plane_tables *t)
 	free(t->stat_names);
 	free(t->stat_keys);
 	free(t->stat_lens);
-	free(t->stat_name_ids);
 	free(t->id_keys);
 	/*
 	 * A plane whose metadata failed to decode part way has no empty
@@ -987,7 +981,6 @@ scan_plane(struct walker *w, struct cur c, struct plane_tables *t,
 		}
 	}
 	ps->plane.name = xstrndup(ps->name.ptr, ps->name.len);
-	tables_finish_stat_names(t);
 
 	/* Event metadata, now that every stat name is known. */
 	refs = xcalloc(ps->nmetas, sizeof *refs);
