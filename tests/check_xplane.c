@@ -1271,9 +1271,9 @@ END_TEST
 /* ---- Stats read by key only ---- */
 
 /*
- * A plane whose stats 5 and 6 have names without a key, 2 is hlo_op, 4
- * a string for references, and 200 and 20000 are ids of two and three
- * bytes without a key; its one line holds ev (consumed).
+ * A plane whose stats 5 and 6 have names without a key, 2 is hlo_op, 7
+ * Memset_details, 4 a string for references, and 200 and 20000 are ids
+ * of two and three bytes without a key; its one line holds ev (consumed).
  */
 static void
 keyed_space(struct enc *space, struct enc *ev)
@@ -1292,6 +1292,7 @@ keyed_space(struct enc *space, struct enc *ev)
 	enc_stat_meta(&plane, 4, "size:8");
 	enc_stat_meta(&plane, 5, "context_id");
 	enc_stat_meta(&plane, 6, "occupancy");
+	enc_stat_meta(&plane, 7, "Memset_details");
 	enc_stat_meta(&plane, 200, "wide");
 	enc_stat_meta(&plane, 20000, "wider");
 	enc_msg(space, 1, &plane);
@@ -1366,6 +1367,19 @@ START_TEST(test_keyed_stats_only)
 	want_line(keyed.dump, "nstats=1\n stat md=2 name=6:\"hlo_op\" key=8 "
 	    "kind=3 i=7\nline_end id=1\n");
 	result_free(&all);
+	result_free(&keyed);
+	free(space.p);
+	memset(&space, 0, sizeof space);
+
+	/* Memset_details has a key: the classifier reads its num_bytes. */
+	enc_int(&ev, 1, 10);
+	enc_raw_stat(&ev, "\x08\x07\x38\x04", 4);
+	keyed_space(&space, &ev);
+	src.data = space.p;
+	src.size = space.n;
+	read_keyed(&src, "mem", 0, &keyed);
+	want_line(keyed.dump, "nstats=1\n stat md=7 name=14:\"Memset_details\" "
+	    "key=12 kind=6 ref=4 s=6:\"size:8\"\nline_end id=1\n");
 	result_free(&keyed);
 	free(space.p);
 	memset(&space, 0, sizeof space);
