@@ -163,13 +163,18 @@ expect_stdout_empty
 expect_stderr_match "^jaxprof: index: index '$tmp/notdb': "
 expect_files_equal "$tmp/notdb.orig" "$tmp/notdb" "a foreign file was changed"
 
+test_case 'a new index has 16 KiB pages'
+expect_code 0 jaxprof sql --db="$tmp/damaged" --format=csv 'PRAGMA page_size' "$D"
+printf 'page_size\n16384\n' >"$tmp/want"
+expect_stdout_file "$tmp/want"
+
 # The index does not wait for the disk: after a power loss it may be
 # damaged.  Every page but the first (the schema) overwritten stands in.
 test_case 'a damaged index says so, and that deleting it mends it'
 expect_code 0 jaxprof top --db="$tmp/damaged" "$D"
 save top-intact
 size=$(wc -c <"$tmp/damaged")
-{ head -c 4096 "$tmp/damaged"; head -c $((size - 4096)) /dev/zero | tr '\0' '\377'; } >"$tmp/damaged.new"
+{ head -c 16384 "$tmp/damaged"; head -c $((size - 16384)) /dev/zero | tr '\0' '\377'; } >"$tmp/damaged.new"
 mv "$tmp/damaged.new" "$tmp/damaged"
 expect_code 2 jaxprof top --db="$tmp/damaged" "$D"
 expect_stdout_empty
@@ -177,5 +182,22 @@ expect_stderr_match "^jaxprof: top: index '$tmp/damaged': database disk image is
 rm "$tmp/damaged"
 expect_code 0 jaxprof top --db="$tmp/damaged" "$D"
 expect_stdout_file "$tmp/top-intact"
+
+test_case 'an index made with 4 KiB pages keeps them, and answers the same'
+if python_has sqlite3; then
+	"$PYTHON" -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("PRAGMA page_size = 4096")
+db.execute("PRAGMA journal_mode = WAL")
+db.close()' "$tmp/pages4"
+	expect_code 0 jaxprof top --db="$tmp/pages4" "$D"
+	expect_stdout_file "$tmp/top-intact"
+	expect_code 0 jaxprof sql --db="$tmp/pages4" --format=csv \
+	    'PRAGMA page_size' "$D"
+	printf 'page_size\n4096\n' >"$tmp/want"
+	expect_stdout_file "$tmp/want"
+else
+	note_skip "the 4 KiB index: '$PYTHON' cannot import sqlite3"
+fi
 
 test_done
