@@ -4,97 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "hlo-wire.h"
 #include "proto/hlo.pb-c.h"
 #include "read-hlo.h"
 #include "xmalloc.h"
 
-/*
- * Under AddressSanitizer the arena's free room and the gaps between its
- * pieces are poisoned, so an overrun of an unpacked array is still caught.
- */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_ASAN	1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_ASAN	1
-#endif
-#ifdef ARENA_ASAN
-#include <sanitizer/asan_interface.h>
-#define ARENA_GAP	16
-#else
-#define ASAN_POISON_MEMORY_REGION(p, n)		((void)(p), (void)(n))
-#define ASAN_UNPOISON_MEMORY_REGION(p, n)	((void)(p), (void)(n))
-#define ARENA_GAP	0
-#endif
-
 /* Nesting of called computations followed when ordering launches. */
 #define MAX_CALL_DEPTH	64
-/* Bytes an arena takes from malloc at a time (more for a bigger piece). */
-#define ARENA_BLOCK	(64 * 1024)
 
 struct hlo_set {
 	struct hlo_module **mods;
 	size_t		 n;
 };
-
-/*
- * Memory handed out piece by piece and given back all at once: the
- * unpacked protobuf (tens of thousands of small messages, freed together)
- * and the texts of a module.  malloc and free of each piece cost as much
- * as decoding it.
- */
-struct arena_block {
-	struct arena_block *next;
-	size_t		 used, size;
-	size_t		 pad;	/* the data after the header 16-byte aligned */
-};
-
-struct hlo_arena {
-	struct arena_block *head;
-};
-
-static void *
-arena_alloc(struct hlo_arena *a, size_t n)
-{
-	struct arena_block *b = a->head;
-	size_t want = n;
-
-	n = (n + ARENA_GAP + 15) & ~(size_t)15;
-	if (b == NULL || b->size - b->used < n) {
-		int own = n > ARENA_BLOCK / 4;
-
-		b = xmalloc(sizeof *b + (own ? n : ARENA_BLOCK));
-		b->used = 0;
-		b->size = own ? n : ARENA_BLOCK;
-		ASAN_POISON_MEMORY_REGION(b + 1, b->size);
-		/* A big piece gets a block of its own; the head keeps its room. */
-		if (own && a->head != NULL) {
-			b->next = a->head->next;
-			a->head->next = b;
-		} else {
-			b->next = a->head;
-			a->head = b;
-		}
-	}
-	b->used += n;
-	ASAN_UNPOISON_MEMORY_REGION((char *)(b + 1) + b->used - n, want);
-	return (char *)(b + 1) + b->used - n;
-}
-
-static void
-arena_release(struct hlo_arena *a)
-{
-	while (a->head != NULL) {
-		struct arena_block *next = a->head->next;
-
-		ASAN_UNPOISON_MEMORY_REGION(a->head + 1, a->head->size);
-		free(a->head);
-		a->head = next;
-	}
-}
 
 static void *
 pb_alloc(void *arena, size_t n)
@@ -542,7 +464,7 @@ struct hlo_module *
 hlo_module_read(const void *data, size_t len, int64_t program_id,
     char **cause)
 {
-	struct hlo_arena unpacked = { NULL };
+	struct arena unpacked = ARENA_INIT;
 	ProtobufCAllocator alloc = { pb_alloc, pb_free, &unpacked };
 	Xla__HloProto *hp;
 	struct hlo_module *m;

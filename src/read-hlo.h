@@ -46,7 +46,7 @@ struct hlo_instr {
 	uint64_t	 kernel_class;
 };
 
-struct hlo_arena;
+struct arena;
 
 struct hlo_module {
 	const char	*name;		/* "jit_train_step" */
@@ -65,7 +65,7 @@ struct hlo_module {
 	uint32_t	*instr_of_name;	/* names id -> index in instrs */
 	uint32_t	*instr_of_kernel;	/* kernel_names id -> index */
 	struct strmap	 strings;	/* owns the strings instructions share */
-	struct hlo_arena *texts;	/* owns those of one instruction each */
+	struct arena *texts;	/* owns those of one instruction each */
 };
 
 struct hlo_set;
