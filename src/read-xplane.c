@@ -8,6 +8,7 @@
 
 #include "proto/xplane.pb-c.h"
 
+#include "arena.h"
 #include "err.h"
 #include "line-pipe.h"
 #include "ptime.h"
@@ -133,6 +134,8 @@ idmap_release(struct idmap *m)
  * the scratch arrays that events reuse.
  */
 struct plane_tables {
+	/* The stat and event metadata names: thousands, freed together. */
+	struct arena	 names;
 	struct idmap	 stat_ids;	/* stat metadata id -> stat_names index */
 	char		**stat_names;
 	size_t		*stat_lens;	/* strlen of each, for ref values */
@@ -148,7 +151,6 @@ struct plane_tables {
 	struct idmap	 meta_ids;	/* event metadata id -> metas index */
 	struct pf_event_meta *metas;	/* nmetas, + 1 empty once finished */
 	size_t		 nmetas;
-	int		 metas_finished; /* the empty entry metas[nmetas] exists */
 	struct pf_stat	*stat_pool;	/* metadata and plane stats */
 	size_t		 nstat_pool;
 	int64_t		*child_pool;
@@ -223,9 +225,7 @@ tables_add_stat_name(struct plane_tables *t, int64_t id, const char *name,
 {
 	uint32_t i;
 
-	if (idmap_get(&t->stat_ids, id, &i)) {
-		free(t->stat_names[i]);
-	} else {
+	if (!idmap_get(&t->stat_ids, id, &i)) {
 		i = (uint32_t)t->nstat_names;
 		t->stat_names = xgrow1(t->stat_names, i, sizeof *t->stat_names);
 		t->stat_keys = xgrow1(t->stat_keys, i, sizeof *t->stat_keys);
@@ -233,7 +233,7 @@ tables_add_stat_name(struct plane_tables *t, int64_t id, const char *name,
 		t->nstat_names++;
 		idmap_put(&t->stat_ids, id, i);
 	}
-	t->stat_names[i] = xstrndup(name, len);
+	t->stat_names[i] = arena_strndup(&t->names, name, len);
 	t->stat_lens[i] = strlen(t->stat_names[i]);	/* to a NUL within */
 	t->stat_keys[i] = pf_key_of(t->stat_names[i]);
 	tables_key_id(t, id, t->stat_keys[i]);
@@ -249,11 +249,9 @@ tables_meta_slot(struct plane_tables *t, int64_t id)
 	struct pf_event_meta *m;
 	uint32_t i;
 
-	if (idmap_get(&t->meta_ids, id, &i)) {
+	if (idmap_get(&t->meta_ids, id, &i))
 		m = &t->metas[i];
-		free((char *)m->name);
-		free((char *)m->display_name);
-	} else {
+	else {
 		t->metas = xgrow1(t->metas, t->nmetas, sizeof *t->metas);
 		i = (uint32_t)t->nmetas++;
 		idmap_put(&t->meta_ids, id, i);
@@ -275,9 +273,7 @@ tables_finish_metas(struct plane_tables *t)
 	m = &t->metas[t->nmetas];
 	memset(m, 0, sizeof *m);
 	m->index = (uint32_t)t->nmetas;
-	m->name = xstrdup("");
-	m->display_name = xstrdup("");
-	t->metas_finished = 1;
+	m->name = m->display_name = "";
 }
 
 static inline __attribute__((always_inline)) const struct pf_event_meta *
@@ -295,24 +291,11 @@ tables_event_meta(const struct plane_tables *t, int64_t id,
 static void
 tables_release(struct plane_tables *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->nstat_names; i++)
-		free(t->stat_names[i]);
+	arena_release(&t->names);
 	free(t->stat_names);
 	free(t->stat_keys);
 	free(t->stat_lens);
 	free(t->id_keys);
-	/*
-	 * A plane whose metadata failed to decode part way has no empty
-	 * entry yet: release only the entries that exist.
-	 */
-	if (t->metas != NULL)
-		for (i = 0; i < t->nmetas + (t->metas_finished ? 1 : 0);
-		    i++) {
-			free((char *)t->metas[i].name);
-			free((char *)t->metas[i].display_name);
-		}
 	free(t->metas);
 	free(t->stat_pool);
 	free(t->child_pool);
@@ -824,8 +807,9 @@ decode_event_meta(struct walker *w, struct plane_tables *t, struct cur c,
 				return -1;
 		}
 	}
-	m->name = xstrndup(name.ptr, name.len);
-	m->display_name = xstrndup(display.ptr, display.len);
+	m->name = arena_strndup(&t->names, name.ptr, name.len);
+	m->display_name = display.len == 0 ? "" :
+	    arena_strndup(&t->names, display.ptr, display.len);
 	return 0;
 }
 
