@@ -1869,8 +1869,10 @@ build_tables(const Tensorflow__Profiler__XPlane *p, struct plane_tables *t,
 		r->stat_first = t->nstat_pool;
 		r->child_first = t->nchild_pool;
 		r->nstats = r->nchild = 0;
-		m->name = xstrdup(v != NULL ? v->name : "");
-		m->display_name = xstrdup(v != NULL ? v->display_name : "");
+		m->name = v != NULL ? arena_strndup(&t->names, v->name,
+		    strlen(v->name)) : "";
+		m->display_name = v != NULL ? arena_strndup(&t->names,
+		    v->display_name, strlen(v->display_name)) : "";
 		if (v == NULL)
 			continue;
 		m->metadata.ptr = (const char *)v->metadata.data;
