@@ -326,7 +326,9 @@ category_of(struct classify *c, const struct pf_event *ev, uint32_t op,
 	struct pf_bytes cat;
 	uint32_t *slot;
 
-	st = pf_stat_find(ev->stats, ev->nstats, PF_KEY_HLO_CATEGORY);
+	/* Its own, from the view (the first of duplicates, as ever). */
+	st = (c->ev_keys >> PF_KEY_HLO_CATEGORY) & 1 ?
+	    c->ev_view[PF_KEY_HLO_CATEGORY] : NULL;
 	if (pf_stat_str(st, &cat))
 		return intern(c, cat.ptr, cat.len);
 	slot = &c->meta_category[ev->meta->index];

@@ -190,6 +190,7 @@ struct classify {
 	uint32_t	*meta_scope_name;	/* host_scope_name() */
 	uint32_t	*meta_category;
 	uint8_t		*meta_host;	/* host_name_kind(), 0 until known */
+	uint8_t		*meta_copy;	/* copy_name(), 0 until known */
 	struct pf_bytes	 last_module;	/* hlo_module of the last event */
 	uint32_t	 last_module_id;
 	/* Per string id: its busy class as a category, or -1. */

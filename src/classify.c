@@ -462,11 +462,30 @@ memset_bytes(const struct pf_event *ev)
 	return -1;
 }
 
+enum copy_name { COPY_NAME_UNKNOWN, COPY_NAME_OTHER, COPY_NAME_MEMSET,
+    COPY_NAME_MEMCPY };
+
+/* Whether an event's name is a Memset* or Memcpy*, once per metadata. */
+static enum copy_name
+copy_name(const struct classify *c, const struct pf_event *ev)
+{
+	uint8_t *slot = &c->meta_copy[ev->meta->index];
+
+	if (*slot == COPY_NAME_UNKNOWN) {
+		const char *name = pf_event_name(ev);
+
+		*slot = strncmp(name, "Memset", 6) == 0 ? COPY_NAME_MEMSET :
+		    strncmp(name, "Memcpy", 6) == 0 ? COPY_NAME_MEMCPY :
+		    COPY_NAME_OTHER;
+	}
+	return (enum copy_name)*slot;
+}
+
 /* A memset that no op launched (no hlo_op). */
 static int
 is_lone_memset(const struct classify *c, const struct pf_event *ev)
 {
-	return strncmp(pf_event_name(ev), "Memset", 6) == 0 &&
+	return copy_name(c, ev) == COPY_NAME_MEMSET &&
 	    event_stat(c, PF_KEY_HLO_OP) == NULL;
 }
 
@@ -476,7 +495,7 @@ is_device_copy(const struct classify *c, const struct pf_event *ev,
     struct pf_bytes *details, int *has_details)
 {
 	*has_details = event_str(c, PF_KEY_MEMCPY_DETAILS, details);
-	return strncmp(pf_event_name(ev), "Memcpy", 6) == 0 || *has_details;
+	return copy_name(c, ev) == COPY_NAME_MEMCPY || *has_details;
 }
 
 /* The transfer busy time of a device's line: ops' copies come apart. */
@@ -672,6 +691,8 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	c->meta_kernel = xcalloc(plane->nmetas + 1, sizeof *c->meta_kernel);
 	free(c->meta_host);
 	c->meta_host = xcalloc(plane->nmetas + 1, sizeof *c->meta_host);
+	free(c->meta_copy);
+	c->meta_copy = xcalloc(plane->nmetas + 1, sizeof *c->meta_copy);
 	free(c->meta_name);
 	free(c->meta_scope_name);
 	free(c->meta_category);
@@ -1313,6 +1334,7 @@ classify_release(struct classify *c)
 	op_table_release(&c->scopes);
 	free(c->meta_kernel);
 	free(c->meta_host);
+	free(c->meta_copy);
 	free(c->class_of);
 	free(c->meta_name);
 	free(c->meta_scope_name);
