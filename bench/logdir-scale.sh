@@ -133,9 +133,10 @@ pid=$!
 sleep "$(awk -v w="$wall" 'BEGIN { print w / 2 }')"
 kill -TERM "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null || :
-# Counted without jaxprof, whose refresh would finish the job.
+# Counted without jaxprof, whose refresh would finish the job; opened for
+# writing, so that a new index's rollback journal is played back first.
 stored=$(python3 -c 'import sqlite3, sys
-db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+db = sqlite3.connect("file:" + sys.argv[1] + "?mode=rw", uri=True)
 print(db.execute("SELECT count(*) FROM files").fetchone()[0])' "$tmp/db" 2>/dev/null || echo 0)
 timed resume "$jaxprof" index --db="$tmp/db" "$full"
 read -r rwall rcpu rkb <"$tmp/resume"

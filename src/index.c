@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -227,6 +228,22 @@ stored_version(struct index *ix)
 	return v;
 }
 
+/* Whether the database file is still empty: a new index. */
+static int
+is_new(struct index *ix)
+{
+	sqlite3_stmt *st;
+	int pages = -1;
+
+	if (sqlite3_prepare_v2(ix->db, "PRAGMA page_count", -1, &st,
+	    NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		pages = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return pages == 0;
+}
+
 /*
  * Whether the database holds tables but no jaxprof schema version: then
  * it is somebody else's, and nothing in it may be changed.
@@ -290,8 +307,9 @@ ensure_schema(struct index *ix, char **cause)
 }
 
 /*
- * While another process turns a fresh index to WAL, this pragma answers
- * SQLITE_BUSY at once, without calling the busy handler: wait and retry.
+ * While another process writes the index (a new one, still in rollback
+ * mode) or turns it to WAL, this pragma answers SQLITE_BUSY at once,
+ * without calling the busy handler: wait and retry.
  */
 static int
 set_wal(struct index *ix, char **cause)
@@ -334,16 +352,40 @@ is_readonly(const char *path)
 }
 
 /*
+ * Whether a rollback journal lies beside the index: a write was cut off
+ * (a new index is built with one) and only a writer can play it back.
+ */
+static int
+has_journal(const char *path)
+{
+	char *journal = xasprintf("%s-journal", path);
+	struct stat sb;
+	int has = stat(journal, &sb) == 0 && sb.st_size > 0;
+
+	free(journal);
+	return has;
+}
+
+/*
  * An index on read-only storage, opened immutable (no locks, no journal):
  * it answers when it is up to date, and index_refresh() says so when not.
  */
 static int
 open_readonly(struct index *ix, char **cause)
 {
-	char *uri = xmalloc(strlen(ix->path) * 3 + 32), *u = uri;
+	char *uri, *u;
 	const char *p;
 	sqlite3_stmt *st = NULL;
 	int ok;
+
+	/* Immutable, SQLite would read the pages the cut-off write left. */
+	if (has_journal(ix->path)) {
+		*cause = xasprintf("index '%s' is read-only and was left "
+		    "part-written (its -journal is beside it); %s", ix->path,
+		    INDEX_WRITABLE_HINT);
+		return -1;
+	}
+	uri = u = xmalloc(strlen(ix->path) * 3 + 32);
 
 	/* A URI: '%', '?' and '#' in the path are escaped. */
 	u += sprintf(u, "file:");
@@ -383,6 +425,7 @@ int
 index_open(struct index **ixp, const char *path, char **cause)
 {
 	struct index *ix = xcalloc(1, sizeof *ix);
+	int fresh;
 
 	ix->path = xstrdup(path);
 	if (is_readonly(path)) {
@@ -413,17 +456,24 @@ index_open(struct index **ixp, const char *path, char **cause)
 	 * run's wall time).  A killed run still loses nothing it committed;
 	 * after a power loss the index may be damaged, and says so.
 	 *
-	 * A new index gets 16 KiB pages: a cold run writes every page twice
-	 * (to the WAL, then back at the checkpoint), two system calls a
-	 * page, and with 4 KiB pages those calls were a tenth of the wall
-	 * time of a 17 MB GPU profile.  An existing index keeps its size.
-	 * The cache is then set again in KiB: SQLite counted its default
-	 * 2 MiB as 500 pages at open, which is 8 MiB of 16 KiB pages.
+	 * A new index gets 16 KiB pages: every page written costs system
+	 * calls, and with 4 KiB pages those were a tenth of the wall time
+	 * of a 17 MB GPU profile.  An existing index keeps its size.  The
+	 * cache is then set again in KiB: SQLite counted its default 2 MiB
+	 * as 500 pages at open, which is 8 MiB of 16 KiB pages.
+	 *
+	 * A new index is built with a rollback journal, and the next open
+	 * turns it to WAL, which lets reports read while another process
+	 * writes.  Built in WAL, every page would be written twice (to the
+	 * log, then back at the checkpoint); a rollback journal keeps only
+	 * the few pages that existed before, and a cold run of a 17 MB GPU
+	 * profile made 589 instead of 2,200 reads and writes.
 	 */
+	fresh = is_new(ix);
 	if (index_exec(ix, "PRAGMA synchronous = OFF", cause) == -1 ||
 	    index_exec(ix, "PRAGMA page_size = 16384", cause) == -1 ||
 	    index_exec(ix, "PRAGMA cache_size = -2000", cause) == -1 ||
-	    set_wal(ix, cause) == -1 ||
+	    (!fresh && set_wal(ix, cause) == -1) ||
 	    ensure_schema(ix, cause) == -1 ||
 	    index_exec(ix, "CREATE TEMP TABLE selected("
 	    "file_id INTEGER PRIMARY KEY)", cause) == -1) {

@@ -54,7 +54,7 @@ while IFS= read -r f; do
 	test_case "corpus: ${f#"$CORPUS"/}"
 	# Each file gets its own index: no state carries over between them.
 	JAXPROF_DB=$tmp/corpus.sqlite
-	rm -f "$JAXPROF_DB" "$JAXPROF_DB-wal" "$JAXPROF_DB-shm"
+	rm -f "$JAXPROF_DB" "$JAXPROF_DB-journal" "$JAXPROF_DB-wal" "$JAXPROF_DB-shm"
 	same_as_reference "$f"
 done <"$tmp/corpus-files"
 

@@ -147,7 +147,7 @@ printf '%s: 3 profile files, 0 other files\n' "$JAXPROF_DB" >"$tmp/want"
 expect_stdout_file "$tmp/want"
 
 test_case 'index --latest indexes only the newest run'
-rm -f "$JAXPROF_DB" "$JAXPROF_DB-wal" "$JAXPROF_DB-shm"
+rm -f "$JAXPROF_DB" "$JAXPROF_DB-journal" "$JAXPROF_DB-wal" "$JAXPROF_DB-shm"
 mkdir "$R1"
 cp "$TESTDATA/jax-mlp/plugins/profile/2026_01_01_00_00_01/testhost.xplane.pb" "$R1/"
 expect_code 0 jaxprof index --latest "$D"
@@ -167,6 +167,27 @@ test_case 'a new index has 16 KiB pages'
 expect_code 0 jaxprof sql --db="$tmp/damaged" --format=csv 'PRAGMA page_size' "$D"
 printf 'page_size\n16384\n' >"$tmp/want"
 expect_stdout_file "$tmp/want"
+
+# Bytes 18 and 19 of an SQLite database: 1 1 with a rollback journal, 2 2
+# in WAL mode.
+journal_bytes() {
+	od -An -tu1 -j18 -N2 "$1" | tr -s ' ' ' ' | sed 's/^ //; s/ $//'
+}
+
+test_case 'a new index is built with a rollback journal, and turned to WAL next'
+expect_code 0 jaxprof index --db="$tmp/fresh" "$D"
+expect_stderr_empty
+[ "$(journal_bytes "$tmp/fresh")" = "1 1" ] ||
+    fail "a new index is not in rollback mode: $(journal_bytes "$tmp/fresh")"
+for f in "$tmp/fresh-journal" "$tmp/fresh-wal" "$tmp/fresh-shm"; do
+	[ ! -e "$f" ] || fail "$f left beside the new index"
+done
+expect_code 0 jaxprof sql --db="$tmp/fresh" --format=csv 'PRAGMA journal_mode' "$D"
+expect_stderr_empty
+printf 'journal_mode\nwal\n' >"$tmp/want"
+expect_stdout_file "$tmp/want"
+[ "$(journal_bytes "$tmp/fresh")" = "2 2" ] ||
+    fail "the index was not turned to WAL: $(journal_bytes "$tmp/fresh")"
 
 # The index does not wait for the disk: after a power loss it may be
 # damaged.  Every page but the first (the schema) overwritten stands in.

@@ -58,7 +58,7 @@ round=0
 while [ "$round" -lt 40 ]; do
 	round=$((round + 1))
 	db=$tmp/round.sqlite
-	rm -f "$db" "$db-wal" "$db-shm"
+	rm -f "$db" "$db-journal" "$db-wal" "$db-shm"
 	pids=
 	for i in 1 2 3 4 5 6; do
 		"$JAXPROF" index --db="$db" "$tmp/small" >/dev/null \
@@ -79,7 +79,7 @@ while [ "$round" -lt 40 ]; do
 done
 
 test_case '4 concurrent top processes on a fresh index give the same answer'
-rm -f "$DB" "$DB-wal" "$DB-shm"
+rm -f "$DB" "$DB-journal" "$DB-wal" "$DB-shm"
 pids=
 for i in 1 2 3 4; do
 	"$JAXPROF" top -n 0 --format=csv --db="$DB" "$tmp/big" \
@@ -105,7 +105,7 @@ save clean-many
 # Kills an index of $tmp/many after $1 s; 0 if it was killed, 1 if it had
 # already finished.
 kill_index_after() {
-	rm -f "$DB" "$DB-wal" "$DB-shm"
+	rm -f "$DB" "$DB-journal" "$DB-wal" "$DB-shm"
 	"$JAXPROF" index --db="$DB" "$tmp/many" >/dev/null 2>&1 &
 	pid=$!
 	sleep "$1"

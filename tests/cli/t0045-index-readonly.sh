@@ -13,6 +13,23 @@ expect_code 0 jaxprof index --db="$IX" "$T"
 expect_code 0 jaxprof steps --summary --db="$IX" "$T"
 save writable
 
+# A new index (built with a rollback journal) whose last write was cut
+# off: pages of it reached the file, and its journal is left beside it.
+PART=$tmp/ro/part.sqlite
+if python_has sqlite3; then
+	expect_code 0 jaxprof index --db="$PART" "$T"
+	"$PYTHON" -c 'import os, sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA cache_size = 1")
+db.execute("BEGIN")
+db.execute("DELETE FROM ops")
+db.execute("INSERT INTO report_cache VALUES (x\x2701\x27, 0, "
+           "zeroblob(1000000), 0, x\x27\x27)")
+os._exit(0)' "$PART"
+	[ -s "$PART-journal" ] || fail "the cut-off write left no journal"
+	cp "$PART" "$PART-journal" "$tmp/"
+fi
+
 # run_ro CMD...: CMD with $RO a read-only view of $tmp/ro.
 if [ "$(id -u)" -ne 0 ]; then
 	chmod a-w "$IX" "$tmp/ro"
@@ -46,5 +63,24 @@ cp -r "$T" "$tmp/copy"
 expect_code 2 run_ro "$JAXPROF" steps --db="$RO/idx.sqlite" "$tmp/copy"
 expect_stdout_empty
 expect_stderr_line "^jaxprof: steps: index '$RO/idx\.sqlite': the index is read-only and needs refreshing for '$tmp/copy/.*' \(new or changed\); give a writable index with --db=FILE or \\\$JAXPROF_DB, or set \\\$XDG_CACHE_HOME to a writable folder$"
+
+test_case 'left part-written, its journal beside it: exit 2, and the message says so'
+if [ -e "$PART" ]; then
+	expect_code 2 run_ro "$JAXPROF" steps --summary --db="$RO/part.sqlite" "$T"
+	expect_stdout_empty
+	expect_stderr_line "^jaxprof: steps: index '$RO/part\.sqlite' is read-only and was left part-written \(its -journal is beside it\); give a writable index with --db=FILE or \\\$JAXPROF_DB, or set \\\$XDG_CACHE_HOME to a writable folder$"
+else
+	note_skip "the part-written index: '$PYTHON' cannot import sqlite3"
+fi
+
+test_case 'left part-written but writable: the journal is played back, the answer is whole'
+if [ -e "$tmp/part.sqlite" ]; then
+	expect_code 0 jaxprof steps --summary --db="$tmp/part.sqlite" "$T"
+	expect_stderr_empty
+	expect_stdout_file "$tmp/writable"
+	[ ! -e "$tmp/part.sqlite-journal" ] || fail "the journal is still there"
+else
+	note_skip "the part-written index: '$PYTHON' cannot import sqlite3"
+fi
 
 test_done

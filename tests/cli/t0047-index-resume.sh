@@ -9,11 +9,13 @@ gen_xplane --hosts=120 --devices=2 --steps=10 --ops=100 --repeat=8 \
     "$tmp/logdir" >/dev/null || fail "gen-xplane failed"
 IX=$tmp/idx.sqlite
 
-# files_stored DB: "id path" of each file the index holds, sorted.
+# files_stored DB: "id path" of each file the index holds, sorted.  Opened
+# for writing, as jaxprof opens it: a killed run's rollback journal is
+# played back first.
 files_stored() {
 	python3 -c 'import sqlite3, sys
-db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
 try:
+    db = sqlite3.connect("file:" + sys.argv[1] + "?mode=rw", uri=True)
     rows = db.execute("SELECT id, path FROM files ORDER BY path").fetchall()
 except sqlite3.OperationalError:
     rows = []
@@ -21,47 +23,60 @@ for r in rows:
     print(r[0], r[1])' "$1" | LC_ALL=C sort
 }
 
-# kill_after_files PID DB N: lets stopped process PID run 2 ms at a time
-# and kills it (-9) once DB holds N files.  It runs only while it is
-# watched, so a loaded machine cannot let it finish unseen.
-kill_after_files() {
-	python3 -c 'import os, signal, sqlite3, sys, time
-pid, n = int(sys.argv[1]), int(sys.argv[3])
-end = time.time() + 60
-while time.time() < end:
+# run_slices PID N: lets stopped process PID run N slices of 2 ms, then
+# kills it (-9).  It runs only while it is let, so a loaded machine makes
+# the same progress in N slices as an idle one.
+run_slices() {
+	python3 -c 'import os, signal, sys, time
+pid, n = int(sys.argv[1]), int(sys.argv[2])
+for _ in range(n):
     try:
         os.kill(pid, signal.SIGCONT)
         time.sleep(0.002)
         os.kill(pid, signal.SIGSTOP)
     except ProcessLookupError:
-        break
-    try:
-        db = sqlite3.connect("file:" + sys.argv[2] + "?mode=ro", uri=True)
-        stored = db.execute("SELECT count(*) FROM files").fetchone()[0]
-        db.close()
-    except sqlite3.OperationalError:
-        continue
-    if stored >= n:
-        break
+        sys.exit(0)
 try:
     os.kill(pid, signal.SIGKILL)
 except ProcessLookupError:
-    pass' "$1" "$2" "$3"
+    pass' "$1" "$2"
+}
+
+# stored_after N: how many files a fresh index of the logdir had committed
+# when it was killed after N slices; they are listed in $tmp/before.
+stored_after() {
+	rm -f "$IX" "$IX-journal" "$IX-wal" "$IX-shm"
+	# Stopped before it starts: run_slices lets it run.
+	sh -c 'kill -STOP $$; exec "$@"' sh "$JAXPROF" index --db="$IX" \
+	    "$tmp/logdir" >/dev/null 2>&1 &
+	pid=$!
+	run_slices "$pid" "$1"
+	wait "$pid" 2>/dev/null || :
+	files_stored "$IX" >"$tmp/before"
+	echo "killed after $1 slices: $(wc -l <"$tmp/before") files stored" >&2
+	wc -l <"$tmp/before" | tr -d ' '
 }
 
 test_case 'kill -9 while indexing, once some files are committed'
-# Stopped before it starts: the watcher lets it run.
-sh -c 'kill -STOP $$; exec "$@"' sh "$JAXPROF" index --db="$IX" \
-    "$tmp/logdir" >/dev/null 2>&1 &
-pid=$!
-kill_after_files "$pid" "$IX" 10
-wait "$pid" 2>/dev/null || :
-files_stored "$IX" >"$tmp/before"
-n=$(wc -l <"$tmp/before")
-echo "killed with $n of 120 files stored"
-[ "$n" -ge 10 ] || fail "only $n files committed before the kill"
-[ "$n" -lt 120 ] ||
-    skip "indexing finished before it could be killed (a fast machine)"
+# A commit takes many files at once: the kill point is searched for, from
+# too early (nothing committed) and too late (all committed) inward.
+early=0 late=16
+while n=$(stored_after "$late") && [ "$n" -lt 10 ]; do
+	early=$late late=$((late * 2))
+	[ "$late" -le 16384 ] || fail "only $n files committed in $early slices"
+done
+while { [ "$n" -lt 10 ] || [ "$n" -ge 120 ]; } &&
+    [ $((late - early)) -gt 1 ]; do
+	mid=$(((early + late) / 2))
+	n=$(stored_after "$mid")
+	if [ "$n" -lt 10 ]; then
+		early=$mid
+	elif [ "$n" -ge 120 ]; then
+		late=$mid
+	fi
+done
+[ "$n" -ge 10 ] && [ "$n" -lt 120 ] ||
+    skip "no kill left part of the files committed (one commit took them all)"
 
 test_case 'the next run stores only the others, keeping the committed rows'
 expect_code 0 jaxprof index --db="$IX" "$tmp/logdir"
