@@ -332,6 +332,7 @@ compile_run(int argc, char **argv)
 	int ch, phases = 0, status = EXIT_OK;
 
 	report_init(&r, "compile");
+	r.needs = INDEX_HOST_EVENTS;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;

@@ -35,6 +35,8 @@ index_run(int argc, char **argv)
 	int ch;
 
 	report_init(&r, "index");
+	/* What it builds is whole: tools other than jaxprof read it too. */
+	r.needs = INDEX_PACKABLE;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;

@@ -48,6 +48,8 @@ sql_run(int argc, char **argv)
 	int ch, i, n, rc, status = EXIT_OK;
 
 	report_init(&r, "sql");
+	/* A query may read any table: none is left packed. */
+	r.needs = INDEX_PACKABLE;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;

@@ -19,6 +19,7 @@ struct index {
 	char	*path;
 	int	 readonly;	/* on read-only storage: answers, never writes */
 	int	 files_changed;	/* a file stored or forgotten, not committed */
+	unsigned pack;		/* tables stored packed (index_pack()) */
 	struct {
 		char		*sql;
 		sqlite3_stmt	*st;
@@ -60,8 +61,27 @@ void	index_rows_text(struct index_rows *r, int col, const char *s);
 void	index_rows_text_copy(struct index_rows *r, int col, const char *s);
 /* Completes the row; -1 with *cause when a full batch fails to insert. */
 int	index_rows_end(struct index_rows *r, char **cause);
-/* Inserts the rows waiting; -1 with *cause on an error. */
+/*
+ * Inserts the rows waiting; -1 with *cause on an error.  For a table this
+ * run packs (index_pack()), the rows since the last flush become one row
+ * of packed_rows instead: each flush of a batch of host events, say.
+ */
 int	index_rows_flush(struct index_rows *r, char **cause);
+/*
+ * A packed row of packed_rows: each row's cells in column order, each a
+ * kind byte, then for an integer a zigzag varint, for a text its bytes
+ * and NUL; compressed (compress-parallel.h).
+ */
+enum { PACKED_NULL, PACKED_INT, PACKED_TEXT };
+
+/*
+ * The table named name (its literal) when it is packable and among the
+ * INDEX_* bits of tables, with its number of columns; else NULL.
+ */
+const char *index_packable_table(const char *name, unsigned tables,
+	    int *ncols);
+/* The nth (from 0) packable table among the bits of tables; NULL past. */
+const char *index_packable_nth(size_t n, unsigned tables);
 
 /* Whether the index holds ff as it is on disk; its id if so. */
 int	index_is_current(struct index *ix, const struct found_file *ff,

@@ -17,7 +17,7 @@
 static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
 	"compile_phases", "executions", "gaps", "host_events", "scopes",
-	"programs", "hlo_instructions", "transfer_totals",
+	"programs", "hlo_instructions", "transfer_totals", "packed_rows",
 };
 
 static char *

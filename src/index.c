@@ -109,6 +109,9 @@ static const char *const schema[] = {
 	    "max_ps INTEGER, flops INTEGER, bytes_accessed INTEGER, "
 	    "framework_op TEXT, source TEXT, source_function TEXT)",
 	"CREATE TABLE stale_runs(run TEXT PRIMARY KEY)",
+	"CREATE TABLE packed_rows("
+	    "file_id INTEGER NOT NULL, tbl TEXT NOT NULL, rows INTEGER, "
+	    "size INTEGER NOT NULL, data BLOB NOT NULL)",
 	"CREATE TABLE report_cache("
 	    "key BLOB PRIMARY KEY, status INTEGER NOT NULL, "
 	    "stdout BLOB NOT NULL, stdout_size INTEGER NOT NULL, "
@@ -130,6 +133,7 @@ static const char *const schema[] = {
 	"CREATE INDEX host_events_file ON host_events(file_id)",
 	"CREATE INDEX scopes_file ON scopes(file_id)",
 	"CREATE INDEX programs_file ON programs(file_id)",
+	"CREATE INDEX packed_rows_file ON packed_rows(file_id)",
 	/*
 	 * By file alone: no report looks instructions up, and a key of
 	 * (file_id, module, name) was 13% of a cold top on a warm-cache

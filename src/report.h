@@ -51,6 +51,11 @@ struct report {
 	const char	*run_glob;
 	int		 latest;
 	int		 include_compile_work;	/* ops of autotuning too */
+	/*
+	 * The packable tables (INDEX_HOST_EVENTS...) the command reads: a
+	 * refresh packs the others, and report_open() unpacks these.
+	 */
+	unsigned	 needs;
 	struct found	 found;
 	struct index	*ix;
 	int		 nbad;		/* files that could not be read */

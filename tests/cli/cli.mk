@@ -17,6 +17,7 @@ CLI_TESTS += tests/cli/t0045-index-readonly.sh
 CLI_TESTS += tests/cli/t0046-report-cache.sh
 CLI_TESTS += tests/cli/t0047-index-resume.sh
 CLI_TESTS += tests/cli/t0048-run-totals.sh
+CLI_TESTS += tests/cli/t0049-index-packed.sh
 CLI_TESTS += tests/cli/t0042-index-filters.sh
 CLI_TESTS += tests/cli/t0050-sql.sh
 CLI_TESTS += tests/cli/t0055-filters.sh

@@ -13,6 +13,11 @@ expect_code 0 jaxprof index --db="$IX" "$T"
 expect_code 0 jaxprof steps --summary --db="$IX" "$T"
 save writable
 
+# An index a report left with packed rows (t0049), and idle's answer.
+expect_code 0 jaxprof top --db="$tmp/ro/packed.sqlite" "$T"
+expect_code 0 jaxprof idle --db="$tmp/whole.sqlite" "$T"
+save idle-whole
+
 # A new index (built with a rollback journal) whose last write was cut
 # off: pages of it reached the file, and its journal is left beside it.
 PART=$tmp/ro/part.sqlite
@@ -63,6 +68,13 @@ cp -r "$T" "$tmp/copy"
 expect_code 2 run_ro "$JAXPROF" steps --db="$RO/idx.sqlite" "$tmp/copy"
 expect_stdout_empty
 expect_stderr_line "^jaxprof: steps: index '$RO/idx\.sqlite': the index is read-only and needs refreshing for '$tmp/copy/.*' \(new or changed\); give a writable index with --db=FILE or \\\$JAXPROF_DB, or set \\\$XDG_CACHE_HOME to a writable folder$"
+
+test_case 'rows packed by a report: idle unpacks them for itself, the index untouched'
+cp "$tmp/ro/packed.sqlite" "$tmp/packed.orig"
+expect_code 0 run_ro "$JAXPROF" idle --db="$RO/packed.sqlite" "$T"
+expect_stderr_empty
+expect_stdout_file "$tmp/idle-whole"
+expect_files_equal "$tmp/packed.orig" "$tmp/ro/packed.sqlite" "the read-only index changed"
 
 test_case 'left part-written, its journal beside it: exit 2, and the message says so'
 if [ -e "$PART" ]; then
