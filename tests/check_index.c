@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <sqlite3.h>
+#include <zstd.h>
 
 #include "check_suites.h"
 #include "discover.h"
@@ -110,7 +111,7 @@ q_exec(sqlite3 *db, const char *sql)
 static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
 	"compile_phases", "executions", "gaps", "host_events", "scopes",
-	"programs", "hlo_instructions", "transfer_totals",
+	"programs", "hlo_instructions", "transfer_totals", "packed_rows",
 };
 
 /* Rows of table that belong to the file at path. */
@@ -900,6 +901,119 @@ START_TEST(test_rows)
 }
 END_TEST
 
+/* A row of packed_rows for host_events holding the n bytes of cells. */
+static void
+put_packed(struct index *ix, const unsigned char *cells, size_t n,
+    int64_t rows)
+{
+	unsigned char z[256];
+	size_t nz = ZSTD_compress(z, sizeof z, cells, n, 1);
+	sqlite3_stmt *st;
+
+	ck_assert(!ZSTD_isError(nz));
+	ck_assert_int_eq(sqlite3_prepare_v2(index_db(ix), "INSERT INTO "
+	    "packed_rows VALUES (1, 'host_events', ?, ?, ?)", -1, &st, NULL),
+	    SQLITE_OK);
+	sqlite3_bind_int64(st, 1, rows);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)n);
+	sqlite3_bind_blob(st, 3, z, (int)nz, SQLITE_STATIC);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+}
+
+/*
+ * Rows packed (index_pack()) come back from index_unpack() as they went
+ * in, integers at both ends of their range, NULLs and texts alike; cells
+ * that do not decode are an error that leaves the index as it was.
+ */
+START_TEST(test_packed_rows)
+{
+	static const int64_t ints[] = { INT64_MIN, -129, -1, 0, 1, 127, 128,
+	    INT64_MAX };
+	/* An integer whose varint never ends; a text without its NUL. */
+	static const unsigned char cut_int[] = { 1, 0x80, 0x80 };
+	static const unsigned char cut_text[] = { 2, 'a', 'b' };
+	static const unsigned char bad_kind[] = { 7 };
+	const size_t nints = sizeof ints / sizeof ints[0];
+	struct index *ix;
+	struct index_rows *r;
+	sqlite3_stmt *st;
+	char *cause = NULL, name[32];
+	size_t i;
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	index_pack(ix, INDEX_HOST_EVENTS);
+	q_exec(index_db(ix), "BEGIN");
+	r = index_rows_new(ix, "host_events", 7);
+	for (i = 0; i < nints; i++) {
+		test_fmt(name, sizeof name, "event %zu \xc3\xa9", i);
+		index_rows_int(r, 1, 1);
+		index_rows_int(r, 2, (sqlite3_int64)i);
+		if (i % 2 == 0)
+			index_rows_text(r, 3, i == 0 ? "" : "python3");
+		index_rows_text_copy(r, 4, name);
+		index_rows_int(r, 6, ints[i]);
+		index_rows_int(r, 7, ints[nints - 1 - i]);
+		ck_assert_int_eq(index_rows_end(r, &cause), 0);
+	}
+	ck_assert_int_eq(index_rows_flush(r, &cause), 0);
+	index_rows_free(r);
+	q_exec(index_db(ix), "COMMIT");
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM host_events", NULL),
+	    0);
+	ck_assert_int_eq(q_int(ix, "SELECT sum(rows) FROM packed_rows", NULL),
+	    (int64_t)nints);
+
+	ck_assert_msg(index_unpack(ix, INDEX_HOST_EVENTS, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM packed_rows", NULL),
+	    0);
+	ck_assert_int_eq(sqlite3_prepare_v2(index_db(ix), "SELECT file_id, "
+	    "plane, line, name, depth, start_ps, dur_ps FROM host_events "
+	    "ORDER BY rowid", -1, &st, NULL), SQLITE_OK);
+	for (i = 0; sqlite3_step(st) == SQLITE_ROW; i++) {
+		test_fmt(name, sizeof name, "event %zu \xc3\xa9", i);
+		ck_assert_int_eq(sqlite3_column_int64(st, 0), 1);
+		ck_assert_int_eq(sqlite3_column_int64(st, 1), (int64_t)i);
+		if (i % 2 == 0)
+			ck_assert_str_eq((const char *)sqlite3_column_text(st,
+			    2), i == 0 ? "" : "python3");
+		else
+			ck_assert_int_eq(sqlite3_column_type(st, 2),
+			    SQLITE_NULL);
+		ck_assert_str_eq((const char *)sqlite3_column_text(st, 3),
+		    name);
+		ck_assert_int_eq(sqlite3_column_type(st, 4), SQLITE_NULL);
+		ck_assert(sqlite3_column_int64(st, 5) == ints[i]);
+		ck_assert(sqlite3_column_int64(st, 6) == ints[nints - 1 - i]);
+	}
+	sqlite3_finalize(st);
+	ck_assert_uint_eq(i, nints);
+
+	/* Each damage an error, the rows and the packed row kept. */
+	for (i = 0; i < 3; i++) {
+		if (i == 0)
+			put_packed(ix, cut_int, sizeof cut_int, 1);
+		else if (i == 1)
+			put_packed(ix, cut_text, sizeof cut_text, 1);
+		else
+			put_packed(ix, bad_kind, sizeof bad_kind, 1);
+		ck_assert_int_eq(index_unpack(ix, INDEX_HOST_EVENTS, &cause),
+		    -1);
+		ck_assert_msg(strstr(cause, "the packed rows of host_events "
+		    "are damaged") != NULL, "cause '%s'", cause);
+		free(cause);
+		cause = NULL;
+		ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM host_events",
+		    NULL), (int64_t)nints);
+		ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM packed_rows",
+		    NULL), 1);
+		q_exec(index_db(ix), "DELETE FROM packed_rows");
+	}
+	index_close(ix);
+}
+END_TEST
+
 /* A number in [0, n) from a fixed sequence (the test's own generator). */
 static int64_t
 next_rand(uint64_t *state, int64_t n)
@@ -1067,6 +1181,7 @@ suite_index(void)
 	tcase_add_test(tc, test_foreign);
 	tcase_add_test(tc, test_unopenable);
 	tcase_add_test(tc, test_rows);
+	tcase_add_test(tc, test_packed_rows);
 	tcase_add_test(tc, test_transfer_totals);
 	suite_add_tcase(s, tc);
 	return s;
