@@ -68,6 +68,8 @@ static const struct {
 } packable[] = {
 	{ "host_events", INDEX_HOST_EVENTS, 7 },
 	{ "hlo_instructions", INDEX_HLO_INSTRUCTIONS, 16 },
+	{ "scopes", INDEX_SCOPES, 8 },
+	{ "transfers", INDEX_TRANSFERS, 9 },
 };
 
 #define NPACKABLE	(sizeof packable / sizeof packable[0])

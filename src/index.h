@@ -21,13 +21,16 @@
 struct index;
 
 /*
- * The tables no report but idle and compile reads, which a run may leave
- * packed (compressed, in table packed_rows) until a command needs them:
- * their rows took a fifth to a third of a cold top on real GPU profiles.
+ * The tables few reports read, which a run may leave packed (compressed,
+ * in table packed_rows) until a command needs them: their rows took a
+ * fifth to a third of a cold top on real GPU profiles.
  */
-#define INDEX_HOST_EVENTS	0x1u
-#define INDEX_HLO_INSTRUCTIONS	0x2u
-#define INDEX_PACKABLE		(INDEX_HOST_EVENTS | INDEX_HLO_INSTRUCTIONS)
+#define INDEX_HOST_EVENTS	0x1u	/* idle, compile */
+#define INDEX_HLO_INSTRUCTIONS	0x2u	/* sql alone */
+#define INDEX_SCOPES		0x4u	/* top --group=scope */
+#define INDEX_TRANSFERS		0x8u	/* transfers */
+#define INDEX_PACKABLE		(INDEX_HOST_EVENTS | \
+	INDEX_HLO_INSTRUCTIONS | INDEX_SCOPES | INDEX_TRANSFERS)
 
 /* The rows index_refresh() stores of the tables in mask go packed. */
 void	index_pack(struct index *ix, unsigned tables);

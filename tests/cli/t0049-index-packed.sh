@@ -1,8 +1,9 @@
 #!/bin/sh
-# Host events and HLO instructions, which only idle, compile and sql read,
-# stay packed (compressed, in table packed_rows) after the other reports;
-# the first command that reads them stores them as rows: the rows, and in
-# the order, of an index built whole by `jaxprof index`.
+# The tables few reports read (host events: idle, compile; HLO
+# instructions: sql; scopes: top --group=scope; transfers: transfers) stay
+# packed (compressed, in table packed_rows) after the other reports; the
+# first command that reads one stores it as rows: the rows, and in the
+# order, of an index built whole by `jaxprof index`.
 . "$(dirname "$0")/lib.sh"
 
 python_has sqlite3 ||
@@ -35,25 +36,28 @@ check_profile() {
 	LAZY=$tmp/lazy-$2.sqlite
 	WHOLE=$tmp/whole-$2.sqlite
 
-	test_case "$2: top leaves host events and HLO instructions packed"
+	test_case "$2: top leaves the four tables packed"
 	expect_code 0 jaxprof top -n 3 --db="$LAZY" "$P"
 	expect_stderr_empty
-	[ "$(packed "$LAZY" host_events)" -gt 0 ] || fail "no host event packed"
-	[ "$(packed "$LAZY" hlo_instructions)" -gt 0 ] ||
-	    fail "no HLO instruction packed"
-	[ "$(query "$LAZY" 'SELECT count(*) FROM host_events')" = 0 ] ||
-	    fail "host events stored as rows by top"
+	for t in $tables; do
+		[ "$(packed "$LAZY" "$t")" -gt 0 ] || fail "no row of $t packed"
+		[ "$(query "$LAZY" "SELECT count(*) FROM $t")" = 0 ] ||
+		    fail "$t stored as rows by top"
+	done
 
 	test_case "$2: index stores them whole, as rows"
 	expect_code 0 jaxprof index --db="$WHOLE" "$P"
 	[ "$(query "$WHOLE" 'SELECT count(*) FROM packed_rows')" = 0 ] ||
 	    fail "jaxprof index left rows packed"
-	[ "$(packed "$LAZY" host_events)" = \
-	    "$(query "$WHOLE" 'SELECT count(*) FROM host_events')" ] ||
-	    fail "top packed $(packed "$LAZY" host_events) host events, index stored $(query "$WHOLE" 'SELECT count(*) FROM host_events')"
+	for t in $tables; do
+		[ "$(packed "$LAZY" "$t")" = \
+		    "$(query "$WHOLE" "SELECT count(*) FROM $t")" ] ||
+		    fail "top packed $(packed "$LAZY" "$t") rows of $t, index stored $(query "$WHOLE" "SELECT count(*) FROM $t")"
+	done
 
-	test_case "$2: idle and compile after top answer as from the whole index"
-	for cmd in "idle" "compile --phases"; do
+	test_case "$2: the reports that read them answer as from the whole index"
+	for cmd in "idle" "compile --phases" "top --group=scope --tree" \
+	    "transfers"; do
 		# shellcheck disable=SC2086
 		expect_code 0 jaxprof $cmd --db="$WHOLE" "$P"
 		save whole-out
@@ -61,20 +65,25 @@ check_profile() {
 		expect_code 0 jaxprof $cmd --db="$LAZY" "$P"
 		expect_stdout_file "$tmp/whole-out"
 	done
-	[ "$(packed "$LAZY" host_events)" = 0 ] ||
-	    fail "host events still packed after idle"
+	for t in host_events scopes transfers; do
+		[ "$(packed "$LAZY" "$t")" = 0 ] ||
+		    fail "$t still packed after the reports that read it"
+		same_table "$WHOLE" "$LAZY" "$t"
+	done
 	[ "$(packed "$LAZY" hlo_instructions)" -gt 0 ] ||
-	    fail "idle unpacked the HLO instructions it does not read"
-	same_table "$WHOLE" "$LAZY" host_events
+	    fail "reports unpacked the HLO instructions none reads"
 
 	test_case "$2: sql unpacks the rest: the same rows, rowids and all"
 	expect_code 0 jaxprof sql --db="$LAZY" --format=csv \
 	    'SELECT count(*) AS n FROM packed_rows' "$P"
 	printf 'n\n0\n' >"$tmp/want"
 	expect_stdout_file "$tmp/want"
-	same_table "$WHOLE" "$LAZY" hlo_instructions
-	same_table "$WHOLE" "$LAZY" host_events
+	for t in $tables; do
+		same_table "$WHOLE" "$LAZY" "$t"
+	done
 }
+
+tables="host_events hlo_instructions scopes transfers"
 
 check_profile "$TESTDATA/jax-mlp" jax-mlp
 if [ -d "$CORPUS/h200/cmdbuf-warm" ]; then
