@@ -70,7 +70,7 @@ int	index_rows_flush(struct index_rows *r, char **cause);
 /*
  * A packed row of packed_rows: each row's cells in column order, each a
  * kind byte, then for an integer a zigzag varint, for a text its bytes
- * and NUL; compressed (compress-parallel.h).
+ * and NUL; compressed with zstd (PACKED_LEVEL in index-rows.c).
  */
 enum { PACKED_NULL, PACKED_INT, PACKED_TEXT };
 

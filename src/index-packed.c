@@ -128,10 +128,8 @@ unpack_one(struct index *ix, sqlite3_stmt *st, unsigned tables,
 	unsigned char *buf;
 	int ncols, rc;
 
-	table = index_packable_table(name != NULL ? name : "", tables,
-	    &ncols);
-	if (table == NULL)
-		return damaged(name != NULL ? name : "a table", cause);
+	/* tbl is one of tables: the query asked for those alone. */
+	table = index_packable_table(name, tables, &ncols);
 	if (nrows < 0 || size < 0 || (size_t)size > PACKED_MAX_BYTES)
 		return damaged(table, cause);
 	buf = xmalloc(size > 0 ? (size_t)size : 1);
@@ -173,8 +171,9 @@ temp_copies(struct index *ix, unsigned tables, char **cause)
 
 	for (i = 0; rc == 0 && (t = index_packable_nth(i, tables)) != NULL;
 	    i++) {
-		char *sql = xasprintf("CREATE TEMP TABLE %s AS SELECT * FROM main.%s; "
-		    "CREATE INDEX temp.%s_file ON %s(file_id)", t, t, t, t);
+		char *sql = xasprintf("CREATE TEMP TABLE %s AS SELECT * FROM "
+		    "main.%s; CREATE INDEX temp.%s_file ON %s(file_id)", t, t,
+		    t, t);
 		rc = index_exec(ix, sql, cause);
 		free(sql);
 	}

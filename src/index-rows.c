@@ -1,6 +1,7 @@
 /* Rows of one index table, inserted many to a statement (index-int.h). */
 #include "config.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,8 +83,7 @@ index_packable_table(const char *name, unsigned tables, int *ncols)
 	for (i = 0; i < NPACKABLE; i++)
 		if ((packable[i].bit & tables) != 0 &&
 		    strcmp(packable[i].table, name) == 0) {
-			if (ncols != NULL)
-				*ncols = packable[i].ncols;
+			*ncols = packable[i].ncols;
 			return packable[i].table;
 		}
 	return NULL;
@@ -132,6 +132,7 @@ struct index_rows *
 index_rows_new(struct index *ix, const char *table, int ncols)
 {
 	struct index_rows *r = xcalloc(1, sizeof *r);
+	int packed_ncols = 0;
 
 	r->ix = ix;
 	r->table = table;
@@ -140,7 +141,10 @@ index_rows_new(struct index *ix, const char *table, int ncols)
 	    MAX_ROWS;
 	r->cap_rows = 1;
 	r->cells = xcalloc((size_t)ncols, sizeof *r->cells);
-	r->packing = index_packable_table(table, ix->pack, NULL) != NULL;
+	r->packing = index_packable_table(table, ix->pack, &packed_ncols) !=
+	    NULL;
+	/* The packable list says how many columns unpacking sets. */
+	assert(!r->packing || packed_ncols == ncols);
 	return r;
 }
 
@@ -320,10 +324,7 @@ write_packed(struct index_rows *r, char **cause)
 	return rc;
 }
 
-/*
- * The waiting rows packed; a row of another file, or PACKED_BLOB_BYTES
- * packed, starts a new row of packed_rows.
- */
+/* The waiting rows packed; PACKED_BLOB_BYTES start a new packed row. */
 static int
 pack_waiting(struct index_rows *r, char **cause)
 {
@@ -332,9 +333,8 @@ pack_waiting(struct index_rows *r, char **cause)
 	for (i = 0; i < r->nrows; i++) {
 		const struct cell *row = &r->cells[i * r->ncols];
 
-		if (r->pack_rows > 0 && row[0].u.i != r->pack_file &&
-		    write_packed(r, cause) == -1)
-			return -1;
+		/* A writer serves one file's store (index-write.c). */
+		assert(r->pack_rows == 0 || row[0].u.i == r->pack_file);
 		r->pack_file = row[0].u.i;
 		for (c = 0; c < r->ncols; c++)
 			pack_cell(r, &row[c]);

@@ -1014,6 +1014,50 @@ START_TEST(test_packed_rows)
 }
 END_TEST
 
+/*
+ * Rows packed past PACKED_BLOB_BYTES (4 MiB) go to more than one row of
+ * packed_rows, so a file's HLO never waits in memory whole; they unpack
+ * as one run of rows, in order.
+ */
+START_TEST(test_packed_split)
+{
+	const int64_t nrows = 30000;	/* ~200 bytes each: ~6 MB packed */
+	struct index *ix;
+	struct index_rows *r;
+	char *cause = NULL, name[256];
+	int64_t i;
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	index_pack(ix, INDEX_HOST_EVENTS);
+	q_exec(index_db(ix), "BEGIN");
+	r = index_rows_new(ix, "host_events", 7);
+	for (i = 0; i < nrows; i++) {
+		test_fmt(name, sizeof name, "%0190lld", (long long)i);
+		index_rows_int(r, 1, 1);
+		index_rows_int(r, 2, 1);
+		index_rows_text_copy(r, 4, name);
+		index_rows_int(r, 6, i);
+		ck_assert_int_eq(index_rows_end(r, &cause), 0);
+	}
+	ck_assert_int_eq(index_rows_flush(r, &cause), 0);
+	index_rows_free(r);
+	q_exec(index_db(ix), "COMMIT");
+	ck_assert_int_ge(q_int(ix, "SELECT count(*) FROM packed_rows", NULL),
+	    2);
+	ck_assert_int_le(q_int(ix, "SELECT max(size) FROM packed_rows", NULL),
+	    (4 << 20) + 256);
+	ck_assert_int_eq(q_int(ix, "SELECT sum(rows) FROM packed_rows", NULL),
+	    nrows);
+
+	ck_assert_msg(index_unpack(ix, INDEX_HOST_EVENTS, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM host_events WHERE "
+	    "start_ps = rowid - 1 AND CAST(name AS INTEGER) = start_ps", NULL),
+	    nrows);
+	index_close(ix);
+}
+END_TEST
+
 /* A number in [0, n) from a fixed sequence (the test's own generator). */
 static int64_t
 next_rand(uint64_t *state, int64_t n)
@@ -1182,6 +1226,7 @@ suite_index(void)
 	tcase_add_test(tc, test_unopenable);
 	tcase_add_test(tc, test_rows);
 	tcase_add_test(tc, test_packed_rows);
+	tcase_add_test(tc, test_packed_split);
 	tcase_add_test(tc, test_transfer_totals);
 	suite_add_tcase(s, tc);
 	return s;
