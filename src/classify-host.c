@@ -44,9 +44,10 @@ enclosing_function(struct classify *c)
 
 	for (i = c->nev_stack; i > 0; i--) {
 		const char *n = c->ev_stack[i - 1].name;
-		size_t len = strlen(n);
+		size_t len = n != NULL ? strlen(n) : 0;
 
-		if (strncmp(n, "PjitFunction(", 13) == 0 && n[len - 1] == ')')
+		if (len > 0 && strncmp(n, "PjitFunction(", 13) == 0 &&
+		    n[len - 1] == ')')
 			return intern(c, n + 13, len - 14);
 	}
 	return intern_str(c, "");
@@ -62,7 +63,7 @@ close_event(struct classify *c, const struct open_event *o)
 }
 
 /* Closes the open events that do not contain [start, end]. */
-static void
+static inline void
 close_events_before(struct classify *c, int64_t end)
 {
 	while (c->nev_stack > 0 &&
@@ -149,20 +150,6 @@ host_op(struct classify *c, const struct pf_event *ev, int tf_name,
 	return 1;
 }
 
-/*
- * What an event's name makes it, found once per event metadata:
- * HOST_NAME_COMPILE, or HOST_NAME_TRANSFER + its host_transfer_names
- * index, or HOST_NAME_OTHER; with HOST_NAME_TF_OP set where the
- * metadata's name is a TensorFlow op's, "name:Type".
- */
-enum {
-	HOST_NAME_UNKNOWN,	/* not looked at yet */
-	HOST_NAME_OTHER,
-	HOST_NAME_COMPILE,
-	HOST_NAME_TRANSFER,
-	HOST_NAME_TF_OP = 0x80,
-};
-
 static unsigned
 host_name_kind(struct classify *c, const struct pf_event *ev)
 {
@@ -186,6 +173,13 @@ host_name_kind(struct classify *c, const struct pf_event *ev)
 			*slot = (uint8_t)(HOST_NAME_TRANSFER + i);
 	if (ev->meta->name[0] != '$' && split_tf_op(ev->meta->name, &tf_len))
 		*slot |= HOST_NAME_TF_OP;
+	if (name[0] == '$' && *slot == HOST_NAME_OTHER) {
+		for (i = 0; i < ev->meta->nstats; i++)
+			if (ev->meta->stats[i].key != PF_KEY_OTHER)
+				break;
+		if (i == ev->meta->nstats)
+			*slot |= HOST_NAME_FRAME;
+	}
 	return *slot;
 }
 
@@ -316,25 +310,18 @@ hand_host_events(struct classify *c)
 	c->give_host_events(c->give_ctx, b);
 }
 
-void
-host_event(struct classify *c, const struct pf_event *ev, int64_t start,
+/*
+ * What a host event may be beside a place on its line's stack: a phase of
+ * the compile it is directly in, and a long event kept.
+ */
+static __attribute__((noinline)) void
+note_event(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
 {
-	const char *name = pf_event_name(ev);
 	struct plane_summary *p = c->plane;
-	struct open_event *o, *parent;
-	size_t compile;
-	unsigned kind;
-	int is_op;
+	const struct open_event *parent = c->nev_stack > 0 ?
+	    &c->ev_stack[c->nev_stack - 1] : NULL;
 
-	close_events_before(c, start + dur);
-	parent = c->nev_stack > 0 ? &c->ev_stack[c->nev_stack - 1] : NULL;
-	kind = c->meta_host[ev->meta->index];
-	if (kind == HOST_NAME_UNKNOWN)
-		kind = host_name_kind(c, ev);
-	is_op = host_op(c, ev, kind & HOST_NAME_TF_OP, start, dur);
-	kind &= ~HOST_NAME_TF_OP;
-	compile = host_compile(c, ev, kind, start, dur);
 	if (parent != NULL && parent->compile != NONE) {
 		/* A phase of the compile (an XLA pass, lowering...). */
 		p->phases = xgrow1(p->phases, p->nphases, sizeof *p->phases);
@@ -344,10 +331,6 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 		p->nphases++;
 		p->compiles[parent->compile].nphases++;
 	}
-	if (kind >= HOST_NAME_TRANSFER)
-		add_transfer(c, ev,
-		    host_transfer_names[kind - HOST_NAME_TRANSFER].dir, 1, -1,
-		    start, dur);
 	if (dur >= HOST_EVENT_FLOOR_PS) {
 		struct host_event_rec *h;
 
@@ -363,23 +346,70 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 		    p->nhost_events == HOST_EVENT_BATCH)
 			hand_host_events(c);
 	}
+}
 
+/*
+ * What every host event does: note_event(), where it is more than a
+ * place on the stack, and the place, as the innermost open event of its
+ * line.  name: the event's, or NULL for a frame (never a PjitFunction).
+ * Inlined: frames come by the million.
+ */
+static inline void
+nest_event(struct classify *c, const struct pf_event *ev, const char *name,
+    int64_t start, int64_t dur, size_t compile, uint32_t scope)
+{
+	struct open_event *o;
+
+	if (dur >= HOST_EVENT_FLOOR_PS || (c->nev_stack > 0 &&
+	    c->ev_stack[c->nev_stack - 1].compile != NONE))
+		note_event(c, ev, start, dur);
 	if (c->nev_stack == c->ev_stack_cap) {
 		c->ev_stack_cap = c->ev_stack_cap == 0 ? 16 :
 		    c->ev_stack_cap * 2;
 		c->ev_stack = xreallocarray(c->ev_stack, c->ev_stack_cap,
 		    sizeof *c->ev_stack);
 	}
-	/* Python tracer frames ($...) and ops are not annotation scopes. */
-	o = &c->ev_stack[c->nev_stack];
-	o->scope = is_op || name[0] == '$' ? NO_SCOPE :
-	    host_scope(c, ev, dur);
-	c->nev_stack++;
+	o = &c->ev_stack[c->nev_stack++];
+	o->scope = scope;
 	o->end_ps = start + dur;
 	o->dur_ps = dur;
 	o->name = name;
 	o->compile = compile;
 	o->child_ps = 0;
+}
+
+void
+host_event(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	const char *name = pf_event_name(ev);
+	size_t compile;
+	unsigned kind;
+	int is_op;
+
+	close_events_before(c, start + dur);
+	kind = c->meta_host[ev->meta->index];
+	if (kind == HOST_NAME_UNKNOWN)
+		kind = host_name_kind(c, ev);
+	is_op = host_op(c, ev, kind & HOST_NAME_TF_OP, start, dur);
+	kind &= ~(HOST_NAME_TF_OP | HOST_NAME_FRAME);
+	compile = host_compile(c, ev, kind, start, dur);
+	if (kind >= HOST_NAME_TRANSFER)
+		add_transfer(c, ev,
+		    host_transfer_names[kind - HOST_NAME_TRANSFER].dir, 1, -1,
+		    start, dur);
+	/* Python tracer frames ($...) and ops are not annotation scopes. */
+	nest_event(c, ev, name, start, dur, compile,
+	    is_op || name[0] == '$' ? NO_SCOPE : host_scope(c, ev, dur));
+}
+
+/* host_event() for a frame (host_is_frame()): no op, compile or scope. */
+void
+host_frame(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	close_events_before(c, start + dur);
+	nest_event(c, ev, NULL, start, dur, NONE, NO_SCOPE);
 }
 
 void

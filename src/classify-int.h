@@ -401,7 +401,39 @@ enum busy_class	busy_class_id(struct classify *c, uint32_t category);
 void		mark_compile_work(struct file_summary *fs);
 
 /* classify-host.c */
+
+/*
+ * What a host event's metadata makes it, found once per metadata
+ * (host_name_kind()): HOST_NAME_COMPILE, or HOST_NAME_TRANSFER + its
+ * host_transfer_names index, or HOST_NAME_OTHER; with HOST_NAME_TF_OP
+ * set where the name is a TensorFlow op's, "name:Type", and
+ * HOST_NAME_FRAME where it is a Python tracer's frame ("$...") of no
+ * stat of a known key.
+ */
+enum {
+	HOST_NAME_UNKNOWN,	/* not looked at yet */
+	HOST_NAME_OTHER,
+	HOST_NAME_COMPILE,
+	HOST_NAME_TRANSFER,
+	HOST_NAME_FRAME = 0x40,
+	HOST_NAME_TF_OP = 0x80,
+};
+
+/*
+ * Whether ev is a Python frame with no stats: most of a JAX profile's
+ * host events (2.2 of 2.5 million in one with three compiles), which
+ * only nest (host_frame()), so that their stats need no look.
+ */
+static inline int
+host_is_frame(const struct classify *c, const struct pf_event *ev)
+{
+	return ev->nstats == 0 &&
+	    (c->meta_host[ev->meta->index] & HOST_NAME_FRAME) != 0;
+}
+
 void		host_event(struct classify *c, const struct pf_event *ev,
+		    int64_t start, int64_t dur);
+void		host_frame(struct classify *c, const struct pf_event *ev,
 		    int64_t start, int64_t dur);
 void		host_line_end(struct classify *c);
 void		host_plane_end(struct classify *c);

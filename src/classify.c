@@ -927,11 +927,18 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 	struct classify *c = ctx;
 	struct plane_summary *p = c->plane;
 	int64_t start, dur;
+	int frame = p->kind == PLANE_HOST && host_is_frame(c, ev);
 
 	(void)plane;
 	(void)line;
-	load_view(c, ev);
-	event_span(c, ev, &start, &dur);
+	if (frame) {
+		/* No stat: its span is its own. */
+		start = ev->start_ps;
+		dur = ev->duration_ps;
+	} else {
+		load_view(c, ev);
+		event_span(c, ev, &start, &dur);
+	}
 	p->nevents++;
 	if (start < p->start_ps)
 		p->start_ps = start;
@@ -956,7 +963,9 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 			if (!on_memset(c, ev, start, dur))
 				on_device_copy(c, ev, start, dur);
 		}
-	} else if (p->kind == PLANE_HOST) {
+	} else if (frame)
+		host_frame(c, ev, start, dur);
+	else if (p->kind == PLANE_HOST) {
 		/* Only a step_num makes a host step (the same lookup). */
 		if (c->gather != NULL && event_stat(c, PF_KEY_STEP_NUM) != NULL)
 			step_windows_event(c->gather, c->gather_plane, ev);

@@ -627,6 +627,128 @@ START_TEST(test_steps_streamed_bad_ahead)
 }
 END_TEST
 
+/* ---- Python tracer frames ($...), the bulk of a JAX host line ---- */
+
+/* One host event: metadata `meta`, times in microseconds, maybe a stat. */
+struct host_test_ev {
+	int		 meta;
+	int64_t		 start_us, dur_us;
+	int		 with_stat;
+};
+
+/*
+ * A compile inside a Python frame inside PjitFunction(f), its phases
+ * frames (one with a stat of its own, which takes the slow path) and a
+ * scope, a frame in that: frames nest like any event but are no scope.
+ */
+START_TEST(test_python_frames)
+{
+	static const char *const names[] = {
+		"PjitFunction(f)", "$jax.py:10 trace",
+		"backend_compile_and_load", "$x.py:1 pass", "MyScope",
+		"$y.py:2 inner",
+	};
+	static const struct host_test_ev evs[] = {
+		{ 1, 0, 1000, 0 }, { 2, 10, 900, 0 }, { 3, 20, 800, 0 },
+		{ 4, 30, 50, 0 }, { 4, 100, 50, 1 }, { 5, 200, 20, 0 },
+		{ 6, 205, 5, 0 },
+	};
+	struct msg space, plane = { .n = 0 }, line = { .n = 0 }, ev, st, md,
+	    entry;
+	const struct plane_summary *p = NULL;
+	struct file_summary fs;
+	char *cause = NULL, *const *s;
+	size_t i;
+
+	msg_bytes(&plane, 2, "/host:CPU", 9);
+	msg_bytes(&line, 2, "python3", 7);
+	for (i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+		ev.n = 0;
+		msg_int(&ev, 1, evs[i].meta);
+		msg_int(&ev, 2, evs[i].start_us * 1000000);
+		msg_int(&ev, 3, evs[i].dur_us * 1000000);
+		if (evs[i].with_stat) {
+			st.n = 0;
+			msg_int(&st, 1, 9);
+			msg_int(&st, 4, 1);
+			msg_bytes(&ev, 4, st.b, st.n);
+		}
+		msg_bytes(&line, 4, ev.b, ev.n);
+	}
+	msg_bytes(&plane, 3, line.b, line.n);
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		md.n = 0;
+		msg_int(&md, 1, (int64_t)i + 1);
+		msg_bytes(&md, 2, names[i], strlen(names[i]));
+		entry.n = 0;
+		msg_int(&entry, 1, (int64_t)i + 1);
+		msg_bytes(&entry, 2, md.b, md.n);
+		msg_bytes(&plane, 4, entry.b, entry.n);
+	}
+	md.n = 0;
+	msg_int(&md, 1, 9);
+	msg_bytes(&md, 2, "a_stat", 6);
+	entry.n = 0;
+	msg_int(&entry, 1, 9);
+	msg_bytes(&entry, 2, md.b, md.n);
+	msg_bytes(&plane, 5, entry.b, entry.n);
+	space.n = 0;
+	msg_bytes(&space, 1, plane.b, plane.n);
+
+	ck_assert_msg(load_memory("mem", space.b, space.n, KIND_XPLANE, 1,
+	    NULL, &fs, &cause) == 0, "%s", cause);
+	s = fs.strings.strings;
+	for (i = 0; i < fs.nplanes; i++)
+		if (fs.planes[i].kind == PLANE_HOST)
+			p = &fs.planes[i];
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p->nevents, 7);
+	/* The frame between it and PjitFunction(f) hides no function. */
+	ck_assert_uint_eq(p->ncompiles, 1);
+	ck_assert_str_eq(s[p->compiles[0].function], "f");
+	/* Its direct children, frames or not; the frame in MyScope not. */
+	ck_assert_uint_eq(p->compiles[0].nphases, 3);
+	ck_assert_str_eq(s[p->phases[p->compiles[0].first_phase].name],
+	    "$x.py:1 pass");
+	ck_assert_str_eq(s[p->phases[p->compiles[0].first_phase + 1].name],
+	    "$x.py:1 pass");
+	ck_assert_int_eq(p->phases[p->compiles[0].first_phase + 1].start_ps,
+	    100000000);
+	ck_assert_str_eq(s[p->phases[p->compiles[0].first_phase + 2].name],
+	    "MyScope");
+	/* Events of 100 us and more, the frame too, at their depths. */
+	ck_assert_uint_eq(p->nhost_events, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_str_eq(s[p->host_events[i].name], names[i]);
+		ck_assert_int_eq(p->host_events[i].depth, (int)i);
+		ck_assert_int_eq(p->host_events[i].dur_ps,
+		    evs[i].dur_us * 1000000);
+	}
+	/* Scopes: no frame among them, nor in their self time. */
+	ck_assert_uint_eq(p->nscopes, 3);
+	for (i = 0; i < p->nscopes; i++) {
+		const struct scope_agg *a = &p->scopes[i];
+		const char *n = s[a->name];
+
+		ck_assert_msg(n[0] != '$', "frame %s is a scope", n);
+		if (strcmp(n, "PjitFunction(f)") == 0) {
+			ck_assert_uint_eq(a->parent, NO_SCOPE);
+			ck_assert_int_eq(a->self_ps, 200000000);
+		} else if (strcmp(n, "backend_compile_and_load") == 0) {
+			ck_assert_str_eq(s[p->scopes[a->parent].name],
+			    "PjitFunction(f)");
+			ck_assert_int_eq(a->self_ps, 780000000);
+		} else {
+			ck_assert_str_eq(n, "MyScope");
+			ck_assert_str_eq(s[p->scopes[a->parent].name],
+			    "backend_compile_and_load");
+			ck_assert_int_eq(a->self_ps, 20000000);
+		}
+	}
+	file_summary_release(&fs);
+}
+END_TEST
+
 START_TEST(test_ivals_in_order)
 {
 	struct ivals s = { 0 };
@@ -727,6 +849,7 @@ suite_classify(void)
 	tcase_add_test(tc, test_cpu_testdata);
 	tcase_add_test(tc, test_steps_streamed);
 	tcase_add_test(tc, test_steps_streamed_bad_ahead);
+	tcase_add_test(tc, test_python_frames);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("timeline");
 	tcase_add_test(tc, test_ivals_in_order);
