@@ -382,39 +382,67 @@ get_varint_slow(struct walker *w, struct cur *c, uint64_t *v,
 }
 
 /*
+ * The varint of up to 8 bytes at p, with 8 bytes readable there, into
+ * *v; its length, or 0 when it is longer.  A little-endian machine joins
+ * the bytes' 7-bit groups in three steps, pairs, then fours, then eights,
+ * with no branch on the length: a byte at a time took as many
+ * instructions, but events' times of 2 to 7 bytes mispredicted its exit
+ * (one core, 2.5 million events: 294 -> 277 ms).
+ */
+static inline size_t
+varint_word(const uint8_t *p, uint64_t *v)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x, stops;
+
+	memcpy(&x, p, 8);
+	stops = ~x & 0x8080808080808080ULL;	/* the last byte's top bit */
+	if (stops == 0)
+		return 0;
+	x &= (stops ^ (stops - 1)) & 0x7f7f7f7f7f7f7f7fULL;
+	x = (x & 0x007f007f007f007fULL) | (x & 0x7f007f007f007f00ULL) >> 1;
+	x = (x & 0x00003fff00003fffULL) | (x & 0x3fff00003fff0000ULL) >> 2;
+	x = (x & 0x000000000fffffffULL) | (x & 0x0fffffff00000000ULL) >> 4;
+	*v = x;
+	return (size_t)__builtin_ctzll(stops) / 8 + 1;
+#else
+	uint64_t x = 0;
+	size_t i;
+
+	for (i = 0; i < 8; i++) {
+		x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (p[i] < 0x80) {
+			*v = x;
+			return i + 1;
+		}
+	}
+	return 0;
+#endif
+}
+
+/*
  * Most varints on the wire (tags, small ids) are one byte; times and
  * durations a few.  With 10 bytes left in the file a varint cannot run
  * past the mapping: no bounds test per byte then, one at the end (a
  * small message often ends less than 10 bytes after a varint).
  */
-static inline int
+static inline __attribute__((always_inline)) int
 get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
 {
 	const uint8_t *p = c->p;
-	uint64_t x;
-	int shift;
+	size_t n;
 
 	if (p < c->end && *p < 0x80) {
 		*v = *p;
 		c->p = p + 1;
 		return 0;
 	}
-	if (p >= c->end || w->limit - p < 10)
-		return get_varint_slow(w, c, v, msg);
-	x = *p++ & 0x7f;
-	for (shift = 7; shift < 70; shift += 7) {
-		uint8_t b = *p++;
-
-		x |= (uint64_t)(b & 0x7f) << shift;
-		if (b < 0x80) {
-			if (p > c->end)
-				break;
-			*v = x;
-			c->p = p;
-			return 0;
-		}
-	}
-	return get_varint_slow(w, c, v, msg);	/* for its message */
+	if (p >= c->end || w->limit - p < 10 ||
+	    (n = varint_word(p, v)) == 0 || n > (size_t)(c->end - p))
+		return get_varint_slow(w, c, v, msg);	/* and its message */
+	c->p = p + n;
+	return 0;
 }
 
 static int
@@ -1037,24 +1065,25 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
     const struct pf_line *line, struct pf_event *ev)
 {
 	static const char msg[] = "XEvent";
-	/*
-	 * Nearly every event begins with its metadata id, offset and
-	 * duration, in that order: those read straight, as the loop would.
-	 */
-	int64_t *const usual[] = {
-		&ev->metadata_id, &ev->offset_ps, &ev->duration_ps
-	};
 	uint64_t v;
 	size_t i;
 
 	memset(ev, 0, sizeof *ev);
-	for (i = 0; i < 3 && c.p < c.end &&
-	    *c.p == ((i + 1) << 3 | WT_VARINT); i++) {
-		c.p++;
-		if (get_varint(w, &c, &v, msg) == -1)
-			return -1;
-		*usual[i] = (int64_t)v;
+	/*
+	 * Nearly every event begins with its metadata id, offset and
+	 * duration, in that order: those read straight, as the loop would.
+	 */
+#define USUAL_FIELD(number, to)						\
+	if (c.p < c.end && *c.p == ((number) << 3 | WT_VARINT)) {	\
+		c.p++;							\
+		if (get_varint(w, &c, &v, msg) == -1)			\
+			return -1;					\
+		(to) = (int64_t)v;					\
 	}
+	USUAL_FIELD(1, ev->metadata_id)
+	USUAL_FIELD(2, ev->offset_ps)
+	USUAL_FIELD(3, ev->duration_ps)
+#undef USUAL_FIELD
 	while (c.p < c.end) {
 		const uint8_t *at;
 		struct cur sub;

@@ -884,6 +884,7 @@ enum corrupt_kind {
 	SMALL_BAD_DEFLATE,	/* small_space(), gzip, deflate data spoiled */
 	EVENT_BAD_WT,	/* small_space() with XEvent.metadata_id as LEN */
 	EVENT_TRUNC_VARINT,	/* an XEvent ending inside a varint */
+	EVENT_CUT_VARINT,	/* the same, and more of the file after it */
 	STAT_BAD_DOUBLE,	/* XStat.double_value with 4 bytes (fixed32) */
 };
 
@@ -925,6 +926,9 @@ static const struct corrupt_case {
 	{ "XEvent.metadata_id as LEN", EVENT_BAD_WT, NULL, 0, 0,
 	    "field 1 of XEvent has wire type 2, expected 0" },
 	{ "XEvent ending in a varint", EVENT_TRUNC_VARINT, NULL, 0, 0,
+	    "truncated varint in XEvent" },
+	/* The same with bytes after it: a word read runs past the event. */
+	{ "XEvent's varint cut by its end", EVENT_CUT_VARINT, NULL, 0, 0,
 	    "truncated varint in XEvent" },
 	{ "XStat.double_value as fixed32", STAT_BAD_DOUBLE, NULL, 0, 0,
 	    "field 2 of XStat has wire type 5, expected 1" },
@@ -976,6 +980,12 @@ build_corrupt(const struct corrupt_case *cc, struct enc *out)
 		enc_tag(&ev, 3, 0);
 		enc_byte(&ev, 0x80);
 		space_with_event(out, &ev);
+		break;
+	case EVENT_CUT_VARINT:
+		enc_tag(&ev, 3, 0);
+		enc_byte(&ev, 0x80);
+		space_with_event(out, &ev);
+		enc_str(out, 4, "a hostname after the plane");
 		break;
 	case STAT_BAD_DOUBLE:
 		enc_int(&st, 1, 1);
@@ -1202,6 +1212,64 @@ want_line(const char *dump, const char *line)
 	ck_assert_msg(strstr(dump, line) != NULL, "missing from the "
 	    "stream:\n%s\n--- stream:\n%s", line, dump);
 }
+
+/*
+ * Varints of every length, 1 to 10 bytes, at either end of its range, as
+ * event metadata ids, times and stat values: the fast reader joins up to
+ * 8 bytes a word at a time, the unpacker a byte at a time.
+ */
+START_TEST(test_varint_lengths)
+{
+	struct enc space = { 0 }, plane = { 0 }, line = { 0 }, ev = { 0 },
+	    st = { 0 };
+	struct result fast, ref;
+	uint64_t v[20];
+	size_t i, n = 0;
+	int len;
+
+	for (len = 1; len <= 10; len++) {
+		v[n++] = len == 1 ? 0 : (uint64_t)1 << (7 * (len - 1));
+		v[n++] = len == 10 ? UINT64_MAX :
+		    ((uint64_t)1 << (7 * len)) - 1;
+	}
+	enc_int(&plane, 1, 1);
+	enc_str(&plane, 2, "/host:CPU");
+	enc_int(&line, 1, 1);
+	enc_int(&line, 3, 0);
+	for (i = 0; i < n; i++) {
+		/* Times past PS_LIMIT are refused: those wrap below it. */
+		int64_t ps = (int64_t)(v[i] % ((uint64_t)1 << 61));
+
+		enc_int(&ev, 1, (int64_t)v[i]);
+		enc_int(&ev, 2, ps);
+		enc_int(&ev, 3, ps);
+		enc_int(&st, 1, 1);
+		enc_tag(&st, 3, 0);
+		enc_varint(&st, v[i]);
+		enc_msg(&ev, 4, &st);
+		enc_int_stat(&ev, 4, 1, (int64_t)v[i]);
+		enc_msg(&line, 4, &ev);
+	}
+	enc_msg(&plane, 3, &line);
+	enc_stat_meta(&plane, 1, "value");
+	enc_msg(&space, 1, &plane);
+
+	read_fast_mem(space.p, space.n, &fast);
+	ck_assert_msg(fast.rc == 0, "%s", fast.cause);
+	read_unpacked(space.p, space.n, "mem", &ref);
+	ck_assert_msg(ref.rc == 0, "%s", ref.cause);
+	assert_same_dump("varints of every length", &fast, &ref);
+	/* 9 bytes as a time, 10 as a stat, 8 as an id. */
+	want_line(fast.dump, "off=2305843009213693951 nocc=0 "
+	    "dur=2305843009213693951 ");
+	want_line(fast.dump, " u=18446744073709551615\n");
+	want_line(fast.dump, " i=-1\n");
+	want_line(fast.dump, "event md=72057594037927935 ");
+	result_free(&fast);
+	result_free(&ref);
+	free(space.p);
+}
+END_TEST
 
 START_TEST(test_tolerated)
 {
@@ -1472,6 +1540,7 @@ suite_xplane(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("tolerated");
 	tcase_add_test(tc, test_tolerated);
+	tcase_add_test(tc, test_varint_lengths);
 	tcase_add_test(tc, test_callback_stops);
 	tcase_add_test(tc, test_piped_late_error);
 	tcase_add_test(tc, test_keyed_stats_only);
