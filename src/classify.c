@@ -920,25 +920,15 @@ on_xla_op(struct classify *c, const struct pf_event *ev, int64_t start,
 	}
 }
 
-static int
-cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
-    const struct pf_event *ev)
+/* Any event but a host plane's frame (cb_event()). */
+static __attribute__((noinline)) void
+classify_event(struct classify *c, const struct pf_event *ev)
 {
-	struct classify *c = ctx;
 	struct plane_summary *p = c->plane;
 	int64_t start, dur;
-	int frame = p->kind == PLANE_HOST && host_is_frame(c, ev);
 
-	(void)plane;
-	(void)line;
-	if (frame) {
-		/* No stat: its span is its own. */
-		start = ev->start_ps;
-		dur = ev->duration_ps;
-	} else {
-		load_view(c, ev);
-		event_span(c, ev, &start, &dur);
-	}
+	load_view(c, ev);
+	event_span(c, ev, &start, &dur);
 	p->nevents++;
 	if (start < p->start_ps)
 		p->start_ps = start;
@@ -963,14 +953,40 @@ cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 			if (!on_memset(c, ev, start, dur))
 				on_device_copy(c, ev, start, dur);
 		}
-	} else if (frame)
-		host_frame(c, ev, start, dur);
-	else if (p->kind == PLANE_HOST) {
+	} else if (p->kind == PLANE_HOST) {
 		/* Only a step_num makes a host step (the same lookup). */
 		if (c->gather != NULL && event_stat(c, PF_KEY_STEP_NUM) != NULL)
 			step_windows_event(c->gather, c->gather_plane, ev);
 		host_event(c, ev, start, dur);
 	}
+}
+
+/*
+ * A frame (host_is_frame()) is taken here and goes no further: most of a
+ * JAX profile's events, they get a path of their own, without the stat
+ * lookups and the registers the rest need.
+ */
+static int
+cb_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_event *ev)
+{
+	struct classify *c = ctx;
+	struct plane_summary *p = c->plane;
+
+	(void)plane;
+	(void)line;
+	if (p->kind == PLANE_HOST && host_is_frame(c, ev)) {
+		/* No stat: its span is its own. */
+		int64_t start = ev->start_ps, dur = ev->duration_ps;
+
+		p->nevents++;
+		if (start < p->start_ps)
+			p->start_ps = start;
+		if (start + dur > p->end_ps)
+			p->end_ps = start + dur;
+		host_frame(c, ev, start, dur);
+	} else
+		classify_event(c, ev);
 	return c->again ? CLASSIFY_AGAIN : 0;
 }
 
