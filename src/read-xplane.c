@@ -903,6 +903,7 @@ decode_stat_meta(struct walker *w, struct cur c, struct plane_tables *t,
 struct plane_scan {
 	struct pf_plane	 plane;
 	struct pf_bytes	 name;
+	struct cur	*lines;		/* plane.nlines XLines, in order */
 	struct cur	*metas;		/* event_metadata entries */
 	size_t		 nmetas;
 	struct cur	*stats;		/* plane stats */
@@ -913,6 +914,7 @@ static void
 plane_scan_release(struct plane_scan *ps)
 {
 	free((char *)ps->plane.name);
+	free(ps->lines);
 	free(ps->metas);
 	free(ps->stats);
 	memset(ps, 0, sizeof *ps);
@@ -965,7 +967,8 @@ scan_plane(struct walker *w, struct cur c, struct plane_tables *t,
 			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
 			    get_len(w, &c, &sub, msg) == -1)
 				goto out;
-			ps->plane.nlines++;
+			/* Found once: the metadata after them is long. */
+			push_cur(&ps->lines, &ps->plane.nlines, sub);
 			break;
 		case 4:
 			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
@@ -1480,37 +1483,16 @@ read_ahead(const struct pf_lines_ahead *a, size_t i,
 	return rc;
 }
 
-/*
- * The next XLine of a plane's fields in *sub; 0 at their end.  scan_plane()
- * validated the plane's tags and lengths.
- */
-static int
-next_line(struct walker *w, struct cur *lines, struct cur *sub)
-{
-	uint32_t field;
-	int wt;
-
-	while (lines->p < lines->end) {
-		(void)get_tag(w, lines, &field, &wt, "XPlane");
-		if (field == 3) {
-			(void)get_len(w, lines, sub, "XPlane");
-			return 1;
-		}
-		(void)skip_field(w, lines, wt, "XPlane");
-	}
-	return 0;
-}
-
 /* The header scans of the plane's lines, as far as they succeed. */
 static void
-scan_ahead(struct walker *w, struct cur lines, struct plane_ahead *pa)
+scan_ahead(struct walker *w, const struct plane_scan *ps,
+    struct plane_ahead *pa)
 {
-	struct cur sub;
 	size_t i;
 
-	while (next_line(w, &lines, &sub)) {
+	for (i = 0; i < ps->plane.nlines; i++) {
 		pa->heads = xgrow1(pa->heads, pa->nheads, sizeof *pa->heads);
-		if (scan_line(w, sub, &pa->heads[pa->nheads]) == -1) {
+		if (scan_line(w, ps->lines[i], &pa->heads[pa->nheads]) == -1) {
 			/* Told when the line's turn comes, after the others. */
 			free(w->cause);
 			w->cause = NULL;
@@ -1550,8 +1532,7 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 	struct plane_tables t;
 	struct plane_scan ps;
 	struct plane_ahead pa;
-	struct cur lines = c, sub;
-	size_t nline = 0;
+	size_t nline, nread = 0;
 	int rc;
 
 	memset(&t, 0, sizeof t);
@@ -1561,27 +1542,26 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 		pa.w = w;
 		pa.t = &t;
 		pa.plane = &ps.plane;
-		scan_ahead(w, c, &pa);
+		scan_ahead(w, &ps, &pa);
 		if (pa.pub.read_events != NULL)
 			ps.plane.ahead = &pa.pub;
 	}
 	if (rc == 0 && h->plane_begin != NULL)
 		rc = h->plane_begin(h->ctx, &ps.plane);
-	if (rc == PF_SKIP)
-		lines.p = lines.end;
-	while (rc == 0 && next_line(w, &lines, &sub)) {
+	if (rc == 0)
+		nread = ps.plane.nlines;
+	for (nline = 0; rc == 0 && nline < nread; nline++) {
 		struct line_head lh;
 
 		if (nline < pa.nheads)
 			lh = pa.heads[nline];
-		else if (scan_line(w, sub, &lh) == -1) {
+		else if (scan_line(w, ps.lines[nline], &lh) == -1) {
 			rc = -1;
 			break;
 		}
-		nline++;
 		rc = read_line(w, &lh, &t, &ps.plane, h);
 		source_release(w->src, &w->released,
-		    (size_t)(lines.p - w->base));
+		    (size_t)(ps.lines[nline].end - w->base));
 	}
 	if (rc == 0 && h->plane_end != NULL)
 		rc = h->plane_end(h->ctx, &ps.plane);
