@@ -98,6 +98,17 @@ main(int argc, char **argv)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
+#ifdef M_TOP_PAD
+	/*
+	 * The reading threads' arenas grow a few pages at a time, each an
+	 * mprotect() that stops the other threads' cores to flush their
+	 * TLBs: 4 MiB a step took a cold top of a 48 MB profile from 1,595
+	 * system calls to 1,093 (mprotect 318 -> 35), with the same peak
+	 * memory (bench profile 3.4 MB, that one 12-13 MB): only pages
+	 * written are resident.
+	 */
+	mallopt(M_TOP_PAD, 4 * 1024 * 1024);
+#endif
 	/* getopt's messages start with argv[0]: make it "jaxprof". */
 	if (argc > 0)
 		argv[0] = (char *)"jaxprof";
