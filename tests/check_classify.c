@@ -429,6 +429,20 @@ msg_bytes(struct msg *m, unsigned field, const void *p, size_t n)
 	m->n += n;
 }
 
+/* A metadata map entry (field 4 events', 5 stats'): id and name. */
+static void
+msg_meta_entry(struct msg *plane, unsigned field, int64_t id,
+    const char *name)
+{
+	struct msg md = { .n = 0 }, entry = { .n = 0 };
+
+	msg_int(&md, 1, id);
+	msg_bytes(&md, 2, name, strlen(name));
+	msg_int(&entry, 1, id);
+	msg_bytes(&entry, 2, md.b, md.n);
+	msg_bytes(plane, field, entry.b, entry.n);
+}
+
 /* One event: metadata 1 "fusion.1", 2 "all-reduce.1", 3 "MemcpyH2D", 4 "0". */
 struct test_ev {
 	int		 meta;
@@ -447,7 +461,7 @@ stream_space(struct msg *space, const char *order, const struct test_ev *ops,
 		"fusion.1", "all-reduce.1", "MemcpyH2D", "0",
 	};
 	static const struct test_ev step = { 4, 0, 40000000000 };
-	struct msg plane = { .n = 0 }, line, ev, md, entry;
+	struct msg plane = { .n = 0 }, line, ev;
 	const char *o;
 	size_t i, n;
 
@@ -470,15 +484,8 @@ stream_space(struct msg *space, const char *order, const struct test_ev *ops,
 		}
 		msg_bytes(&plane, 3, line.b, line.n);
 	}
-	for (i = 0; i < 4; i++) {
-		md.n = 0;
-		msg_int(&md, 1, (int64_t)i + 1);
-		msg_bytes(&md, 2, names[i], strlen(names[i]));
-		entry.n = 0;
-		msg_int(&entry, 1, (int64_t)i + 1);
-		msg_bytes(&entry, 2, md.b, md.n);
-		msg_bytes(&plane, 4, entry.b, entry.n);
-	}
+	for (i = 0; i < 4; i++)
+		msg_meta_entry(&plane, 4, (int64_t)i + 1, names[i]);
 	space->n = 0;
 	msg_bytes(space, 1, plane.b, plane.n);
 }
@@ -653,8 +660,7 @@ START_TEST(test_python_frames)
 		{ 4, 30, 50, 0 }, { 4, 100, 50, 1 }, { 5, 200, 20, 0 },
 		{ 6, 205, 5, 0 },
 	};
-	struct msg space, plane = { .n = 0 }, line = { .n = 0 }, ev, st, md,
-	    entry;
+	struct msg space, plane = { .n = 0 }, line = { .n = 0 }, ev, st;
 	const struct plane_summary *p = NULL;
 	struct file_summary fs;
 	char *cause = NULL, *const *s;
@@ -676,22 +682,9 @@ START_TEST(test_python_frames)
 		msg_bytes(&line, 4, ev.b, ev.n);
 	}
 	msg_bytes(&plane, 3, line.b, line.n);
-	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-		md.n = 0;
-		msg_int(&md, 1, (int64_t)i + 1);
-		msg_bytes(&md, 2, names[i], strlen(names[i]));
-		entry.n = 0;
-		msg_int(&entry, 1, (int64_t)i + 1);
-		msg_bytes(&entry, 2, md.b, md.n);
-		msg_bytes(&plane, 4, entry.b, entry.n);
-	}
-	md.n = 0;
-	msg_int(&md, 1, 9);
-	msg_bytes(&md, 2, "a_stat", 6);
-	entry.n = 0;
-	msg_int(&entry, 1, 9);
-	msg_bytes(&entry, 2, md.b, md.n);
-	msg_bytes(&plane, 5, entry.b, entry.n);
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		msg_meta_entry(&plane, 4, (int64_t)i + 1, names[i]);
+	msg_meta_entry(&plane, 5, 9, "a_stat");
 	space.n = 0;
 	msg_bytes(&space, 1, plane.b, plane.n);
 

@@ -1213,6 +1213,18 @@ want_line(const char *dump, const char *line)
 	    "stream:\n%s\n--- stream:\n%s", line, dump);
 }
 
+/* Reads space both ways into *fast and *ref, which must agree. */
+static void
+read_both_same(const char *what, const struct enc *space,
+    struct result *fast, struct result *ref)
+{
+	read_fast_mem(space->p, space->n, fast);
+	ck_assert_msg(fast->rc == 0, "%s: %s", what, fast->cause);
+	read_unpacked(space->p, space->n, "mem", ref);
+	ck_assert_msg(ref->rc == 0, "%s: %s", what, ref->cause);
+	assert_same_dump(what, fast, ref);
+}
+
 /*
  * Varints of every length, 1 to 10 bytes, at either end of its range, as
  * event metadata ids, times and stat values: the fast reader joins up to
@@ -1254,11 +1266,7 @@ START_TEST(test_varint_lengths)
 	enc_stat_meta(&plane, 1, "value");
 	enc_msg(&space, 1, &plane);
 
-	read_fast_mem(space.p, space.n, &fast);
-	ck_assert_msg(fast.rc == 0, "%s", fast.cause);
-	read_unpacked(space.p, space.n, "mem", &ref);
-	ck_assert_msg(ref.rc == 0, "%s", ref.cause);
-	assert_same_dump("varints of every length", &fast, &ref);
+	read_both_same("varints of every length", &space, &fast, &ref);
 	/* 9 bytes as a time, 10 as a stat, 8 as an id. */
 	want_line(fast.dump, "off=2305843009213693951 nocc=0 "
 	    "dur=2305843009213693951 ");
@@ -1277,11 +1285,7 @@ START_TEST(test_tolerated)
 	struct result fast, ref;
 
 	defects_space(&space);
-	read_fast_mem(space.p, space.n, &fast);
-	ck_assert_msg(fast.rc == 0, "%s", fast.cause);
-	read_unpacked(space.p, space.n, "mem", &ref);
-	ck_assert_msg(ref.rc == 0, "%s", ref.cause);
-	assert_same_dump("tolerated defects", &fast, &ref);
+	read_both_same("tolerated defects", &space, &fast, &ref);
 
 	want_line(fast.dump, "space path=3:\"mem\" hostnames=2 2:\"h0\" "
 	    "2:\"h1\" errors=1 8:\"an error\" warnings=1 9:\"a warning\" "
