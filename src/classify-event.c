@@ -351,6 +351,10 @@ event_hlo_module(struct classify *c, const struct op_key *k)
 	const char *name = NULL;
 	int64_t pid;
 
+	if (c->hlo_wait != NULL) {
+		c->hlo = c->hlo_wait(c->hlo_wait_arg);
+		c->hlo_wait = NULL;
+	}
 	if (c->hlo == NULL)
 		return NULL;
 	if (!event_int(c, PF_KEY_PROGRAM_ID, &pid))

@@ -108,6 +108,9 @@ struct classify {
 	size_t		 gather_plane;
 	struct steps_later **later;
 	const struct hlo_set *hlo;	/* the programs' HLO, or NULL */
+	/* Gives hlo when an op first needs it (classify_await_hlo()). */
+	const struct hlo_set *(*hlo_wait)(void *);
+	void		*hlo_wait_arg;
 	/* Takes the long host events as they come (classify_hand_...). */
 	void		(*give_host_events)(void *ctx,
 			    struct host_event_batch *b);

@@ -1284,9 +1284,11 @@ classify_new(struct file_summary *fs, const struct step_windows *windows,
 }
 
 void
-classify_use_hlo(struct classify *c, const struct hlo_set *hlo)
+classify_await_hlo(struct classify *c, const struct hlo_set *(*wait)(void *),
+    void *arg)
 {
-	c->hlo = hlo;
+	c->hlo_wait = wait;
+	c->hlo_wait_arg = arg;
 }
 
 void

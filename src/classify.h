@@ -261,8 +261,11 @@ void		 classify_finish(struct classify *c);
 /*
  * Lets the classifier look ops up in the programs' HLO (read-hlo.h): their
  * categories, source lines and, for CUDA-graph kernels, the ops themselves.
+ * The set is wait(arg), asked for when an op first needs it: the HLO may
+ * still be being read while planes without ops (a JAX host's) are.
  */
-void		 classify_use_hlo(struct classify *c, const struct hlo_set *hlo);
+void		 classify_await_hlo(struct classify *c,
+		    const struct hlo_set *(*wait)(void *), void *arg);
 /*
  * Planes can be classified apart (in threads), each into its own summary
  * by its own classify: classify_release() frees such a one without

@@ -35,20 +35,35 @@ struct plane_job {
 /*
  * Long host events on their way to load_hooks.host_events, in file order
  * although planes are read in parallel: a plane's batches wait while a
- * host plane before it is still being read.
+ * host plane before it is still being read, and all wait while the HLO
+ * is: load_hooks.hlo_read comes first.
  */
 struct host_relay {
 	const struct load_hooks *hooks;
+	int		 held;		/* until the HLO pre-pass ends */
 	size_t		 first;		/* planes before it are read */
 	unsigned char	*read;		/* per plane: read, or not a host plane */
 	struct host_event_batch **waiting;	/* per plane, in reverse */
 	pthread_mutex_t	 mu;
 };
 
+struct prepass;
+
 struct plane_pool {
 	const struct xspace *xs;
 	struct step_windows *windows;
+	/*
+	 * The HLO pre-pass, the first job a thread takes: planes whose
+	 * events need no HLO are read meanwhile (pool_hlo()).
+	 */
+	struct prepass	*pp;
+	const struct load_hooks *hooks;
+	int		 pp_taken;
+	int		 hlo_ready;	/* it ended: hlo is its set or NULL */
 	const struct hlo_set *hlo;
+	char		*pp_cause;	/* why it failed, or NULL */
+	int		 shown;		/* hooks->hlo_read was given the set */
+	pthread_cond_t	 hlo_cv;
 	struct host_relay *relay;	/* or NULL: host events stay */
 	struct plane_job *jobs;
 	size_t		*order;		/* host planes first: steps wait on them */
@@ -82,6 +97,8 @@ relay_pass_waiting(struct host_relay *r)
 static void
 relay_advance(struct host_relay *r, size_t nplanes)
 {
+	if (r->held)
+		return;
 	while (r->first < nplanes && r->read[r->first]) {
 		r->first++;
 		if (r->first < nplanes)
@@ -99,6 +116,7 @@ relay_new(const struct load_hooks *hooks, const struct xspace *xs)
 		return NULL;
 	r = xcalloc(1, sizeof *r);
 	r->hooks = hooks;
+	r->held = 1;
 	r->read = xcalloc(n + 1, 1);
 	r->waiting = xcalloc(n + 1, sizeof *r->waiting);
 	pthread_mutex_init(&r->mu, NULL);
@@ -133,12 +151,24 @@ relay_give(void *ctx, struct host_event_batch *b)
 
 	b->plane = job->plane;
 	pthread_mutex_lock(&r->mu);
-	if (job->plane == r->first)
+	if (job->plane == r->first && !r->held)
 		r->hooks->host_events(r->hooks->ctx, b);
 	else {
 		b->next = r->waiting[job->plane];
 		r->waiting[job->plane] = b;
 	}
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* The HLO pre-pass ended: the batches held go on. */
+static void
+relay_release(struct host_relay *r, size_t nplanes)
+{
+	pthread_mutex_lock(&r->mu);
+	r->held = 0;
+	if (r->first < nplanes)
+		relay_pass_waiting(r);
+	relay_advance(r, nplanes);
 	pthread_mutex_unlock(&r->mu);
 }
 
@@ -150,6 +180,9 @@ relay_plane_read(struct host_relay *r, size_t plane, size_t nplanes)
 	relay_advance(r, nplanes);
 	pthread_mutex_unlock(&r->mu);
 }
+
+static const struct hlo_set *pool_hlo(void *);
+static void	hlo_prepass(struct plane_pool *);
 
 /*
  * Reads plane i into its job; with stream, a device plane's busy time is
@@ -163,7 +196,7 @@ read_plane_job(struct plane_pool *pool, size_t i, int stream)
 	struct classify *c;
 
 	c = classify_new(&job->fs, NULL, &h);
-	classify_use_hlo(c, pool->hlo);
+	classify_await_hlo(c, pool_hlo, pool);
 	classify_gather_steps(c, pool->windows, i, &job->later);
 	if (stream)
 		classify_stream_busy(c);
@@ -183,6 +216,12 @@ plane_worker(void *arg)
 		size_t i;
 
 		pthread_mutex_lock(&pool->mu);
+		if (!pool->pp_taken) {
+			pool->pp_taken = 1;
+			pthread_mutex_unlock(&pool->mu);
+			hlo_prepass(pool);
+			continue;
+		}
 		i = pool->next < pool->njobs ? pool->order[pool->next++] :
 		    SIZE_MAX;
 		pthread_mutex_unlock(&pool->mu);
@@ -427,6 +466,48 @@ read_prepass(const struct xspace *xs, struct prepass *pp,
 	return 0;
 }
 
+/*
+ * The pool's pre-pass job: the HLO read, given to the hooks, and to the
+ * planes waiting in pool_hlo().  Its error is told before any plane's.
+ */
+static void
+hlo_prepass(struct plane_pool *pool)
+{
+	const struct load_hooks *hooks = pool->hooks;
+	char *cause = NULL;
+	int ok, shown = 0;
+
+	ok = read_prepass(pool->xs, pool->pp, NULL, &cause) == 0;
+	if (ok && hooks != NULL && hlo_set_count(pool->pp->hlo) > 0) {
+		hooks->hlo_read(hooks->ctx, pool->pp->hlo);
+		shown = 1;
+	}
+	if (pool->relay != NULL)
+		relay_release(pool->relay, pool->njobs);
+	pthread_mutex_lock(&pool->mu);
+	pool->hlo = ok ? pool->pp->hlo : NULL;
+	pool->pp_cause = cause;
+	pool->shown = shown;
+	pool->hlo_ready = 1;
+	pthread_cond_broadcast(&pool->hlo_cv);
+	pthread_mutex_unlock(&pool->mu);
+}
+
+/* The programs' HLO once the pre-pass has read it (classify_await_hlo). */
+static const struct hlo_set *
+pool_hlo(void *arg)
+{
+	struct plane_pool *pool = arg;
+	const struct hlo_set *hlo;
+
+	pthread_mutex_lock(&pool->mu);
+	while (!pool->hlo_ready)
+		pthread_cond_wait(&pool->hlo_cv, &pool->mu);
+	hlo = pool->hlo;
+	pthread_mutex_unlock(&pool->mu);
+	return hlo;
+}
+
 /* The HLO and its warnings become the file's. */
 static void
 keep_prepass(struct prepass *pp, struct file_summary *fs)
@@ -616,7 +697,7 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	struct xspace *xs = NULL;
 	char *error = NULL;
 	size_t i;
-	int rc = -1, shown = 0;
+	int rc = -1;
 
 	memset(&pool, 0, sizeof pool);
 	memset(&pp, 0, sizeof pp);
@@ -625,20 +706,13 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	if (xspace_open(src, path, &xs, cause) == -1)
 		goto out;
 	xspace_pipe_lines(xs, pipe_min_bytes(src->size, nthreads));
-	if (read_prepass(xs, &pp, NULL, cause) == -1) {
-		*cause = two_pass_error(xs, *cause);
-		goto out;
-	}
-	if (hooks != NULL && hlo_set_count(pp.hlo) > 0) {
-		hooks->hlo_read(hooks->ctx, pp.hlo);
-		shown = 1;
-	}
 	windows = step_windows_gather(xspace_plane_names(xs),
 	    xspace_nplanes(xs));
 
 	pool.xs = xs;
 	pool.windows = windows;
-	pool.hlo = pp.hlo;
+	pool.pp = &pp;
+	pool.hooks = hooks;
 	pool.njobs = xspace_nplanes(xs);
 	pool.jobs = xcalloc(pool.njobs + 1, sizeof *pool.jobs);
 	for (i = 0; i < pool.njobs; i++) {
@@ -648,9 +722,14 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	pool.relay = relay_new(hooks, xs);
 	pool.order = plane_order(xs);
 	pthread_mutex_init(&pool.mu, NULL);
-	run_workers(plane_worker, &pool, nthreads, pool.njobs);
+	pthread_cond_init(&pool.hlo_cv, NULL);
+	/* The pre-pass is a job too: on two cores, beside the host plane. */
+	run_workers(plane_worker, &pool, nthreads, pool.njobs + 1);
+	pthread_cond_destroy(&pool.hlo_cv);
 	pthread_mutex_destroy(&pool.mu);
 
+	if (pool.pp_cause != NULL)
+		error = two_pass_error(xs, pool.pp_cause);
 	for (i = 0; i < pool.njobs && error == NULL; i++)
 		if (pool.jobs[i].rc != 0)
 			error = two_pass_error(xs, pool.jobs[i].cause != NULL ?
@@ -678,7 +757,7 @@ load_xspace(struct source *src, const char *path, int nthreads,
 		rc = 0;
 	else {
 		*cause = error;
-		if (shown)
+		if (pool.shown)
 			hooks->hlo_gone(hooks->ctx);
 		file_summary_release(fs);	/* and the HLO */
 	}

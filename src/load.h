@@ -17,12 +17,13 @@
 #include "discover.h"
 
 /*
- * What a load tells its caller as it goes, from the loading thread.
- * hlo_read: an XSpace's programs' HLO is read, before its planes are;
- * another thread may read the set (and nothing else of the load) until
- * the load returns 0, when the set is fs->hlo, or until hlo_gone, which
- * must wait until that thread is done with it: the load failed and frees
- * the set.  Not called for a file without HLO.
+ * What a load tells its caller as it goes, from the load's threads.
+ * hlo_read: an XSpace's programs' HLO is read (while planes that need
+ * none are), before host_events has any; another thread may read the
+ * set (and nothing else of the load) until the load returns 0, when the
+ * set is fs->hlo, or until hlo_gone, from the loading thread, which must
+ * wait until that thread is done with it: the load failed and frees the
+ * set.  Not called for a file without HLO.
  */
 struct load_hooks {
 	void	(*hlo_read)(void *ctx, const struct hlo_set *hlo);
