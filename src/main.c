@@ -103,7 +103,7 @@ main(int argc, char **argv)
 	 * The reading threads' arenas grow a few pages at a time, each an
 	 * mprotect() that stops the other threads' cores to flush their
 	 * TLBs: 4 MiB a step took a cold top of a 48 MB profile from 1,595
-	 * system calls to 1,093 (mprotect 318 -> 35), with the same peak
+	 * system calls to 1,108 (mprotect 318 -> 39), with the same peak
 	 * memory (bench profile 3.4 MB, that one 12-13 MB): only pages
 	 * written are resident.
 	 */

@@ -1532,7 +1532,7 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 	struct plane_tables t;
 	struct plane_scan ps;
 	struct plane_ahead pa;
-	size_t nline, nread = 0;
+	size_t nline;
 	int rc;
 
 	memset(&t, 0, sizeof t);
@@ -1548,9 +1548,7 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 	}
 	if (rc == 0 && h->plane_begin != NULL)
 		rc = h->plane_begin(h->ctx, &ps.plane);
-	if (rc == 0)
-		nread = ps.plane.nlines;
-	for (nline = 0; rc == 0 && nline < nread; nline++) {
+	for (nline = 0; rc == 0 && nline < ps.plane.nlines; nline++) {
 		struct line_head lh;
 
 		if (nline < pa.nheads)
