@@ -233,7 +233,7 @@ free_meta_views(struct classify *c)
 void
 load_view(struct classify *c, const struct pf_event *ev)
 {
-	const struct pf_stat ***slot = &c->meta_views[ev->meta->index];
+	const struct pf_stat ***slot = &c->meta_views[ev->meta_index];
 	size_t i;
 
 	if (*slot == NULL)
@@ -287,7 +287,7 @@ split_tf_op(const char *name, size_t *name_len)
 uint32_t
 event_name_intern(struct classify *c, const struct pf_event *ev)
 {
-	return c->meta_name[ev->meta->index] =
+	return c->meta_name[ev->meta_index] =
 	    intern_str(c, pf_event_name(ev));
 }
 
@@ -331,7 +331,7 @@ category_of(struct classify *c, const struct pf_event *ev, uint32_t op,
 	    c->ev_view[PF_KEY_HLO_CATEGORY] : NULL;
 	if (pf_stat_str(st, &cat))
 		return intern(c, cat.ptr, cat.len);
-	slot = &c->meta_category[ev->meta->index];
+	slot = &c->meta_category[ev->meta_index];
 	if (*slot == NO_ID) {
 		st = pf_stat_find(ev->meta->stats, ev->meta->nstats,
 		    PF_KEY_HLO_CATEGORY);

@@ -153,7 +153,7 @@ host_op(struct classify *c, const struct pf_event *ev, int tf_name,
 static unsigned
 host_name_kind(struct classify *c, const struct pf_event *ev)
 {
-	uint8_t *slot = &c->meta_host[ev->meta->index];
+	uint8_t *slot = &c->meta_host[ev->meta_index];
 	const char *name;
 	size_t i, tf_len;
 
@@ -222,7 +222,7 @@ host_scope_name(struct classify *c, const struct pf_event *ev)
 {
 	static const char graph[] = " (CudaGraph:";
 	const size_t glen = sizeof graph - 1;
-	uint32_t *slot = &c->meta_scope_name[ev->meta->index];
+	uint32_t *slot = &c->meta_scope_name[ev->meta_index];
 	const char *s;
 	size_t len, digits;
 
@@ -388,7 +388,7 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 	int is_op;
 
 	close_events_before(c, start + dur);
-	kind = c->meta_host[ev->meta->index];
+	kind = c->meta_host[ev->meta_index];
 	if (kind == HOST_NAME_UNKNOWN)
 		kind = host_name_kind(c, ev);
 	is_op = host_op(c, ev, kind & HOST_NAME_TF_OP, start, dur);

@@ -257,7 +257,7 @@ uint32_t	event_name_intern(struct classify *c, const struct pf_event *ev);
 static inline uint32_t
 event_name_id(struct classify *c, const struct pf_event *ev)
 {
-	uint32_t id = c->meta_name[ev->meta->index];
+	uint32_t id = c->meta_name[ev->meta_index];
 
 	return id != NO_ID ? id : event_name_intern(c, ev);
 }
@@ -431,7 +431,7 @@ static inline int
 host_is_frame(const struct classify *c, const struct pf_event *ev)
 {
 	return ev->nstats == 0 &&
-	    (c->meta_host[ev->meta->index] & HOST_NAME_FRAME) != 0;
+	    (c->meta_host[ev->meta_index] & HOST_NAME_FRAME) != 0;
 }
 
 void		host_event(struct classify *c, const struct pf_event *ev,

@@ -248,7 +248,7 @@ kernel_memo(struct classify *c, const struct pf_event *ev)
 	if (c->kernel_memos == NULL)
 		c->kernel_memos = xcalloc(c->nmetas + 1,
 		    sizeof *c->kernel_memos);
-	return &c->kernel_memos[ev->meta->index];
+	return &c->kernel_memos[ev->meta_index];
 }
 
 /* The instruction a kernel of a CUDA graph launch runs, or NULL. */
@@ -411,7 +411,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		other_kernel_op(c, ev, start, dur);
 	}
 	/* Kernels per name, found through the metadata they share. */
-	i = c->meta_kernel[ev->meta->index];
+	i = c->meta_kernel[ev->meta_index];
 	if (i != 0 && c->plane->kernels[i - 1].name == kname)
 		k = &c->plane->kernels[i - 1];
 	for (i = 0; k == NULL && i < c->plane->nkernels; i++)
@@ -425,7 +425,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		k->name = kname;
 		k->op = op_id;
 	}
-	c->meta_kernel[ev->meta->index] = (size_t)(k - c->plane->kernels) + 1;
+	c->meta_kernel[ev->meta_index] = (size_t)(k - c->plane->kernels) + 1;
 	if (k->count == 0 || dur < k->min_ps)
 		k->min_ps = dur;
 	if (k->count == 0 || dur > k->max_ps)
@@ -469,7 +469,7 @@ enum copy_name { COPY_NAME_UNKNOWN, COPY_NAME_OTHER, COPY_NAME_MEMSET,
 static enum copy_name
 copy_name(const struct classify *c, const struct pf_event *ev)
 {
-	uint8_t *slot = &c->meta_copy[ev->meta->index];
+	uint8_t *slot = &c->meta_copy[ev->meta_index];
 
 	if (*slot == COPY_NAME_UNKNOWN) {
 		const char *name = pf_event_name(ev);
@@ -874,7 +874,7 @@ on_xla_op(struct classify *c, const struct pf_event *ev, int64_t start,
 	if (c->op_memos == NULL)
 		c->op_memos = xcalloc(2 * (c->nmetas + 1),
 		    sizeof *c->op_memos);
-	m = &c->op_memos[2 * (size_t)ev->meta->index + (size_t)own_module];
+	m = &c->op_memos[2 * (size_t)ev->meta_index + (size_t)own_module];
 
 	/* With nothing of its own, the key is its metadata's. */
 	if (m->valid && !own_module && !(c->ev_keys & op_keys))

@@ -127,6 +127,12 @@ struct pf_line {
 
 struct pf_event {
 	const struct pf_event_meta *meta;
+	/*
+	 * meta->index, given apart: per-metadata tables are indexed by it
+	 * per event, and reading it from a plane of many thousand metadata
+	 * would be a cache miss each time.
+	 */
+	uint32_t	 meta_index;
 	int64_t		 metadata_id;
 	int		 aggregated;	/* num_occurrences set instead of offset */
 	int64_t		 offset_ps;

@@ -1666,6 +1666,7 @@ emit_line(const struct jr *jr, const struct pf_plane *plane,
 		}
 		memset(&ev, 0, sizeof ev);
 		ev.meta = &plane->metas[e->meta];
+		ev.meta_index = e->meta;
 		ev.metadata_id = ev.meta->id;
 		ev.offset_ps = ev.start_ps = e->start_ps;
 		ev.duration_ps = e->dur_ps;

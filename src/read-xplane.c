@@ -276,16 +276,19 @@ tables_finish_metas(struct plane_tables *t)
 	m->name = m->display_name = "";
 }
 
-static inline __attribute__((always_inline)) const struct pf_event_meta *
-tables_event_meta(const struct plane_tables *t, int64_t id,
+/* Sets ev->meta and ev->meta_index from ev->metadata_id. */
+static inline __attribute__((always_inline)) void
+tables_event_meta(const struct plane_tables *t, struct pf_event *ev,
     struct pf_read_stats *rs)
 {
 	uint32_t i;
 
-	if (idmap_get(&t->meta_ids, id, &i))
-		return &t->metas[i];
-	rs->missing_event_metadata++;
-	return &t->metas[t->nmetas];
+	if (!idmap_get(&t->meta_ids, ev->metadata_id, &i)) {
+		rs->missing_event_metadata++;
+		i = (uint32_t)t->nmetas;
+	}
+	ev->meta = &t->metas[i];
+	ev->meta_index = i;
 }
 
 static void
@@ -587,6 +590,14 @@ get_int_field(struct walker *w, struct cur *c, int wt, uint32_t field,
 	return 0;
 }
 
+/*
+ * The kind of XStat's integer fields 3, 4 and 7, by a table: the branches
+ * of a choice mispredict, as kinds change stat to stat.
+ */
+static const enum pf_value_kind int_kind_of_field[8] = {
+	[3] = PF_UINT64, [4] = PF_INT64, [7] = PF_REF,
+};
+
 /* Decodes one XStat; the name is resolved later. */
 static int
 decode_stat(struct walker *w, struct cur c, struct pf_stat *st)
@@ -609,8 +620,7 @@ decode_stat(struct walker *w, struct cur c, struct pf_stat *st)
 		if (get_varint(w, &c, &v, msg) == -1)
 			return -1;
 		st->num.u = v;
-		st->kind = field == 3 ? PF_UINT64 : field == 4 ? PF_INT64 :
-		    PF_REF;
+		st->kind = int_kind_of_field[field];
 	}
 	while (c.p < c.end) {
 		const uint8_t *at;
@@ -643,8 +653,7 @@ decode_stat(struct walker *w, struct cur c, struct pf_stat *st)
 			    get_varint(w, &c, &v, msg) == -1)
 				return -1;
 			st->num.u = v;
-			st->kind = field == 3 ? PF_UINT64 :
-			    field == 4 ? PF_INT64 : PF_REF;
+			st->kind = int_kind_of_field[field];
 			st->str.ptr = NULL;
 			st->str.len = 0;
 			break;
@@ -1140,7 +1149,7 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
 	for (i = 0; i < ev->nstats; i++)
 		tables_resolve_stat(t, &w->scratch[i], w->rs);
 	ev->stats = w->scratch;
-	ev->meta = tables_event_meta(t, ev->metadata_id, w->rs);
+	tables_event_meta(t, ev, w->rs);
 	/* In range (check_event_times): no overflow, and start_ps >= 0. */
 	if (ps_valid(ev->offset_ps) && line->timestamp_ns >= 0 &&
 	    line->timestamp_ns <= PS_LIMIT / 1000)
@@ -1981,7 +1990,7 @@ emit_unpacked_plane(const Tensorflow__Profiler__XPlane *p,
 			    TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS)
 				ev.offset_ps = e->offset_ps;
 			ev.duration_ps = e->duration_ps;
-			ev.meta = tables_event_meta(&t, e->metadata_id, rs);
+			tables_event_meta(&t, &ev, rs);
 			ev.start_ps = (int64_t)((uint64_t)l->timestamp_ns *
 			    1000u + (uint64_t)ev.offset_ps);
 			if (h->event != NULL)

@@ -671,6 +671,7 @@ event_at(const struct pf_event_meta *m, int64_t start, int64_t dur)
 
 	memset(&e, 0, sizeof e);
 	e.meta = m;
+	e.meta_index = m->index;
 	e.metadata_id = m->id;
 	e.start_ps = start;
 	e.offset_ps = start;
