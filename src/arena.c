@@ -28,8 +28,13 @@
 #define ARENA_GAP	0
 #endif
 
-/* Bytes an arena takes from malloc at a time (more for a bigger piece). */
-#define ARENA_BLOCK	(64 * 1024)
+/*
+ * Bytes an arena takes from malloc at a time (more for a bigger piece):
+ * its first block small, each next one twice the last, up to
+ * ARENA_BLOCK, so that the many small arenas (a string map's) stay small.
+ */
+#define ARENA_FIRST_BLOCK	1024
+#define ARENA_BLOCK		(64 * 1024)
 
 struct arena_block {
 	struct arena_block *next;
@@ -45,11 +50,13 @@ arena_alloc(struct arena *a, size_t n)
 
 	n = (n + ARENA_GAP + 15) & ~(size_t)15;
 	if (b == NULL || b->size - b->used < n) {
-		int own = n > ARENA_BLOCK / 4;
+		size_t size = b == NULL ? ARENA_FIRST_BLOCK :
+		    b->size < ARENA_BLOCK / 2 ? b->size * 2 : ARENA_BLOCK;
+		int own = n > size / 4;
 
-		b = xmalloc(sizeof *b + (own ? n : ARENA_BLOCK));
+		b = xmalloc(sizeof *b + (own ? n : size));
 		b->used = 0;
-		b->size = own ? n : ARENA_BLOCK;
+		b->size = own ? n : size;
 		ASAN_POISON_MEMORY_REGION(b + 1, b->size);
 		/* A big piece gets a block of its own; the head keeps its room. */
 		if (own && a->head != NULL) {

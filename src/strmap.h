@@ -14,12 +14,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arena.h"
+
 struct strmap {
 	char		**strings;	/* id -> NUL-terminated copy */
 	size_t		 *lengths;
 	size_t		  n;
 	uint32_t	 *slots;	/* hash table of id + 1; 0 is empty */
 	size_t		  cap;		/* power of two */
+	struct arena	  copies;	/* the strings, freed together */
 };
 
 void		strmap_init(struct strmap *m);
