@@ -30,7 +30,7 @@ fuzz_replay_hlo_CFLAGS = $(FUZZ_CFLAGS)
 fuzz_replay_hlo_LDADD = $(FUZZ_LDADD)
 
 if ENABLE_FUZZ
-noinst_PROGRAMS = fuzz/fuzz-xspace fuzz/fuzz-json fuzz/fuzz-archive \
+noinst_PROGRAMS += fuzz/fuzz-xspace fuzz/fuzz-json fuzz/fuzz-archive \
 	fuzz/fuzz-rules fuzz/fuzz-baseline fuzz/fuzz-hlo
 fuzz_fuzz_xspace_SOURCES = fuzz/fuzz-xspace.c $(FUZZ_COMMON)
 fuzz_fuzz_xspace_CFLAGS = $(FUZZ_CFLAGS)

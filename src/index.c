@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +12,9 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "index-image.h"
 #include "index-int.h"
+#include "index-schema.h"
 #include "xmalloc.h"
 
 /* How long a process waits for another one holding the index (ms). */
@@ -21,127 +25,6 @@
  */
 #define INDEX_OPEN_FLAGS	SQLITE_OPEN_NOMUTEX
 
-static const char *const schema[] = {
-	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-	"CREATE TABLE files("
-	    "id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, "
-	    "kind TEXT NOT NULL, run TEXT NOT NULL, host TEXT NOT NULL, "
-	    "size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, "
-	    "hostname TEXT, planes INTEGER, lines INTEGER, events INTEGER, "
-	    "start_ps INTEGER, end_ps INTEGER, profile_start_ns INTEGER, "
-	    "op_source TEXT, errors TEXT, warnings TEXT, "
-	    "missing_metadata INTEGER, indexed_at INTEGER)",
-	"CREATE TABLE planes("
-	    "id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, "
-	    "plane_id INTEGER, name TEXT NOT NULL, kind TEXT NOT NULL, "
-	    "lines INTEGER, events INTEGER, start_ps INTEGER, end_ps INTEGER)",
-	"CREATE TABLE ops("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
-	    "name TEXT NOT NULL, module TEXT NOT NULL, category TEXT NOT NULL, "
-	    "count INTEGER, total_ps INTEGER, self_ps INTEGER, "
-	    "min_ps INTEGER, max_ps INTEGER, flops INTEGER, "
-	    "bytes_accessed INTEGER, framework_op TEXT, source TEXT, "
-	    "source_function TEXT, parent TEXT, "
-	    "compile_work INTEGER NOT NULL DEFAULT 0)",
-	"CREATE TABLE kernels("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
-	    "name TEXT NOT NULL, op TEXT, count INTEGER, total_ps INTEGER, "
-	    "min_ps INTEGER, max_ps INTEGER)",
-	"CREATE TABLE modules("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
-	    "name TEXT NOT NULL, program_id INTEGER, count INTEGER, "
-	    "total_ps INTEGER, min_ps INTEGER, max_ps INTEGER, "
-	    "device_ps INTEGER, compile_work INTEGER NOT NULL DEFAULT 0)",
-	"CREATE TABLE steps("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
-	    "source TEXT NOT NULL, step INTEGER, name TEXT, "
-	    "start_ps INTEGER, dur_ps INTEGER, compute_ps INTEGER, "
-	    "collective_ps INTEGER, transfer_ps INTEGER, idle_ps INTEGER)",
-	"CREATE TABLE compiles("
-	    "id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, "
-	    "plane INTEGER NOT NULL, line TEXT, name TEXT NOT NULL, "
-	    "function TEXT, start_ps INTEGER, dur_ps INTEGER, "
-	    "autotune_ps INTEGER NOT NULL DEFAULT 0)",
-	"CREATE TABLE compile_phases("
-	    "file_id INTEGER NOT NULL, compile INTEGER NOT NULL, "
-	    "name TEXT NOT NULL, start_ps INTEGER, dur_ps INTEGER)",
-	"CREATE TABLE executions("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
-	    "module TEXT NOT NULL, program_id INTEGER, run_id INTEGER, "
-	    "start_ps INTEGER, dur_ps INTEGER, device_ps INTEGER, "
-	    "compile_work INTEGER NOT NULL DEFAULT 0)",
-	"CREATE TABLE gaps("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
-	    "start_ps INTEGER, dur_ps INTEGER)",
-	"CREATE TABLE host_events("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
-	    "name TEXT NOT NULL, depth INTEGER, start_ps INTEGER, "
-	    "dur_ps INTEGER)",
-	"CREATE TABLE scopes("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
-	    "path TEXT NOT NULL, name TEXT NOT NULL, depth INTEGER, "
-	    "count INTEGER, total_ps INTEGER, self_ps INTEGER)",
-	"CREATE TABLE programs("
-	    "file_id INTEGER NOT NULL, module TEXT NOT NULL, "
-	    "program_id INTEGER)",
-	"CREATE TABLE transfers("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
-	    "name TEXT NOT NULL, direction TEXT NOT NULL, "
-	    "on_host INTEGER NOT NULL, bytes INTEGER, start_ps INTEGER, "
-	    "dur_ps INTEGER)",
-	"CREATE TABLE transfer_totals("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
-	    "direction TEXT NOT NULL, on_host INTEGER NOT NULL, "
-	    "count INTEGER, bytes INTEGER, dur_ps INTEGER, rated_ps INTEGER, "
-	    "rated_count INTEGER, wait_ps INTEGER)",
-	"CREATE TABLE hlo_instructions("
-	    "file_id INTEGER NOT NULL, program_id INTEGER, "
-	    "module TEXT NOT NULL, computation TEXT, name TEXT NOT NULL, "
-	    "id INTEGER, opcode TEXT, category TEXT, fusion_kind TEXT, "
-	    "custom_call_target TEXT, op_name TEXT, op_type TEXT, "
-	    "source_file TEXT, source_line INTEGER, source_function TEXT, "
-	    "schedule_index INTEGER)",
-	"CREATE TABLE run_totals("
-	    "run TEXT NOT NULL, device TEXT NOT NULL, kernels INTEGER NOT NULL, "
-	    "compile_work INTEGER NOT NULL, name TEXT NOT NULL, "
-	    "module TEXT NOT NULL, category TEXT, count INTEGER, "
-	    "total_ps INTEGER, self_ps INTEGER, min_ps INTEGER, "
-	    "max_ps INTEGER, flops INTEGER, bytes_accessed INTEGER, "
-	    "framework_op TEXT, source TEXT, source_function TEXT)",
-	"CREATE TABLE stale_runs(run TEXT PRIMARY KEY)",
-	"CREATE TABLE packed_rows("
-	    "file_id INTEGER NOT NULL, tbl TEXT NOT NULL, rows INTEGER, "
-	    "size INTEGER NOT NULL, data BLOB NOT NULL)",
-	"CREATE TABLE report_cache("
-	    "key BLOB PRIMARY KEY, status INTEGER NOT NULL, "
-	    "stdout BLOB NOT NULL, stdout_size INTEGER NOT NULL, "
-	    "stderr BLOB NOT NULL)",
-	"CREATE INDEX planes_file ON planes(file_id)",
-	"CREATE INDEX run_totals_run ON run_totals(run, kernels)",
-	"CREATE INDEX ops_file ON ops(file_id, plane)",
-	"CREATE INDEX kernels_file ON kernels(file_id, plane)",
-	"CREATE INDEX modules_file ON modules(file_id)",
-	"CREATE INDEX steps_file ON steps(file_id)",
-	/* The step around a time on a plane (idle, transfers): no scan. */
-	"CREATE INDEX steps_plane ON steps(plane, start_ps)",
-	"CREATE INDEX compiles_file ON compiles(file_id)",
-	"CREATE INDEX transfers_file ON transfers(file_id)",
-	"CREATE INDEX transfer_totals_file ON transfer_totals(file_id)",
-	"CREATE INDEX compile_phases_file ON compile_phases(file_id)",
-	"CREATE INDEX executions_file ON executions(file_id)",
-	"CREATE INDEX gaps_file ON gaps(file_id)",
-	"CREATE INDEX host_events_file ON host_events(file_id)",
-	"CREATE INDEX scopes_file ON scopes(file_id)",
-	"CREATE INDEX programs_file ON programs(file_id)",
-	"CREATE INDEX packed_rows_file ON packed_rows(file_id)",
-	/*
-	 * By file alone: no report looks instructions up, and a key of
-	 * (file_id, module, name) was 13% of a cold top on a warm-cache
-	 * profile, whose rows are mostly its programs' HLO.  A join on
-	 * (module, name) in `jaxprof sql` gets SQLite's automatic index.
-	 */
-	"CREATE INDEX hlo_instructions_file ON hlo_instructions(file_id)",
-};
 
 /*
  * SQLite's message for the last error, with what to do when the index is
@@ -275,7 +158,6 @@ static int
 ensure_schema(struct index *ix, char **cause)
 {
 	sqlite3_stmt *st;
-	size_t i;
 	char *sql;
 
 	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
@@ -297,16 +179,10 @@ ensure_schema(struct index *ix, char **cause)
 		free(sql);
 	}
 	sqlite3_finalize(st);
-	for (i = 0; i < sizeof schema / sizeof schema[0]; i++)
-		if (index_exec(ix, schema[i], cause) == -1)
-			return -1;
-	sql = xasprintf("INSERT INTO meta VALUES ('schema_version', '%d')",
-	    INDEX_SCHEMA_VERSION);
-	if (index_exec(ix, sql, cause) == -1) {
-		free(sql);
+	if (index_schema_create(ix->db) != SQLITE_OK) {
+		*cause = index_errmsg(ix->db);
 		return -1;
 	}
-	free(sql);
 	return index_exec(ix, "COMMIT", cause);
 }
 
@@ -425,11 +301,55 @@ open_readonly(struct index *ix, char **cause)
 	return 0;
 }
 
+/*
+ * A new index begins as a copy of index_image (index-image.h): the file
+ * SQLite leaves once the schema is created, made at build time.  Creating
+ * it here took 10 M instructions, half of a cold report on a small
+ * profile; SQLite now only reads the schema.  The copy is written beside
+ * path and linked into place, so that a process opening the same new
+ * index at the same time finds no file or the whole one.  Where a -journal
+ * or -wal lies beside path (a cut-off write that SQLite would play back
+ * into the copy), or anything fails, SQLite creates the index as before.
+ * 1 when the copy is in place.
+ */
+static int
+begin_from_image(const char *path)
+{
+	char *tmp, *journal = xasprintf("%s-journal", path),
+	    *wal = xasprintf("%s-wal", path);
+	struct stat sb;
+	size_t i;
+	int fd, ok;
+
+	ok = lstat(path, &sb) == -1 && errno == ENOENT &&
+	    lstat(journal, &sb) == -1 && errno == ENOENT &&
+	    lstat(wal, &sb) == -1 && errno == ENOENT;
+	free(journal);
+	free(wal);
+	if (!ok)
+		return 0;
+	tmp = xasprintf("%s.%ld.new", path, (long)getpid());
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0644)) == -1) {
+		free(tmp);
+		return 0;
+	}
+	ok = ftruncate(fd, (off_t)index_image_size) == 0;
+	for (i = 0; ok && i < index_image_nruns; i++)
+		ok = pwrite(fd, index_image_runs[i].bytes,
+		    index_image_runs[i].len, (off_t)index_image_runs[i].offset) ==
+		    (ssize_t)index_image_runs[i].len;
+	ok = close(fd) == 0 && ok && link(tmp, path) == 0;
+	unlink(tmp);
+	free(tmp);
+	return ok;
+}
+
 int
 index_open(struct index **ixp, const char *path, char **cause)
 {
 	struct index *ix = xcalloc(1, sizeof *ix);
-	int fresh;
+	int fresh, from_image;
 
 	ix->path = xstrdup(path);
 	if (is_readonly(path)) {
@@ -440,6 +360,7 @@ index_open(struct index **ixp, const char *path, char **cause)
 		*ixp = ix;
 		return 0;
 	}
+	from_image = begin_from_image(path);
 	if (sqlite3_open_v2(path, &ix->db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE | INDEX_OPEN_FLAGS, NULL) != SQLITE_OK) {
 		*cause = xasprintf("cannot open index '%s': %s", path,
@@ -473,9 +394,9 @@ index_open(struct index **ixp, const char *path, char **cause)
 	 * the few pages that existed before, and a cold run of a 17 MB GPU
 	 * profile made 589 instead of 2,200 reads and writes.
 	 */
-	fresh = is_new(ix);
+	fresh = from_image || is_new(ix);
 	if (index_exec(ix, "PRAGMA synchronous = OFF", cause) == -1 ||
-	    index_exec(ix, "PRAGMA page_size = 16384", cause) == -1 ||
+	    index_exec(ix, INDEX_PAGE_SIZE_SQL, cause) == -1 ||
 	    index_exec(ix, "PRAGMA cache_size = -2000", cause) == -1 ||
 	    (!fresh && set_wal(ix, cause) == -1) ||
 	    ensure_schema(ix, cause) == -1 ||

@@ -24,9 +24,11 @@
 #include "discover.h"
 #include "index.h"
 #include "index-int.h"
+#include "index-schema.h"
 #include "load.h"
 #include "read-hlo.h"
 #include "transfer-totals.h"
+#include "xmalloc.h"
 
 static char	*tmp;			/* the fixture's folder */
 static char	 prof[PATH_MAX];	/* tmp/a: the profile tree */
@@ -1210,6 +1212,133 @@ START_TEST(test_transfer_totals)
 }
 END_TEST
 
+/*
+ * What a query's rows say, as text: "a|b\nc|d\n", NULLs as "".  The
+ * caller frees it.
+ */
+static char *
+q_dump(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	char *out = xstrdup(""), *t;
+	int i;
+
+	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK,
+	    "%s: %s", sql, sqlite3_errmsg(db));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		for (i = 0; i < sqlite3_column_count(st); i++) {
+			const unsigned char *v = sqlite3_column_text(st, i);
+
+			t = xasprintf("%s%s%s", out, i > 0 ? "|" : "",
+			    v != NULL ? (const char *)v : "");
+			free(out);
+			out = t;
+		}
+		t = xasprintf("%s\n", out);
+		free(out);
+		out = t;
+	}
+	sqlite3_finalize(st);
+	return out;
+}
+
+/* The schema, meta, page size and soundness of the database at path. */
+static char *
+describe_db(const char *path)
+{
+	sqlite3 *db;
+	char *a, *b, *c, *d;
+
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	a = q_dump(db, "SELECT type, name, tbl_name, sql FROM sqlite_master "
+	    "ORDER BY name");
+	b = q_dump(db, "SELECT key, value FROM meta ORDER BY key");
+	c = q_dump(db, "PRAGMA page_size");
+	d = q_dump(db, "PRAGMA integrity_check");
+	sqlite3_close(db);
+	ck_assert_str_eq(d, "ok\n");
+	free(d);
+	d = xasprintf("%s--\n%s--\n%s", a, b, c);
+	free(a);
+	free(b);
+	free(c);
+	return d;
+}
+
+/*
+ * A new index begins as the build's image of one (index-image.h): it must
+ * hold what SQLite makes of the schema itself, as index_open() did before.
+ */
+START_TEST(test_new_from_image)
+{
+	char made[PATH_MAX], *want, *got, *cause = NULL;
+	struct index *ix;
+	sqlite3 *db;
+
+	test_fmt(made, sizeof made, "%s/made.db", tmp);
+	ck_assert_int_eq(sqlite3_open(made, &db), SQLITE_OK);
+	q_exec(db, INDEX_PAGE_SIZE_SQL);
+	q_exec(db, "BEGIN IMMEDIATE");
+	ck_assert_int_eq(index_schema_create(db), SQLITE_OK);
+	q_exec(db, "COMMIT");
+	sqlite3_close(db);
+	want = describe_db(made);
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	/* Built with a rollback journal, as a new index is (index_open()). */
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM "
+	    "pragma_journal_mode WHERE journal_mode = 'delete'", NULL), 1);
+	index_close(ix);
+	got = describe_db(db_path);
+	ck_assert_str_eq(got, want);
+	free(want);
+	free(got);
+}
+END_TEST
+
+/*
+ * A -journal beside a new index's path (a write cut off in a database
+ * that was there before) would be played back into a copy of the image:
+ * SQLite creates that index itself instead.
+ */
+START_TEST(test_new_beside_journal)
+{
+	char other[PATH_MAX], journal[PATH_MAX], *cause = NULL, *data;
+	struct index *ix;
+	sqlite3 *db;
+	size_t len;
+
+	/*
+	 * Another database's journal, taken while a write is open; not
+	 * synced, as the index's are not, SQLite plays back all it holds.
+	 */
+	test_fmt(other, sizeof other, "%s/other.db", tmp);
+	ck_assert_int_eq(sqlite3_open(other, &db), SQLITE_OK);
+	q_exec(db, INDEX_PAGE_SIZE_SQL);
+	q_exec(db, "PRAGMA synchronous = OFF");
+	q_exec(db, "CREATE TABLE t(x)");
+	q_exec(db, "BEGIN IMMEDIATE");
+	q_exec(db, "INSERT INTO t VALUES (1)");
+	test_fmt(journal, sizeof journal, "%s-journal", other);
+	data = test_slurp(journal, &len);
+	ck_assert_uint_gt(len, 0);
+	test_fmt(journal, sizeof journal, "%s-journal", db_path);
+	test_spew(journal, data, len);
+	free(data);
+	q_exec(db, "ROLLBACK");
+	sqlite3_close(db);
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(q_int(ix, "SELECT value FROM meta WHERE key = "
+	    "'schema_version'", NULL), INDEX_SCHEMA_VERSION);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM sqlite_master WHERE "
+	    "name = 't'", NULL), 0);
+	ck_assert_int_eq(refresh(ix), 0);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 2);
+	index_close(ix);
+}
+END_TEST
+
 Suite *
 suite_index(void)
 {
@@ -1223,6 +1352,8 @@ suite_index(void)
 	tcase_add_test(tc, test_host_events_two_planes);
 	tcase_add_test(tc, test_other_version);
 	tcase_add_test(tc, test_foreign);
+	tcase_add_test(tc, test_new_from_image);
+	tcase_add_test(tc, test_new_beside_journal);
 	tcase_add_test(tc, test_unopenable);
 	tcase_add_test(tc, test_rows);
 	tcase_add_test(tc, test_packed_rows);

@@ -1,0 +1,19 @@
+/*
+ * The index's tables and indexes, as SQL: what index_open() creates in a
+ * new index, and what gen-index-image makes the new-index image of.
+ */
+#ifndef JAXPROF_INDEX_SCHEMA_H
+#define JAXPROF_INDEX_SCHEMA_H
+
+#include <sqlite3.h>
+
+/* A new index's pages, set before its schema (index_open() says why). */
+#define INDEX_PAGE_SIZE_SQL	"PRAGMA page_size = 16384"
+
+/*
+ * Creates the schema and records INDEX_SCHEMA_VERSION in table meta, in
+ * the caller's transaction; SQLITE_OK, or the first failure's code.
+ */
+int	index_schema_create(sqlite3 *db);
+
+#endif
