@@ -1,8 +1,9 @@
 /*
  * Memory handed out piece by piece and given back all at once, for many
  * small pieces that live and die together (an unpacked protobuf, the names
- * of a plane's metadata): malloc and free of each piece cost as much as
- * decoding it.
+ * of a plane's metadata, a string map's copies): malloc and free of each
+ * piece cost as much as decoding it.  Its blocks begin at 1 KiB and grow
+ * to 64 KiB, so that a small arena stays small.
  *
  *	struct arena a = ARENA_INIT;
  *	char *s = arena_strndup(&a, p, len);
