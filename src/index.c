@@ -25,7 +25,6 @@
  */
 #define INDEX_OPEN_FLAGS	SQLITE_OPEN_NOMUTEX
 
-
 /*
  * SQLite's message for the last error, with what to do when the index is
  * damaged (a power loss while it was written: it does not wait for the

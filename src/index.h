@@ -1,7 +1,8 @@
 /*
  * The SQLite index: what reports read instead of the profiles.  Its schema
- * is documented in man/jaxprof.1 (INDEX SCHEMA); bump INDEX_SCHEMA_VERSION
- * with any change, and old indexes are rebuilt on open.
+ * is in index-schema.c and documented in man/jaxprof.1 (INDEX SCHEMA);
+ * bump INDEX_SCHEMA_VERSION with any change, and old indexes are rebuilt
+ * on open.
  *
  *	struct index *ix;
  *	if (index_open(&ix, "/tmp/x.sqlite", &cause) == -1) ...;
