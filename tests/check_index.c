@@ -1339,6 +1339,43 @@ START_TEST(test_new_beside_journal)
 }
 END_TEST
 
+/*
+ * The same for a -wal: SQLite would apply another database's log to the
+ * copy of the image as its own.
+ */
+START_TEST(test_new_beside_wal)
+{
+	char other[PATH_MAX], wal[PATH_MAX], *cause = NULL, *data;
+	struct index *ix;
+	sqlite3 *db;
+	size_t len;
+
+	/* Another database's log, taken before it is checkpointed. */
+	test_fmt(other, sizeof other, "%s/other.db", tmp);
+	ck_assert_int_eq(sqlite3_open(other, &db), SQLITE_OK);
+	q_exec(db, INDEX_PAGE_SIZE_SQL);
+	q_exec(db, "PRAGMA journal_mode = WAL");
+	q_exec(db, "CREATE TABLE t(x)");
+	q_exec(db, "INSERT INTO t VALUES (1)");
+	test_fmt(wal, sizeof wal, "%s-wal", other);
+	data = test_slurp(wal, &len);
+	ck_assert_uint_gt(len, 0);
+	test_fmt(wal, sizeof wal, "%s-wal", db_path);
+	test_spew(wal, data, len);
+	free(data);
+	sqlite3_close(db);
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(q_int(ix, "SELECT value FROM meta WHERE key = "
+	    "'schema_version'", NULL), INDEX_SCHEMA_VERSION);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM sqlite_master WHERE "
+	    "name = 't'", NULL), 0);
+	ck_assert_int_eq(refresh(ix), 0);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 2);
+	index_close(ix);
+}
+END_TEST
+
 Suite *
 suite_index(void)
 {
@@ -1354,6 +1391,7 @@ suite_index(void)
 	tcase_add_test(tc, test_foreign);
 	tcase_add_test(tc, test_new_from_image);
 	tcase_add_test(tc, test_new_beside_journal);
+	tcase_add_test(tc, test_new_beside_wal);
 	tcase_add_test(tc, test_unopenable);
 	tcase_add_test(tc, test_rows);
 	tcase_add_test(tc, test_packed_rows);
