@@ -1297,16 +1297,49 @@ START_TEST(test_new_from_image)
 END_TEST
 
 /*
+ * Another database's side file (its path + suffix, "-journal" say), as it
+ * is now, copied beside the new index's path.
+ */
+static void
+copy_beside(const char *other, const char *suffix)
+{
+	char path[PATH_MAX], *data;
+	size_t len;
+
+	test_fmt(path, sizeof path, "%s%s", other, suffix);
+	data = test_slurp(path, &len);
+	ck_assert_uint_gt(len, 0);
+	test_fmt(path, sizeof path, "%s%s", db_path, suffix);
+	test_spew(path, data, len);
+	free(data);
+}
+
+/* A new index at db_path, opened beside such a file: ours, whole, usable. */
+static void
+assert_new_index_sound(void)
+{
+	struct index *ix;
+	char *cause = NULL;
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(q_int(ix, "SELECT value FROM meta WHERE key = "
+	    "'schema_version'", NULL), INDEX_SCHEMA_VERSION);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM sqlite_master WHERE "
+	    "name = 't'", NULL), 0);
+	ck_assert_int_eq(refresh(ix), 0);
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 2);
+	index_close(ix);
+}
+
+/*
  * A -journal beside a new index's path (a write cut off in a database
  * that was there before) would be played back into a copy of the image:
  * SQLite creates that index itself instead.
  */
 START_TEST(test_new_beside_journal)
 {
-	char other[PATH_MAX], journal[PATH_MAX], *cause = NULL, *data;
-	struct index *ix;
+	char other[PATH_MAX];
 	sqlite3 *db;
-	size_t len;
 
 	/*
 	 * Another database's journal, taken while a write is open; not
@@ -1319,23 +1352,11 @@ START_TEST(test_new_beside_journal)
 	q_exec(db, "CREATE TABLE t(x)");
 	q_exec(db, "BEGIN IMMEDIATE");
 	q_exec(db, "INSERT INTO t VALUES (1)");
-	test_fmt(journal, sizeof journal, "%s-journal", other);
-	data = test_slurp(journal, &len);
-	ck_assert_uint_gt(len, 0);
-	test_fmt(journal, sizeof journal, "%s-journal", db_path);
-	test_spew(journal, data, len);
-	free(data);
+	copy_beside(other, "-journal");
 	q_exec(db, "ROLLBACK");
 	sqlite3_close(db);
 
-	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
-	ck_assert_int_eq(q_int(ix, "SELECT value FROM meta WHERE key = "
-	    "'schema_version'", NULL), INDEX_SCHEMA_VERSION);
-	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM sqlite_master WHERE "
-	    "name = 't'", NULL), 0);
-	ck_assert_int_eq(refresh(ix), 0);
-	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 2);
-	index_close(ix);
+	assert_new_index_sound();
 }
 END_TEST
 
@@ -1345,10 +1366,8 @@ END_TEST
  */
 START_TEST(test_new_beside_wal)
 {
-	char other[PATH_MAX], wal[PATH_MAX], *cause = NULL, *data;
-	struct index *ix;
+	char other[PATH_MAX];
 	sqlite3 *db;
-	size_t len;
 
 	/* Another database's log, taken before it is checkpointed. */
 	test_fmt(other, sizeof other, "%s/other.db", tmp);
@@ -1357,22 +1376,10 @@ START_TEST(test_new_beside_wal)
 	q_exec(db, "PRAGMA journal_mode = WAL");
 	q_exec(db, "CREATE TABLE t(x)");
 	q_exec(db, "INSERT INTO t VALUES (1)");
-	test_fmt(wal, sizeof wal, "%s-wal", other);
-	data = test_slurp(wal, &len);
-	ck_assert_uint_gt(len, 0);
-	test_fmt(wal, sizeof wal, "%s-wal", db_path);
-	test_spew(wal, data, len);
-	free(data);
+	copy_beside(other, "-wal");
 	sqlite3_close(db);
 
-	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
-	ck_assert_int_eq(q_int(ix, "SELECT value FROM meta WHERE key = "
-	    "'schema_version'", NULL), INDEX_SCHEMA_VERSION);
-	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM sqlite_master WHERE "
-	    "name = 't'", NULL), 0);
-	ck_assert_int_eq(refresh(ix), 0);
-	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 2);
-	index_close(ix);
+	assert_new_index_sound();
 }
 END_TEST
 
