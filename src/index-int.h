@@ -6,6 +6,7 @@
 #define JAXPROF_INDEX_INT_H
 
 #include <sqlite3.h>
+#include <zstd.h>
 
 #include "classify.h"
 #include "discover.h"
@@ -20,6 +21,7 @@ struct index {
 	int	 readonly;	/* on read-only storage: answers, never writes */
 	int	 files_changed;	/* a file stored or forgotten, not committed */
 	unsigned pack;		/* tables stored packed (index_pack()) */
+	ZSTD_CCtx *pack_cctx;	/* packed rows' compression, made once */
 	struct {
 		char		*sql;
 		sqlite3_stmt	*st;
@@ -70,7 +72,8 @@ int	index_rows_flush(struct index_rows *r, char **cause);
 /*
  * A packed row of packed_rows: each row's cells in column order, each a
  * kind byte, then for an integer a zigzag varint, for a text its bytes
- * and NUL; compressed with zstd (PACKED_LEVEL in index-rows.c).
+ * and NUL; compressed with zstd (PACKED_LEVEL in index-rows.c) as one or
+ * more frames, one after another.
  */
 enum { PACKED_NULL, PACKED_INT, PACKED_TEXT };
 

@@ -9,6 +9,7 @@
 
 #include <zstd.h>
 
+#include "err.h"
 #include "index-int.h"
 #include "xmalloc.h"
 
@@ -20,6 +21,13 @@
 #define PACKED_LEVEL	(-5)
 /* Packed bytes a row of packed_rows holds at most: a bound on memory. */
 #define PACKED_BLOB_BYTES	((size_t)4 << 20)
+/*
+ * Packed cells wait in a stage of this size and go to zstd a frame at a
+ * time: a stage that stays in the cache, where packing a whole row's
+ * cells first grew a buffer to a megabyte, a third of a cold run's page
+ * faults on cmdbuf-train.
+ */
+#define PACKED_STAGE_BYTES	((size_t)128 << 10)
 
 /* SQLite's smallest limit on parameters of one statement (before 3.32). */
 #define MAX_PARAMS	999
@@ -53,10 +61,17 @@ struct index_rows {
 	struct cell	*cells;		/* cap_rows rows of ncols */
 	char		*copies;	/* texts the caller does not keep */
 	size_t		 copies_len, copies_cap;
-	/* Packing (index_pack()): the rows encoded, for one packed_rows row. */
+	/*
+	 * Packing (index_pack()): the rows encoded for one packed_rows row,
+	 * the latest in stage, the rest compressed in frames.
+	 */
 	int		 packing;
-	unsigned char	*pack;
-	size_t		 pack_len, pack_cap;
+	unsigned char	*stage;
+	size_t		 stage_len, stage_cap;
+	unsigned char	*frames;
+	size_t		 frames_len, frames_cap;
+	size_t		 pack_len;	/* bytes packed, staged or compressed */
+	size_t		 zerror;	/* a zstd error code, else 0 */
 	sqlite3_int64	 pack_file;	/* the file_id (column 1) of its rows */
 	sqlite3_int64	 pack_rows;
 };
@@ -155,7 +170,8 @@ index_rows_free(struct index_rows *r)
 		return;
 	free(r->cells);
 	free(r->copies);
-	free(r->pack);
+	free(r->stage);
+	free(r->frames);
 	free(r);
 }
 
@@ -242,15 +258,47 @@ statement(struct index_rows *r, sqlite3_stmt **st, int nrows)
 	return *st;
 }
 
+/* The staged cells compressed as one more frame; a failure kept for later. */
+static void
+compress_stage(struct index_rows *r)
+{
+	size_t cap = ZSTD_compressBound(r->stage_len), nz;
+
+	if (r->stage_len == 0)
+		return;
+	if (r->ix->pack_cctx == NULL &&
+	    (r->ix->pack_cctx = ZSTD_createCCtx()) == NULL)
+		jp_errx(EXIT_TROUBLE, "out of memory making a zstd context");
+	if (r->frames_len + cap > r->frames_cap) {
+		r->frames_cap = (r->frames_len + cap) * 2;
+		r->frames = xreallocarray(r->frames, r->frames_cap, 1);
+	}
+	nz = ZSTD_compressCCtx(r->ix->pack_cctx, r->frames + r->frames_len,
+	    cap, r->stage, r->stage_len, PACKED_LEVEL);
+	if (ZSTD_isError(nz)) {
+		if (r->zerror == 0)
+			r->zerror = nz;
+	} else
+		r->frames_len += nz;
+	r->pack_len += r->stage_len;
+	r->stage_len = 0;
+}
+
 /* Room for n more bytes of packed cells: where they go. */
 static unsigned char *
 pack_room(struct index_rows *r, size_t n)
 {
-	if (r->pack_len + n > r->pack_cap) {
-		r->pack_cap = (r->pack_len + n) * 2;
-		r->pack = xreallocarray(r->pack, r->pack_cap, 1);
+	if (r->stage_len + n > r->stage_cap) {
+		compress_stage(r);
+		/* A text longer than a stage gets a stage of its own. */
+		if (n > r->stage_cap) {
+			r->stage_cap = n > PACKED_STAGE_BYTES ? n :
+			    PACKED_STAGE_BYTES;
+			free(r->stage);
+			r->stage = xmalloc(r->stage_cap);
+		}
 	}
-	return r->pack + r->pack_len;
+	return r->stage + r->stage_len;
 }
 
 /* A cell packed (index-int.h). */
@@ -265,7 +313,7 @@ pack_cell(struct index_rows *r, const struct cell *c)
 	switch (c->kind) {
 	case CELL_NULL:
 		*pack_room(r, 1) = PACKED_NULL;
-		r->pack_len++;
+		r->stage_len++;
 		break;
 	case CELL_INT:
 		/* Zigzag: 0, -1, 1, -2... as 0, 1, 2, 3... */
@@ -276,7 +324,7 @@ pack_cell(struct index_rows *r, const struct cell *c)
 		for (; v > 0x7f; v >>= 7)
 			*p++ = (unsigned char)(v & 0x7f) | 0x80;
 		*p++ = (unsigned char)v;
-		r->pack_len = (size_t)(p - r->pack);
+		r->stage_len = (size_t)(p - r->stage);
 		break;
 	case CELL_TEXT:
 	case CELL_COPY:
@@ -286,7 +334,7 @@ pack_cell(struct index_rows *r, const struct cell *c)
 		p = pack_room(r, n + 1);
 		*p = PACKED_TEXT;
 		memcpy(p + 1, text, n);
-		r->pack_len += n + 1;
+		r->stage_len += n + 1;
 		break;
 	}
 }
@@ -295,19 +343,15 @@ pack_cell(struct index_rows *r, const struct cell *c)
 static int
 write_packed(struct index_rows *r, char **cause)
 {
-	size_t cap = ZSTD_compressBound(r->pack_len), nz;
-	unsigned char *z;
 	sqlite3_stmt *st;
 	int rc;
 
 	if (r->pack_rows == 0)
 		return 0;
-	z = xmalloc(cap);
-	nz = ZSTD_compress(z, cap, r->pack, r->pack_len, PACKED_LEVEL);
-	if (ZSTD_isError(nz)) {
+	compress_stage(r);
+	if (r->zerror != 0) {
 		*cause = xasprintf("cannot compress the rows of %s: %s",
-		    r->table, ZSTD_getErrorName(nz));
-		free(z);
+		    r->table, ZSTD_getErrorName(r->zerror));
 		return -1;
 	}
 	st = index_cached(r->ix, "INSERT INTO packed_rows(file_id, tbl, "
@@ -316,10 +360,11 @@ write_packed(struct index_rows *r, char **cause)
 	sqlite3_bind_text(st, 2, r->table, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, r->pack_rows);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)r->pack_len);
-	sqlite3_bind_blob(st, 5, z, (int)nz, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 5, r->frames, (int)r->frames_len,
+	    SQLITE_STATIC);
 	rc = index_step(r->ix, st, cause);
-	free(z);
 	r->pack_len = 0;
+	r->frames_len = 0;
 	r->pack_rows = 0;
 	return rc;
 }
@@ -339,7 +384,7 @@ pack_waiting(struct index_rows *r, char **cause)
 		for (c = 0; c < r->ncols; c++)
 			pack_cell(r, &row[c]);
 		r->pack_rows++;
-		if (r->pack_len >= PACKED_BLOB_BYTES &&
+		if (r->pack_len + r->stage_len >= PACKED_BLOB_BYTES &&
 		    write_packed(r, cause) == -1)
 			return -1;
 	}

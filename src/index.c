@@ -442,6 +442,7 @@ index_close(struct index *ix)
 		free(ix->cached[i].sql);
 	}
 	sqlite3_close(ix->db);
+	ZSTD_freeCCtx(ix->pack_cctx);
 	free(ix->path);
 	free(ix);
 }

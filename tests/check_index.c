@@ -1060,6 +1060,63 @@ START_TEST(test_packed_split)
 }
 END_TEST
 
+/*
+ * Packed cells go to zstd a stage (128 KiB) at a time: texts longer than
+ * a stage, between short rows, come back whole and in order.
+ */
+START_TEST(test_packed_long_texts)
+{
+	const size_t lens[] = { 3, (size_t)300 << 10, 5, (size_t)128 << 10,
+	    (size_t)1 << 20, 7 };
+	const size_t nlens = sizeof lens / sizeof lens[0];
+	struct index *ix;
+	struct index_rows *r;
+	sqlite3_stmt *st;
+	char *cause = NULL, *text;
+	size_t i, j;
+
+	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	index_pack(ix, INDEX_HOST_EVENTS);
+	q_exec(index_db(ix), "BEGIN");
+	r = index_rows_new(ix, "host_events", 7);
+	for (i = 0; i < nlens; i++) {
+		text = malloc(lens[i] + 1);
+		for (j = 0; j < lens[i]; j++)
+			text[j] = (char)('a' + (i * 7 + j * 13 + j / 1000) % 26);
+		text[lens[i]] = '\0';
+		index_rows_int(r, 1, 1);
+		index_rows_int(r, 2, (sqlite3_int64)i);
+		index_rows_text_copy(r, 4, text);
+		free(text);
+		ck_assert_int_eq(index_rows_end(r, &cause), 0);
+	}
+	ck_assert_int_eq(index_rows_flush(r, &cause), 0);
+	index_rows_free(r);
+	q_exec(index_db(ix), "COMMIT");
+	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM packed_rows", NULL),
+	    1);
+
+	ck_assert_msg(index_unpack(ix, INDEX_HOST_EVENTS, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(sqlite3_prepare_v2(index_db(ix), "SELECT plane, "
+	    "name FROM host_events ORDER BY rowid", -1, &st, NULL), SQLITE_OK);
+	for (i = 0; sqlite3_step(st) == SQLITE_ROW; i++) {
+		const char *got = (const char *)sqlite3_column_text(st, 1);
+
+		ck_assert_uint_lt(i, nlens);
+		ck_assert_int_eq(sqlite3_column_int64(st, 0), (int64_t)i);
+		ck_assert_uint_eq(strlen(got), lens[i]);
+		for (j = 0; j < lens[i]; j++)
+			if (got[j] != (char)('a' + (i * 7 + j * 13 + j / 1000) %
+			    26))
+				ck_abort_msg("row %zu: byte %zu differs", i, j);
+	}
+	sqlite3_finalize(st);
+	ck_assert_uint_eq(i, nlens);
+	index_close(ix);
+}
+END_TEST
+
 /* A number in [0, n) from a fixed sequence (the test's own generator). */
 static int64_t
 next_rand(uint64_t *state, int64_t n)
@@ -1403,6 +1460,7 @@ suite_index(void)
 	tcase_add_test(tc, test_rows);
 	tcase_add_test(tc, test_packed_rows);
 	tcase_add_test(tc, test_packed_split);
+	tcase_add_test(tc, test_packed_long_texts);
 	tcase_add_test(tc, test_transfer_totals);
 	suite_add_tcase(s, tc);
 	return s;
