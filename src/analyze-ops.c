@@ -99,25 +99,33 @@ cmp_name_module(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->module, y->module);
 }
 
-/*
- * Whether r's selection is whole runs with current totals (run-totals.h):
- * then the totals answer for it.
- */
-static int
-whole_runs(struct report *r)
+/* Where the rows of r's selection are read from (run-totals.h). */
+enum op_source {
+	FROM_FILES,	/* the stored rows of its files */
+	FROM_TOTALS,	/* whole runs of two files or more: their totals */
+	FROM_BOTH	/* whole runs, some of one file: totals and rows */
+};
+
+static enum op_source
+op_source(struct report *r)
 {
 	sqlite3_stmt *st;
-	int whole;
+	sqlite3_int64 part = 1, multi = 0, single = 0;
 
-	st = index_prepare(r->ix, "SELECT count(*) FROM (SELECT f.run AS run, "
-	    "count(*) AS n, count(s.file_id) AS picked FROM files f "
-	    "LEFT JOIN selected s ON s.file_id = f.id GROUP BY f.run) "
-	    "WHERE picked > 0 AND (picked < n OR "
-	    "run IN (SELECT run FROM stale_runs))");
-	whole = sqlite3_step(st) == SQLITE_ROW &&
-	    sqlite3_column_int64(st, 0) == 0;
+	st = index_prepare(r->ix, "SELECT total(picked < n OR run IN "
+	    "(SELECT run FROM stale_runs)), total(n > 1), total(n = 1) "
+	    "FROM (SELECT f.run AS run, count(*) AS n, count(s.file_id) AS "
+	    "picked FROM files f LEFT JOIN selected s ON s.file_id = f.id "
+	    "GROUP BY f.run) WHERE picked > 0");
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		part = sqlite3_column_int64(st, 0);
+		multi = sqlite3_column_int64(st, 1);
+		single = sqlite3_column_int64(st, 2);
+	}
 	sqlite3_finalize(st);
-	return whole;
+	if (part > 0 || multi == 0)
+		return FROM_FILES;
+	return single == 0 ? FROM_TOTALS : FROM_BOTH;
 }
 
 void
@@ -131,25 +139,36 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	const char *compile_work_filter = kernels ||
 	    r->include_compile_work ? "" : " AND o.compile_work = 0";
 
+	enum op_source from = op_source(r);
 	/*
-	 * Whole runs read their totals, a few rows per op and device; else
-	 * the stored rows, one per file, device and op, reached from the
+	 * The stored rows, one per file, device and op, reached from the
 	 * selected files (the planner would scan every row of the table).
+	 * Whole runs read their totals instead, a few rows per op and
+	 * device, but for runs of one file, which have none (an index from
+	 * before that may have some: they are not read).
 	 */
-	if (whole_runs(r))
-		sql = xasprintf("SELECT %s FROM run_totals o "
+	char *stored = xasprintf("SELECT %s FROM selected s "
+	    "CROSS JOIN files f ON f.id = s.file_id "
+	    "CROSS JOIN planes p ON p.file_id = f.id "
+	    "CROSS JOIN %s o ON o.file_id = f.id AND o.plane = p.id "
+	    "WHERE 1%s%s", op_rows_columns(kernels),
+	    kernels ? "kernels" : "ops", compile_work_filter,
+	    report_filter_sql());
+
+	if (from == FROM_FILES)
+		sql = xstrdup(stored);
+	else
+		sql = xasprintf("WITH single AS (SELECT run FROM files "
+		    "GROUP BY run HAVING count(*) = 1) "
+		    "SELECT %s FROM run_totals o "
 		    "WHERE o.kernels = %d AND o.run IN (SELECT f.run FROM files f "
 		    "JOIN selected s ON s.file_id = f.id) AND "
-		    REPORT_DEVICE_SQL("o.device") "%s",
-		    run_totals_columns(), kernels, compile_work_filter);
-	else
-		sql = xasprintf("SELECT %s FROM selected s "
-		    "CROSS JOIN files f ON f.id = s.file_id "
-		    "CROSS JOIN planes p ON p.file_id = f.id "
-		    "CROSS JOIN %s o ON o.file_id = f.id AND o.plane = p.id "
-		    "WHERE 1%s%s", op_rows_columns(kernels),
-		    kernels ? "kernels" : "ops", compile_work_filter,
-		    report_filter_sql());
+		    "o.run NOT IN single AND " REPORT_DEVICE_SQL("o.device")
+		    "%s%s%s%s", run_totals_columns(), kernels,
+		    compile_work_filter, from == FROM_BOTH ? " UNION ALL " : "",
+		    from == FROM_BOTH ? stored : "",
+		    from == FROM_BOTH ? " AND f.run IN single" : "");
+	free(stored);
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);

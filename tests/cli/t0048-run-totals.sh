@@ -68,6 +68,28 @@ expect_stderr_empty
 project_top >"$tmp/got"
 expect_files_equal "$tmp/two" "$tmp/got" "top of hosts 0 and 1 differs"
 
+test_case 'a run of one file has no totals: top adds its rows to a whole run'
+ONE=$G/plugins/profile/2026_01_02_00_00_00
+mkdir "$ONE"
+cp "$SPARE/host0.xplane.pb" "$ONE/host0.xplane.pb"
+{ head -n 1 "$G/expected/top-by-device.csv"
+    tail -n +2 "$G/expected/top-by-device.csv"
+    awk -F, '$1 == "host0"' "$G/expected/top-by-device.csv"; } >"$tmp/by-dev4"
+sum_by_device '1' "$tmp/by-dev4" | ps_to_us >"$tmp/all3plus1"
+top_is "$tmp/all3plus1" "top over a run of 3 files and one of 1 differs"
+[ "$(sql "SELECT count(*) FROM run_totals WHERE run = '2026_01_02_00_00_00'")" \
+    -eq 0 ] || fail "a run of one file got totals"
+[ "$(sql "SELECT count(*) FROM run_totals WHERE run = '2026_01_01_00_00_00'")" \
+    -ge 10 ] || fail "the run of three files lost its totals"
+[ "$(sql 'SELECT count(*) FROM stale_runs')" -eq 0 ] ||
+    fail "a run is still stale after indexing"
+sum_by_device '$1 == "host0"' "$G/expected/top-by-device.csv" |
+    ps_to_us >"$tmp/one"
+expect_code 0 jaxprof top -n 0 --format=csv --db="$IX" "$ONE"
+expect_stderr_empty
+project_top >"$tmp/got"
+expect_files_equal "$tmp/one" "$tmp/got" "top of the run of one file differs"
+
 # Planting needs a writer (jaxprof sql only reads).
 command -v python3 >/dev/null 2>&1 || skip "no python3 to plant totals"
 plant() {
@@ -77,6 +99,16 @@ for stmt in sys.argv[2:]:
     db.execute(stmt)
 db.commit()' "$IX" "$@" || fail "cannot plant totals"
 }
+
+test_case 'totals of a run of one file (an older index) are not read'
+plant "INSERT INTO run_totals SELECT '2026_01_02_00_00_00', device, kernels, \
+    compile_work, name, module, category, count * 1000, total_ps, self_ps, \
+    min_ps, max_ps, flops, bytes_accessed, framework_op, source, \
+    source_function FROM run_totals WHERE run = '2026_01_01_00_00_00'" \
+    "DELETE FROM report_cache"
+top_is "$tmp/all3plus1" "top read the totals of a run of one file"
+rm -r "$ONE"
+top_is "$tmp/all3" "top after the run of one file went differs from expected"
 
 test_case 'the totals are what top reads, per device too'
 plant "UPDATE run_totals SET count = CASE device WHEN '/device:GPU:1' \
