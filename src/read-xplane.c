@@ -9,10 +9,12 @@
 #include "proto/xplane.pb-c.h"
 
 #include "arena.h"
+#include "cpu.h"
 #include "err.h"
 #include "line-pipe.h"
 #include "ptime.h"
 #include "read-xplane.h"
+#include "varint.h"
 #include "xmalloc.h"
 
 /* Field numbers and wire types of proto/xplane.proto (FORMATS.md 2.1). */
@@ -336,6 +338,7 @@ struct walker {
 	int		 ahead;		/* reading a line before its turn */
 	int		 keyed_stats_only;	/* the handler's */
 	size_t		 pipe_min_bytes;	/* xspace_pipe_lines() */
+	int		 pext;		/* cpu_fast_pext() */
 };
 
 static int
@@ -385,46 +388,6 @@ get_varint_slow(struct walker *w, struct cur *c, uint64_t *v,
 }
 
 /*
- * The varint of up to 8 bytes at p, with 8 bytes readable there, into
- * *v; its length, or 0 when it is longer.  A little-endian machine joins
- * the bytes' 7-bit groups in three steps, pairs, then fours, then eights,
- * with no branch on the length: a byte at a time took as many
- * instructions, but events' times of 2 to 7 bytes mispredicted its exit
- * (one core, 2.5 million events: 294 -> 277 ms).
- */
-static inline size_t
-varint_word(const uint8_t *p, uint64_t *v)
-{
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t x, stops;
-
-	memcpy(&x, p, 8);
-	stops = ~x & 0x8080808080808080ULL;	/* the last byte's top bit */
-	if (stops == 0)
-		return 0;
-	x &= (stops ^ (stops - 1)) & 0x7f7f7f7f7f7f7f7fULL;
-	x = (x & 0x007f007f007f007fULL) | (x & 0x7f007f007f007f00ULL) >> 1;
-	x = (x & 0x00003fff00003fffULL) | (x & 0x3fff00003fff0000ULL) >> 2;
-	x = (x & 0x000000000fffffffULL) | (x & 0x0fffffff00000000ULL) >> 4;
-	*v = x;
-	return (size_t)__builtin_ctzll(stops) / 8 + 1;
-#else
-	uint64_t x = 0;
-	size_t i;
-
-	for (i = 0; i < 8; i++) {
-		x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-		if (p[i] < 0x80) {
-			*v = x;
-			return i + 1;
-		}
-	}
-	return 0;
-#endif
-}
-
-/*
  * Most varints on the wire (tags, small ids) are one byte; times and
  * durations a few.  With 10 bytes left in the file a varint cannot run
  * past the mapping: no bounds test per byte then, one at the end (a
@@ -442,7 +405,8 @@ get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
 		return 0;
 	}
 	if (p >= c->end || w->limit - p < 10 ||
-	    (n = varint_word(p, v)) == 0 || n > (size_t)(c->end - p))
+	    (n = varint_word(p, v, w->pext)) == 0 ||
+	    n > (size_t)(c->end - p))
 		return get_varint_slow(w, c, v, msg);	/* and its message */
 	c->p = p + n;
 	return 0;
@@ -1673,6 +1637,7 @@ xspace_open(struct source *src, const char *path, struct xspace **out,
 	w.limit = src->data + src->size;
 	w.src = src;
 	w.rs = &rs;
+	w.pext = cpu_fast_pext();
 	xs->src = src;
 	xs->space.path = path;
 	/* Hostnames, errors and warnings follow the planes on the wire. */
@@ -1762,6 +1727,7 @@ xspace_read_plane(const struct xspace *xs, size_t i,
 	w.released = (size_t)(xs->planes[i].p - w.base);
 	w.pipe_min_bytes = xs->pipe_min_bytes;
 	w.keyed_stats_only = h->keyed_stats_only;
+	w.pext = cpu_fast_pext();
 	rc = read_plane(&w, xs->planes[i], h);
 	if (rc == -1)
 		*cause = w.cause;

@@ -23,6 +23,7 @@
 #include "line-pipe.h"
 #include "read-xplane.h"
 #include "source.h"
+#include "varint.h"
 
 /* ---- A canonical text dump of everything a reader emits ---- */
 
@@ -1225,6 +1226,87 @@ read_both_same(const char *what, const struct enc *space,
 	assert_same_dump(what, fast, ref);
 }
 
+/* A varint's length and value, a byte at a time: the reference. */
+static size_t
+varint_bytewise(const uint8_t *p, uint64_t *v)
+{
+	size_t i;
+
+	*v = 0;
+	for (i = 0; i < 10; i++) {
+		*v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (p[i] < 0x80)
+			return i + 1;
+	}
+	return 0;
+}
+
+/* Checks varint_word() one way on the 16 bytes at p. */
+static void
+check_word(const uint8_t *p, int pext)
+{
+	uint64_t want, got = 0;
+	size_t want_n = varint_bytewise(p, &want), n = varint_word(p, &got,
+	    pext);
+
+	if (want_n == 0 || want_n > 8)	/* longer than a word */
+		ck_assert_uint_eq(n, 0);
+	else {
+		ck_assert_uint_eq(n, want_n);
+		ck_assert_msg(got == want, "pext %d: %llx for %llx", pext,
+		    (unsigned long long)got, (unsigned long long)want);
+	}
+}
+
+/*
+ * varint_word() gives what a byte at a time gives, both ways: every
+ * length of the values at the ends of each length's range, and random
+ * bytes (the bytes after a varint are the next field's, anything).  The
+ * PEXT way where the CPU has BMI2 at all (cpu_fast_pext() takes it only
+ * where it is fast).
+ */
+START_TEST(test_varint_word)
+{
+	uint64_t state = 88172645463325252u, v;
+	uint8_t buf[16];
+	int pext = 0, len, i, round;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+	pext = __builtin_cpu_supports("bmi2");
+#endif
+	if (!pext)
+		fprintf(stderr, "check_xplane: no BMI2 here: varint_word() "
+		    "checked without PEXT only\n");
+	for (len = 1; len <= 10; len++)
+		for (i = 0; i < 2; i++) {
+			/* The least and greatest value of len bytes. */
+			v = len == 1 ? (uint64_t)i * 0x7f :
+			    i == 0 ? (uint64_t)1 << (7 * (len - 1)) :
+			    len >= 10 ? UINT64_MAX :
+			    ((uint64_t)1 << (7 * len)) - 1;
+			memset(buf, 0xa5, sizeof buf);
+			for (round = 0; round < len - 1; round++, v >>= 7)
+				buf[round] = (uint8_t)(v & 0x7f) | 0x80;
+			buf[round] = (uint8_t)v;
+			check_word(buf, 0);
+			if (pext)
+				check_word(buf, 1);
+		}
+	for (round = 0; round < 200000; round++) {
+		for (i = 0; i < 16; i++) {
+			state ^= state << 13;
+			state ^= state >> 7;
+			state ^= state << 17;
+			/* Mostly continuation bytes: every length comes up. */
+			buf[i] = (uint8_t)(state >> 24) | (state % 5 != 0 ? 0x80 : 0);
+		}
+		check_word(buf, 0);
+		if (pext)
+			check_word(buf, 1);
+	}
+}
+END_TEST
+
 /*
  * Varints of every length, 1 to 10 bytes, at either end of its range, as
  * event metadata ids, times and stat values: the fast reader joins up to
@@ -1545,6 +1627,7 @@ suite_xplane(void)
 	tc = tcase_create("tolerated");
 	tcase_add_test(tc, test_tolerated);
 	tcase_add_test(tc, test_varint_lengths);
+	tcase_add_test(tc, test_varint_word);
 	tcase_add_test(tc, test_callback_stops);
 	tcase_add_test(tc, test_piped_late_error);
 	tcase_add_test(tc, test_keyed_stats_only);

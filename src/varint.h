@@ -1,0 +1,83 @@
+/*
+ * A protobuf varint of up to 8 bytes decoded from one 8-byte word, with no
+ * branch on its length: the reader's hot loop (read-xplane.c).  A byte at
+ * a time took as many instructions, but events' times of 2 to 7 bytes
+ * mispredicted its exit (one core, 2.5 million events: 294 -> 277 ms).
+ * Where the CPU has a fast PEXT (cpu.h), one instruction gathers the 7-bit
+ * groups: 552 -> 491 M instructions for a cold top of cmdbuf-train;
+ * elsewhere three steps join them, pairs, then fours, then eights.
+ */
+#ifndef JAXPROF_VARINT_H
+#define JAXPROF_VARINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define VARINT_WORDWISE	1
+#endif
+#if defined(VARINT_WORDWISE) && defined(__x86_64__)
+#define VARINT_PEXT	1
+#endif
+
+#ifdef VARINT_PEXT
+/* PEXT as an instruction: the compiler is not told to target BMI2. */
+static inline uint64_t
+varint_pext(uint64_t x, uint64_t mask)
+{
+	uint64_t r;
+
+	__asm__("pextq %2, %1, %0" : "=r"(r) : "r"(x), "rm"(mask));
+	return r;
+}
+#endif
+
+/*
+ * The varint at p (8 bytes readable there) into *v; its length, or 0 when
+ * it is longer than 8 bytes.  pext: the CPU has a fast PEXT
+ * (cpu_fast_pext()); ignored where there is none.
+ */
+static inline size_t
+varint_word(const uint8_t *p, uint64_t *v, int pext)
+{
+#ifdef VARINT_WORDWISE
+	uint64_t x, stops, mask;
+
+	memcpy(&x, p, 8);
+	stops = ~x & 0x8080808080808080ULL;	/* the last byte's top bit */
+	if (stops == 0)
+		return 0;
+	mask = (stops ^ (stops - 1)) & 0x7f7f7f7f7f7f7f7fULL;
+#ifdef VARINT_PEXT
+	/* Laid out first: most CPUs of the last ten years have it. */
+	if (__builtin_expect(pext, 1)) {
+		*v = varint_pext(x, mask);
+		return (size_t)__builtin_ctzll(stops) / 8 + 1;
+	}
+#endif
+	(void)pext;
+	x &= mask;
+	x = (x & 0x007f007f007f007fULL) | (x & 0x7f007f007f007f00ULL) >> 1;
+	x = (x & 0x00003fff00003fffULL) | (x & 0x3fff00003fff0000ULL) >> 2;
+	x = (x & 0x000000000fffffffULL) | (x & 0x0fffffff00000000ULL) >> 4;
+	*v = x;
+	return (size_t)__builtin_ctzll(stops) / 8 + 1;
+#else
+	uint64_t x = 0;
+	size_t i;
+
+	(void)pext;
+	for (i = 0; i < 8; i++) {
+		x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (p[i] < 0x80) {
+			*v = x;
+			return i + 1;
+		}
+	}
+	return 0;
+#endif
+}
+
+#endif
