@@ -1038,7 +1038,7 @@ scratch_stat(struct walker *w, size_t n)
  */
 static inline __attribute__((always_inline)) int
 decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
-    const struct pf_line *line, struct pf_event *ev)
+    int64_t line_ps, struct pf_event *ev)
 {
 	static const char msg[] = "XEvent";
 	uint64_t v;
@@ -1114,12 +1114,8 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
 		tables_resolve_stat(t, &w->scratch[i], w->rs);
 	ev->stats = w->scratch;
 	tables_event_meta(t, ev, w->rs);
-	/* In range (check_event_times): no overflow, and start_ps >= 0. */
-	if (ps_valid(ev->offset_ps) && line->timestamp_ns >= 0 &&
-	    line->timestamp_ns <= PS_LIMIT / 1000)
-		ev->start_ps = line->timestamp_ns * 1000 + ev->offset_ps;
-	else
-		ev->start_ps = -1;
+	/* -1 past the range: check_event_times() says which field is out. */
+	ev->start_ps = ps_valid(ev->offset_ps) ? line_ps + ev->offset_ps : -1;
 	return 0;
 }
 
@@ -1170,8 +1166,8 @@ check_event_times(struct walker *w, const uint8_t *at,
     const struct pf_plane *plane, const struct pf_line *line,
     const struct pf_event *ev)
 {
-	if (ps_valid(ev->duration_ps) && ps_valid(ev->offset_ps) &&
-	    ps_valid(ev->start_ps))
+	/* A start in range has its offset in range (decode_event()). */
+	if (ps_valid(ev->duration_ps) && ps_valid(ev->start_ps))
 		return 0;
 	return bad_event_time(w, at, plane, line, ev);
 }
@@ -1197,17 +1193,25 @@ scan_line(struct walker *w, struct cur c, struct line_head *lh)
 	lh->c = c;
 	lh->name.ptr = lh->display.ptr = "";
 	while (scan.p < scan.end) {
-		const uint8_t *at;
+		const uint8_t *at, *p = scan.p;
+		size_t hops = 0;
 		uint32_t field;
 		int wt;
 
-		/* Most of a line is events under 128 bytes: tag, length, bytes. */
-		if (scan.p[0] == (4 << 3 | WT_LEN) && scan.end - scan.p >= 2 &&
-		    scan.p[1] < 0x80 && scan.p[1] <= scan.end - scan.p - 2) {
-			scan.p += 2 + scan.p[1];
-			if ((++line->nevents & 63) == 0)
+		/*
+		 * Most of a line is events under 128 bytes: tag, length,
+		 * bytes, hopped over in a loop of their own.
+		 */
+		while (scan.end - p >= 2 && p[0] == (4 << 3 | WT_LEN) &&
+		    p[1] < 0x80 && p[1] <= scan.end - p - 2) {
+			p += 2 + p[1];
+			if ((++hops & 63) == 0)
 				source_release(w->src, &scan_mark,
-				    (size_t)(scan.p - w->base));
+				    (size_t)(p - w->base));
+		}
+		if (hops > 0) {
+			scan.p = p;
+			line->nevents += hops;
 			continue;
 		}
 		if (get_tag(w, &scan, &field, &wt, msg) == -1)
@@ -1269,14 +1273,25 @@ next_event(struct walker *w, struct cur *c, const struct plane_tables *t,
 	int wt;
 
 	while (c->p < c->end) {
-		/* The header scan validated every tag and length. */
-		(void)get_tag(w, c, &field, &wt, msg);
-		if (field != 4) {
-			(void)skip_field(w, c, wt, msg);
-			continue;
+		const uint8_t *p = c->p;
+
+		/* Most events: a tag and a length of one byte each. */
+		if (p[0] == (4 << 3 | WT_LEN) && c->end - p >= 2 &&
+		    p[1] < 0x80 && p[1] <= c->end - p - 2) {
+			sub.p = p + 2;
+			sub.end = c->p = sub.p + p[1];
+		} else {
+			/* The header scan validated every tag and length. */
+			(void)get_tag(w, c, &field, &wt, msg);
+			if (field != 4) {
+				(void)skip_field(w, c, wt, msg);
+				continue;
+			}
+			(void)get_len(w, c, &sub, msg);
 		}
-		(void)get_len(w, c, &sub, msg);
-		if (decode_event(w, sub, t, line, ev) == -1 ||
+		/* Its timestamp is in range (check_line_time()). */
+		if (decode_event(w, sub, t, line->timestamp_ns * 1000, ev) ==
+		    -1 ||
 		    check_event_times(w, sub.p, plane, line, ev) == -1)
 			return -1;
 		return 1;
