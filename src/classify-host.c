@@ -53,24 +53,6 @@ enclosing_function(struct classify *c)
 	return intern_str(c, "");
 }
 
-static void
-close_event(struct classify *c, const struct open_event *o)
-{
-	/* Children that overlap each other can add up past the parent. */
-	if (o->scope != NO_SCOPE && o->child_ps < o->dur_ps)
-		c->scopes.aggs[o->scope].self_ps = ps_add(
-		    c->scopes.aggs[o->scope].self_ps, o->dur_ps - o->child_ps);
-}
-
-/* Closes the open events that do not contain [start, end]. */
-static inline void
-close_events_before(struct classify *c, int64_t end)
-{
-	while (c->nev_stack > 0 &&
-	    end > c->ev_stack[c->nev_stack - 1].end_ps)
-		close_event(c, &c->ev_stack[--c->nev_stack]);
-}
-
 /* The execution an XLA:CPU op belongs to: its (module, run_id). */
 static void
 add_to_run(struct classify *c, uint32_t module, int64_t run_id,
@@ -310,11 +292,7 @@ hand_host_events(struct classify *c)
 	c->give_host_events(c->give_ctx, b);
 }
 
-/*
- * What a host event may be beside a place on its line's stack: a phase of
- * the compile it is directly in, and a long event kept.
- */
-static __attribute__((noinline)) void
+void
 note_event(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
 {
@@ -348,36 +326,6 @@ note_event(struct classify *c, const struct pf_event *ev, int64_t start,
 	}
 }
 
-/*
- * What every host event does: note_event(), where it is more than a
- * place on the stack, and the place, as the innermost open event of its
- * line.  name: the event's, or NULL for a frame (never a PjitFunction).
- * Inlined: frames come by the million.
- */
-static inline void
-nest_event(struct classify *c, const struct pf_event *ev, const char *name,
-    int64_t start, int64_t dur, size_t compile, uint32_t scope)
-{
-	struct open_event *o;
-
-	if (dur >= HOST_EVENT_FLOOR_PS || (c->nev_stack > 0 &&
-	    c->ev_stack[c->nev_stack - 1].compile != NONE))
-		note_event(c, ev, start, dur);
-	if (c->nev_stack == c->ev_stack_cap) {
-		c->ev_stack_cap = c->ev_stack_cap == 0 ? 16 :
-		    c->ev_stack_cap * 2;
-		c->ev_stack = xreallocarray(c->ev_stack, c->ev_stack_cap,
-		    sizeof *c->ev_stack);
-	}
-	o = &c->ev_stack[c->nev_stack++];
-	o->scope = scope;
-	o->end_ps = start + dur;
-	o->dur_ps = dur;
-	o->name = name;
-	o->compile = compile;
-	o->child_ps = 0;
-}
-
 void
 host_event(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
@@ -401,15 +349,6 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 	/* Python tracer frames ($...) and ops are not annotation scopes. */
 	nest_event(c, ev, name, start, dur, compile,
 	    is_op || name[0] == '$' ? NO_SCOPE : host_scope(c, ev, dur));
-}
-
-/* host_event() for a frame (host_is_frame()): no op, compile or scope. */
-void
-host_frame(struct classify *c, const struct pf_event *ev, int64_t start,
-    int64_t dur)
-{
-	close_events_before(c, start + dur);
-	nest_event(c, ev, NULL, start, dur, NONE, NO_SCOPE);
 }
 
 void
