@@ -1041,18 +1041,23 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
     int64_t line_ps, struct pf_event *ev)
 {
 	static const char msg[] = "XEvent";
+	/* 8 bytes can be read at any varint of the event (varint_word()). */
+	int roomy = w->limit - c.end >= 8;
 	uint64_t v;
-	size_t i;
+	size_t i, n;
 
 	memset(ev, 0, sizeof *ev);
 	/*
 	 * Nearly every event begins with its metadata id, offset and
-	 * duration, in that order: those read straight, as the loop would.
+	 * duration, in that order: those read straight, as the loop would,
+	 * each a word at a time when it ends inside the event.
 	 */
 #define USUAL_FIELD(number, to)						\
 	if (c.p < c.end && *c.p == ((number) << 3 | WT_VARINT)) {	\
-		c.p++;							\
-		if (get_varint(w, &c, &v, msg) == -1)			\
+		if (roomy && (n = varint_word(c.p + 1, &v, w->pext)) != 0 && \
+		    n < (size_t)(c.end - c.p))				\
+			c.p += 1 + n;					\
+		else if (c.p++, get_varint(w, &c, &v, msg) == -1)	\
 			return -1;					\
 		(to) = (int64_t)v;					\
 	}
