@@ -1,14 +1,28 @@
-/* What the CPU does fast (cpu.h). */
+/* The CPUs this process runs on (cpu.h). */
 #include "config.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
 #endif
 
 #include "cpu.h"
+
+size_t
+cpu_usable(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (size_t)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (size_t)n : 1;
+}
 
 static pthread_once_t asked = PTHREAD_ONCE_INIT;
 static int fast_pext;

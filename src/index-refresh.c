@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "classify.h"
+#include "cpu.h"
 #include "err.h"
 #include "index-int.h"
 #include "load.h"
@@ -657,22 +657,6 @@ select_files(struct index *ix, const sqlite3_int64 *ids, size_t n,
 	return index_exec(ix, "COMMIT", cause);
 }
 
-/*
- * The CPUs this process may run on, at least 1: `taskset -c 0 jaxprof
- * ...` reads with one thread (the online count ignores the affinity mask).
- */
-static size_t
-usable_cpus(void)
-{
-	cpu_set_t set;
-	long n;
-
-	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-		return (size_t)CPU_COUNT(&set);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (size_t)n : 1;
-}
-
 int
 index_refresh(struct index *ix, const struct found *f)
 {
@@ -684,7 +668,7 @@ index_refresh(struct index *ix, const struct found *f)
 	size_t *job_of = xcalloc(f->nfiles + 1, sizeof *job_of);
 	char *cause = NULL, tmpdir[PATH_MAX] = "";
 	size_t i, nthreads = 0, mem_total = 0;
-	size_t ncpus = usable_cpus();
+	size_t ncpus = cpu_usable();
 	size_t max_threads = ncpus < MAX_THREADS ? ncpus : MAX_THREADS;
 	int bad = 0, rc = -1;
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cpu.h"
 #include "err.h"
 #include "gzip.h"
 #include "output.h"
@@ -108,6 +109,17 @@ main(int argc, char **argv)
 	 * written are resident.
 	 */
 	mallopt(M_TOP_PAD, 4 * 1024 * 1024);
+#endif
+#ifdef M_ARENA_MAX
+	/*
+	 * On one CPU the threads take turns, and with an arena each every
+	 * thread's first pages were new: one arena lets each reuse what the
+	 * others freed (cold top of cmdbuf-train on one CPU: 2,600 -> 2,380
+	 * page faults).  With more CPUs they allocate at the same time and
+	 * keep an arena each.
+	 */
+	if (cpu_usable() == 1)
+		mallopt(M_ARENA_MAX, 1);
 #endif
 	/* getopt's messages start with argv[0]: make it "jaxprof". */
 	if (argc > 0)
