@@ -752,8 +752,13 @@ index_refresh(struct index *ix, const struct found *f)
 	}
 	if (!ix->readonly && drop_deleted(ix, f, &batch, &cause) == -1)
 		goto out;
-	if (batch_commit(ix, &batch, &cause) == -1 ||
-	    run_totals_rebuild(ix, &cause) == -1 ||
+	/*
+	 * Run totals are rebuilt in the last batch, a commit (and a
+	 * journal) fewer; with no batch open, in a transaction of their own.
+	 */
+	if ((batch.open && run_totals_rebuild(ix, 1, &cause) == -1) ||
+	    batch_commit(ix, &batch, &cause) == -1 ||
+	    run_totals_rebuild(ix, 0, &cause) == -1 ||
 	    select_files(ix, ids, f->nfiles, &cause) == -1)
 		goto out;
 	rc = bad;

@@ -180,7 +180,7 @@ rebuild_run(struct index *ix, const char *run, char **cause)
 }
 
 int
-run_totals_rebuild(struct index *ix, char **cause)
+run_totals_rebuild(struct index *ix, int in_transaction, char **cause)
 {
 	sqlite3_stmt *st;
 	char **runs = NULL;
@@ -194,7 +194,7 @@ run_totals_rebuild(struct index *ix, char **cause)
 	sqlite3_reset(st);
 	if (!any)
 		return 0;
-	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
+	if (!in_transaction && index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
 		return -1;
 	/* Read first: rebuilding deletes from the table being read. */
 	st = index_cached(ix, "SELECT run FROM stale_runs");
@@ -208,9 +208,10 @@ run_totals_rebuild(struct index *ix, char **cause)
 	for (i = 0; i < n; i++)
 		free(runs[i]);
 	free(runs);
-	if (rc == -1) {
-		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
+	if (in_transaction || rc == -1) {
+		if (rc == -1 && !in_transaction)
+			sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
 	}
 	return index_exec(ix, "COMMIT", cause);
 }

@@ -17,8 +17,12 @@
 /* Marks run stale, inside the caller's write transaction. */
 int		 run_totals_mark_stale(struct index *ix, const char *run,
 		    char **cause);
-/* Rebuilds the totals of every stale run, in a transaction of its own. */
-int		 run_totals_rebuild(struct index *ix, char **cause);
+/*
+ * Rebuilds the totals of every stale run: inside the caller's write
+ * transaction, or in one of its own.
+ */
+int		 run_totals_rebuild(struct index *ix, int in_transaction,
+		    char **cause);
 /*
  * The SELECT list of the totals o, in the columns of op_rows_columns();
  * rows of run R (of two files or more) are those "WHERE o.run = R", of
