@@ -23,9 +23,12 @@ for r in rows:
     print(r[0], r[1])' "$1" | LC_ALL=C sort
 }
 
-# run_slices PID N: lets stopped process PID run N slices of 2 ms, then
-# kills it (-9).  It runs only while it is let, so a loaded machine makes
-# the same progress in N slices as an idle one.
+# run_slices PID N: lets stopped process PID run N slices of 2 ms, 10 ms
+# apart, then kills it (-9).  It runs only while it is let, so a loaded
+# machine makes the same progress in N slices as an idle one; the pauses
+# let the wall clock, on which a batch of stores commits (250 ms), run
+# six times as fast as its work, so that a fast machine, which indexes
+# this logdir in well under one batch, still commits it in several.
 run_slices() {
 	python3 -c 'import os, signal, sys, time
 pid, n = int(sys.argv[1]), int(sys.argv[2])
@@ -34,6 +37,7 @@ for _ in range(n):
         os.kill(pid, signal.SIGCONT)
         time.sleep(0.002)
         os.kill(pid, signal.SIGSTOP)
+        time.sleep(0.010)
     except ProcessLookupError:
         sys.exit(0)
 try:
