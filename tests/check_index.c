@@ -923,6 +923,29 @@ put_packed(struct index *ix, const unsigned char *cells, size_t n,
 	sqlite3_finalize(st);
 }
 
+/* A new index at db_path packing host events, a write open: its writer. */
+static struct index_rows *
+packing_writer(struct index **ix)
+{
+	char *cause = NULL;
+
+	ck_assert_msg(index_open(ix, db_path, &cause) == 0, "%s", cause);
+	index_pack(*ix, INDEX_HOST_EVENTS);
+	q_exec(index_db(*ix), "BEGIN");
+	return index_rows_new(*ix, "host_events", 7);
+}
+
+/* The writer's rows flushed (packed), the write committed. */
+static void
+packing_done(struct index *ix, struct index_rows *r)
+{
+	char *cause = NULL;
+
+	ck_assert_msg(index_rows_flush(r, &cause) == 0, "%s", cause);
+	index_rows_free(r);
+	q_exec(index_db(ix), "COMMIT");
+}
+
 /*
  * Rows packed (index_pack()) come back from index_unpack() as they went
  * in, integers at both ends of their range, NULLs and texts alike; cells
@@ -943,10 +966,7 @@ START_TEST(test_packed_rows)
 	char *cause = NULL, name[32];
 	size_t i;
 
-	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
-	index_pack(ix, INDEX_HOST_EVENTS);
-	q_exec(index_db(ix), "BEGIN");
-	r = index_rows_new(ix, "host_events", 7);
+	r = packing_writer(&ix);
 	for (i = 0; i < nints; i++) {
 		test_fmt(name, sizeof name, "event %zu \xc3\xa9", i);
 		index_rows_int(r, 1, 1);
@@ -958,9 +978,7 @@ START_TEST(test_packed_rows)
 		index_rows_int(r, 7, ints[nints - 1 - i]);
 		ck_assert_int_eq(index_rows_end(r, &cause), 0);
 	}
-	ck_assert_int_eq(index_rows_flush(r, &cause), 0);
-	index_rows_free(r);
-	q_exec(index_db(ix), "COMMIT");
+	packing_done(ix, r);
 	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM host_events", NULL),
 	    0);
 	ck_assert_int_eq(q_int(ix, "SELECT sum(rows) FROM packed_rows", NULL),
@@ -1029,10 +1047,7 @@ START_TEST(test_packed_split)
 	char *cause = NULL, name[256];
 	int64_t i;
 
-	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
-	index_pack(ix, INDEX_HOST_EVENTS);
-	q_exec(index_db(ix), "BEGIN");
-	r = index_rows_new(ix, "host_events", 7);
+	r = packing_writer(&ix);
 	for (i = 0; i < nrows; i++) {
 		test_fmt(name, sizeof name, "%0190lld", (long long)i);
 		index_rows_int(r, 1, 1);
@@ -1041,9 +1056,7 @@ START_TEST(test_packed_split)
 		index_rows_int(r, 6, i);
 		ck_assert_int_eq(index_rows_end(r, &cause), 0);
 	}
-	ck_assert_int_eq(index_rows_flush(r, &cause), 0);
-	index_rows_free(r);
-	q_exec(index_db(ix), "COMMIT");
+	packing_done(ix, r);
 	ck_assert_int_ge(q_int(ix, "SELECT count(*) FROM packed_rows", NULL),
 	    2);
 	ck_assert_int_le(q_int(ix, "SELECT max(size) FROM packed_rows", NULL),
@@ -1060,6 +1073,13 @@ START_TEST(test_packed_split)
 }
 END_TEST
 
+/* Byte j of long text i: letters that repeat little. */
+static char
+long_text_byte(size_t i, size_t j)
+{
+	return (char)('a' + (i * 7 + j * 13 + j / 1000) % 26);
+}
+
 /*
  * Packed cells go to zstd a stage (128 KiB) at a time: texts longer than
  * a stage, between short rows, come back whole and in order.
@@ -1075,14 +1095,11 @@ START_TEST(test_packed_long_texts)
 	char *cause = NULL, *text;
 	size_t i, j;
 
-	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
-	index_pack(ix, INDEX_HOST_EVENTS);
-	q_exec(index_db(ix), "BEGIN");
-	r = index_rows_new(ix, "host_events", 7);
+	r = packing_writer(&ix);
 	for (i = 0; i < nlens; i++) {
 		text = malloc(lens[i] + 1);
 		for (j = 0; j < lens[i]; j++)
-			text[j] = (char)('a' + (i * 7 + j * 13 + j / 1000) % 26);
+			text[j] = long_text_byte(i, j);
 		text[lens[i]] = '\0';
 		index_rows_int(r, 1, 1);
 		index_rows_int(r, 2, (sqlite3_int64)i);
@@ -1090,9 +1107,7 @@ START_TEST(test_packed_long_texts)
 		free(text);
 		ck_assert_int_eq(index_rows_end(r, &cause), 0);
 	}
-	ck_assert_int_eq(index_rows_flush(r, &cause), 0);
-	index_rows_free(r);
-	q_exec(index_db(ix), "COMMIT");
+	packing_done(ix, r);
 	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM packed_rows", NULL),
 	    1);
 
@@ -1107,8 +1122,7 @@ START_TEST(test_packed_long_texts)
 		ck_assert_int_eq(sqlite3_column_int64(st, 0), (int64_t)i);
 		ck_assert_uint_eq(strlen(got), lens[i]);
 		for (j = 0; j < lens[i]; j++)
-			if (got[j] != (char)('a' + (i * 7 + j * 13 + j / 1000) %
-			    26))
+			if (got[j] != long_text_byte(i, j))
 				ck_abort_msg("row %zu: byte %zu differs", i, j);
 	}
 	sqlite3_finalize(st);
