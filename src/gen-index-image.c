@@ -19,7 +19,7 @@
 /* Zeros shorter than this stay inside a run: fewer, longer writes. */
 #define MIN_GAP	64
 
-static void
+static __attribute__((noreturn)) void
 die(const char *what, sqlite3 *db)
 {
 	fprintf(stderr, "gen-index-image: %s: %s\n", what,
