@@ -100,14 +100,14 @@ cmp_name_module(const void *a, const void *b)
 }
 
 /* Where the rows of r's selection are read from (run-totals.h). */
-enum op_source {
+enum rows_from {
 	FROM_FILES,	/* the stored rows of its files */
 	FROM_TOTALS,	/* whole runs of two files or more: their totals */
 	FROM_BOTH	/* whole runs, some of one file: totals and rows */
 };
 
-static enum op_source
-op_source(struct report *r)
+static enum rows_from
+rows_from(struct report *r)
 {
 	sqlite3_stmt *st;
 	sqlite3_int64 part = 1, multi = 0, single = 0;
@@ -139,7 +139,9 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	const char *compile_work_filter = kernels ||
 	    r->include_compile_work ? "" : " AND o.compile_work = 0";
 
-	enum op_source from = op_source(r);
+	enum rows_from from = rows_from(r);
+	char *stored, *totals;
+
 	/*
 	 * The stored rows, one per file, device and op, reached from the
 	 * selected files (the planner would scan every row of the table).
@@ -147,28 +149,31 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	 * device, but for runs of one file, which have none (an index from
 	 * before that may have some: they are not read).
 	 */
-	char *stored = xasprintf("SELECT %s FROM selected s "
+	stored = xasprintf("SELECT %s FROM selected s "
 	    "CROSS JOIN files f ON f.id = s.file_id "
 	    "CROSS JOIN planes p ON p.file_id = f.id "
 	    "CROSS JOIN %s o ON o.file_id = f.id AND o.plane = p.id "
 	    "WHERE 1%s%s", op_rows_columns(kernels),
 	    kernels ? "kernels" : "ops", compile_work_filter,
 	    report_filter_sql());
-
 	if (from == FROM_FILES)
-		sql = xstrdup(stored);
-	else
-		sql = xasprintf("WITH single AS (SELECT run FROM files "
+		sql = stored;
+	else {
+		totals = xasprintf("WITH single AS (SELECT run FROM files "
 		    "GROUP BY run HAVING count(*) = 1) "
 		    "SELECT %s FROM run_totals o "
 		    "WHERE o.kernels = %d AND o.run IN (SELECT f.run FROM files f "
 		    "JOIN selected s ON s.file_id = f.id) AND "
 		    "o.run NOT IN single AND " REPORT_DEVICE_SQL("o.device")
-		    "%s%s%s%s", run_totals_columns(), kernels,
-		    compile_work_filter, from == FROM_BOTH ? " UNION ALL " : "",
-		    from == FROM_BOTH ? stored : "",
-		    from == FROM_BOTH ? " AND f.run IN single" : "");
-	free(stored);
+		    "%s", run_totals_columns(), kernels, compile_work_filter);
+		if (from == FROM_BOTH) {
+			sql = xasprintf("%s UNION ALL %s AND f.run IN single",
+			    totals, stored);
+			free(totals);
+		} else
+			sql = totals;
+		free(stored);
+	}
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);

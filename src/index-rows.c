@@ -262,10 +262,11 @@ statement(struct index_rows *r, sqlite3_stmt **st, int nrows)
 static void
 compress_stage(struct index_rows *r)
 {
-	size_t cap = ZSTD_compressBound(r->stage_len), nz;
+	size_t cap, nz;
 
 	if (r->stage_len == 0)
 		return;
+	cap = ZSTD_compressBound(r->stage_len);
 	if (r->ix->pack_cctx == NULL &&
 	    (r->ix->pack_cctx = ZSTD_createCCtx()) == NULL)
 		jp_errx(EXIT_TROUBLE, "out of memory making a zstd context");

@@ -1177,6 +1177,17 @@ check_event_times(struct walker *w, const uint8_t *at,
 	return bad_event_time(w, at, plane, line, ev);
 }
 
+/*
+ * Whether an XLine's field at p (before end) is an event under 128 bytes
+ * whole before end: a one-byte tag and length, most of a line's events.
+ */
+static inline int
+is_short_event(const uint8_t *p, const uint8_t *end)
+{
+	return end - p >= 2 && p[0] == (4 << 3 | WT_LEN) && p[1] < 0x80 &&
+	    p[1] <= end - p - 2;
+}
+
 /* An XLine's fields but its events, from the header scan. */
 struct line_head {
 	struct cur	 c;		/* the whole XLine */
@@ -1207,8 +1218,7 @@ scan_line(struct walker *w, struct cur c, struct line_head *lh)
 		 * Most of a line is events under 128 bytes: tag, length,
 		 * bytes, hopped over in a loop of their own.
 		 */
-		while (scan.end - p >= 2 && p[0] == (4 << 3 | WT_LEN) &&
-		    p[1] < 0x80 && p[1] <= scan.end - p - 2) {
+		while (is_short_event(p, scan.end)) {
 			p += 2 + p[1];
 			if ((++hops & 63) == 0)
 				source_release(w->src, &scan_mark,
@@ -1280,9 +1290,7 @@ next_event(struct walker *w, struct cur *c, const struct plane_tables *t,
 	while (c->p < c->end) {
 		const uint8_t *p = c->p;
 
-		/* Most events: a tag and a length of one byte each. */
-		if (p[0] == (4 << 3 | WT_LEN) && c->end - p >= 2 &&
-		    p[1] < 0x80 && p[1] <= c->end - p - 2) {
+		if (is_short_event(p, c->end)) {
 			sub.p = p + 2;
 			sub.end = c->p = sub.p + p[1];
 		} else {

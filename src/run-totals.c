@@ -208,10 +208,11 @@ run_totals_rebuild(struct index *ix, int in_transaction, char **cause)
 	for (i = 0; i < n; i++)
 		free(runs[i]);
 	free(runs);
-	if (in_transaction || rc == -1) {
-		if (rc == -1 && !in_transaction)
-			sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+	if (in_transaction)
 		return rc;
+	if (rc == -1) {
+		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
 	}
 	return index_exec(ix, "COMMIT", cause);
 }
