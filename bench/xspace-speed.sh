@@ -7,7 +7,9 @@
 #
 # JAXPROF_BINARY defaults to $JAXPROF, else ../jaxprof relative to this
 # script.  Besides the generated bench profile it measures every
-# *.xplane.pb under $CORPUS (default ../shared/corpus next to the tree).
+# *.xplane.pb under $CORPUS (default ../shared/corpus next to the tree)
+# and, without --quick, the largest of those tiled 8 times in time
+# (bench/tile-xspace.py, run by $PYTHON, which needs protobuf).
 # Exit status: 0 when everything ran (whether or not the targets were
 # met), 2 when something could not be built or run.
 
@@ -77,9 +79,26 @@ done
 echo "bench profile: gen-xplane --devices=8 --steps=20 --ops=200 --repeat=$repeat ($size bytes)"
 
 profiles=("$bench")
+found=()
 if [ -d "$corpus" ]; then
     mapfile -t found < <(find -L "$corpus" -name '*.xplane.pb' | sort)
     profiles+=("${found[@]}")
+fi
+
+# A large real profile: the corpus's largest, its events repeated 8 times
+# in time by tile-xspace.py (which needs $PYTHON with protobuf).  The
+# corpus files are small; this one shows the rate at which a real
+# profile's events are read once the fixed costs are spread thin.
+tiled= tiled_from=
+if ((!quick)) && ((${#found[@]} > 0)); then
+    tiled_from=$(ls -S -L "${found[@]}" | head -n 1)
+    tiled=$tmp/tiled.xplane.pb
+    if "${PYTHON:-python3}" "$here/tile-xspace.py" --times=8 "$tiled_from" "$tiled"; then
+        profiles+=("$tiled")
+    else
+        echo "xspace-speed.sh: no tiled profile (tile-xspace.py failed); measuring without it" >&2
+        tiled=
+    fi
 fi
 
 # timed NAME CMD...: one run; appends "wall_s cpu_s peak_rss_kb" to
@@ -129,6 +148,7 @@ for f in "${profiles[@]}"; do
     fsize=$(stat -L -c %s "$f")
     name=${f#"$corpus"/}
     [ "$f" = "$bench" ] && name="bench (gen-xplane)"
+    [ "$f" = "$tiled" ] && name="${tiled_from#"$corpus"/} x8 (tile-xspace.py)"
     cat "$f" >/dev/null # every run sees a warm page cache
     rm -f "$tmp/walk" "$tmp/walk1" "$tmp/one" "$tmp/all"
     # One CPU is taskset's: the walk runs under it too, so that both
