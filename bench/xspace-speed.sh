@@ -94,6 +94,14 @@ if ((!quick)) && ((${#found[@]} > 0)); then
     tiled_from=$(ls -S -L "${found[@]}" | head -n 1)
     tiled=$tmp/tiled.xplane.pb
     if "${PYTHON:-python3}" "$here/tile-xspace.py" --times=8 "$tiled_from" "$tiled"; then
+        # Timed only if read as what it is: 8 times the source's ops.
+        ops() {
+            rm -f "$tmp/db"*
+            "$jaxprof" top --db="$tmp/db" -n 0 --format=csv "$1" |
+                awk -F, 'NR > 1 { n += $5 } END { print n + 0 }'
+        }
+        [ "$(ops "$tiled")" -eq $(($(ops "$tiled_from") * 8)) ] ||
+            die "jaxprof top does not count 8 times the ops of $tiled_from in its tiling"
         profiles+=("$tiled")
     else
         echo "xspace-speed.sh: no tiled profile (tile-xspace.py failed); measuring without it" >&2
