@@ -64,7 +64,7 @@ idle_run(int argc, char **argv)
 	char buf[40], *note;
 
 	report_init(&r, "idle");
-	r.needs = INDEX_HOST_EVENTS;
+	r.needs = INDEX_HOST_EVENTS | INDEX_STEPS;
 	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;

@@ -86,6 +86,8 @@ static const struct {
 	{ "hlo_instructions", INDEX_HLO_INSTRUCTIONS, 16 },
 	{ "scopes", INDEX_SCOPES, 8 },
 	{ "transfers", INDEX_TRANSFERS, 9 },
+	{ "steps", INDEX_STEPS, 11 },
+	{ "executions", INDEX_EXECUTIONS, 9 },
 };
 
 #define NPACKABLE	(sizeof packable / sizeof packable[0])

@@ -17,21 +17,26 @@
 
 #include "discover.h"
 
-#define INDEX_SCHEMA_VERSION	9
+#define INDEX_SCHEMA_VERSION	10
 
 struct index;
 
 /*
  * The tables few reports read, which a run may leave packed (compressed,
  * in table packed_rows) until a command needs them: their rows took a
- * fifth to a third of a cold top on real GPU profiles.
+ * fifth to a third of a cold top on real GPU profiles, and steps and
+ * executions a sixth on TPU profiles (a row per step and module run on
+ * every core).
  */
 #define INDEX_HOST_EVENTS	0x1u	/* idle, compile */
 #define INDEX_HLO_INSTRUCTIONS	0x2u	/* sql alone */
 #define INDEX_SCOPES		0x4u	/* top --group=scope */
 #define INDEX_TRANSFERS		0x8u	/* transfers */
+#define INDEX_STEPS		0x10u	/* steps, idle, transfers, summaries */
+#define INDEX_EXECUTIONS	0x20u	/* transfers */
 #define INDEX_PACKABLE		(INDEX_HOST_EVENTS | \
-	INDEX_HLO_INSTRUCTIONS | INDEX_SCOPES | INDEX_TRANSFERS)
+	INDEX_HLO_INSTRUCTIONS | INDEX_SCOPES | INDEX_TRANSFERS | \
+	INDEX_STEPS | INDEX_EXECUTIONS)
 
 /* The rows index_refresh() stores of the tables in mask go packed. */
 void	index_pack(struct index *ix, unsigned tables);

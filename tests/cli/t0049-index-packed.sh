@@ -1,7 +1,8 @@
 #!/bin/sh
 # The tables few reports read (host events: idle, compile; HLO
-# instructions: sql; scopes: top --group=scope; transfers: transfers) stay
-# packed (compressed, in table packed_rows) after the other reports; the
+# instructions: sql; scopes: top --group=scope; transfers: transfers;
+# steps: steps, idle, transfers, diff, check, baseline; executions:
+# transfers) stay packed (compressed, in table packed_rows) after the other reports; the
 # first command that reads one stores it as rows: the rows, and in the
 # order, of an index built whole by `jaxprof index`.
 . "$(dirname "$0")/lib.sh"
@@ -36,7 +37,7 @@ check_profile() {
 	LAZY=$tmp/lazy-$2.sqlite
 	WHOLE=$tmp/whole-$2.sqlite
 
-	test_case "$2: top leaves the four tables packed"
+	test_case "$2: top leaves the six tables packed"
 	expect_code 0 jaxprof top -n 3 --db="$LAZY" "$P"
 	expect_stderr_empty
 	for t in $tables; do
@@ -56,8 +57,8 @@ check_profile() {
 	done
 
 	test_case "$2: the reports that read them answer as from the whole index"
-	for cmd in "idle" "compile --phases" "top --group=scope --tree" \
-	    "transfers"; do
+	for cmd in "steps" "idle" "compile --phases" \
+	    "top --group=scope --tree" "transfers"; do
 		# shellcheck disable=SC2086
 		expect_code 0 jaxprof $cmd --db="$WHOLE" "$P"
 		save whole-out
@@ -65,13 +66,31 @@ check_profile() {
 		expect_code 0 jaxprof $cmd --db="$LAZY" "$P"
 		expect_stdout_file "$tmp/whole-out"
 	done
-	for t in host_events scopes transfers; do
+	for t in host_events scopes transfers steps executions; do
 		[ "$(packed "$LAZY" "$t")" = 0 ] ||
 		    fail "$t still packed after the reports that read it"
 		same_table "$WHOLE" "$LAZY" "$t"
 	done
 	[ "$(packed "$LAZY" hlo_instructions)" -gt 0 ] ||
 	    fail "reports unpacked the HLO instructions none reads"
+
+	test_case "$2: diff and baseline, which read steps, unpack them first"
+	for cmd in "diff --summary" "baseline save"; do
+		SUM=$tmp/summary-$2.sqlite
+		rm -f "$SUM"
+		expect_code 0 jaxprof top --db="$SUM" "$P"
+		[ "$(packed "$SUM" steps)" -gt 0 ] || fail "top left no steps packed"
+		paths=$P
+		[ "$cmd" = "diff --summary" ] && paths="$P $P"
+		# shellcheck disable=SC2086
+		expect_code 0 jaxprof $cmd --db="$WHOLE" $paths
+		save whole-out
+		# shellcheck disable=SC2086
+		expect_code 0 jaxprof $cmd --db="$SUM" $paths
+		expect_stdout_file "$tmp/whole-out"
+		[ "$(packed "$SUM" steps)" = 0 ] || fail "$cmd left steps packed"
+		same_table "$WHOLE" "$SUM" steps
+	done
 
 	test_case "$2: sql unpacks the rest: the same rows, rowids and all"
 	expect_code 0 jaxprof sql --db="$LAZY" --format=csv \
@@ -83,7 +102,7 @@ check_profile() {
 	done
 }
 
-tables="host_events hlo_instructions scopes transfers"
+tables="host_events hlo_instructions scopes transfers steps executions"
 
 check_profile "$TESTDATA/jax-mlp" jax-mlp
 if [ -d "$CORPUS/h200/cmdbuf-warm" ]; then
