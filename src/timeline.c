@@ -207,14 +207,55 @@ ivals_next(struct ivals_iter *it, struct ival *out)
 	return ivals_read(it, out, 1) == 1;
 }
 
-static int
-cmp_ival(const void *a, const void *b)
+/* A start as an unsigned key in the same order. */
+static inline uint64_t
+start_key(const struct ival *iv)
 {
-	const struct ival *x = a, *y = b;
+	return (uint64_t)iv->start ^ (UINT64_C(1) << 63);
+}
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return (x->end > y->end) - (x->end < y->end);
+/*
+ * v sorted by start, a byte of it at a time from the lowest (a radix
+ * sort), skipping the bytes every start shares.  qsort()'s calls of a
+ * comparison were 8% of a cold top on a TPU profile, whose lines
+ * interleave in its busy sets.  Equal starts stay in any order: they
+ * merge into one interval whatever their ends.
+ */
+static void
+sort_by_start(struct ival *v, size_t n)
+{
+	struct ival *tmp, *src = v, *dst, *swap;
+	uint64_t differ = 0;
+	size_t count[256], i, b, at;
+	int shift;
+
+	if (n < 2)
+		return;
+	for (i = 1; i < n; i++)
+		differ |= start_key(&v[i]) ^ start_key(&v[0]);
+	dst = tmp = xreallocarray(NULL, n, sizeof *tmp);
+	for (shift = 0; shift < 64; shift += 8) {
+		if (((differ >> shift) & 0xff) == 0)
+			continue;
+		memset(count, 0, sizeof count);
+		for (i = 0; i < n; i++)
+			count[(start_key(&src[i]) >> shift) & 0xff]++;
+		for (b = 0, at = 0; b < 256; b++) {
+			size_t c = count[b];
+
+			count[b] = at;
+			at += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[(start_key(&src[i]) >> shift) & 0xff]++] =
+			    src[i];
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof *v);
+	free(tmp);
 }
 
 void
@@ -234,7 +275,7 @@ ivals_normalize(struct ivals *s)
 	v = xcalloc(s->n + 1, sizeof *v);
 	for (ivals_iter_init(s, &it); ivals_next(&it, &iv); )
 		v[n++] = iv;
-	qsort(v, n, sizeof *v, cmp_ival);
+	sort_by_start(v, n);
 	free_blocks(s);
 	s->n = 0;
 	s->prev_end = 0;

@@ -828,6 +828,79 @@ START_TEST(test_ivals_out_of_order)
 }
 END_TEST
 
+static int
+cmp_start_end(const void *a, const void *b)
+{
+	const struct ival *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+/*
+ * Lines that interleave, as on a TPU's busy sets: 16 runs each in order,
+ * added one after another, with equal starts, starts across every byte
+ * of an int64 and negative ones; the union is the one a plain sort and
+ * merge gives.
+ */
+START_TEST(test_ivals_interleaved)
+{
+	struct ivals s = { 0 };
+	struct ivals_iter it;
+	struct ival *all, iv, cur;
+	size_t n = 0, k, i, nwant = 0, got = 0;
+	struct ival *want;
+	uint64_t rng = 0x9e3779b97f4a7c15ULL;
+	int run;
+
+	all = calloc(16 * 5000, sizeof *all);
+	want = calloc(16 * 5000, sizeof *want);
+	ck_assert(all != NULL && want != NULL);
+	for (run = 0; run < 16; run++) {
+		int64_t t = run % 4 == 0 ? INT64_MIN / 2 :
+		    (int64_t)run * 1000003 - 5000000;
+
+		for (k = 0; k < 5000; k++) {
+			int64_t len;
+
+			rng ^= rng << 13;
+			rng ^= rng >> 7;
+			rng ^= rng << 17;
+			len = (int64_t)(rng % 4000) + 1;
+			all[n].start = t;
+			all[n].end = t + len;
+			ivals_add(&s, all[n].start, all[n].end);
+			n++;
+			/* Now and then a long jump, or the same start again. */
+			t += rng % 7 == 0 ? 0 : rng % 11 == 0 ?
+			    (int64_t)(rng >> 20) : (int64_t)(rng % 5000);
+		}
+	}
+	ivals_normalize(&s);
+	qsort(all, n, sizeof *all, cmp_start_end);
+	for (i = 0; i < n; i++) {
+		if (nwant > 0 && all[i].start <= want[nwant - 1].end) {
+			if (all[i].end > want[nwant - 1].end)
+				want[nwant - 1].end = all[i].end;
+			continue;
+		}
+		want[nwant++] = all[i];
+	}
+	for (ivals_iter_init(&s, &it); ivals_next(&it, &iv); got++) {
+		ck_assert_uint_lt(got, nwant);
+		cur = want[got];
+		ck_assert_int_eq(iv.start, cur.start);
+		ck_assert_int_eq(iv.end, cur.end);
+	}
+	ck_assert_uint_eq(got, nwant);
+	ck_assert_uint_gt(nwant, 100);
+	free(all);
+	free(want);
+	ivals_release(&s);
+}
+END_TEST
+
 Suite *
 suite_classify(void)
 {
@@ -847,6 +920,7 @@ suite_classify(void)
 	tc = tcase_create("timeline");
 	tcase_add_test(tc, test_ivals_in_order);
 	tcase_add_test(tc, test_ivals_out_of_order);
+	tcase_add_test(tc, test_ivals_interleaved);
 	tcase_add_test(tc, test_ivals_read_batches);
 	suite_add_tcase(s, tc);
 	return s;
