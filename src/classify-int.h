@@ -193,6 +193,8 @@ struct classify {
 	uint32_t	*meta_name;
 	uint32_t	*meta_scope_name;	/* host_scope_name() */
 	uint32_t	*meta_category;
+	/* A TensorFlow op's name and type ("x" and "MatMul" of "x:MatMul"). */
+	uint32_t	*meta_tf_name, *meta_tf_type;
 	uint8_t		*meta_host;	/* host_name_kind(), 0 until known */
 	uint8_t		*meta_copy;	/* copy_name(), 0 until known */
 	struct pf_bytes	 last_module;	/* hlo_module of the last event */
