@@ -8,7 +8,7 @@
 # JAXPROF_BINARY defaults to $JAXPROF, else ../jaxprof relative to this
 # script.  Besides the generated bench profile it measures every
 # *.xplane.pb under $CORPUS (default ../shared/corpus next to the tree)
-# and, without --quick, the largest of those tiled 8 times in time
+# and, without --quick, each of those tiled in time to some 32 MB
 # (bench/tile-xspace.py, run by $PYTHON, which needs protobuf).
 # Exit status: 0 when everything ran (whether or not the targets were
 # met), 2 when something could not be built or run.
@@ -85,28 +85,35 @@ if [ -d "$corpus" ]; then
     profiles+=("${found[@]}")
 fi
 
-# A large real profile: the corpus's largest, its events repeated 8 times
-# in time by tile-xspace.py (which needs $PYTHON with protobuf).  The
-# corpus files are small; this one shows the rate at which a real
-# profile's events are read once the fixed costs are spread thin.
-tiled= tiled_from=
-if ((!quick)) && ((${#found[@]} > 0)); then
-    tiled_from=$(ls -S -L "${found[@]}" | head -n 1)
-    tiled=$tmp/tiled.xplane.pb
-    if "${PYTHON:-python3}" "$here/tile-xspace.py" --times=8 "$tiled_from" "$tiled"; then
-        # Timed only if read as what it is: 8 times the source's ops.
-        ops() {
-            rm -f "$tmp/db"*
-            "$jaxprof" top --db="$tmp/db" -n 0 --format=csv "$1" |
-                awk -F, 'NR > 1 { n += $5 } END { print n + 0 }'
-        }
-        [ "$(ops "$tiled")" -eq $(($(ops "$tiled_from") * 8)) ] ||
-            die "jaxprof top does not count 8 times the ops of $tiled_from in its tiling"
-        profiles+=("$tiled")
-    else
-        echo "xspace-speed.sh: no tiled profile (tile-xspace.py failed); measuring without it" >&2
-        tiled=
-    fi
+# Large real profiles: each corpus file's events repeated in time by
+# tile-xspace.py (which needs $PYTHON with protobuf) until it is some
+# tiled_mb MB.  The corpus files are small; these show the rate at which
+# each kind of real profile is read once the fixed costs are spread thin.
+tiled_mb=32 max_times=256
+declare -A tiled_label=()
+# ops FILE: the count of every op top finds in FILE.
+ops() {
+    rm -f "$tmp/db"*
+    "$jaxprof" top --db="$tmp/db" -n 0 --format=csv "$1" |
+        awk -F, 'NR > 1 { n += $5 } END { print n + 0 }'
+}
+if ((!quick)); then
+    for f in "${found[@]}"; do
+        fsize=$(stat -L -c %s "$f")
+        times=$(((tiled_mb * 1048576 + fsize - 1) / fsize))
+        ((times > max_times)) && times=$max_times
+        ((times >= 2)) || continue
+        out=$tmp/tiled-${#tiled_label[@]}.xplane.pb
+        if ! "${PYTHON:-python3}" "$here/tile-xspace.py" --times="$times" "$f" "$out"; then
+            echo "xspace-speed.sh: no tiled profiles (tile-xspace.py failed); measuring without them" >&2
+            break
+        fi
+        # Timed only if read as what it is: times the source's ops.
+        [ "$(ops "$out")" -eq $(($(ops "$f") * times)) ] ||
+            die "jaxprof top does not count $times times the ops of $f in its tiling"
+        tiled_label[$out]="${f#"$corpus"/} x$times (tile-xspace.py)"
+        profiles+=("$out")
+    done
 fi
 
 # timed NAME CMD...: one run; appends "wall_s cpu_s peak_rss_kb" to
@@ -156,7 +163,7 @@ for f in "${profiles[@]}"; do
     fsize=$(stat -L -c %s "$f")
     name=${f#"$corpus"/}
     [ "$f" = "$bench" ] && name="bench (gen-xplane)"
-    [ "$f" = "$tiled" ] && name="${tiled_from#"$corpus"/} x8 (tile-xspace.py)"
+    [ -n "${tiled_label[$f]:-}" ] && name=${tiled_label[$f]}
     cat "$f" >/dev/null # every run sees a warm page cache
     rm -f "$tmp/walk" "$tmp/walk1" "$tmp/one" "$tmp/all"
     # One CPU is taskset's: the walk runs under it too, so that both
