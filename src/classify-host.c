@@ -255,7 +255,19 @@ host_scope(struct classify *c, const struct pf_event *ev, int64_t dur)
 			    c->ev_stack[i - 1].child_ps, dur);
 			break;
 		}
-	idx = op_table_get(&c->scopes, &k, 0);
+	/*
+	 * An event's name under the same parent as the last time is the
+	 * same scope: the table's lookup was a twentieth of a TPU profile's
+	 * host plane, whose events repeat under one parent.
+	 */
+	if (c->meta_scope[ev->meta_index] != NO_ID &&
+	    c->meta_scope_parent[ev->meta_index] == k.module)
+		idx = c->meta_scope[ev->meta_index];
+	else {
+		idx = op_table_get(&c->scopes, &k, 0);
+		c->meta_scope[ev->meta_index] = (uint32_t)idx;
+		c->meta_scope_parent[ev->meta_index] = k.module;
+	}
 	c->scopes.aggs[idx].count++;
 	c->scopes.aggs[idx].total_ps = ps_add(c->scopes.aggs[idx].total_ps,
 	    dur);

@@ -192,6 +192,8 @@ struct classify {
 	/* Per event metadata of the plane: name and category ids, or NO_ID. */
 	uint32_t	*meta_name;
 	uint32_t	*meta_scope_name;	/* host_scope_name() */
+	/* host_scope(): the scope last found per metadata, and its parent. */
+	uint32_t	*meta_scope, *meta_scope_parent;
 	uint32_t	*meta_category;
 	/* A TensorFlow op's name and type ("x" and "MatMul" of "x:MatMul"). */
 	uint32_t	*meta_tf_name, *meta_tf_type;

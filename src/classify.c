@@ -698,6 +698,8 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	free(c->meta_category);
 	free(c->meta_tf_name);
 	free(c->meta_tf_type);
+	free(c->meta_scope);
+	free(c->meta_scope_parent);
 	free_meta_views(c);
 	free(c->op_memos);
 	c->op_memos = NULL;
@@ -718,10 +720,14 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	    sizeof *c->meta_tf_name);
 	c->meta_tf_type = xreallocarray(NULL, plane->nmetas + 1,
 	    sizeof *c->meta_tf_type);
+	c->meta_scope = xreallocarray(NULL, plane->nmetas + 1,
+	    sizeof *c->meta_scope);
+	c->meta_scope_parent = xreallocarray(NULL, plane->nmetas + 1,
+	    sizeof *c->meta_scope_parent);
 	for (i = 0; i <= plane->nmetas; i++)
 		c->meta_name[i] = c->meta_scope_name[i] =
 		    c->meta_category[i] = c->meta_tf_name[i] =
-		    c->meta_tf_type[i] = NO_ID;
+		    c->meta_tf_type[i] = c->meta_scope[i] = NO_ID;
 	return 0;
 }
 
@@ -1375,6 +1381,8 @@ classify_release(struct classify *c)
 	free(c->meta_category);
 	free(c->meta_tf_name);
 	free(c->meta_tf_type);
+	free(c->meta_scope);
+	free(c->meta_scope_parent);
 	free_meta_views(c);
 	free_module_ids(c);
 	free(c->kernel_memos);
