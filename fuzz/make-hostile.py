@@ -56,6 +56,34 @@ def space(events, line_ts=0, name=b"fusion.1"):
     return flen(1, plane) + flen(4, "host0")
 
 
+def hlo_module(comps, entry_id):
+    """An xla.HloProto; comps are (id, fused, [(opcode, [called ids])])."""
+    module = flen(1, "jit_hostile")
+    iid = 1
+    for cid, fused, instrs in comps:
+        comp = flen(1, "comp.%d" % cid)
+        for opcode, calls in instrs:
+            instr = flen(1, "%s.%d" % (opcode, iid)) + flen(2, opcode)
+            if opcode == "fusion":
+                instr += flen(11, "kLoop")
+            instr += fint(35, iid)
+            for called in calls:
+                instr += fint(38, called)
+            comp += flen(2, instr)
+            iid += 1
+        comp += fint(5, cid) + (fint(7, 1) if fused else b"")
+        module += flen(3, comp)
+    module += fint(5, 1) + fint(6, entry_id)
+    return flen(1, module)
+
+
+def shared_calls(depth, leaf):
+    """Computations 1..depth, each calling the next twice; the last: leaf."""
+    comps = [(k, False, [("call", [k + 1]), ("call", [k + 1])])
+             for k in range(1, depth)]
+    return comps + [(depth, False, leaf)]
+
+
 LIMIT = 1 << 61
 INT64_MAX = (1 << 63) - 1
 
@@ -103,6 +131,17 @@ def main(out):
     write(f"{j}/end-before-begin.trace.json", (
         '{"traceEvents":[{"ph":"B","pid":1,"tid":1,"name":"a","ts":10},'
         '{"ph":"E","pid":1,"tid":1,"ts":5}]}').encode())
+    # A hang (timeout-fusion-calls.hlo.pb, found by fuzz-hlo): call graphs
+    # that share computations, 2^47 paths deep: a
+    # fusion's category looked for a dot down every path, and the launch
+    # order spliced every path in.
+    h = os.path.join(out, "hlo")
+    write(f"{h}/fusion-of-shared-calls.hlo.pb", hlo_module(
+        shared_calls(48, [("add", [])]) +
+        [(100, False, [("fusion", [1])])], 100))
+    write(f"{h}/calls-of-shared-calls.hlo.pb", hlo_module(
+        shared_calls(48, [("fusion", [101])]) +
+        [(101, True, [("add", [])]), (100, False, [("call", [1])])], 100))
     # Class 2: an archive entry dated 1e13 s after the epoch.
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz", format=tarfile.PAX_FORMAT) as t:

@@ -12,6 +12,12 @@
 
 /* Nesting of called computations followed when ordering launches. */
 #define MAX_CALL_DEPTH	64
+/*
+ * Computations spliced into the launch order, at most, per instruction
+ * of the module: a call graph that shares computations can otherwise
+ * splice exponentially many (found by fuzzing); XLA's do not come near.
+ */
+#define SPLICES_PER_INSTR	16
 
 struct hlo_set {
 	struct hlo_module **mods;
@@ -119,37 +125,114 @@ launch_of_kept(struct launch_memo *lm, const struct hlo_module *m,
 	return (enum hlo_launch)(lm->by_id[id] - 1);
 }
 
-static const CompProto *
-find_comp(const ModuleProto *mp, int64_t id)
+/* What fused computations are asked about (comp_has()). */
+enum held { HOLDS_CONVOLUTION, HOLDS_DOT, NHELD };
+static const char *const held_opcode[NHELD] = { "convolution", "dot" };
+enum { HELD_UNKNOWN, HELD_LOOKING, HELD_NO, HELD_YES };
+
+/* A module's computations by id, and what each was found to hold. */
+struct comps {
+	const ModuleProto *mp;
+	uint32_t	*by_id;		/* indexes of computations, by id */
+	uint8_t		*held[NHELD];	/* per computation: HELD_* */
+};
+
+static int
+cmp_comp_ids(const void *a, const void *b, void *mp)
+{
+	CompProto *const *c = ((const ModuleProto *)mp)->computations;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (c[x]->id != c[y]->id)
+		return c[x]->id < c[y]->id ? -1 : 1;
+	return x < y ? -1 : x > y;	/* the first of an id is found */
+}
+
+static void
+comps_init(struct comps *cs, const ModuleProto *mp)
 {
 	size_t i;
 
+	cs->mp = mp;
+	cs->by_id = xcalloc(mp->n_computations + 1, sizeof *cs->by_id);
 	for (i = 0; i < mp->n_computations; i++)
-		if (mp->computations[i]->id == id)
-			return mp->computations[i];
-	return NULL;
+		cs->by_id[i] = (uint32_t)i;
+	qsort_r(cs->by_id, mp->n_computations, sizeof *cs->by_id,
+	    cmp_comp_ids, (void *)mp);
+	for (i = 0; i < NHELD; i++)
+		cs->held[i] = xcalloc(mp->n_computations + 1,
+		    sizeof *cs->held[i]);
 }
 
-/* Whether a computation (or one it calls) holds an instruction of opcode. */
-static int
-comp_has(const ModuleProto *mp, const CompProto *c, const char *opcode,
-    int depth)
+static void
+comps_release(struct comps *cs)
 {
-	size_t i, j;
+	size_t i;
 
-	if (c == NULL || depth > MAX_CALL_DEPTH)
-		return 0;
-	for (i = 0; i < c->n_instructions; i++) {
-		const InstrProto *in = c->instructions[i];
+	free(cs->by_id);
+	for (i = 0; i < NHELD; i++)
+		free(cs->held[i]);
+}
 
-		if (strcmp(in->opcode, opcode) == 0)
-			return 1;
-		for (j = 0; j < in->n_called_computation_ids; j++)
-			if (comp_has(mp, find_comp(mp, in->called_computation_ids[j]),
-			    opcode, depth + 1))
-				return 1;
+/* The index of the (first) computation of that id, or -1. */
+static int64_t
+comp_index(const struct comps *cs, int64_t id)
+{
+	CompProto *const *c = cs->mp->computations;
+	size_t lo = 0, hi = cs->mp->n_computations;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c[cs->by_id[mid]]->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return 0;
+	return lo < cs->mp->n_computations && c[cs->by_id[lo]]->id == id ?
+	    (int64_t)cs->by_id[lo] : -1;
+}
+
+static const CompProto *
+find_comp(const struct comps *cs, int64_t id)
+{
+	int64_t i = comp_index(cs, id);
+
+	return i < 0 ? NULL : cs->mp->computations[i];
+}
+
+/*
+ * Whether computation i (or one it calls) holds an instruction of the
+ * opcode asked.  Each computation is looked into once per question: a
+ * call graph that shares computations was explored path by path before,
+ * exponentially long (found by fuzzing).  One on a cycle, or deeper than
+ * MAX_CALL_DEPTH, holds nothing.
+ */
+static int
+comp_has(struct comps *cs, int64_t i, enum held what, int depth)
+{
+	const CompProto *c;
+	uint8_t *state;
+	size_t k, j;
+	int yes = 0;
+
+	if (i < 0 || depth > MAX_CALL_DEPTH)
+		return 0;
+	state = &cs->held[what][i];
+	if (*state != HELD_UNKNOWN)
+		return *state == HELD_YES;
+	*state = HELD_LOOKING;
+	c = cs->mp->computations[i];
+	for (k = 0; !yes && k < c->n_instructions; k++) {
+		const InstrProto *in = c->instructions[k];
+
+		yes = strcmp(in->opcode, held_opcode[what]) == 0;
+		for (j = 0; !yes && j < in->n_called_computation_ids; j++)
+			yes = comp_has(cs, comp_index(cs,
+			    in->called_computation_ids[j]), what, depth + 1);
+	}
+	*state = yes ? HELD_YES : HELD_NO;
+	return yes;
 }
 
 /*
@@ -158,7 +241,7 @@ comp_has(const ModuleProto *mp, const CompProto *c, const char *opcode,
  * hold, everything else by opcode.
  */
 static const char *
-category_of(const ModuleProto *mp, const InstrProto *in)
+category_of(struct comps *cs, const InstrProto *in)
 {
 	const char *t = in->custom_call_target;
 
@@ -173,12 +256,12 @@ category_of(const ModuleProto *mp, const InstrProto *in)
 		return "custom-call";
 	}
 	if (strcmp(in->opcode, "fusion") == 0) {
-		const CompProto *fused = in->n_called_computation_ids > 0 ?
-		    find_comp(mp, in->called_computation_ids[0]) : NULL;
+		int64_t fused = in->n_called_computation_ids > 0 ?
+		    comp_index(cs, in->called_computation_ids[0]) : -1;
 
-		if (comp_has(mp, fused, "convolution", 0))
+		if (comp_has(cs, fused, HOLDS_CONVOLUTION, 0))
 			return "convolution fusion";
-		if (comp_has(mp, fused, "dot", 0))
+		if (comp_has(cs, fused, HOLDS_DOT, 0))
 			return "gemm fusion";
 		if (strcmp(in->fusion_kind, "kLoop") == 0)
 			return "loop fusion";
@@ -201,7 +284,7 @@ category_of(const ModuleProto *mp, const InstrProto *in)
  * kernel after the first.  Other instructions are a class of their own.
  */
 static uint64_t
-kernel_class_of(const ModuleProto *mp, const InstrProto *in)
+kernel_class_of(const struct comps *cs, const InstrProto *in)
 {
 	const CompProto *fused;
 	uint64_t h;
@@ -209,7 +292,7 @@ kernel_class_of(const ModuleProto *mp, const InstrProto *in)
 
 	if (strcmp(in->opcode, "fusion") != 0 ||
 	    in->n_called_computation_ids == 0 ||
-	    (fused = find_comp(mp, in->called_computation_ids[0])) == NULL)
+	    (fused = find_comp(cs, in->called_computation_ids[0])) == NULL)
 		return strmap_hash(in->name, strlen(in->name));
 	h = strmap_hash(in->fusion_kind, strlen(in->fusion_kind));
 	for (i = 0; i < fused->n_instructions; i++)
@@ -249,7 +332,7 @@ frame_source(struct hlo_module *m, const ModuleProto *mp, int32_t frame_id,
  * the caller), and records its name in m->names.
  */
 static void
-fill_instr(struct hlo_module *m, const ModuleProto *mp, const char *comp_name,
+fill_instr(struct hlo_module *m, struct comps *cs, const char *comp_name,
     const InstrProto *in, size_t k, struct launch_memo *lm)
 {
 	const Xla__OpMetadata *md = in->metadata;
@@ -266,7 +349,7 @@ fill_instr(struct hlo_module *m, const ModuleProto *mp, const char *comp_name,
 	out->name = m->names.strings[name];
 	opcode = strmap_intern(&m->strings, in->opcode, strlen(in->opcode));
 	out->opcode = m->strings.strings[opcode];
-	category = category_of(mp, in);
+	category = category_of(cs, in);
 	/* A category is a literal or the opcode, kept just above. */
 	out->category = category == in->opcode ? out->opcode : category;
 	out->fusion_kind = keep(m, in->fusion_kind);
@@ -281,11 +364,11 @@ fill_instr(struct hlo_module *m, const ModuleProto *mp, const char *comp_name,
 		out->source_file = keep(m, md->source_file);
 		out->source_line = md->source_line;
 	} else if (md != NULL)
-		frame_source(m, mp, md->stack_frame_id, out);
+		frame_source(m, cs->mp, md->stack_frame_id, out);
 	out->id = in->id;
 	out->schedule_index = -1;
 	out->launch = launch_of_kept(lm, m, opcode);
-	out->kernel_class = kernel_class_of(mp, in);
+	out->kernel_class = kernel_class_of(cs, in);
 }
 
 /* The index in m->instrs of the instruction with that id, or -1. */
@@ -309,10 +392,12 @@ instr_by_id(const struct hlo_module *m, const int64_t *sorted_ids,
 struct order_ctx {
 	struct hlo_module *m;
 	const ModuleProto *mp;
+	const struct comps *comps;
 	int64_t		*sorted_ids;
 	uint32_t	*order;
 	const InstrProto **protos;	/* of m->instrs, index for index */
 	size_t		 cap;
+	size_t		 splices_left;	/* SPLICES_PER_INSTR of them */
 };
 
 /* Appends the launches of computation c in run order (see read-hlo.h). */
@@ -323,8 +408,10 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth)
 	const int64_t *ids = NULL;
 	size_t n = 0, i, j;
 
-	if (c == NULL || c->is_fusion_computation || depth > MAX_CALL_DEPTH)
+	if (c == NULL || c->is_fusion_computation || depth > MAX_CALL_DEPTH ||
+	    o->splices_left == 0)
 		return;
+	o->splices_left--;
 	for (i = 0; sched != NULL && i < sched->n_sequences; i++)
 		if (sched->sequences[i]->key == c->id &&
 		    sched->sequences[i]->value != NULL) {
@@ -356,7 +443,7 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth)
 		/* A call, loop or branch runs its computations here. */
 		in = o->protos[k];
 		for (j = 0; j < in->n_called_computation_ids; j++)
-			add_launches(o, find_comp(o->mp,
+			add_launches(o, find_comp(o->comps,
 			    in->called_computation_ids[j]), depth + 1);
 	}
 }
@@ -410,9 +497,11 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 {
 	struct launch_memo lm = { NULL, 0 };
 	struct order_ctx o;
+	struct comps cs;
 	int64_t *ids;
 	size_t i, j, k;
 
+	comps_init(&cs, mp);
 	m->name = keep(m, mp->name);
 	m->program_id = mp->id;
 	for (i = 0; i < mp->n_computations; i++)
@@ -430,7 +519,7 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 
 		for (j = 0; j < c->n_instructions; j++, k++) {
 			o.protos[k] = c->instructions[j];
-			fill_instr(m, mp, comp_name, o.protos[k], k, &lm);
+			fill_instr(m, &cs, comp_name, o.protos[k], k, &lm);
 			ids[k] = m->instrs[k].id;
 		}
 	}
@@ -439,6 +528,8 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 
 	o.m = m;
 	o.mp = mp;
+	o.comps = &cs;
+	o.splices_left = SPLICES_PER_INSTR * (m->ninstrs + 1);
 	o.order = xcalloc(m->ninstrs + 1, sizeof *o.order);
 	for (i = 0; i < m->ninstrs; i++)
 		o.order[i] = (uint32_t)i;
@@ -446,7 +537,8 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 	o.sorted_ids = xcalloc(m->ninstrs + 1, sizeof *o.sorted_ids);
 	for (i = 0; i < m->ninstrs; i++)
 		o.sorted_ids[i] = ids[o.order[i]];
-	add_launches(&o, find_comp(mp, mp->entry_computation_id), 0);
+	add_launches(&o, find_comp(&cs, mp->entry_computation_id), 0);
+	comps_release(&cs);
 	free(o.sorted_ids);
 	free(o.order);
 	free(o.protos);
