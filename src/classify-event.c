@@ -287,7 +287,7 @@ split_tf_op(const char *name, size_t *name_len)
 uint32_t
 event_name_intern(struct classify *c, const struct pf_event *ev)
 {
-	return c->meta_name[ev->meta_index] =
+	return c->meta_memo[ev->meta_index].name =
 	    intern_str(c, pf_event_name(ev));
 }
 
@@ -331,7 +331,7 @@ category_of(struct classify *c, const struct pf_event *ev, uint32_t op,
 	    c->ev_view[PF_KEY_HLO_CATEGORY] : NULL;
 	if (pf_stat_str(st, &cat))
 		return intern(c, cat.ptr, cat.len);
-	slot = &c->meta_category[ev->meta_index];
+	slot = &c->meta_memo[ev->meta_index].category;
 	if (*slot == NO_ID) {
 		st = pf_stat_find(ev->meta->stats, ev->meta->nstats,
 		    PF_KEY_HLO_CATEGORY);

@@ -121,7 +121,7 @@ host_op(struct classify *c, const struct pf_event *ev, int tf_name,
 		 * event was a tenth of reading a TensorFlow GPU profile.  The
 		 * full name: trace JSON shows "MatMul" for "x:MatMul".
 		 */
-		uint32_t *name = &c->meta_tf_name[ev->meta_index];
+		uint32_t *name = &c->meta_memo[ev->meta_index].tf_name;
 		struct op_key k = { NO_ID, NO_ID, -1 };
 
 		if (*name == NO_ID) {
@@ -131,11 +131,11 @@ host_op(struct classify *c, const struct pf_event *ev, int tf_name,
 			if (!split_tf_op(full, &tf_len))
 				return 0;
 			*name = intern(c, full, tf_len);
-			c->meta_tf_type[ev->meta_index] =
+			c->meta_memo[ev->meta_index].tf_type =
 			    intern_str(c, full + tf_len + 1);
 		}
 		k.name = *name;
-		category = c->meta_tf_type[ev->meta_index];
+		category = c->meta_memo[ev->meta_index].tf_type;
 		c->occ_instr = NULL;
 		add_op_occurrence(c, CAND_HOST_TF, &k, category, start, dur,
 		    0, 0, 0, 0, NULL);
@@ -218,7 +218,7 @@ host_scope_name(struct classify *c, const struct pf_event *ev)
 {
 	static const char graph[] = " (CudaGraph:";
 	const size_t glen = sizeof graph - 1;
-	uint32_t *slot = &c->meta_scope_name[ev->meta_index];
+	uint32_t *slot = &c->meta_memo[ev->meta_index].scope_name;
 	const char *s;
 	size_t len, digits;
 
@@ -242,6 +242,7 @@ host_scope_name(struct classify *c, const struct pf_event *ev)
 static uint32_t
 host_scope(struct classify *c, const struct pf_event *ev, int64_t dur)
 {
+	struct meta_memo *mm = &c->meta_memo[ev->meta_index];
 	struct op_key k;
 	size_t i, idx;
 
@@ -260,13 +261,12 @@ host_scope(struct classify *c, const struct pf_event *ev, int64_t dur)
 	 * same scope: the table's lookup was a twentieth of a TPU profile's
 	 * host plane, whose events repeat under one parent.
 	 */
-	if (c->meta_scope[ev->meta_index] != NO_ID &&
-	    c->meta_scope_parent[ev->meta_index] == k.module)
-		idx = c->meta_scope[ev->meta_index];
+	if (mm->scope != NO_ID && mm->scope_parent == k.module)
+		idx = mm->scope;
 	else {
 		idx = op_table_get(&c->scopes, &k, 0);
-		c->meta_scope[ev->meta_index] = (uint32_t)idx;
-		c->meta_scope_parent[ev->meta_index] = k.module;
+		mm->scope = (uint32_t)idx;
+		mm->scope_parent = k.module;
 	}
 	c->scopes.aggs[idx].count++;
 	c->scopes.aggs[idx].total_ps = ps_add(c->scopes.aggs[idx].total_ps,

@@ -23,6 +23,17 @@ enum candidate {
 	NCAND,
 };
 
+/* What is known of an event metadata of the plane: string ids, or NO_ID. */
+struct meta_memo {
+	uint32_t	 name;
+	uint32_t	 scope_name;	/* host_scope_name() */
+	uint32_t	 category;
+	/* A TensorFlow op's name and type ("x" and "MatMul" of "x:MatMul"). */
+	uint32_t	 tf_name, tf_type;
+	/* host_scope(): the scope last found for it, and that one's parent. */
+	uint32_t	 scope, scope_parent;
+};
+
 /* An op's identity before its module is resolved. */
 struct op_key {
 	uint32_t	name;
@@ -189,14 +200,7 @@ struct classify {
 	size_t		 nmodule_ids;
 	size_t		 last_module_ids;	/* the one used last */
 	size_t		*meta_kernel;	/* kernel index + 1 per metadata */
-	/* Per event metadata of the plane: name and category ids, or NO_ID. */
-	uint32_t	*meta_name;
-	uint32_t	*meta_scope_name;	/* host_scope_name() */
-	/* host_scope(): the scope last found per metadata, and its parent. */
-	uint32_t	*meta_scope, *meta_scope_parent;
-	uint32_t	*meta_category;
-	/* A TensorFlow op's name and type ("x" and "MatMul" of "x:MatMul"). */
-	uint32_t	*meta_tf_name, *meta_tf_type;
+	struct meta_memo *meta_memo;	/* per event metadata of the plane */
 	uint8_t		*meta_host;	/* host_name_kind(), 0 until known */
 	uint8_t		*meta_copy;	/* copy_name(), 0 until known */
 	struct pf_bytes	 last_module;	/* hlo_module of the last event */
@@ -262,7 +266,7 @@ uint32_t	event_name_intern(struct classify *c, const struct pf_event *ev);
 static inline uint32_t
 event_name_id(struct classify *c, const struct pf_event *ev)
 {
-	uint32_t id = c->meta_name[ev->meta_index];
+	uint32_t id = c->meta_memo[ev->meta_index].name;
 
 	return id != NO_ID ? id : event_name_intern(c, ev);
 }

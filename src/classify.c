@@ -693,13 +693,7 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	c->meta_host = xcalloc(plane->nmetas + 1, sizeof *c->meta_host);
 	free(c->meta_copy);
 	c->meta_copy = xcalloc(plane->nmetas + 1, sizeof *c->meta_copy);
-	free(c->meta_name);
-	free(c->meta_scope_name);
-	free(c->meta_category);
-	free(c->meta_tf_name);
-	free(c->meta_tf_type);
-	free(c->meta_scope);
-	free(c->meta_scope_parent);
+	free(c->meta_memo);
 	free_meta_views(c);
 	free(c->op_memos);
 	c->op_memos = NULL;
@@ -710,24 +704,14 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	c->last_op_looked = 0;
 	c->nmetas = plane->nmetas;
 	c->meta_views = xcalloc(plane->nmetas + 1, sizeof *c->meta_views);
-	c->meta_name = xreallocarray(NULL, plane->nmetas + 1,
-	    sizeof *c->meta_name);
-	c->meta_scope_name = xreallocarray(NULL, plane->nmetas + 1,
-	    sizeof *c->meta_scope_name);
-	c->meta_category = xreallocarray(NULL, plane->nmetas + 1,
-	    sizeof *c->meta_category);
-	c->meta_tf_name = xreallocarray(NULL, plane->nmetas + 1,
-	    sizeof *c->meta_tf_name);
-	c->meta_tf_type = xreallocarray(NULL, plane->nmetas + 1,
-	    sizeof *c->meta_tf_type);
-	c->meta_scope = xreallocarray(NULL, plane->nmetas + 1,
-	    sizeof *c->meta_scope);
-	c->meta_scope_parent = xreallocarray(NULL, plane->nmetas + 1,
-	    sizeof *c->meta_scope_parent);
-	for (i = 0; i <= plane->nmetas; i++)
-		c->meta_name[i] = c->meta_scope_name[i] =
-		    c->meta_category[i] = c->meta_tf_name[i] =
-		    c->meta_tf_type[i] = c->meta_scope[i] = NO_ID;
+	c->meta_memo = xreallocarray(NULL, plane->nmetas + 1,
+	    sizeof *c->meta_memo);
+	for (i = 0; i <= plane->nmetas; i++) {
+		struct meta_memo *m = &c->meta_memo[i];
+
+		m->name = m->scope_name = m->category = m->tf_name =
+		    m->tf_type = m->scope = NO_ID;
+	}
 	return 0;
 }
 
@@ -1376,13 +1360,7 @@ classify_release(struct classify *c)
 	free(c->meta_host);
 	free(c->meta_copy);
 	free(c->class_of);
-	free(c->meta_name);
-	free(c->meta_scope_name);
-	free(c->meta_category);
-	free(c->meta_tf_name);
-	free(c->meta_tf_type);
-	free(c->meta_scope);
-	free(c->meta_scope_parent);
+	free(c->meta_memo);
 	free_meta_views(c);
 	free_module_ids(c);
 	free(c->kernel_memos);
