@@ -25,7 +25,7 @@ struct index;
  * The tables few reports read, which a run may leave packed (compressed,
  * in table packed_rows) until a command needs them: their rows took a
  * fifth to a third of a cold top on real GPU profiles, and steps and
- * executions a sixth on TPU profiles (a row per step and module run on
+ * executions 13% of one on a TPU profile (a row per step and module run on
  * every core).
  */
 #define INDEX_HOST_EVENTS	0x1u	/* idle, compile */
