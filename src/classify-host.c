@@ -121,21 +121,20 @@ host_op(struct classify *c, const struct pf_event *ev, int tf_name,
 		 * event was a tenth of reading a TensorFlow GPU profile.  The
 		 * full name: trace JSON shows "MatMul" for "x:MatMul".
 		 */
-		uint32_t *name = &c->meta_memo[ev->meta_index].tf_name;
+		struct meta_memo *mm = &c->meta_memo[ev->meta_index];
 		struct op_key k = { NO_ID, NO_ID, -1 };
 
-		if (*name == NO_ID) {
+		if (mm->tf_name == NO_ID) {
 			const char *full = ev->meta->name;
 			size_t tf_len;
 
 			if (!split_tf_op(full, &tf_len))
 				return 0;
-			*name = intern(c, full, tf_len);
-			c->meta_memo[ev->meta_index].tf_type =
-			    intern_str(c, full + tf_len + 1);
+			mm->tf_name = intern(c, full, tf_len);
+			mm->tf_type = intern_str(c, full + tf_len + 1);
 		}
-		k.name = *name;
-		category = c->meta_memo[ev->meta_index].tf_type;
+		k.name = mm->tf_name;
+		category = mm->tf_type;
 		c->occ_instr = NULL;
 		add_op_occurrence(c, CAND_HOST_TF, &k, category, start, dur,
 		    0, 0, 0, 0, NULL);
