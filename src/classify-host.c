@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,19 +274,39 @@ host_scope(struct classify *c, const struct pf_event *ev, int64_t dur)
 	return (uint32_t)idx;
 }
 
-/* Appends string id s of the plane's summary to b's text; its offset. */
+/*
+ * A batch's text so far, and where its recent names went in it: a plane's
+ * host events repeat a few line and event names, each then kept once a
+ * batch (and packed once, index_rows_text_kept()).
+ */
+#define BATCH_TEXTS_SEEN	256
+
+struct batch_texts {
+	size_t	 len, cap;
+	struct batch_text_seen {
+		uint32_t	 id;
+		size_t		 at;	/* SIZE_MAX: none yet */
+	} seen[BATCH_TEXTS_SEEN];
+};
+
+/* String id s of the plane's summary in b's text; its offset. */
 static size_t
-batch_text(struct host_event_batch *b, size_t *len, size_t *cap,
+batch_text(struct host_event_batch *b, struct batch_texts *bt,
     const struct strmap *m, uint32_t s)
 {
-	size_t at = *len, n = m->lengths[s] + 1;
+	struct batch_text_seen *seen = &bt->seen[s % BATCH_TEXTS_SEEN];
+	size_t at = bt->len, n = m->lengths[s] + 1;
 
-	if (*len + n > *cap) {
-		*cap = (*len + n) * 2;
-		b->text = xreallocarray(b->text, *cap, 1);
+	if (seen->at != SIZE_MAX && seen->id == s)
+		return seen->at;
+	if (bt->len + n > bt->cap) {
+		bt->cap = (bt->len + n) * 2;
+		b->text = xreallocarray(b->text, bt->cap, 1);
 	}
 	memcpy(b->text + at, m->strings[s], n);
-	*len += n;
+	bt->len += n;
+	seen->id = s;
+	seen->at = at;
 	return at;
 }
 
@@ -296,10 +317,14 @@ hand_host_events(struct classify *c)
 	struct plane_summary *p = c->plane;
 	const struct strmap *m = &c->fs->strings;
 	struct host_event_batch *b;
-	size_t i, len = 0, cap = 0;
+	struct batch_texts bt;
+	size_t i;
 
 	if (p->nhost_events == 0)
 		return;
+	bt.len = bt.cap = 0;
+	for (i = 0; i < BATCH_TEXTS_SEEN; i++)
+		bt.seen[i].at = SIZE_MAX;
 	b = xcalloc(1, sizeof *b);
 	b->rows = xcalloc(p->nhost_events, sizeof *b->rows);
 	b->nrows = p->nhost_events;
@@ -307,8 +332,8 @@ hand_host_events(struct classify *c)
 		const struct host_event_rec *h = &p->host_events[i];
 		struct host_event_row *r = &b->rows[i];
 
-		r->name = batch_text(b, &len, &cap, m, h->name);
-		r->line = batch_text(b, &len, &cap, m, h->line);
+		r->name = batch_text(b, &bt, m, h->name);
+		r->line = batch_text(b, &bt, m, h->line);
 		r->depth = h->depth;
 		r->start_ps = h->start_ps;
 		r->dur_ps = h->dur_ps;

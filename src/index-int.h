@@ -50,7 +50,10 @@ int	index_step(struct index *ix, sqlite3_stmt *st, char **cause);
  * index_rows_end() completes the row, and the rows wait in the writer
  * until a statement's worth is full or index_rows_flush().  Texts set with
  * index_rows_text() must stay valid until then; index_rows_text_copy()
- * keeps a copy.  Rows keep their order, and so their rowids.
+ * keeps a copy; index_rows_text_kept() is for a text that stays in place,
+ * unchanged, until index_rows_flush(), as names interned for a file do:
+ * a packed row holds it once, and its repeats by reference.  Rows keep
+ * their order, and so their rowids.
  */
 struct index_rows;
 
@@ -61,6 +64,7 @@ void	index_rows_free(struct index_rows *r);
 void	index_rows_int(struct index_rows *r, int col, sqlite3_int64 v);
 void	index_rows_text(struct index_rows *r, int col, const char *s);
 void	index_rows_text_copy(struct index_rows *r, int col, const char *s);
+void	index_rows_text_kept(struct index_rows *r, int col, const char *s);
 /* Completes the row; -1 with *cause when a full batch fails to insert. */
 int	index_rows_end(struct index_rows *r, char **cause);
 /*
@@ -72,10 +76,11 @@ int	index_rows_flush(struct index_rows *r, char **cause);
 /*
  * A packed row of packed_rows: each row's cells in column order, each a
  * kind byte, then for an integer a zigzag varint, for a text its bytes
- * and NUL; compressed with zstd (PACKED_LEVEL in index-rows.c) as one or
+ * and NUL, for a reference a varint: the number (from 0) of a text before
+ * it in the packed row, which it repeats; compressed with zstd (PACKED_LEVEL in index-rows.c) as one or
  * more frames, one after another.
  */
-enum { PACKED_NULL, PACKED_INT, PACKED_TEXT };
+enum { PACKED_NULL, PACKED_INT, PACKED_TEXT, PACKED_REF };
 
 /*
  * The table named name (its literal) when it is packable and among the

@@ -54,15 +54,33 @@ damaged(const char *table, char **cause)
 
 struct cursor {
 	const unsigned char *p, *end;
+	/* The packed row's texts so far, for its references (PACKED_REF). */
+	const char	**texts;
+	size_t		 ntexts, texts_cap;
 };
+
+/* The varint at cur into *v; -1 if it does not end in the row. */
+static int
+get_varint(struct cursor *cur, uint64_t *v)
+{
+	int shift = 0;
+
+	*v = 0;
+	do {
+		if (cur->p == cur->end || shift > 63)
+			return -1;
+		*v |= (uint64_t)(*cur->p & 0x7f) << shift;
+		shift += 7;
+	} while (*cur->p++ & 0x80);
+	return 0;
+}
 
 /* One packed cell (index-int.h) into column col of r; -1 if damaged. */
 static int
 unpack_cell(struct cursor *cur, struct index_rows *r, int col)
 {
 	const unsigned char *nul;
-	uint64_t v = 0;
-	int shift = 0;
+	uint64_t v;
 
 	if (cur->p == cur->end)
 		return -1;
@@ -70,12 +88,8 @@ unpack_cell(struct cursor *cur, struct index_rows *r, int col)
 	case PACKED_NULL:
 		return 0;
 	case PACKED_INT:
-		do {
-			if (cur->p == cur->end || shift > 63)
-				return -1;
-			v |= (uint64_t)(*cur->p & 0x7f) << shift;
-			shift += 7;
-		} while (*cur->p++ & 0x80);
+		if (get_varint(cur, &v) == -1)
+			return -1;
 		/* Zigzag: 0, -1, 1, -2... as 0, 1, 2, 3... */
 		index_rows_int(r, col, (v & 1) != 0 ?
 		    -(sqlite3_int64)(v >> 1) - 1 : (sqlite3_int64)(v >> 1));
@@ -84,8 +98,19 @@ unpack_cell(struct cursor *cur, struct index_rows *r, int col)
 		nul = memchr(cur->p, '\0', (size_t)(cur->end - cur->p));
 		if (nul == NULL)
 			return -1;
+		if (cur->ntexts == cur->texts_cap) {
+			cur->texts_cap = cur->texts_cap * 2 + 64;
+			cur->texts = xreallocarray(cur->texts, cur->texts_cap,
+			    sizeof *cur->texts);
+		}
+		cur->texts[cur->ntexts++] = (const char *)cur->p;
 		index_rows_text(r, col, (const char *)cur->p);
 		cur->p = nul + 1;
+		return 0;
+	case PACKED_REF:
+		if (get_varint(cur, &v) == -1 || v >= cur->ntexts)
+			return -1;
+		index_rows_text(r, col, cur->texts[v]);
 		return 0;
 	}
 	return -1;
@@ -97,7 +122,7 @@ unpack_rows(struct index *ix, const char *table, int ncols,
     const unsigned char *buf, size_t n, sqlite3_int64 nrows, char **cause)
 {
 	struct index_rows *r = index_rows_new(ix, table, ncols);
-	struct cursor cur = { buf, buf + n };
+	struct cursor cur = { buf, buf + n, NULL, 0, 0 };
 	sqlite3_int64 i;
 	int c, rc = 0;
 
@@ -113,6 +138,7 @@ unpack_rows(struct index *ix, const char *table, int ncols,
 	if (rc == 0)
 		rc = index_rows_flush(r, cause);
 	index_rows_free(r);
+	free(cur.texts);
 	return rc;
 }
 

@@ -306,8 +306,8 @@ put_host_event(struct index_rows *rows, sqlite3_int64 file_id,
 {
 	index_rows_int(rows, 1, file_id);
 	index_rows_int(rows, 2, plane);
-	index_rows_text(rows, 3, line);
-	index_rows_text(rows, 4, name);
+	index_rows_text_kept(rows, 3, line);
+	index_rows_text_kept(rows, 4, name);
 	index_rows_int(rows, 5, depth);
 	index_rows_int(rows, 6, start_ps);
 	index_rows_int(rows, 7, dur_ps);
@@ -330,7 +330,7 @@ write_timeline(struct writers *w, sqlite3_int64 file_id,
 
 		index_rows_int(rows, 1, file_id);
 		index_rows_int(rows, 2, plane);
-		index_rows_text(rows, 3, s[e->module]);
+		index_rows_text_kept(rows, 3, s[e->module]);
 		if (e->program_id != -1)
 			index_rows_int(rows, 4, e->program_id);
 		if (e->run_id != -1)
@@ -566,9 +566,9 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 
 		index_rows_int(rows, 1, file_id);
 		index_rows_int(rows, 2, plane);
-		index_rows_text(rows, 3, step_source_name(r->source));
+		index_rows_text_kept(rows, 3, step_source_name(r->source));
 		index_rows_int(rows, 4, r->step);
-		index_rows_text(rows, 5, s[r->name]);
+		index_rows_text_kept(rows, 5, s[r->name]);
 		index_rows_int(rows, 6, r->start_ps);
 		index_rows_int(rows, 7, r->dur_ps);
 		index_rows_int(rows, 8, r->busy_ps[BUSY_COMPUTE]);
@@ -601,9 +601,9 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 
 		index_rows_int(rows, 1, file_id);
 		index_rows_int(rows, 2, plane);
-		index_rows_text(rows, 3, s[r->line]);
-		index_rows_text(rows, 4, s[r->name]);
-		index_rows_text(rows, 5, transfer_dir_name(r->dir));
+		index_rows_text_kept(rows, 3, s[r->line]);
+		index_rows_text_kept(rows, 4, s[r->name]);
+		index_rows_text_kept(rows, 5, transfer_dir_name(r->dir));
 		index_rows_int(rows, 6, r->on_host);
 		if (r->bytes >= 0)
 			index_rows_int(rows, 7, r->bytes);

@@ -17,7 +17,7 @@
 
 #include "discover.h"
 
-#define INDEX_SCHEMA_VERSION	10
+#define INDEX_SCHEMA_VERSION	11
 
 struct index;
 

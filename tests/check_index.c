@@ -959,6 +959,21 @@ START_TEST(test_packed_rows)
 	static const unsigned char cut_int[] = { 1, 0x80, 0x80 };
 	static const unsigned char cut_text[] = { 2, 'a', 'b' };
 	static const unsigned char bad_kind[] = { 7 };
+	/* A reference to a text the row has not held; one cut short. */
+	static const unsigned char ref_ahead[] = { 2, 'a', 0, 3, 1 };
+	static const unsigned char ref_first[] = { 3, 0 };
+	static const unsigned char cut_ref[] = { 2, 'a', 0, 3, 0x80 };
+	static const struct {
+		const unsigned char	*cells;
+		size_t			 n;
+	} damage[] = {
+		{ cut_int, sizeof cut_int },
+		{ cut_text, sizeof cut_text },
+		{ bad_kind, sizeof bad_kind },
+		{ ref_ahead, sizeof ref_ahead },
+		{ ref_first, sizeof ref_first },
+		{ cut_ref, sizeof cut_ref },
+	};
 	const size_t nints = sizeof ints / sizeof ints[0];
 	struct index *ix;
 	struct index_rows *r;
@@ -1011,13 +1026,8 @@ START_TEST(test_packed_rows)
 	ck_assert_uint_eq(i, nints);
 
 	/* Each damage an error, the rows and the packed row kept. */
-	for (i = 0; i < 3; i++) {
-		if (i == 0)
-			put_packed(ix, cut_int, sizeof cut_int, 1);
-		else if (i == 1)
-			put_packed(ix, cut_text, sizeof cut_text, 1);
-		else
-			put_packed(ix, bad_kind, sizeof bad_kind, 1);
+	for (i = 0; i < sizeof damage / sizeof damage[0]; i++) {
+		put_packed(ix, damage[i].cells, damage[i].n, 1);
 		ck_assert_int_eq(index_unpack(ix, INDEX_HOST_EVENTS, &cause),
 		    -1);
 		ck_assert_msg(strstr(cause, "the packed rows of host_events "
@@ -1037,7 +1047,8 @@ END_TEST
 /*
  * Rows packed past PACKED_BLOB_BYTES (4 MiB) go to more than one row of
  * packed_rows, so a file's HLO never waits in memory whole; they unpack
- * as one run of rows, in order.
+ * as one run of rows, in order.  Each packed row holds its kept texts in
+ * full before it refers to them.
  */
 START_TEST(test_packed_split)
 {
@@ -1052,6 +1063,7 @@ START_TEST(test_packed_split)
 		test_fmt(name, sizeof name, "%0190lld", (long long)i);
 		index_rows_int(r, 1, 1);
 		index_rows_int(r, 2, 1);
+		index_rows_text_kept(r, 3, "python3");
 		index_rows_text_copy(r, 4, name);
 		index_rows_int(r, 6, i);
 		ck_assert_int_eq(index_rows_end(r, &cause), 0);
@@ -1067,8 +1079,8 @@ START_TEST(test_packed_split)
 	ck_assert_msg(index_unpack(ix, INDEX_HOST_EVENTS, &cause) == 0, "%s",
 	    cause);
 	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM host_events WHERE "
-	    "start_ps = rowid - 1 AND CAST(name AS INTEGER) = start_ps", NULL),
-	    nrows);
+	    "start_ps = rowid - 1 AND CAST(name AS INTEGER) = start_ps AND "
+	    "line = 'python3'", NULL), nrows);
 	index_close(ix);
 }
 END_TEST
@@ -1128,6 +1140,98 @@ START_TEST(test_packed_long_texts)
 	sqlite3_finalize(st);
 	ck_assert_uint_eq(i, nlens);
 	index_close(ix);
+}
+END_TEST
+
+/* Row i of test_packed_kept_texts: its name, line (NULL: none), copy. */
+static const char *
+kept_row(size_t i, char (*names)[24], size_t nnames, const char **line,
+    char *copy, size_t copy_size)
+{
+	static const char *const lines[] = { "python3", "XLA Ops", "" };
+
+	*line = i % 5 != 4 ? lines[i % 3] : NULL;
+	test_fmt(copy, copy_size, "copy %zu", i % 4);
+	/* Names come back after nnames rows, at once, or 7 times out of 50. */
+	return names[i % 3 == 0 ? i % nnames : i % 3 == 1 ? 1 :
+	    (i / 7) % 50];
+}
+
+/*
+ * Kept texts (index_rows_text_kept()) are packed once a packed row and
+ * then referred to: the same rows with their texts given otherwise pack
+ * to far more.  More names than the writer remembers, texts given
+ * otherwise and NULLs between them come back as they went.
+ */
+START_TEST(test_packed_kept_texts)
+{
+	enum { NNAMES = 600, NROWS = 6000 };
+	char (*names)[24] = calloc(NNAMES, sizeof *names);
+	struct index *ix;
+	struct index_rows *r;
+	sqlite3_stmt *st;
+	char *cause = NULL, copy[32];
+	const char *line, *name;
+	int64_t file_id;
+	size_t i;
+
+	ck_assert(names != NULL);
+	for (i = 0; i < NNAMES; i++)
+		test_fmt(names[i], sizeof names[i], "name %zu", i);
+	r = packing_writer(&ix);
+	/* File 1 with kept texts, file 2 the same rows without. */
+	for (file_id = 1; file_id <= 2; file_id++) {
+		for (i = 0; i < NROWS; i++) {
+			name = kept_row(i, names, NNAMES, &line, copy,
+			    sizeof copy);
+			index_rows_int(r, 1, file_id);
+			index_rows_int(r, 2, (sqlite3_int64)i);
+			if (file_id == 1) {
+				index_rows_text_kept(r, 3, line);
+				index_rows_text_kept(r, 4, name);
+			} else {
+				index_rows_text(r, 3, line);
+				index_rows_text(r, 4, name);
+			}
+			/* In depth: SQLite keeps a text in any column. */
+			index_rows_text_copy(r, 5, copy);
+			ck_assert_int_eq(index_rows_end(r, &cause), 0);
+		}
+		ck_assert_msg(index_rows_flush(r, &cause) == 0, "%s", cause);
+	}
+	packing_done(ix, r);
+	/* 0.74 here: the kept texts are a third of a row's bytes. */
+	ck_assert_int_lt(q_int(ix, "SELECT size FROM packed_rows WHERE "
+	    "file_id = 1", NULL) * 20, q_int(ix, "SELECT size FROM "
+	    "packed_rows WHERE file_id = 2", NULL) * 17);
+
+	ck_assert_msg(index_unpack(ix, INDEX_HOST_EVENTS, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(sqlite3_prepare_v2(index_db(ix), "SELECT file_id, "
+	    "plane, line, name, depth FROM host_events ORDER BY rowid", -1,
+	    &st, NULL), SQLITE_OK);
+	for (i = 0; sqlite3_step(st) == SQLITE_ROW; i++) {
+		name = kept_row(i % NROWS, names, NNAMES, &line, copy,
+		    sizeof copy);
+		ck_assert_int_eq(sqlite3_column_int64(st, 0),
+		    (int64_t)(i / NROWS) + 1);
+		ck_assert_int_eq(sqlite3_column_int64(st, 1),
+		    (int64_t)(i % NROWS));
+		if (line != NULL)
+			ck_assert_str_eq((const char *)sqlite3_column_text(st,
+			    2), line);
+		else
+			ck_assert_int_eq(sqlite3_column_type(st, 2),
+			    SQLITE_NULL);
+		ck_assert_str_eq((const char *)sqlite3_column_text(st, 3),
+		    name);
+		ck_assert_str_eq((const char *)sqlite3_column_text(st, 4),
+		    copy);
+	}
+	sqlite3_finalize(st);
+	ck_assert_uint_eq(i, 2 * NROWS);
+	index_close(ix);
+	free(names);
 }
 END_TEST
 
@@ -1475,6 +1579,7 @@ suite_index(void)
 	tcase_add_test(tc, test_packed_rows);
 	tcase_add_test(tc, test_packed_split);
 	tcase_add_test(tc, test_packed_long_texts);
+	tcase_add_test(tc, test_packed_kept_texts);
 	tcase_add_test(tc, test_transfer_totals);
 	suite_add_tcase(s, tc);
 	return s;
