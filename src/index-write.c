@@ -413,20 +413,21 @@ write_hlo(struct index *ix, sqlite3_int64 file_id, const struct hlo_set *hlo,
 
 			index_rows_int(rows, 1, file_id);
 			index_rows_int(rows, 2, m->program_id);
-			index_rows_text(rows, 3, m->name);
-			index_rows_text(rows, 4, in->computation);
+			/* Names and op names are an instruction's own. */
+			index_rows_text_kept(rows, 3, m->name);
+			index_rows_text_kept(rows, 4, in->computation);
 			index_rows_text(rows, 5, in->name);
 			index_rows_int(rows, 6, in->id);
-			index_rows_text(rows, 7, in->opcode);
-			index_rows_text(rows, 8, in->category);
-			index_rows_text(rows, 9, in->fusion_kind);
-			index_rows_text(rows, 10, in->custom_call_target);
+			index_rows_text_kept(rows, 7, in->opcode);
+			index_rows_text_kept(rows, 8, in->category);
+			index_rows_text_kept(rows, 9, in->fusion_kind);
+			index_rows_text_kept(rows, 10, in->custom_call_target);
 			index_rows_text(rows, 11, in->op_name);
-			index_rows_text(rows, 12, in->op_type);
-			index_rows_text(rows, 13, in->source_file);
+			index_rows_text_kept(rows, 12, in->op_type);
+			index_rows_text_kept(rows, 13, in->source_file);
 			if (in->source_line > 0)
 				index_rows_int(rows, 14, in->source_line);
-			index_rows_text(rows, 15, in->source_function);
+			index_rows_text_kept(rows, 15, in->source_function);
 			if (in->schedule_index >= 0)
 				index_rows_int(rows, 16, in->schedule_index);
 			rc = index_rows_end(rows, cause);
