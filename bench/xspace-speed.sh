@@ -14,6 +14,7 @@
 # met), 2 when something could not be built or run.
 
 set -u
+export LC_ALL=C # EPOCHREALTIME and awk with a '.' decimal point
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -36,7 +37,7 @@ corpus=${CORPUS:-$(dirname "$root")/shared/corpus}
 if ((quick)); then
     target_mb=4 reps=1
 else
-    target_mb=64 reps=3
+    target_mb=64 reps=5
 fi
 max_ratio=1.5 max_anon=0.1
 
@@ -47,6 +48,7 @@ die() {
 
 [ -x /usr/bin/time ] && /usr/bin/time -f '%e' true 2>/dev/null ||
     die "needs GNU time at /usr/bin/time (Debian/Ubuntu: apt-get install time)"
+[ -n "${EPOCHREALTIME:-}" ] || die "needs bash 5 or later (EPOCHREALTIME)"
 command -v taskset >/dev/null || die "needs taskset (util-linux)"
 [ -x "$jaxprof" ] || die "no jaxprof binary at $jaxprof (build it, or pass its path)"
 cores=$(nproc) || die "nproc failed"
@@ -116,20 +118,31 @@ if ((!quick)); then
     done
 fi
 
-# timed NAME CMD...: one run; appends "wall_s cpu_s peak_rss_kb" to
-# $tmp/NAME.  Wall time from a ns clock (GNU time's %e has 10 ms steps).
+# timed NAME CMD...: one run's wall seconds, appended to $tmp/NAME, from
+# bash's microsecond clock around the command alone: a wrapper such as
+# GNU time (whose %e has 10 ms steps) would add its own exec to both
+# sides, a millisecond or more that makes small files look closer.
 timed() {
     local name=$1 t0 t1
     shift
     rm -f "$tmp/db"*
-    t0=$(date +%s%N)
+    t0=$EPOCHREALTIME
+    "$@" >/dev/null 2>"$tmp/err" || {
+        cat "$tmp/err" >&2
+        die "run failed: $*"
+    }
+    t1=$EPOCHREALTIME
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }' >>"$tmp/$name"
+}
+
+# usage CMD...: "cpu_s peak_rss_kb" of one more run, by GNU time.
+usage() {
+    rm -f "$tmp/db"*
     /usr/bin/time -f '%U %S %M' -o "$tmp/time.txt" "$@" >/dev/null 2>"$tmp/err" || {
         cat "$tmp/err" >&2
         die "run failed: $*"
     }
-    t1=$(date +%s%N)
-    awk -v ns=$((t1 - t0)) '{ printf "%.6f %.3f %s\n", ns / 1e9, $1 + $2, $3 }' \
-        "$tmp/time.txt" >>"$tmp/$name"
+    awk '{ printf "%.3f %s\n", $1 + $2, $3 }' "$tmp/time.txt"
 }
 
 # peak_anon CMD...: the largest RssAnon (KB) seen while CMD runs, polled
@@ -176,9 +189,9 @@ for f in "${profiles[@]}"; do
         timed floor "$tmp/empty-program"
     done
     anon=$(peak_anon "$jaxprof" "${top[@]}" "$f")
+    read -r all_cpu all_kb < <(usage "$jaxprof" "${top[@]}" "$f")
     walk_s=$(median "$tmp/walk" 1) walk1_s=$(median "$tmp/walk1" 1)
-    one_s=$(median "$tmp/one" 1)
-    all_s=$(median "$tmp/all" 1) all_cpu=$(median "$tmp/all" 2) all_kb=$(median "$tmp/all" 3)
+    one_s=$(median "$tmp/one" 1) all_s=$(median "$tmp/all" 1)
     awk -v n="$name" -v b="$fsize" -v w="$walk_s" -v w1="$walk1_s" -v o="$one_s" -v a="$all_s" \
         -v cpu="$all_cpu" -v kb="$all_kb" -v an="$anon" -v c="$cores" 'BEGIN {
         mb = b / 1048576
@@ -200,6 +213,8 @@ done
 
 echo
 echo "Cold \`jaxprof top\` (fresh index db) against the bare walk; medians of $reps; $cores cores."
+echo "Wall time of each command alone (bash's clock); its CPU time and peak RSS"
+echo "from one more run under GNU time."
 echo "MB/s per core: file MB / wall s / cores used (1, or $cores).  On one CPU"
 echo "(taskset -c 0) the walk is timed under taskset too; + ms is what jaxprof"
 echo "takes beyond it.  A process that only starts and exits takes" \
