@@ -14,7 +14,7 @@
 # met), 2 when something could not be built or run.
 
 set -u
-export LC_ALL=C # EPOCHREALTIME and awk with a '.' decimal point
+export LC_ALL=C # awk reads and writes a '.' decimal point
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -37,7 +37,7 @@ corpus=${CORPUS:-$(dirname "$root")/shared/corpus}
 if ((quick)); then
     target_mb=4 reps=1
 else
-    target_mb=64 reps=5
+    target_mb=64 reps=7
 fi
 max_ratio=1.5 max_anon=0.1
 
@@ -46,9 +46,6 @@ die() {
     exit 2
 }
 
-[ -x /usr/bin/time ] && /usr/bin/time -f '%e' true 2>/dev/null ||
-    die "needs GNU time at /usr/bin/time (Debian/Ubuntu: apt-get install time)"
-[ -n "${EPOCHREALTIME:-}" ] || die "needs bash 5 or later (EPOCHREALTIME)"
 command -v taskset >/dev/null || die "needs taskset (util-linux)"
 [ -x "$jaxprof" ] || die "no jaxprof binary at $jaxprof (build it, or pass its path)"
 cores=$(nproc) || die "nproc failed"
@@ -57,6 +54,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/jaxprof-xspeed.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
 
 cc -O2 -o "$tmp/xspace-walk" "$here/xspace-walk.c" || die "cannot build bench/xspace-walk.c"
+cc -O2 -o "$tmp/runtime" "$here/runtime.c" || die "cannot build bench/runtime.c"
 cc -O2 -o "$tmp/gen-xplane" "$root/tests/gen-xplane.c" -lz ||
     die "cannot build tests/gen-xplane.c"
 # The floor under every run: a process that only starts and exits.
@@ -118,31 +116,18 @@ if ((!quick)); then
     done
 fi
 
-# timed NAME CMD...: one run's wall seconds, appended to $tmp/NAME, from
-# bash's microsecond clock around the command alone: a wrapper such as
-# GNU time (whose %e has 10 ms steps) would add its own exec to both
-# sides, a millisecond or more that makes small files look closer.
+# timed NAME CMD...: one run; appends "wall_s cpu_s peak_rss_kb" to
+# $tmp/NAME (bench/runtime.c: microseconds, and no wrapper's exec in the
+# time; GNU time's 10 ms steps and its own exec made small files look
+# closer to the walk than they are).
 timed() {
-    local name=$1 t0 t1
+    local name=$1
     shift
     rm -f "$tmp/db"*
-    t0=$EPOCHREALTIME
-    "$@" >/dev/null 2>"$tmp/err" || {
+    "$tmp/runtime" -o "$tmp/$name" "$@" >/dev/null 2>"$tmp/err" || {
         cat "$tmp/err" >&2
         die "run failed: $*"
     }
-    t1=$EPOCHREALTIME
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }' >>"$tmp/$name"
-}
-
-# usage CMD...: "cpu_s peak_rss_kb" of one more run, by GNU time.
-usage() {
-    rm -f "$tmp/db"*
-    /usr/bin/time -f '%U %S %M' -o "$tmp/time.txt" "$@" >/dev/null 2>"$tmp/err" || {
-        cat "$tmp/err" >&2
-        die "run failed: $*"
-    }
-    awk '{ printf "%.3f %s\n", $1 + $2, $3 }' "$tmp/time.txt"
 }
 
 # peak_anon CMD...: the largest RssAnon (KB) seen while CMD runs, polled
@@ -167,6 +152,14 @@ median() {
         awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
+# paired_ratio FILE_A FILE_B COLUMN: the median over runs of B / A, each
+# run of B against the run of A just before it: a busy neighbour slows
+# both alike, where a ratio of medians would mix calm runs and busy ones.
+paired_ratio() {
+    paste -d ' ' "$1" "$2" | awk -v c="$3" '{ print $(c + 3) / $c }' |
+        sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
 top=(top --db="$tmp/db" -n 20 --format=csv)
 rows=$tmp/rows
 verdicts=$tmp/verdicts
@@ -189,19 +182,23 @@ for f in "${profiles[@]}"; do
         timed floor "$tmp/empty-program"
     done
     anon=$(peak_anon "$jaxprof" "${top[@]}" "$f")
-    read -r all_cpu all_kb < <(usage "$jaxprof" "${top[@]}" "$f")
     walk_s=$(median "$tmp/walk" 1) walk1_s=$(median "$tmp/walk1" 1)
     one_s=$(median "$tmp/one" 1) all_s=$(median "$tmp/all" 1)
+    all_cpu=$(median "$tmp/all" 2) all_kb=$(median "$tmp/all" 3)
+    one_r=$(paired_ratio "$tmp/walk1" "$tmp/one" 1)
+    one_cpu_r=$(paired_ratio "$tmp/walk1" "$tmp/one" 2)
+    all_r=$(paired_ratio "$tmp/walk" "$tmp/all" 1)
     awk -v n="$name" -v b="$fsize" -v w="$walk_s" -v w1="$walk1_s" -v o="$one_s" -v a="$all_s" \
+        -v r1="$one_r" -v rc1="$one_cpu_r" -v ra="$all_r" \
         -v cpu="$all_cpu" -v kb="$all_kb" -v an="$anon" -v c="$cores" 'BEGIN {
         mb = b / 1048576
-        printf "| %s | %.1f | %.3f | %.0f | %.3f | %.3f | %.2f | %.1f | %.0f | %.3f (%.3f CPU) | %.2f | %.0f | %.1f | %.2f | %.3f |\n",
-            n, mb, w, mb / w, w1, o, o / w1, (o - w1) * 1000, mb / o, a, cpu, a / w, mb / a / c,
+        printf "| %s | %.1f | %.4f | %.0f | %.4f | %.4f | %.2f | %.2f | %.1f | %.0f | %.4f (%.4f CPU) | %.2f | %.0f | %.1f | %.2f | %.3f |\n",
+            n, mb, w, mb / w, w1, o, r1, rc1, (o - w1) * 1000, mb / o, a, cpu, ra, mb / a / c,
             kb / 1024, an / 1024, an * 1024 / b
     }' >>"$rows"
-    awk -v n="$name" -v w="$walk_s" -v w1="$walk1_s" -v o="$one_s" -v a="$all_s" -v r="$max_ratio" 'BEGIN {
-        printf "%s  %s: 1 thread %.2fx the walk (<= %s)\n", (o <= r * w1 ? "PASS" : "FAIL"), n, o / w1, r
-        printf "%s  %s: all cores %.2fx the walk (<= %s)\n", (a <= r * w ? "PASS" : "FAIL"), n, a / w, r
+    awk -v n="$name" -v r1="$one_r" -v ra="$all_r" -v r="$max_ratio" 'BEGIN {
+        printf "%s  %s: 1 thread %.2fx the walk (<= %s)\n", (r1 <= r ? "PASS" : "FAIL"), n, r1, r
+        printf "%s  %s: all cores %.2fx the walk (<= %s)\n", (ra <= r ? "PASS" : "FAIL"), n, ra, r
     }' >>"$verdicts"
     if [ "$f" = "$bench" ]; then
         awk -v an="$anon" -v b="$fsize" -v m="$max_anon" 'BEGIN {
@@ -213,15 +210,16 @@ done
 
 echo
 echo "Cold \`jaxprof top\` (fresh index db) against the bare walk; medians of $reps; $cores cores."
-echo "Wall time of each command alone (bash's clock); its CPU time and peak RSS"
-echo "from one more run under GNU time."
+echo "Wall time, CPU time and peak RSS of each command by bench/runtime.c.  A"
+echo "ratio is the median over runs of jaxprof's time over the walk's in the"
+echo "run just before it (wall time; CPU ratio: user + system time)."
 echo "MB/s per core: file MB / wall s / cores used (1, or $cores).  On one CPU"
 echo "(taskset -c 0) the walk is timed under taskset too; + ms is what jaxprof"
 echo "takes beyond it.  A process that only starts and exits takes" \
     "$(median "$tmp/floor" 1 | awk '{ printf "%.2f ms", $1 * 1000 }') here."
 echo
-echo "| profile | MB | walk s | walk MB/s | walk on 1 CPU s | 1 thread s | ratio | + ms | MB/s/core | all cores s | ratio | MB/s/core | peak RSS MB | peak anon MB | anon / file |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| profile | MB | walk s | walk MB/s | walk on 1 CPU s | 1 thread s | ratio | CPU ratio | + ms | MB/s/core | all cores s | ratio | MB/s/core | peak RSS MB | peak anon MB | anon / file |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 cat "$rows"
 echo
 cat "$verdicts"
