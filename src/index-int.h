@@ -77,8 +77,8 @@ int	index_rows_flush(struct index_rows *r, char **cause);
  * A packed row of packed_rows: each row's cells in column order, each a
  * kind byte, then for an integer a zigzag varint, for a text its bytes
  * and NUL, for a reference a varint: the number (from 0) of a text before
- * it in the packed row, which it repeats; compressed with zstd (PACKED_LEVEL in index-rows.c) as one or
- * more frames, one after another.
+ * it in the packed row, which it repeats; compressed with zstd
+ * (PACKED_LEVEL in index-rows.c) as one or more frames, one after another.
  */
 enum { PACKED_NULL, PACKED_INT, PACKED_TEXT, PACKED_REF };
 

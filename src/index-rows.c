@@ -11,6 +11,7 @@
 
 #include "err.h"
 #include "index-int.h"
+#include "varint.h"
 #include "xmalloc.h"
 
 /*
@@ -44,10 +45,10 @@ enum cell_kind { CELL_NULL, CELL_INT, CELL_TEXT, CELL_COPY, CELL_KEPT };
  * The kept texts (index_rows_text_kept()) a packed row holds in full, by
  * address, each with its number among the row's texts.  Direct-mapped: a
  * collision only packs a text in full once more (so the packed bytes
- * depend on addresses; the rows they unpack to do not).  A profile's host events
- * repeat a few line and event names: packed once each, the TPU profile
- * tiled 64 times gave zstd 3.9 MB instead of 11.5 MB, and a cold top 2%
- * less time on one CPU.
+ * depend on addresses; the rows they unpack to do not).  A profile's host
+ * events repeat a few line and event names: packed once each, the TPU
+ * profile tiled 64 times gave zstd 3.9 MB instead of 11.5 MB, and a cold
+ * top 2% less time on one CPU.
  */
 #define PACKED_REF_SLOTS	256
 
@@ -332,16 +333,6 @@ pack_room(struct index_rows *r, size_t n)
 	return r->stage + r->stage_len;
 }
 
-/* A varint of v at p; past it. */
-static unsigned char *
-put_varint(unsigned char *p, uint64_t v)
-{
-	for (; v > 0x7f; v >>= 7)
-		*p++ = (unsigned char)(v & 0x7f) | 0x80;
-	*p++ = (unsigned char)v;
-	return p;
-}
-
 /*
  * The number of kept text s when the packed row holds it already; else
  * -1, and it is remembered as the text the caller packs next.
@@ -380,13 +371,13 @@ pack_cell(struct index_rows *r, const struct cell *c)
 		    (uint64_t)c->u.i << 1;
 		p = pack_room(r, 11);
 		*p++ = PACKED_INT;
-		r->stage_len = (size_t)(put_varint(p, v) - r->stage);
+		r->stage_len = (size_t)(varint_put(p, v) - r->stage);
 		break;
 	case CELL_KEPT:
 		if ((ref = packed_ref(&r->refs, c->u.text)) != -1) {
 			p = pack_room(r, 11);
 			*p++ = PACKED_REF;
-			r->stage_len = (size_t)(put_varint(p, (uint64_t)ref) -
+			r->stage_len = (size_t)(varint_put(p, (uint64_t)ref) -
 			    r->stage);
 			break;
 		}

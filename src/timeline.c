@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "timeline.h"
+#include "varint.h"
 #include "xmalloc.h"
 
 /*
@@ -50,40 +51,6 @@ add_block(struct ivals *s)
 		s->head = b;
 	s->tail = b;
 	return b;
-}
-
-/* Unrolled for the common sizes: a gap takes 1-2 bytes, a length 3-4. */
-static inline uint8_t *
-put_varint(uint8_t *p, uint64_t v)
-{
-	if (v < 1u << 7) {
-		p[0] = (uint8_t)v;
-		return p + 1;
-	}
-	if (v < 1u << 14) {
-		p[0] = (uint8_t)(v | 0x80);
-		p[1] = (uint8_t)(v >> 7);
-		return p + 2;
-	}
-	if (v < 1u << 21) {
-		p[0] = (uint8_t)(v | 0x80);
-		p[1] = (uint8_t)(v >> 7 | 0x80);
-		p[2] = (uint8_t)(v >> 14);
-		return p + 3;
-	}
-	if (v < 1u << 28) {
-		p[0] = (uint8_t)(v | 0x80);
-		p[1] = (uint8_t)(v >> 7 | 0x80);
-		p[2] = (uint8_t)(v >> 14 | 0x80);
-		p[3] = (uint8_t)(v >> 21);
-		return p + 4;
-	}
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (uint8_t)v;
-	return p;
 }
 
 static void
@@ -143,8 +110,8 @@ encode(struct ivals *s, struct ival iv)
 	if (b == NULL || b->len + 20 > b->cap)
 		b = add_block(s);
 	/* Zigzag: a small negative delta stays small. */
-	p = put_varint(b->data + b->len, (delta << 1) ^ (0 - (delta >> 63)));
-	p = put_varint(p, (uint64_t)iv.end - (uint64_t)iv.start);
+	p = varint_put(b->data + b->len, (delta << 1) ^ (0 - (delta >> 63)));
+	p = varint_put(p, (uint64_t)iv.end - (uint64_t)iv.start);
 	b->len = (size_t)(p - b->data);
 	s->prev_end = iv.end;
 	s->n++;

@@ -80,4 +80,42 @@ varint_word(const uint8_t *p, uint64_t *v, int pext)
 #endif
 }
 
+/*
+ * v as a varint at p (10 bytes writable there); returns the byte after it.
+ * Unrolled for the common sizes: an interval's gap takes 1-2 bytes
+ * (timeline.c), its length 3-4.
+ */
+static inline uint8_t *
+varint_put(uint8_t *p, uint64_t v)
+{
+	if (v < 1u << 7) {
+		p[0] = (uint8_t)v;
+		return p + 1;
+	}
+	if (v < 1u << 14) {
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7);
+		return p + 2;
+	}
+	if (v < 1u << 21) {
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7 | 0x80);
+		p[2] = (uint8_t)(v >> 14);
+		return p + 3;
+	}
+	if (v < 1u << 28) {
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7 | 0x80);
+		p[2] = (uint8_t)(v >> 14 | 0x80);
+		p[3] = (uint8_t)(v >> 21);
+		return p + 4;
+	}
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
 #endif
