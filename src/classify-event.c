@@ -394,10 +394,9 @@ op_key_from_event(struct classify *c, uint32_t name, struct op_key *k)
 		}
 		k->module = c->last_module_id;
 	}
+	/* Programs may share a module name (jit_f for several shapes). */
 	if (!event_int(c, PF_KEY_PROGRAM_ID, &k->program_id))
 		k->program_id = -1;
-	if (k->module != NO_ID)
-		k->program_id = -1;	/* the module name is enough */
 }
 
 void
@@ -465,26 +464,25 @@ busy_class_of(const char *category)
 }
 
 /*
- * The JAX-level op an event runs: its tf_op stat (a name-stack path such
- * as "jit(f)/dot_general"), else its "name" annotation, unless that is
- * just the module annotation "XlaModule:...".
+ * The JAX-level op an event of op `name` runs, from the event itself: its
+ * tf_op stat (TensorFlow's "name:Type" or a name-stack path such as
+ * "jit(f)/dot_general"), unless that is just the module annotation
+ * "XlaModule:...", else the op's own name, as xprof falls back to the HLO
+ * name.  The "name" stat is a scope (named_scope), not an op.
  */
-static uint32_t
-framework_op_of(struct classify *c)
+uint32_t
+event_framework_op(struct classify *c, uint32_t name)
 {
-	static const enum pf_key keys[] = { PF_KEY_TF_OP, PF_KEY_NAME };
 	struct pf_bytes v;
-	size_t i;
 
-	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (event_str(c, keys[i], &v) && v.len > 0 &&
-		    !(v.len >= 9 && memcmp(v.ptr, "XlaModule", 9) == 0)) {
-			/* TF-style "name:Type" with no type: "jit(f)/add:". */
-			if (v.ptr[v.len - 1] == ':')
-				v.len--;
-			return intern(c, v.ptr, v.len);
-		}
-	return intern_str(c, "");
+	if (event_str(c, PF_KEY_TF_OP, &v) && v.len > 0 &&
+	    !(v.len >= 9 && memcmp(v.ptr, "XlaModule", 9) == 0)) {
+		/* TF-style "name:Type" with no type: "jit(f)/add:". */
+		if (v.ptr[v.len - 1] == ':')
+			v.len--;
+		return intern(c, v.ptr, v.len);
+	}
+	return name;
 }
 
 void
@@ -493,8 +491,10 @@ describe_op(struct classify *c, struct op_agg *a)
 	const struct hlo_instr *in = c->occ_instr;
 	uint32_t empty = intern_str(c, "");
 
+	/* A kernel's occurrence closes at the next event: it kept its own. */
 	a->framework_op = in != NULL && in->op_name[0] != '\0' ?
-	    intern_str(c, in->op_name) : framework_op_of(c);
+	    intern_str(c, in->op_name) : c->occ_framework != NO_ID ?
+	    c->occ_framework : event_framework_op(c, a->name);
 	a->source = a->source_function = empty;
 	if (in != NULL && in->source_file[0] != '\0') {
 		char *src = xasprintf("%s:%ld", in->source_file,

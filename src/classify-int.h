@@ -137,6 +137,8 @@ struct classify {
 	 */
 	const struct hlo_instr *occ_instr;
 	uint32_t	 occ_parent;
+	/* Its framework op when worked out from its first event, or NO_ID. */
+	uint32_t	 occ_framework;
 	struct plane_summary *plane;	/* the current one */
 	struct op_table	 cand[NCAND];
 	int		 has_xla_ops_line;
@@ -234,6 +236,7 @@ struct classify {
 	int		 pending_has_flops, pending_has_bytes;
 	const struct hlo_instr *pending_instr;
 	uint32_t	 pending_parent;
+	uint32_t	 pending_framework;	/* occ_framework */
 };
 
 /* classify-event.c */
@@ -336,6 +339,8 @@ size_t		op_table_get(struct op_table *t, const struct op_key *k,
 void		op_table_release(struct op_table *t);
 /* A new op's framework op, source line and parent, from its first event. */
 void		describe_op(struct classify *c, struct op_agg *a);
+/* The framework op the current event of op `name` gives (describe_op). */
+uint32_t	event_framework_op(struct classify *c, uint32_t name);
 /* Room for one more open op. */
 void		grow_ops_stack(struct classify *c);
 

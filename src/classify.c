@@ -80,12 +80,14 @@ flush_pending(struct classify *c)
 		return;
 	c->occ_instr = c->pending_instr;
 	c->occ_parent = c->pending_parent;
+	c->occ_framework = c->pending_framework;
 	add_op_occurrence(c, CAND_KERNELS, &c->pending_key,
 	    c->pending_category, c->pending_start, c->pending_dur,
 	    c->pending_flops, c->pending_has_flops, c->pending_bytes,
 	    c->pending_has_bytes, NULL);
 	c->occ_instr = NULL;
 	c->occ_parent = NO_ID;
+	c->occ_framework = NO_ID;
 	c->pending = 0;
 }
 
@@ -239,6 +241,9 @@ count_kernel(struct classify *c, const struct op_key *key, uint32_t category,
 	c->pending_has_bytes = has_bytes;
 	c->pending_instr = in;
 	c->pending_parent = parent;
+	/* Read now: the op's agg is described when the next event comes. */
+	c->pending_framework = in != NULL && in->op_name[0] != '\0' ? NO_ID :
+	    event_framework_op(c, key->name);
 }
 
 /* The kernel_memo of the event's metadata. */
@@ -1267,6 +1272,7 @@ classify_new(struct file_summary *fs, const struct step_windows *windows,
 	c->fs = fs;
 	c->windows = windows;
 	c->occ_parent = NO_ID;
+	c->occ_framework = NO_ID;
 	c->last_hlo_program = INT64_MIN;
 	memset(h, 0, sizeof *h);
 	h->ctx = c;

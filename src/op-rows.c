@@ -82,30 +82,41 @@ op_rows_fold(sqlite3_stmt *st, struct op_row **rows, size_t *n)
 	size_t keycap = 0;
 
 	/*
-	 * Summed per (name, module) here: SQL's GROUP BY sorts every row
-	 * first, 5x slower on a logdir of many hosts.
+	 * Summed per (name, module, framework op, source) here: SQL's GROUP
+	 * BY sorts every row first, 5x slower on a logdir of many hosts.
+	 * Programs that share a module name keep their own framework ops
+	 * and source lines.
 	 */
 	strmap_init(&ops);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		const char *module = (const char *)sqlite3_column_text(st, 1);
-		size_t nlen = strlen(name), mlen = strlen(module);
+		const char *parts[4];
+		size_t lens[4], klen = 0, p;
 		uint32_t id;
 
-		/* The key "name\0module": names hold no NUL. */
-		if (keycap < nlen + mlen + 1) {
-			keycap = nlen + mlen + 1;
+		for (p = 0; p < 4; p++) {
+			parts[p] = (const char *)sqlite3_column_text(st,
+			    p < 2 ? (int)p : (int)p + 8);
+			if (parts[p] == NULL)
+				parts[p] = "";
+			lens[p] = strlen(parts[p]);
+			klen += lens[p] + 1;
+		}
+		/* The key "name\0module\0framework_op\0source": no NULs. */
+		if (keycap < klen) {
+			keycap = klen;
 			key = xreallocarray(key, keycap, 1);
 		}
-		memcpy(key, name, nlen);
-		key[nlen] = '\0';
-		memcpy(key + nlen + 1, module, mlen);
-		id = strmap_intern(&ops, key, nlen + mlen + 1);
+		for (klen = 0, p = 0; p < 4; p++) {
+			memcpy(key + klen, parts[p], lens[p]);
+			key[klen + lens[p]] = '\0';
+			klen += lens[p] + 1;
+		}
+		id = strmap_intern(&ops, key, klen - 1);
 		if (id == *n) {
 			*rows = xgrow1(*rows, *n, sizeof **rows);
 			memset(&(*rows)[*n], 0, sizeof **rows);
-			(*rows)[*n].name = xstrdup(name);
-			(*rows)[*n].module = xstrdup(module);
+			(*rows)[*n].name = xstrdup(parts[0]);
+			(*rows)[*n].module = xstrdup(parts[1]);
 			(*n)++;
 		}
 		fold_row(&(*rows)[id], st);

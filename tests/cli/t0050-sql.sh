@@ -10,13 +10,13 @@ two' AS nl, -7 AS neg UNION ALL SELECT 'x', NULL, 3, 4.25, 'caf'||char(233), 0"
 test_case 'count(*) of ops, csv'
 expect_code 0 jaxprof sql --format=csv 'SELECT count(*) AS n FROM ops' "$T"
 expect_stderr_empty
-printf 'n\n34\n' >"$tmp/want"
+printf 'n\n37\n' >"$tmp/want"
 expect_stdout_file "$tmp/want"
 
 test_case 'count(*) of ops, table: a number is right-aligned'
 expect_code 0 jaxprof sql 'SELECT count(*) AS n FROM ops' "$T"
 expect_stderr_empty
-printf ' n\n34\n' >"$tmp/want"
+printf ' n\n37\n' >"$tmp/want"
 expect_stdout_file "$tmp/want"
 
 test_case 'the op rows add up to the 189 op events of both runs'
