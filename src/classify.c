@@ -275,6 +275,17 @@ graph_kernel_instr(struct classify *c, const struct pf_event *ev,
 	    memo->named, name, len);
 }
 
+/* A CUDA graph's kernel that names its own instruction (hlo_match_seen). */
+static void
+graph_kernel_seen(struct classify *c, const struct hlo_instr *in)
+{
+	int64_t launch;
+
+	if (!event_int(c, PF_KEY_CORRELATION_ID, &launch))
+		launch = -1;
+	hlo_match_seen(&c->cursor, c->last_hlo, launch, in);
+}
+
 /*
  * A kernel's op, the last component of its hlo_op stat st, in *op and as
  * an id: worked out once for a run of kernels that share a reference,
@@ -388,7 +399,9 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		op_id = kernel_op(c, op_stat, hlo_op, &op);
 		op_key_from_event(c, op_id, &key);
 		in = kernel_op_instr(c, op_stat, &key, op);
-		if (in == NULL && c->last_hlo != NULL) {
+		if (in != NULL && event_stat(c, PF_KEY_CUDA_GRAPH_ID) != NULL)
+			graph_kernel_seen(c, in);
+		else if (in == NULL && c->last_hlo != NULL) {
 			/* A CUDA graph's kernel: hlo_op names its launch. */
 			parent = op_id;
 			in = graph_kernel_instr(c, ev, memo);

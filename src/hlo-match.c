@@ -95,3 +95,14 @@ hlo_match_named_kernel(struct hlo_cursor *cur, const struct hlo_module *m,
 		return cur->next < m->nlaunches ? at(m, cur->next) : NULL;
 	return match_library(cur);
 }
+
+void
+hlo_match_seen(struct hlo_cursor *cur, const struct hlo_module *m,
+    int64_t launch, const struct hlo_instr *in)
+{
+	if (in->schedule_index < 0)
+		return;
+	cur->module = m;
+	cur->launch = launch;
+	take(cur, (size_t)in->schedule_index);
+}

@@ -42,4 +42,13 @@ const struct hlo_instr *hlo_match_named_kernel(struct hlo_cursor *cur,
 		    const struct hlo_instr *named, const char *kernel,
 		    size_t len);
 
+/*
+ * Moves the cursor past instruction `in` of module m, launch `launch`: a
+ * graph kernel that names its own instruction (hlo_op) says where the
+ * launch is, for the memsets and library kernels that do not.
+ */
+void		 hlo_match_seen(struct hlo_cursor *cur,
+		    const struct hlo_module *m, int64_t launch,
+		    const struct hlo_instr *in);
+
 #endif
