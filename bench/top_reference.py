@@ -39,7 +39,7 @@ HEADER = ("rank,name,module,category,count,total_us,self_us,avg_us,min_us,"
 WANTED = frozenset((
     "hlo_op", "hlo_module", "hlo_category", "program_id", "flops",
     "bytes_accessed", "device_offset_ps", "device_duration_ps",
-    "correlation_id", "cuda_graph_id", "scope_range_id",
+    "correlation_id", "cuda_graph_id", "scope_range_id", "tf_op",
 ))
 
 MASK64 = (1 << 64) - 1
@@ -307,7 +307,8 @@ class HloModule:
                 launch = ("none" if i.opcode in NO_LAUNCH else
                           "library" if i.opcode in LIBRARY else "kernel")
                 ins = Instr(name=i.name, category=category(i),
-                            source=source(i), launch=launch,
+                            source=source(i), op_name=i.metadata.op_name,
+                            launch=launch,
                             kclass=kernel_class(i), proto=i)
                 self.by_name.setdefault(i.name, ins)
                 self.by_kernel.setdefault(re.sub("[^A-Za-z0-9_]", "_", i.name),
@@ -315,7 +316,7 @@ class HloModule:
                 by_id.setdefault(i.id, ins)
         seqs = {k: list(v.instruction_ids)
                 for k, v in mp.schedule.sequences.items()}
-        self.launches = []
+        self.launches, self.position = [], {}
 
         def add(comp, depth):
             if comp is None or comp.is_fusion_computation or depth > 64:
@@ -326,6 +327,7 @@ class HloModule:
                 if ins is None:
                     continue
                 if ins.launch != "none":
+                    self.position.setdefault(id(ins), len(self.launches))
                     self.launches.append(ins)
                     continue
                 for k in ins.proto.called_computation_ids:
@@ -381,6 +383,13 @@ class Cursor:
         self.next, self.last = pos + 1, pos
         return self.module.launches[pos]
 
+    def seen(self, module, launch, instr):
+        """A graph kernel named its own instruction: the launch is there."""
+        pos = module.position.get(id(instr))
+        if pos is not None:
+            self.module, self.launch = module, launch
+            self.take(pos)
+
     def match(self, module, launch, kernel):
         if module is not self.module or launch != self.launch:
             self.module, self.launch, self.next, self.last = \
@@ -427,8 +436,19 @@ def timespan(line_base_ps, ev, stats):
 
 
 # An occurrence is a list [start_ps, dur_ps, self_ps, name, module, category,
-# flops, bytes, source]; the indices below name its fields.
-START, DUR, SELF, NAME, MODULE, CAT, FLOPS, BYTES, SOURCE = range(9)
+# flops, bytes, source, framework op]; the indices below name its fields.
+START, DUR, SELF, NAME, MODULE, CAT, FLOPS, BYTES, SOURCE, FRAMEWORK = \
+    range(10)
+
+
+def framework_op(name, stats, instr):
+    """The HLO op_name, else a tf_op that is not "XlaModule:", else name."""
+    if instr is not None and instr.op_name:
+        return instr.op_name
+    tf = stats.get("tf_op")
+    if isinstance(tf, str) and tf and not tf.startswith("XlaModule"):
+        return tf[:-1] if tf.endswith(":") else tf
+    return name
 
 
 def occurrence(pl, start, dur, name, stats, category, instr=None):
@@ -438,7 +458,8 @@ def occurrence(pl, start, dur, name, stats, category, instr=None):
         cat = instr.category if instr is not None else category
     return [start, dur, dur, name, pl.module(stats), cat,
             as_number(stats.get("flops")), as_number(stats.get("bytes_accessed")),
-            instr.source if instr is not None else ""]
+            instr.source if instr is not None else "",
+            framework_op(name, stats, instr)]
 
 
 def op_instr(pl, stats, op):
@@ -497,6 +518,9 @@ def hlo_op_line(pl, line, merge, tf_ops):
                 fallback = "unattributed"
             elif instr is not None:
                 op = instr.name
+                if "cuda_graph_id" in stats:
+                    cursor.seen(module, as_int(stats.get("correlation_id")),
+                                instr)
             if merge:
                 module_name = stats.get("hlo_module")
                 pid = program_id(stats)
@@ -583,7 +607,9 @@ def file_ops(space, hlo):
 def aggregate(files, pb2, hlo_pb2, by_device):
     """Map row key -> [category, count, total, self, min, max, flops, bytes,
     source].
-    The key is (name, module), prefixed by (host, device) with by_device."""
+    The key is (name, module, framework op, source), prefixed by (host,
+    device) with by_device: programs that share a module name keep their
+    own framework ops and source lines."""
     rows = {}
     for path in files:
         try:
@@ -596,7 +622,8 @@ def aggregate(files, pb2, hlo_pb2, by_device):
             for occs in lines:
                 subtract_children(occs)
                 for o in occs:
-                    key = prefix + (o[NAME], o[MODULE])
+                    key = prefix + (o[NAME], o[MODULE], o[FRAMEWORK],
+                                    o[SOURCE])
                     r = rows.get(key)
                     dur = o[DUR]
                     if r is None:
@@ -635,11 +662,11 @@ def rate(amount, total_ps, count):
 
 
 def print_table(rows, limit, by_device):
-    nkey = 4 if by_device else 2
+    p = 2 if by_device else 0   # where (name, module, ...) begin in a key
     # total_ps desc, then name asc; module (and host, device) only break ties.
     order = sorted(rows.items(),
-                   key=lambda kv: (-kv[1][2], kv[0][nkey - 2], kv[0][nkey - 1],
-                                   kv[0][:nkey - 2]))
+                   key=lambda kv: (-kv[1][2], kv[0][p], kv[0][p + 1],
+                                   kv[0][:p], kv[0][p + 2:]))
     self_sum = sum(r[3] for r in rows.values())
     out = [("host,device," if by_device else "") + HEADER]
     cum = 0.0
@@ -649,8 +676,8 @@ def print_table(rows, limit, by_device):
         cat, count, total, self_ps, mn, mx, flops, nbytes, source = r
         percent = 100.0 * self_ps / self_sum if self_sum else 0.0
         cum += percent
-        fields = [csv_field(k) for k in key[:nkey - 2]] + [
-            str(rank), csv_field(key[nkey - 2]), csv_field(key[nkey - 1]),
+        fields = [csv_field(k) for k in key[:p]] + [
+            str(rank), csv_field(key[p]), csv_field(key[p + 1]),
             csv_field(cat), str(count), us(total), us(self_ps),
             "%.3f" % (total / count / 1e6), us(mn), us(mx),
             "%.2f" % percent, "%.2f" % cum,
