@@ -259,7 +259,7 @@ class HloModule:
                     return "gemm"
                 if "conv" in t:
                     return "convolution"
-                if "fmha" in t or "attention" in t:
+                if "fmha" in t or "attention" in t or "attn" in t:
                     return "attention"
                 return "custom-call"
             if i.opcode == "fusion":
@@ -308,7 +308,7 @@ class HloModule:
                           "library" if i.opcode in LIBRARY else "kernel")
                 ins = Instr(name=i.name, category=category(i),
                             source=source(i), op_name=i.metadata.op_name,
-                            launch=launch,
+                            launch=launch, in_loop=False,
                             kclass=kernel_class(i), proto=i)
                 self.by_name.setdefault(i.name, ins)
                 self.by_kernel.setdefault(re.sub("[^A-Za-z0-9_]", "_", i.name),
@@ -318,7 +318,7 @@ class HloModule:
                 for k, v in mp.schedule.sequences.items()}
         self.launches, self.position = [], {}
 
-        def add(comp, depth):
+        def add(comp, depth, loop):
             if comp is None or comp.is_fusion_computation or depth > 64:
                 return
             ids = seqs.get(comp.id, [i.id for i in comp.instructions])
@@ -329,10 +329,12 @@ class HloModule:
                 if ins.launch != "none":
                     self.position.setdefault(id(ins), len(self.launches))
                     self.launches.append(ins)
+                    ins.in_loop = ins.in_loop or loop
                     continue
                 for k in ins.proto.called_computation_ids:
-                    add(comps.get(k), depth + 1)
-        add(comps.get(mp.entry_computation_id), 0)
+                    add(comps.get(k), depth + 1,
+                        loop or ins.proto.opcode == "while")
+        add(comps.get(mp.entry_computation_id), 0, False)
 
 
 def read_hlo(pb2, space):
@@ -495,12 +497,16 @@ def hlo_op_line(pl, line, merge, tf_ops):
     one, else not a second kernel named like the run's first.  An
     execution ends at another module or program, at another CUDA graph
     launch (correlation_id of kernels with cuda_graph_id), or, for plain
-    kernels, when the op it began with starts a new run."""
+    kernels, when the op it began with starts a new run.  A later run of
+    an HLO instruction outside loops in the same execution joins its first
+    occurrence: it runs once per execution."""
     base = line.timestamp_ns * 1000
     occs = []
     prev_key = None
     run = None      # the current run: [scope, first kernel name]
     execution = None    # (module, program, graph launch, first op)
+    joins = {}          # key -> its occurrence's index, in this execution
+    at = None           # the index of the current run's occurrence
     cursor = Cursor()
     for ev in line.events:
         name, stats = pl.event(ev)
@@ -539,13 +545,23 @@ def hlo_op_line(pl, line, merge, tf_ops):
                             graph is None and execution[2] is None and
                             not same and op == execution[3]):
                         execution = (module_name, pid, graph, op)
+                        joins = {}
                         same = False
                 if same:
-                    occs[-1][DUR] += dur
-                    occs[-1][SELF] += dur
+                    occs[at][DUR] += dur
+                    occs[at][SELF] += dur
                     continue
                 prev_key = key
                 run = [scope, name]
+                if key in joins:
+                    at = joins[key]
+                    occs[at][DUR] += dur
+                    occs[at][SELF] += dur
+                    continue
+                at = len(occs)
+                if (isinstance(module_name, str) and instr is not None
+                        and not instr.in_loop):
+                    joins[key] = at
             occs.append(occurrence(pl, start, dur, op, stats, fallback,
                                    instr))
         elif tf_ops:

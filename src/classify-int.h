@@ -90,6 +90,16 @@ struct op_memo {
 	int		 cost_valid;
 };
 
+/*
+ * The last occurrence of a kernel op (CAND_KERNELS, by agg index): its
+ * execution, so that a later run of the op in it joins it, and its time
+ * so far, folded into the op's min and max once it is complete.
+ */
+struct kernel_occ {
+	uint64_t	 exec;		/* run_seq of its execution; 0: none */
+	int64_t		 dur_ps;
+};
+
 /* An op event whose children are still arriving (self time). */
 struct open_op {
 	int64_t		 start_ps;
@@ -169,6 +179,9 @@ struct classify {
 	/* The execution (launch) the current line's kernels belong to. */
 	int		 run_open;
 	struct exec_rec	 run;
+	uint64_t	 run_seq;	/* counts the plane's executions */
+	struct kernel_occ *kocc;	/* per CAND_KERNELS agg */
+	size_t		 nkocc;
 	uint32_t	 run_first_op;	/* the op its first kernel ran */
 	/*
 	 * The current event's known stats (load_view): its own, in
@@ -237,6 +250,7 @@ struct classify {
 	const struct hlo_instr *pending_instr;
 	uint32_t	 pending_parent;
 	uint32_t	 pending_framework;	/* occ_framework */
+	uint64_t	 pending_exec;	/* run_seq of its execution, or 0 */
 };
 
 /* classify-event.c */
@@ -346,9 +360,9 @@ void		grow_ops_stack(struct classify *c);
 
 /*
  * One occurrence of op k in candidate table cand (hint: the index + 1 this
- * event's metadata led to last time, or NULL): its sums, and for all but
- * kernels (which never nest on a stream) its self time, as the ops open
- * around it close.  Always inlined (the compiler would not): it runs for
+ * event's metadata led to last time, or NULL): its sums and its self time,
+ * as the ops open around it close.  Kernels, which never nest on a stream,
+ * go through add_kernel_occurrence() (classify.c).  Always inlined (the compiler would not): it runs for
  * every op event, its call was a quarter of its cost, and each caller's
  * constants (cand, hint) fold away.
  */
@@ -383,10 +397,6 @@ add_op_occurrence(struct classify *c, enum candidate cand,
 	a->bytes_accessed += bytes;
 	a->has_flops |= has_flops;
 	a->has_bytes |= has_bytes;
-	if (cand == CAND_KERNELS) {
-		a->self_ps = ps_add(a->self_ps, dur);
-		return;
-	}
 	/* Close the open ops it is not inside: a child lies in its parent. */
 	while (c->nops_stack > 0) {
 		o = &c->ops_stack[c->nops_stack - 1];

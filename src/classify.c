@@ -73,6 +73,74 @@ transfer_dir_name(enum transfer_dir dir)
 	}
 }
 
+/* A kernel op's complete occurrence into its min and max. */
+static void
+fold_kernel_occ(struct op_agg *a, const struct kernel_occ *o, int first)
+{
+	if (first || o->dur_ps < a->min_ps)
+		a->min_ps = o->dur_ps;
+	if (first || o->dur_ps > a->max_ps)
+		a->max_ps = o->dur_ps;
+}
+
+/*
+ * The pending run of a kernel op into its aggregate.  An op runs once per
+ * execution of its program unless it is in a loop: a later run in the same
+ * execution (a custom call's fill kernel then its main one, each in a
+ * scope of its own; a memset for it) joins the occurrence, so its count
+ * is its executions and its min and max are those of whole occurrences.
+ */
+static void
+add_kernel_occurrence(struct classify *c)
+{
+	struct op_table *t = &c->cand[CAND_KERNELS];
+	const struct hlo_instr *in = c->pending_instr;
+	size_t i = op_table_get(t, &c->pending_key, c->pending_category);
+	struct op_agg *a = &t->aggs[i];
+	struct kernel_occ *o;
+
+	if (t->n > c->nkocc) {
+		c->kocc = xreallocarray(c->kocc, t->n * 2, sizeof *c->kocc);
+		memset(c->kocc + c->nkocc, 0,
+		    (t->n * 2 - c->nkocc) * sizeof *c->kocc);
+		c->nkocc = t->n * 2;
+	}
+	o = &c->kocc[i];
+	a->total_ps = ps_add(a->total_ps, c->pending_dur);
+	a->self_ps = ps_add(a->self_ps, c->pending_dur);
+	if (a->count > 0 && c->pending_exec != 0 &&
+	    o->exec == c->pending_exec && in != NULL && !in->in_loop) {
+		o->dur_ps = ps_add(o->dur_ps, c->pending_dur);
+		return;
+	}
+	if (a->count == 0)
+		describe_op(c, a);
+	else
+		fold_kernel_occ(a, o, a->count == 1);
+	a->count++;
+	o->exec = c->pending_exec;
+	o->dur_ps = c->pending_dur;
+	a->flops += c->pending_flops;
+	a->bytes_accessed += c->pending_bytes;
+	a->has_flops |= c->pending_has_flops;
+	a->has_bytes |= c->pending_has_bytes;
+}
+
+/* The last occurrences of the plane's kernel ops, complete now. */
+static void
+end_kernel_occs(struct classify *c)
+{
+	struct op_table *t = &c->cand[CAND_KERNELS];
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->aggs[i].count > 0)
+			fold_kernel_occ(&t->aggs[i], &c->kocc[i],
+			    t->aggs[i].count == 1);
+	if (c->nkocc > 0)
+		memset(c->kocc, 0, c->nkocc * sizeof *c->kocc);
+}
+
 static void
 flush_pending(struct classify *c)
 {
@@ -81,10 +149,7 @@ flush_pending(struct classify *c)
 	c->occ_instr = c->pending_instr;
 	c->occ_parent = c->pending_parent;
 	c->occ_framework = c->pending_framework;
-	add_op_occurrence(c, CAND_KERNELS, &c->pending_key,
-	    c->pending_category, c->pending_start, c->pending_dur,
-	    c->pending_flops, c->pending_has_flops, c->pending_bytes,
-	    c->pending_has_bytes, NULL);
+	add_kernel_occurrence(c);
 	c->occ_instr = NULL;
 	c->occ_parent = NO_ID;
 	c->occ_framework = NO_ID;
@@ -191,6 +256,7 @@ open_execution(struct classify *c, const struct op_key *k,
 	c->run.start_ps = start;
 	c->run.launch = li->graph_launch;
 	c->run.from_kernels = 1;
+	c->run_seq++;
 	c->run_first_op = k->name;
 }
 
@@ -241,6 +307,8 @@ count_kernel(struct classify *c, const struct op_key *key, uint32_t category,
 	c->pending_has_bytes = has_bytes;
 	c->pending_instr = in;
 	c->pending_parent = parent;
+	c->pending_exec = c->run_open && key->module == c->run.module ?
+	    c->run_seq : 0;
 	/* Read now: the op's agg is described when the next event comes. */
 	c->pending_framework = in != NULL && in->op_name[0] != '\0' ? NO_ID :
 	    event_framework_op(c, key->name);
@@ -1246,6 +1314,7 @@ cb_plane_end(void *ctx, const struct pf_plane *plane)
 		    &pw.win, &pw.src, &pw.ready);
 	if (p->kind == PLANE_DEVICE) {
 		merge_device_execs(p);
+		end_kernel_occs(c);
 		take_ops(c, &c->cand[c->has_xla_ops_line ? CAND_XLA_OPS :
 		    c->cand[CAND_KERNELS].n > 0 ||
 		    c->cand[CAND_DEVICE_OTHER].n == 0 ? CAND_KERNELS :
@@ -1383,6 +1452,7 @@ classify_release(struct classify *c)
 	free_meta_views(c);
 	free_module_ids(c);
 	free(c->kernel_memos);
+	free(c->kocc);
 	free(c->op_memos);
 	free(c->cat_of_name);
 	free(c->ops_stack);

@@ -251,7 +251,8 @@ category_of(struct comps *cs, const InstrProto *in)
 			return "gemm";
 		if (strstr(t, "conv") != NULL)
 			return "convolution";
-		if (strstr(t, "fmha") != NULL || strstr(t, "attention") != NULL)
+		if (strstr(t, "fmha") != NULL || strstr(t, "attention") != NULL ||
+		    strstr(t, "attn") != NULL)
 			return "attention";
 		return "custom-call";
 	}
@@ -402,7 +403,7 @@ struct order_ctx {
 
 /* Appends the launches of computation c in run order (see read-hlo.h). */
 static void
-add_launches(struct order_ctx *o, const CompProto *c, int depth)
+add_launches(struct order_ctx *o, const CompProto *c, int depth, int loop)
 {
 	const Xla__HloScheduleProto *sched = o->mp->schedule;
 	const int64_t *ids = NULL;
@@ -437,6 +438,7 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth)
 			}
 			if (hi->schedule_index < 0)
 				hi->schedule_index = (int32_t)o->m->nlaunches;
+			hi->in_loop |= loop;
 			o->m->launches[o->m->nlaunches++] = (uint32_t)k;
 			continue;
 		}
@@ -444,7 +446,8 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth)
 		in = o->protos[k];
 		for (j = 0; j < in->n_called_computation_ids; j++)
 			add_launches(o, find_comp(o->comps,
-			    in->called_computation_ids[j]), depth + 1);
+			    in->called_computation_ids[j]), depth + 1,
+			    loop || strcmp(in->opcode, "while") == 0);
 	}
 }
 
@@ -537,7 +540,7 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 	o.sorted_ids = xcalloc(m->ninstrs + 1, sizeof *o.sorted_ids);
 	for (i = 0; i < m->ninstrs; i++)
 		o.sorted_ids[i] = ids[o.order[i]];
-	add_launches(&o, find_comp(&cs, mp->entry_computation_id), 0);
+	add_launches(&o, find_comp(&cs, mp->entry_computation_id), 0, 0);
 	comps_release(&cs);
 	free(o.sorted_ids);
 	free(o.order);

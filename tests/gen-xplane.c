@@ -84,6 +84,7 @@ struct plane {
 	struct names	 ev;		/* event metadata */
 	struct names	 st;		/* stat metadata */
 	struct buf	 pstats;	/* encoded plane stats (field 6) */
+	struct buf	 md1stats;	/* encoded stats of event metadata 1 */
 	struct buf	 scratch;	/* the XEvent being built */
 	struct buf	 md;		/* one metadata message */
 	struct buf	 ent;		/* one map entry */
@@ -634,6 +635,7 @@ plane_reset(struct plane *p)
 	names_clear(&p->ev);
 	names_clear(&p->st);
 	p->pstats.len = 0;
+	p->md1stats.len = 0;
 	p->nevents = 0;
 }
 
@@ -705,6 +707,8 @@ plane_write(struct gen *g, struct sink *sk, int64_t id, const char *name,
 			put_str(&p->md, 4, g->kinds[p->ev.aux[i]].name);
 			kind_stats(g, &p->md, &g->kinds[p->ev.aux[i]]);
 		}
+		if (i == 0)
+			buf_add(&p->md, p->md1stats.data, p->md1stats.len);
 		p->ent.len = 0;
 		put_uint(&p->ent, 1, i + 1);
 		put_bytes(&p->ent, 2, p->md.data, p->md.len);
@@ -1431,7 +1435,7 @@ file_run(struct gen *g, const char *dir, int hostno)
 
 
 /*
- * --launches=plain|graph: a raw GPU profile (kernels on a stream, no
+ * --launches=plain|graph|attention: a raw GPU profile (kernels on a stream, no
  * "XLA Ops" or "XLA Modules" line), as JAX writes on NVIDIA, to test that
  * executions are launches.  The program jit_train_step (named in
  * /host:metadata) runs S times, one launch per host "train" step: the
@@ -1442,11 +1446,74 @@ file_run(struct gen *g, const char *dir, int hostno)
  * correlation_id, and each host step makes and launches the graph
  * (graph_calls()).  Inside the host's backend_compile_and_load, before
  * the first launch, two autotuner modules (no program of the user's) run
- * kernels that overlap one another.  expected/launches.csv holds the
- * answers.
+ * kernels that overlap one another.  "attention" is "plain" with the
+ * program's HLO in /host:metadata (hlo_proto()) and two more ops: a
+ * TransformerEngine custom call whose fill kernel and main kernel each
+ * have a scope of their own (one run of the op all the same), and a
+ * fusion in a while loop, run twice per launch.  expected/launches.csv
+ * and launch-ops.csv hold the answers.
  */
 #define LK_OPS		6
 #define LK_AUTOTUNE	2
+#define LK_TE_OP	"custom-call.6"
+#define LK_TE_TARGET	"te_fused_attn_backward_ffi"
+#define LK_LOOP_OP	"fusion.7"
+#define LK_LOOP_TRIPS	2
+
+/* An xla.HloInstructionProto into computation c (field 2). */
+static void
+hlo_instr(struct buf *c, const char *name, const char *opcode,
+    const char *kind, const char *target, int64_t id, int64_t called)
+{
+	struct buf	 in = { NULL, 0, 0 };
+
+	put_str(&in, 1, name);
+	put_str(&in, 2, opcode);
+	if (kind != NULL)
+		put_str(&in, 11, kind);
+	if (target != NULL)
+		put_str(&in, 28, target);
+	put_int(&in, 35, id);
+	if (called >= 0)
+		put_int(&in, 38, called);
+	put_bytes(c, 2, in.data, in.len);
+	buf_free(&in);
+}
+
+/*
+ * The xla.HloProto of the "attention" launches' program: fusion.0 to
+ * fusion.5, the custom call and while.8 in the entry computation (id 1),
+ * while.8's body (id 2) holding the looped fusion.
+ */
+static void
+hlo_proto(struct buf *out)
+{
+	struct buf	 c = { NULL, 0, 0 }, m = { NULL, 0, 0 };
+	char		 name[32];
+	int		 k;
+
+	put_str(&m, 1, MODULE_NAME);
+	put_str(&m, 2, "main");
+	put_str(&c, 1, "main");
+	for (k = 0; k < LK_OPS; k++) {
+		snprintf(name, sizeof(name), "fusion.%d", k);
+		hlo_instr(&c, name, "fusion", "kLoop", NULL, 10 + k, -1);
+	}
+	hlo_instr(&c, LK_TE_OP, "custom-call", NULL, LK_TE_TARGET, 20, -1);
+	hlo_instr(&c, "while.8", "while", NULL, NULL, 21, 2);
+	put_int(&c, 5, 1);
+	put_bytes(&m, 3, c.data, c.len);
+	c.len = 0;
+	put_str(&c, 1, "body");
+	hlo_instr(&c, LK_LOOP_OP, "fusion", "kLoop", NULL, 30, -1);
+	put_int(&c, 5, 2);
+	put_bytes(&m, 3, c.data, c.len);
+	put_int(&m, 5, 77);
+	put_int(&m, 6, 1);
+	put_bytes(out, 1, m.data, m.len);
+	buf_free(&c);
+	buf_free(&m);
+}
 
 static void
 launch_kernel(struct gen *g, struct line *l, const char *kname,
@@ -1495,19 +1562,24 @@ graph_calls(struct gen *g, struct line *py, int s, int64_t hs)
 }
 
 static void
-launches_run(struct gen *g, const char *dir, const char *exp, int graph)
+launches_run(struct gen *g, const char *dir, const char *exp, int graph,
+    int attn)
 {
 	struct plane	*p = &g->plane;
 	struct line	*py = &g->hline[0], ks;
 	struct sink	 sk;
 	struct buf	 b = { NULL, 0, 0 };
 	int64_t		 t, cs, ce, ls, dur, exec_ps = 0, span_ps = 0;
-	int64_t		 autotune_ps = 0, op_ps[LK_OPS], corr = 1, scope = 1;
+	int64_t		 autotune_ps = 0, corr = 1, scope = 1;
+	/* Per op (the LK_OPS fusions, then the custom call and the loop's). */
+	int64_t		 op_ps[LK_OPS + 2], op_min[LK_OPS + 2];
+	const char	*cat[LK_OPS + 2];
 	char		*path, name[64], op[64];
 	FILE		*fp;
-	int		 s, k, a;
+	int		 s, k, a, nops = attn ? LK_OPS + 2 : LK_OPS;
 
 	memset(op_ps, 0, sizeof(op_ps));
+	memset(op_min, 0, sizeof(op_min));
 	memset(&ks, 0, sizeof(ks));
 	rng_seed(&g->rng, g->seed, 1, 0x1a0);
 	path = xasprintf("%s/host0.xplane.pb", dir);
@@ -1540,25 +1612,49 @@ launches_run(struct gen *g, const char *dir, const char *exp, int graph)
 			t += 1000;		/* back to back: 1 ns */
 		ls = t;
 		g->start[s] = t;
-		for (k = 0; k < LK_OPS; k++) {
-			int n = k == 0 ? 2 : 1, j;
+		for (k = 0; k < nops; k++) {
+			/* The custom call: fill then main kernel, two scopes. */
+			int te = k == LK_OPS, loop = k == LK_OPS + 1;
+			int n = k == 0 || te ? 2 : 1, runs = loop ?
+			    LK_LOOP_TRIPS : 1, j, r;
+			int64_t occ;
 
-			snprintf(op, sizeof(op), "fusion.%d", k);
-			for (j = 0; j < n; j++) {
-				snprintf(name, sizeof(name), "fusion_%d_kernel%d",
-				    k, j);
-				dur = odd_ps(&g->rng, (20 + 10 * k) * US +
-				    rng_below(&g->rng, 5 * US));
-				launch_kernel(g, &ks, name, op, MODULE_NAME,
-				    77, graph ? corr : corr + j, scope, graph,
-				    t, dur);
-				op_ps[k] += dur;
-				exec_ps += dur;
-				t += dur + (j + 1 < n ? 1000 : 2000);
+			if (te)
+				snprintf(op, sizeof(op), "%s", LK_TE_OP);
+			else
+				snprintf(op, sizeof(op), "fusion.%d",
+				    loop ? 7 : k);
+			cat[k] = te ? "attention" : attn ? "loop fusion" :
+			    "fusion";
+			for (r = 0; r < runs; r++) {
+				for (occ = 0, j = 0; j < n; j++) {
+					if (te)
+						snprintf(name, sizeof(name), j ==
+						    0 ? "te_fill_kernel" :
+						    "fused_attn_bwd_kernel");
+					else
+						snprintf(name, sizeof(name),
+						    "fusion_%d_kernel%d",
+						    loop ? 7 : k, j);
+					dur = odd_ps(&g->rng, (20 + 10 * k) *
+					    US + rng_below(&g->rng, 5 * US));
+					launch_kernel(g, &ks, name, op,
+					    MODULE_NAME, 77, graph ? corr :
+					    corr + j, scope, graph, t, dur);
+					occ += dur;
+					exec_ps += dur;
+					t += dur + (j + 1 < n ? 1000 : 2000);
+					if (te)
+						scope++;
+				}
+				op_ps[k] += occ;
+				if ((s == 0 && r == 0) || occ < op_min[k])
+					op_min[k] = occ;
+				if (!te)
+					scope++;
+				if (!graph)
+					corr += n;
 			}
-			scope++;
-			if (!graph)
-				corr += n;
 		}
 		t -= 2000;
 		g->end[s] = t;
@@ -1593,9 +1689,19 @@ launches_run(struct gen *g, const char *dir, const char *exp, int graph)
 	buf_free(&py->ev);
 	buf_free(&py->head);
 
-	/* /host:metadata: the user's one program. */
+	/* /host:metadata: the user's one program, with its HLO. */
 	plane_reset(p);
 	names_id(&p->ev, MODULE_NAME "(77)", -1);
+	if (attn) {
+		b.len = 0;
+		hlo_proto(&b);
+		put_key(&p->md1stats, 5, WT_LEN);
+		put_varint(&p->md1stats, 1 + varint_len(names_id(&p->st,
+		    "Hlo Proto", -1)) + 1 + varint_len(b.len) + b.len);
+		put_uint(&p->md1stats, 1, names_id(&p->st, "Hlo Proto", -1));
+		put_bytes(&p->md1stats, 6, b.data, b.len);
+		b.len = 0;
+	}
 	plane_write(g, &sk, 3, "/host:metadata", NULL, 0);
 
 	put_str(&b, 4, "host0");
@@ -1610,10 +1716,16 @@ launches_run(struct gen *g, const char *dir, const char *exp, int graph)
 	    g->steps, exec_ps, span_ps, autotune_ps);
 	close_out(fp, "launches.csv");
 	fp = open_out(exp, "launch-ops.csv");
-	fputs("name,count,total_ps\n", fp);
-	for (k = 0; k < LK_OPS; k++)
-		fprintf(fp, "fusion.%d,%d,%" PRId64 "\n", k, g->steps,
-		    op_ps[k]);
+	fputs("name,count,total_ps,min_ps,category\n", fp);
+	for (k = 0; k < nops; k++) {
+		if (k == LK_OPS)
+			fprintf(fp, "%s", LK_TE_OP);
+		else
+			fprintf(fp, "fusion.%d", k == LK_OPS + 1 ? 7 : k);
+		fprintf(fp, ",%d,%" PRId64 ",%" PRId64 ",%s\n",
+		    k == LK_OPS + 1 ? LK_LOOP_TRIPS * g->steps : g->steps,
+		    op_ps[k], op_min[k], cat[k]);
+	}
 	close_out(fp, "launch-ops.csv");
 }
 
@@ -1624,8 +1736,8 @@ usage(FILE *fp, int status)
 	    "[--devices=D] [--steps=S] [--ops=K]\n"
 	    "                  [--repeat=R] [--gzip] [--warn] "
 	    "[--slow-op=NAME [--slow-factor=F]] outdir\n"
-	    "       gen-xplane [--seed=N] [--steps=S] --launches=plain|graph "
-	    "outdir\n");
+	    "       gen-xplane [--seed=N] [--steps=S] "
+	    "--launches=plain|graph|attention outdir\n");
 	exit(status);
 }
 
@@ -1696,9 +1808,11 @@ main(int argc, char **argv)
 				launches = 1;
 			else if (strcmp(optarg, "graph") == 0)
 				launches = 2;
+			else if (strcmp(optarg, "attention") == 0)
+				launches = 3;
 			else
-				die("invalid --launches '%s' (want plain or "
-				    "graph)", optarg);
+				die("invalid --launches '%s' (want plain, "
+				    "graph or attention)", optarg);
 			break;
 		case 'R':
 			g.repeat = (int)num_arg("repeat", optarg, 1, 1000000);
@@ -1752,7 +1866,7 @@ main(int argc, char **argv)
 	mkdir_p(run);
 	mkdir_p(exp);
 	if (launches != 0) {
-		launches_run(&g, run, exp, launches == 2);
+		launches_run(&g, run, exp, launches == 2, launches == 3);
 		free(run);
 		free(exp);
 		for (i = 0; i < g.nkinds; i++) {
@@ -1769,6 +1883,7 @@ main(int argc, char **argv)
 		names_free(&g.plane.ev);
 		names_free(&g.plane.st);
 		buf_free(&g.plane.pstats);
+		buf_free(&g.plane.md1stats);
 		buf_free(&g.plane.scratch);
 		buf_free(&g.plane.md);
 		buf_free(&g.plane.ent);
@@ -1834,6 +1949,7 @@ main(int argc, char **argv)
 	names_free(&g.plane.ev);
 	names_free(&g.plane.st);
 	buf_free(&g.plane.pstats);
+	buf_free(&g.plane.md1stats);
 	buf_free(&g.plane.scratch);
 	buf_free(&g.plane.md);
 	buf_free(&g.plane.ent);

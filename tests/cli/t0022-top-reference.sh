@@ -40,6 +40,10 @@ test_case 'a generated GPU profile, 2 hosts, gzipped'
 expect_code 0 gen_xplane --seed=11 --hosts=2 --devices=2 --steps=3 --gzip "$tmp/gen"
 same_as_reference "$tmp/gen"
 
+test_case 'a generated launch profile with HLO: a custom call of two kernels, a loop'
+expect_code 0 gen_xplane --steps=4 --launches=attention "$tmp/attn"
+same_as_reference "$tmp/attn"
+
 if [ ! -d "$CORPUS" ]; then
 	note_skip "the corpus part: no corpus at '$CORPUS'"
 	test_done

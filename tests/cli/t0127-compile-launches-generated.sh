@@ -2,15 +2,18 @@
 # Executions are launches, on generated raw GPU profiles (gen-xplane
 # --launches, issue 9): jit_train_step launched once per step, first back
 # to back and then with idle between, as plain kernels and as CUDA graphs,
-# after autotuner kernels inside the compile.  compile, top and steps must
-# give the generator's expected/launches.csv and launch-ops.csv.
+# after autotuner kernels inside the compile, and with the HLO, a
+# TransformerEngine custom call of two kernels in two scopes (one run,
+# category attention) and a fusion in a loop (two runs per launch).
+# compile, top and steps must give the generator's expected/launches.csv
+# and launch-ops.csv.
 . "$(dirname "$0")/lib.sh"
 
 ps_us() {
 	awk -v p="$1" 'BEGIN { printf "%.3f", p / 1e6 }'
 }
 
-for mode in plain graph; do
+for mode in plain graph attention; do
 	G=$tmp/$mode
 	expect_code 0 gen_xplane --steps=8 --launches=$mode "$G"
 	want=$(sed -n 2p "$G/expected/launches.csv")
@@ -29,10 +32,10 @@ EOF2
 
 	test_case "$mode: top: each op ran once per launch, no autotuner op"
 	expect_code 0 jaxprof top -n 0 --format=csv "$G"
-	awk -F, 'NR > 1 { printf "%s,%s,%.3f\n", $2, $5, $6 }' "$out" |
-	    sort >"$tmp/got"
-	awk -F, 'NR > 1 { printf "%s,%s,%.3f\n", $1, $2, $3 / 1e6 }' \
-	    "$G/expected/launch-ops.csv" | sort >"$tmp/want"
+	awk -F, 'NR > 1 { printf "%s,%s,%.3f,%.3f,%s\n", $2, $5, $6, $9, $4 }' \
+	    "$out" | sort >"$tmp/got"
+	awk -F, 'NR > 1 { printf "%s,%s,%.3f,%.3f,%s\n", $1, $2, $3 / 1e6,
+	    $4 / 1e6, $5 }' "$G/expected/launch-ops.csv" | sort >"$tmp/want"
 	expect_files_equal "$tmp/want" "$tmp/got" "top's ops are not launch-ops.csv"
 	expect_code 0 jaxprof top -n 0 --include-compile-work --format=csv "$G"
 	grep -q ',gemm_fusion_dot\.60,' "$out" ||
