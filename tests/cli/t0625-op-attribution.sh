@@ -1,6 +1,6 @@
 #!/bin/sh
 # Framework ops and source lines on real profiles (MI300X from TraceLens,
-# H200 without command buffers) against xprof's own answer: golden files
+# H200 without command buffers, TPU v6e) against xprof's own answer: golden files
 # made by tests/xprof/op-attribution.sh, so no xprof is needed here.  Each
 # op's framework op comes from its own event or HLO instruction, else its
 # HLO name (xprof's fallback); each program keeps its own source lines,
@@ -13,7 +13,7 @@
 M=$CORPUS/tracelens/tests/traces/mi300
 found=0
 for dir in "$M/jax08_elementwise" "$M/jax08_gemm" "$M/jax_conv_minimal" \
-    "$CORPUS/h200/no-cmdbuf-warm"; do
+    "$CORPUS/h200/no-cmdbuf-warm" "$CORPUS/xprof/xprof/convert/test_xplanes"; do
 	[ -d "$dir" ] || continue
 	found=1
 	run=$(basename "$dir")
@@ -48,6 +48,6 @@ PY
 		cat "$tmp/cmp"
 	done
 done
-[ $found = 1 ] || skip "no MI300X or H200 profiles under '$CORPUS'"
+[ $found = 1 ] || skip "no MI300X, H200 or TPU profiles under '$CORPUS'"
 
 test_done
