@@ -40,6 +40,7 @@ WANTED = frozenset((
     "hlo_op", "hlo_module", "hlo_category", "program_id", "flops",
     "bytes_accessed", "device_offset_ps", "device_duration_ps",
     "correlation_id", "cuda_graph_id", "scope_range_id", "tf_op",
+    "kernel_details",
 ))
 
 MASK64 = (1 << 64) - 1
@@ -508,14 +509,27 @@ def hlo_op_line(pl, line, merge, tf_ops):
     joins = {}          # key -> its occurrence's index, in this execution
     at = None           # the index of the current run's occurrence
     cursor = Cursor()
+    # The module of the last hlo_op kernel, when no HLO of /host:metadata
+    # is its (an autotuner candidate): then a kernel without hlo_op after
+    # it (a buffer check) is compile work, an op of its own.
+    autotuner = None
     for ev in line.events:
         name, stats = pl.event(ev)
         hlo_op = stats.get("hlo_op")
+        if (merge and not isinstance(hlo_op, str) and autotuner and
+                "kernel_details" in stats and not name.startswith("Memcpy")):
+            start, dur = timespan(base, ev, stats)
+            occs.append([start, dur, dur, name, autotuner, "kernel", 0, 0,
+                         "", name])
+            continue
         if isinstance(hlo_op, str):
             op = hlo_op.rsplit("::", 1)[-1]
             start, dur = timespan(base, ev, stats)
             instr, module = op_instr(pl, stats, op)
             fallback = derive_category(op)
+            module_name = stats.get("hlo_module")
+            autotuner = (module_name if pl.hlo and module is None and
+                         isinstance(module_name, str) else None)
             if instr is None and module is not None:
                 # A CUDA graph's kernel: hlo_op names the launching call.
                 instr = cursor.match(module, as_int(stats.get(

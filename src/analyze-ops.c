@@ -136,8 +136,8 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	char *sql;
 	size_t i;
 	/* Autotuning is compile work, not the user's ops (by default). */
-	const char *compile_work_filter = kernels ||
-	    r->include_compile_work ? "" : " AND o.compile_work = 0";
+	const char *compile_work_filter = r->include_compile_work ? "" :
+	    " AND o.compile_work = 0";
 
 	enum rows_from from = rows_from(r);
 	char *stored, *totals;

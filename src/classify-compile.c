@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "classify-int.h"
 #include "xmalloc.h"
@@ -40,18 +41,64 @@ window_at(const struct window_ref *w, size_t n, int64_t t)
 	return NULL;
 }
 
+/* Whether string id `module` names a module marked compile work. */
+static int
+is_compile_module(const struct plane_summary *p, uint32_t module)
+{
+	size_t i;
+
+	for (i = 0; i < p->nmodules; i++)
+		if (p->modules[i].name == module && p->modules[i].compile_work)
+			return 1;
+	return 0;
+}
+
 /*
- * A module is compile work on a device plane when it is none of the
- * programs /host:metadata names and every execution of it on that plane
- * starts inside a compile on the host.  Its executions, module row and
- * ops are marked, and their device time is added to the compile's
- * autotune_ps.
+ * A kernel with no hlo_op that is compile work, as an op of its own (its
+ * kernel name, category "kernel"), so that --include-compile-work shows
+ * all of the device time that steps count: unless the plane's ops are its
+ * kernels already (a TensorFlow GPU profile).
+ */
+static void
+add_kernel_op(struct file_summary *fs, struct plane_summary *p,
+    const struct kernel_agg *k)
+{
+	uint32_t empty = strmap_intern(&fs->strings, "", 0);
+	uint32_t module = k->context != UINT32_MAX ? k->context : empty;
+	struct op_agg *o;
+	size_t i;
+
+	for (i = 0; i < p->nops; i++)
+		if (p->ops[i].name == k->name && p->ops[i].module == module)
+			return;
+	p->ops = xgrow1(p->ops, p->nops, sizeof *p->ops);
+	o = &p->ops[p->nops++];
+	memset(o, 0, sizeof *o);
+	o->name = o->framework_op = k->name;
+	o->module = module;
+	o->category = strmap_intern(&fs->strings, "kernel", 6);
+	o->source = o->source_function = o->parent = empty;
+	o->count = k->count;
+	o->total_ps = o->self_ps = k->total_ps;
+	o->min_ps = k->min_ps;
+	o->max_ps = k->max_ps;
+	o->compile_work = 1;
+}
+
+/*
+ * The rule for compile work, the one every report applies: a module is
+ * compile work on a device plane when it is none of the programs
+ * /host:metadata names and every execution of it on that plane starts
+ * inside a compile on the host.  Its executions, module row, ops and
+ * kernels are marked, and their device time is added to the compile's
+ * autotune_ps.  A kernel without hlo_op is compile work with the module
+ * before it on its line (the autotuner's buffer checks and comparisons).
  */
 static void
 mark_plane(struct file_summary *fs, struct plane_summary *p,
     const struct window_ref *w, size_t nw)
 {
-	size_t i, j;
+	size_t i, j, nkernels = p->nkernels;
 
 	for (i = 0; i < p->nmodules; i++) {
 		struct module_agg *m = &p->modules[i];
@@ -82,6 +129,14 @@ mark_plane(struct file_summary *fs, struct plane_summary *p,
 		for (j = 0; j < p->nops; j++)
 			if (p->ops[j].module == m->name)
 				p->ops[j].compile_work = 1;
+	}
+	for (i = 0; i < nkernels; i++) {
+		struct kernel_agg *k = &p->kernels[i];
+
+		k->compile_work = k->context != UINT32_MAX &&
+		    is_compile_module(p, k->context);
+		if (k->compile_work && k->op == UINT32_MAX)
+			add_kernel_op(fs, p, k);
 	}
 }
 

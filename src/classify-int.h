@@ -232,6 +232,13 @@ struct classify {
 		LINE_PLAIN, LINE_XLA_OPS, LINE_MODULES, LINE_STEPS,
 	}		 line_kind;
 	uint32_t	 line_name;
+	uint32_t	 line_context;	/* kernel_agg context on the line */
+	/*
+	 * Whether that context is compile work for the steps: a module the
+	 * programs' HLO does not hold (an autotuner candidate) while the HLO
+	 * is known.  Its kernels and copies are no step's busy time.
+	 */
+	int		 line_compile;
 	struct hlo_cursor cursor;	/* CUDA graph kernels to instructions */
 	struct open_op	*ops_stack;
 	size_t		 nops_stack, ops_stack_cap;

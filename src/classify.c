@@ -440,7 +440,7 @@ static void
 add_kernel_busy(struct classify *c, enum busy_class k, int64_t start,
     int64_t end)
 {
-	if (!c->has_xla_ops_line)
+	if (!c->has_xla_ops_line && !c->line_compile)
 		ivals_add(&c->busy_kernels[k], start, end);
 }
 
@@ -452,7 +452,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	struct pf_bytes hlo_op, op = { "", 0 };
 	int has_op = pf_stat_str(op_stat, &hlo_op);
 	struct kernel_agg *k = NULL;
-	uint32_t kname, op_id = NO_ID, category;
+	uint32_t kname, op_id = NO_ID, category, context = c->line_context;
 	size_t i;
 
 	if (!has_op && event_stat(c, PF_KEY_KERNEL_DETAILS) == NULL)
@@ -466,7 +466,10 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 
 		op_id = kernel_op(c, op_stat, hlo_op, &op);
 		op_key_from_event(c, op_id, &key);
+		context = c->line_context = key.module;
 		in = kernel_op_instr(c, op_stat, &key, op);
+		c->line_compile = key.module != NO_ID && c->hlo != NULL &&
+		    c->last_hlo == NULL;
 		if (in != NULL && event_stat(c, PF_KEY_CUDA_GRAPH_ID) != NULL)
 			graph_kernel_seen(c, in);
 		else if (in == NULL && c->last_hlo != NULL) {
@@ -498,10 +501,12 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	}
 	/* Kernels per name, found through the metadata they share. */
 	i = c->meta_kernel[ev->meta_index];
-	if (i != 0 && c->plane->kernels[i - 1].name == kname)
+	if (i != 0 && c->plane->kernels[i - 1].name == kname &&
+	    c->plane->kernels[i - 1].context == context)
 		k = &c->plane->kernels[i - 1];
 	for (i = 0; k == NULL && i < c->plane->nkernels; i++)
-		if (c->plane->kernels[i].name == kname)
+		if (c->plane->kernels[i].name == kname &&
+		    c->plane->kernels[i].context == context)
 			k = &c->plane->kernels[i];
 	if (k == NULL) {
 		c->plane->kernels = xreallocarray(c->plane->kernels,
@@ -510,6 +515,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		memset(k, 0, sizeof *k);
 		k->name = kname;
 		k->op = op_id;
+		k->context = context;
 	}
 	c->meta_kernel[ev->meta_index] = (size_t)(k - c->plane->kernels) + 1;
 	if (k->count == 0 || dur < k->min_ps)
@@ -934,6 +940,8 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 	c->pending = 0;
 	c->cursor = (struct hlo_cursor)HLO_CURSOR_INIT;
 	c->run_open = 0;
+	c->line_context = NO_ID;
+	c->line_compile = 0;
 	return 0;
 }
 
@@ -1500,6 +1508,8 @@ file_summary_absorb(struct file_summary *dst, struct file_summary *src)
 		for (j = 0; j < p->nkernels; j++) {
 			p->kernels[j].name = map[p->kernels[j].name];
 			p->kernels[j].op = remap(map, p->kernels[j].op);
+			p->kernels[j].context = remap(map,
+			    p->kernels[j].context);
 		}
 		for (j = 0; j < p->nmodules; j++)
 			p->modules[j].name = map[p->modules[j].name];

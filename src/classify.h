@@ -53,10 +53,18 @@ struct op_agg {
 	int		compile_work;	/* of an autotuning module */
 };
 
+/*
+ * A kernel's runs per name and context: the module of its own hlo_op, else
+ * that of the last kernel before it on its line with one (NO_ID when
+ * none), so that the autotuner's helper kernels (RedzoneAllocatorKernelImpl,
+ * xla_fp_comparison) go with the candidates they check.
+ */
 struct kernel_agg {
 	uint32_t	name, op;
+	uint32_t	context;	/* module string id, or UINT32_MAX */
 	uint64_t	count;
 	int64_t		total_ps, min_ps, max_ps;
+	int		compile_work;	/* autotuning, not a user program */
 };
 
 struct module_agg {

@@ -31,7 +31,8 @@ static const char *const schema[] = {
 	"CREATE TABLE kernels("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, op TEXT, count INTEGER, total_ps INTEGER, "
-	    "min_ps INTEGER, max_ps INTEGER)",
+	    "min_ps INTEGER, max_ps INTEGER, "
+	    "compile_work INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE modules("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, program_id INTEGER, count INTEGER, "

@@ -93,7 +93,7 @@ rebuild_part(struct index *ix, const struct part *pt, char **cause)
 	    "CROSS JOIN %s o ON o.file_id = f.id AND o.plane = p.id "
 	    "WHERE f.run = ?1 AND p.name = ?2%s",
 	    op_rows_columns(pt->kernels), pt->kernels ? "kernels" : "ops",
-	    pt->kernels ? "" : pt->compile_work ? " AND o.compile_work != 0" :
+	    pt->compile_work ? " AND o.compile_work != 0" :
 	    " AND o.compile_work = 0");
 	st = index_cached(ix, sql);
 	free(sql);
@@ -164,10 +164,12 @@ rebuild_run(struct index *ix, const char *run, char **cause)
 		struct part ops = { run, devices[i], 0, 0 };
 		struct part autotuning = { run, devices[i], 0, 1 };
 		struct part kernels = { run, devices[i], 1, 0 };
+		struct part autotune_kernels = { run, devices[i], 1, 1 };
 
 		rc = rebuild_part(ix, &ops, cause) == -1 ||
 		    rebuild_part(ix, &autotuning, cause) == -1 ||
-		    rebuild_part(ix, &kernels, cause) == -1 ? -1 : 0;
+		    rebuild_part(ix, &kernels, cause) == -1 ||
+		    rebuild_part(ix, &autotune_kernels, cause) == -1 ? -1 : 0;
 	}
 	for (i = 0; i < ndevices; i++)
 		free(devices[i]);
