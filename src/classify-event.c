@@ -530,6 +530,7 @@ add_transfer(struct classify *c, const struct pf_event *ev,
 	t->line = c->line_name;
 	t->dir = dir;
 	t->on_host = on_host;
+	t->compile_work = !on_host && c->line_compile;
 	t->bytes = bytes;
 	t->start_ps = start;
 	t->dur_ps = dur;

@@ -230,6 +230,7 @@ struct classify {
 	/* Per line. */
 	enum {
 		LINE_PLAIN, LINE_XLA_OPS, LINE_MODULES, LINE_STEPS,
+		LINE_ASYNC_OPS,
 	}		 line_kind;
 	uint32_t	 line_name;
 	uint32_t	 line_context;	/* kernel_agg context on the line */

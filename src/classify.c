@@ -628,12 +628,17 @@ on_device_copy(struct classify *c, const struct pf_event *ev, int64_t start,
 
 	if (!is_device_copy(c, ev, &details, &has_details))
 		return;
-	if (strcmp(name, "MemcpyH2D") == 0)
+	/* CUPTI's names, and ROCm's (CopyDeviceToDevice on an MI300X). */
+	if (strcmp(name, "MemcpyH2D") == 0 ||
+	    strcmp(name, "CopyHostToDevice") == 0)
 		dir = XFER_H2D;
-	else if (strcmp(name, "MemcpyD2H") == 0)
+	else if (strcmp(name, "MemcpyD2H") == 0 ||
+	    strcmp(name, "CopyDeviceToHost") == 0)
 		dir = XFER_D2H;
 	else if (strcmp(name, "MemcpyD2D") == 0 ||
-	    strcmp(name, "MemcpyP2P") == 0)
+	    strcmp(name, "MemcpyP2P") == 0 ||
+	    strcmp(name, "CopyDeviceToDevice") == 0 ||
+	    strcmp(name, "CopyPeerToPeer") == 0)
 		dir = XFER_D2D;
 	if (has_details) {
 		/* "kind_src:... kind_dst:... size:<bytes> dest:... async:..." */
@@ -651,6 +656,44 @@ on_device_copy(struct classify *c, const struct pf_event *ev, int64_t start,
 	}
 	add_transfer(c, ev, dir, 0, bytes, start, dur);
 	add_copy_busy(c, start, dur);
+}
+
+/*
+ * An "Async XLA Ops" event spans an asynchronous op from its start to its
+ * done (TPU): a copy-start is a copy between memories, to or from the
+ * host's where a shape is in memory space 5 (host offload): its operand,
+ * "copy-start(f32[...]{...S(5)} %param)", is a copy to the device, its
+ * result's first element (the destination) one from it.
+ */
+static void
+on_async_copy(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	const char *name = ev->meta->name, *call;	/* the HLO text */
+	struct pf_bytes cat;
+	enum transfer_dir dir = XFER_D2D;
+	int64_t bytes;
+
+	if (!event_str(c, PF_KEY_HLO_CATEGORY, &cat) || cat.len != 10 ||
+	    memcmp(cat.ptr, "copy-start", 10) != 0)
+		return;
+	if (!event_int(c, PF_KEY_BYTES_ACCESSED, &bytes))
+		bytes = -1;
+	if ((call = strstr(name, " copy-start(")) != NULL) {
+		const char *dst = strchr(name, '(');
+
+		if (strstr(call, "S(5)") != NULL)
+			dir = XFER_H2D;
+		else if (dst != NULL && dst < call) {
+			const char *s5 = strstr(dst, "S(5)");
+			const char *comma = strstr(dst, "}, ");
+
+			if (s5 != NULL && s5 < call &&
+			    (comma == NULL || s5 < comma))
+				dir = XFER_D2H;
+		}
+	}
+	add_transfer(c, ev, dir, 0, bytes, start, dur);
 }
 
 /* One event of a device's "XLA Modules" line: "jit_f(1234)". */
@@ -929,6 +972,8 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 				start_stream(c, plane, c->nline - 1);
 		} else if (strcmp(line->name, "XLA Modules") == 0)
 			c->line_kind = LINE_MODULES;
+		else if (strcmp(line->name, "Async XLA Ops") == 0)
+			c->line_kind = LINE_ASYNC_OPS;
 		else if (strcmp(line->name, "Steps") == 0) {
 			c->line_kind = LINE_STEPS;
 			if (c->gather != NULL)
@@ -1032,6 +1077,9 @@ classify_event(struct classify *c, const struct pf_event *ev)
 			break;
 		case LINE_MODULES:
 			on_module(c, ev, start, dur);
+			break;
+		case LINE_ASYNC_OPS:
+			on_async_copy(c, ev, start, dur);
 			break;
 		case LINE_STEPS:
 			/* Step windows: gathered, else from the first pass. */

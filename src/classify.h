@@ -172,6 +172,7 @@ struct transfer_rec {
 	uint32_t	line;
 	enum transfer_dir dir;
 	int		on_host;	/* a host-side call, not a device copy */
+	int		compile_work;	/* the autotuner's (line_compile) */
 	int64_t		bytes;		/* -1 when unknown */
 	int64_t		start_ps, dur_ps;
 };

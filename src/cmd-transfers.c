@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "err.h"
@@ -61,14 +62,29 @@ static const struct out_col event_cols[] = {
 };
 
 /*
+ * What moved the data: a host call, a device copy, a memset (it fills,
+ * copies nothing) or a copy of the autotuner's (compile work, not the
+ * steps').
+ */
+#define KIND_SQL \
+	"CASE WHEN t.on_host THEN 'host call' " \
+	"WHEN t.compile_work THEN 'autotuning' " \
+	"WHEN t.direction = 'memset' THEN 'memset' ELSE 'device copy' END"
+
+/*
  * Bytes per ps * 1e3 = GB/s over the time not spent waiting; unknown
- * without bytes, or over too short a time (rate_meaningful()).
+ * without bytes, or over too short a time (rate_meaningful()), and for
+ * a memset (no copy: what it fills is no bandwidth of a link).
  */
 static void
-output_gbps(struct output *o, sqlite3_stmt *st, int bytes, int ps,
-    int64_t count)
+output_gbps(struct output *o, sqlite3_stmt *st, int dir_col, int bytes,
+    int ps, int64_t count)
 {
-	if (sqlite3_column_type(st, bytes) == SQLITE_NULL ||
+	const char *dir = (const char *)sqlite3_column_text(st, dir_col);
+
+	if (dir != NULL && strcmp(dir, "memset") == 0)
+		output_null(o);
+	else if (sqlite3_column_type(st, bytes) == SQLITE_NULL ||
 	    !rate_meaningful(sqlite3_column_double(st, ps), (double)count))
 		output_null(o);
 	else
@@ -96,13 +112,14 @@ print_totals(struct report *r, struct output *o)
 	 * sum() of only NULLs is NULL: bytes unknown stay unknown.
 	 */
 	st = report_prepare(r, "SELECT f.run, f.host, p.name, t.direction, "
-	    "CASE t.on_host WHEN 1 THEN 'host call' ELSE 'device copy' END, "
+	    KIND_SQL ", "
 	    "sum(t.count), sum(t.bytes), sum(t.dur_ps), sum(t.rated_ps), "
 	    "sum(t.rated_count), sum(t.wait_ps) FROM transfer_totals t "
 	    "JOIN planes p ON p.id = t.plane JOIN files f ON f.id = t.file_id "
 	    "JOIN selected s ON s.file_id = f.id WHERE 1",
-	    " GROUP BY f.run, f.host, p.name, t.direction, t.on_host "
-	    "ORDER BY f.run, f.host, t.on_host, p.name, t.direction");
+	    " GROUP BY f.run, f.host, p.name, t.direction, t.on_host, "
+	    "t.compile_work ORDER BY f.run, f.host, t.on_host, p.name, "
+	    "t.compile_work, t.direction");
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int i;
 
@@ -113,7 +130,7 @@ print_totals(struct report *r, struct output *o)
 		output_ps(o, (double)sqlite3_column_int64(st, 7));
 		output_ps(o, (double)sqlite3_column_int64(st, 10));
 		/* Bandwidth over the copies whose size is known. */
-		output_gbps(o, st, 6, 8, sqlite3_column_int64(st, 9));
+		output_gbps(o, st, 3, 6, 8, sqlite3_column_int64(st, 9));
 		output_end_row(o);
 	}
 	sqlite3_finalize(st);
@@ -131,7 +148,7 @@ print_events(struct report *r, struct output *o)
 	 */
 	sql = xasprintf("SELECT f.run, f.host, p.name, t.line, t.name, "
 	    "t.direction, "
-	    "CASE t.on_host WHEN 1 THEN 'host call' ELSE 'device copy' END, "
+	    KIND_SQL ", "
 	    "t.bytes, t.start_ps, t.dur_ps, "
 	    "coalesce((SELECT e.module FROM executions e WHERE "
 	    "e.plane = t.plane AND e.start_ps <= t.start_ps AND "
@@ -162,7 +179,7 @@ print_events(struct report *r, struct output *o)
 		output_ps(o, (double)sqlite3_column_int64(st, 8));
 		output_ps(o, (double)sqlite3_column_int64(st, 9));
 		output_ps(o, (double)sqlite3_column_int64(st, 12));
-		output_gbps(o, st, 7, 13, 1);
+		output_gbps(o, st, 5, 7, 13, 1);
 		if (sqlite3_column_type(st, 10) == SQLITE_NULL)
 			output_null(o);
 		else
@@ -217,7 +234,8 @@ transfers_run(int argc, char **argv)
 		print_totals(&r, o);
 	}
 	output_title(o, "Copies on the devices (Memcpy events: bytes from "
-	    "memcpy_details) and host calls that move data (DevicePut, "
+	    "memcpy_details; TPU async copies), memsets, the autotuner's "
+	    "copies (autotuning) and host calls that move data (DevicePut, "
 	    "copy_to_host_async, np.asarray: host wall time; their bytes "
 	    "are not in the profile).");
 	output_title(o, "waiting: the part of a D2H host call spent waiting "

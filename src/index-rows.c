@@ -104,7 +104,7 @@ static const struct {
 	{ "host_events", INDEX_HOST_EVENTS, 7 },
 	{ "hlo_instructions", INDEX_HLO_INSTRUCTIONS, 16 },
 	{ "scopes", INDEX_SCOPES, 8 },
-	{ "transfers", INDEX_TRANSFERS, 9 },
+	{ "transfers", INDEX_TRANSFERS, 10 },
 	{ "steps", INDEX_STEPS, 11 },
 	{ "executions", INDEX_EXECUTIONS, 9 },
 };

@@ -74,12 +74,13 @@ static const char *const schema[] = {
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
 	    "name TEXT NOT NULL, direction TEXT NOT NULL, "
 	    "on_host INTEGER NOT NULL, bytes INTEGER, start_ps INTEGER, "
-	    "dur_ps INTEGER)",
+	    "dur_ps INTEGER, compile_work INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE transfer_totals("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "direction TEXT NOT NULL, on_host INTEGER NOT NULL, "
 	    "count INTEGER, bytes INTEGER, dur_ps INTEGER, rated_ps INTEGER, "
-	    "rated_count INTEGER, wait_ps INTEGER)",
+	    "rated_count INTEGER, wait_ps INTEGER, "
+	    "compile_work INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE hlo_instructions("
 	    "file_id INTEGER NOT NULL, program_id INTEGER, "
 	    "module TEXT NOT NULL, computation TEXT, name TEXT NOT NULL, "

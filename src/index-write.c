@@ -188,8 +188,8 @@ writers_prepare(struct index *ix, struct writers *w,
 	w->host_event = index_rows_new(ix, "host_events", 7);
 	w->scope = index_rows_new(ix, "scopes", 8);
 	w->program = index_rows_new(ix, "programs", 3);
-	w->transfer = index_rows_new(ix, "transfers", 9);
-	w->transfer_total = index_rows_new(ix, "transfer_totals", 10);
+	w->transfer = index_rows_new(ix, "transfers", 10);
+	w->transfer_total = index_rows_new(ix, "transfer_totals", 11);
 	w->exec_ends = exec_ends_new(fs);
 }
 
@@ -465,6 +465,7 @@ write_transfer_totals(struct writers *w, sqlite3_int64 file_id,
 			index_rows_int(rows, 8, t[i].rated_ps);
 		index_rows_int(rows, 9, t[i].rated_count);
 		index_rows_int(rows, 10, t[i].wait_ps);
+		index_rows_int(rows, 11, t[i].compile_work);
 		rc = index_rows_end(rows, cause);
 	}
 	free(t);
@@ -611,6 +612,7 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 			index_rows_int(rows, 7, r->bytes);
 		index_rows_int(rows, 8, r->start_ps);
 		index_rows_int(rows, 9, r->dur_ps);
+		index_rows_int(rows, 10, r->compile_work);
 		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}

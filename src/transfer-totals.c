@@ -87,7 +87,7 @@ transfer_wait(const struct exec_ends *x, const struct transfer_rec *t)
 	return wait > 0 ? wait : 0;
 }
 
-/* GROUP BY's order: direction as text, then on_host. */
+/* GROUP BY's order: direction as text, then on_host, compile_work. */
 static int
 cmp_total(const void *a, const void *b)
 {
@@ -96,7 +96,10 @@ cmp_total(const void *a, const void *b)
 
 	if (c != 0)
 		return c;
-	return x->on_host < y->on_host ? -1 : x->on_host > y->on_host;
+	if (x->on_host != y->on_host)
+		return x->on_host < y->on_host ? -1 : 1;
+	return x->compile_work < y->compile_work ? -1 :
+	    x->compile_work > y->compile_work;
 }
 
 /* *sum += v, or 0 when that leaves int64. */
@@ -120,7 +123,8 @@ transfer_totals(const struct plane_summary *p, const struct exec_ends *x,
 		int ok;
 
 		for (k = 0; k < nv; k++)
-			if (v[k].dir == r->dir && v[k].on_host == r->on_host)
+			if (v[k].dir == r->dir && v[k].on_host == r->on_host &&
+			    v[k].compile_work == r->compile_work)
 				break;
 		if (k == nv) {
 			if (nv == cap) {
@@ -129,6 +133,7 @@ transfer_totals(const struct plane_summary *p, const struct exec_ends *x,
 			}
 			memset(&v[nv], 0, sizeof v[nv]);
 			v[nv].dir = r->dir;
+			v[nv].compile_work = r->compile_work;
 			v[nv++].on_host = r->on_host;
 		}
 		t = &v[k];

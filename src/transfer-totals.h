@@ -33,6 +33,7 @@ int64_t		 transfer_wait(const struct exec_ends *x,
 struct transfer_total {
 	enum transfer_dir dir;
 	int		 on_host;
+	int		 compile_work;
 	int64_t		 count;
 	int64_t		 rated_count;	/* those with bytes known */
 	int64_t		 bytes;		/* of the rated: NULL if none */

@@ -50,6 +50,7 @@ CLI_TESTS += tests/cli/t0610-hostile-input.sh
 CLI_TESTS += tests/cli/t0620-top-hlo-h200.sh
 CLI_TESTS += tests/cli/t0625-op-attribution.sh
 CLI_TESTS += tests/cli/t0626-compile-work.sh
+CLI_TESTS += tests/cli/t0627-transfers-corpus.sh
 CLI_TESTS += tests/cli/t0900-layering.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0640-archive-many-entries.sh

@@ -111,7 +111,7 @@ test_case 'testdata: the table'
 expect_code 0 jaxprof transfers "$T"
 compare_golden table
 expect_stderr_empty
-expect_stdout_match '^Copies on the devices \(Memcpy events: bytes from memcpy_details\)'
+expect_stdout_match '^Copies on the devices \(Memcpy events: bytes from memcpy_details; TPU async copies\), memsets'
 
 test_case 'testdata run 1 --events (golden): DevicePutWithSharding H2D, device_get D2H'
 expect_code 0 jaxprof transfers --events --format=csv --run='*00' "$T"

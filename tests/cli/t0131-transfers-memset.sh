@@ -19,7 +19,8 @@ EOF2
 test_case 'the memset without hlo_op is a memset transfer'
 expect_code 0 jaxprof transfers --format=csv "$P"
 expect_stderr_empty
-expect_stdout_match '^r1,h,/device:GPU:0,memset,device copy,1,4096,2\.000,'
+# Not a device copy, and no GB/s: a memset fills, it copies nothing.
+expect_stdout_match '^r1,h,/device:GPU:0,memset,memset,1,4096,2\.000,0\.000,$'
 [ "$(grep -c memset "$out")" -eq 1 ] || fail "more than one memset row"
 
 test_case 'the memset fusion.2 launched is that op'
