@@ -133,6 +133,14 @@ put_summary(struct output *o, const struct summary *a,
 			    (double)xa->total_ps / 1e6 : 0, xb != NULL ?
 			    (double)xb->total_ps / 1e6 : 0);
 			free(m);
+			if (!t->on_host || strcmp(t->direction, "D2H") != 0)
+				continue;
+			m = xasprintf("transfers_%s_host_calls_wait_us",
+			    t->direction);
+			summary_row(o, m, xa != NULL ?
+			    (double)xa->wait_ps / 1e6 : 0, xb != NULL ?
+			    (double)xb->wait_ps / 1e6 : 0);
+			free(m);
 		}
 }
 
@@ -286,9 +294,22 @@ add_transfer_titles(struct output *o, const struct summary *a,
 			    (double)tb->total_ps : 0);
 			line = xasprintf("Transfers %s (%s): %lld -> %lld, %s",
 			    t->direction, t->on_host ? "host calls" :
+			    strcmp(t->direction, "memset") == 0 ? "memsets" :
 			    "device copies", (long long)(ta != NULL ?
 			    ta->count : 0), (long long)(tb != NULL ?
 			    tb->count : 0), times);
+			output_title(o, line);
+			free(times);
+			free(line);
+			if ((ta == NULL || ta->wait_ps == 0) &&
+			    (tb == NULL || tb->wait_ps == 0))
+				continue;
+			/* As transfers splits it: a D2H call mostly waits. */
+			times = two_durations(ta != NULL ?
+			    (double)ta->wait_ps : 0, tb != NULL ?
+			    (double)tb->wait_ps : 0);
+			line = xasprintf("  of which waiting for the device: %s",
+			    times);
 			output_title(o, line);
 			free(times);
 			free(line);

@@ -265,11 +265,13 @@ load_transfers(struct summary *s, struct report *r)
 {
 	sqlite3_stmt *st;
 
-	/* Each file's totals (index-write.c), summed. */
+	/* Each file's totals (index-write.c), summed; the autotuner's apart. */
 	st = report_prepare(r, "SELECT t.direction, t.on_host, sum(t.count), "
-	    "sum(t.bytes), sum(t.dur_ps) FROM transfer_totals t JOIN planes p ON "
-	    "p.id = t.plane JOIN files f ON f.id = t.file_id JOIN selected s "
-	    "ON s.file_id = f.id WHERE 1", " GROUP BY 1, 2 ORDER BY 1, 2");
+	    "sum(t.bytes), sum(t.dur_ps), sum(t.wait_ps) FROM transfer_totals t "
+	    "JOIN planes p ON p.id = t.plane JOIN files f ON f.id = t.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE 1",
+	    r->include_compile_work ? " GROUP BY 1, 2 ORDER BY 1, 2" :
+	    " AND t.compile_work = 0 GROUP BY 1, 2 ORDER BY 1, 2");
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct transfer_total *t;
 
@@ -282,6 +284,7 @@ load_transfers(struct summary *s, struct report *r)
 		t->has_bytes = sqlite3_column_type(st, 3) != SQLITE_NULL;
 		t->bytes = sqlite3_column_int64(st, 3);
 		t->total_ps = sqlite3_column_int64(st, 4);
+		t->wait_ps = sqlite3_column_int64(st, 5);
 	}
 	sqlite3_finalize(st);
 }

@@ -45,6 +45,7 @@ struct transfer_total {
 	int64_t		 bytes;		/* valid when has_bytes */
 	int		 has_bytes;
 	int64_t		 total_ps;
+	int64_t		 wait_ps;	/* of D2H host calls: waiting, not copying */
 };
 
 struct summary {

@@ -4,7 +4,7 @@
 # XLA Ops" line, to the device when its operand is in memory space 5,
 # from it when its destination is), ROCm's CopyDeviceToDevice as D2D, the
 # autotuner's copies apart from the steps' (h200/cmdbuf-train), memsets
-# not as device copies.
+# not as device copies, and diff's D2H host calls split as transfers does.
 . "$(dirname "$0")/lib.sh"
 
 python_has google.protobuf ||
@@ -100,5 +100,19 @@ for dir in "$TPU" "$MI" "$H/cmdbuf-train"; do
 	awk -F, '$4 == "memset" && $10 != "" { exit 1 }' "$out" ||
 		fail "a memset has a GB/s"
 done
+
+if [ -d "$H/cmdbuf-train" ] && [ -d "$H/cmdbuf-warm" ]; then
+	test_case 'diff: D2H host calls with their waiting, as transfers says'
+	wait=$(awk -F, '$4 == "D2H" && $5 == "host call" { print $9 }' \
+	    "$tmp/transfers")
+	expect_code 0 jaxprof diff --summary --format=csv "$H/cmdbuf-warm" \
+	    "$H/cmdbuf-train"
+	expect_stderr_empty
+	got=$(awk -F, '$1 == "transfers_D2H_host_calls_wait_us" { print $3 }' \
+	    "$out")
+	[ -n "$got" ] && awk -v a="$got" -v b="$wait" \
+	    'BEGIN { exit !(a - b < 0.001 && b - a < 0.001) }' ||
+		fail "diff's D2H waiting '$got' is not transfers' '$wait'"
+fi
 
 test_done
