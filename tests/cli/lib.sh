@@ -216,6 +216,15 @@ python_has() {
 	done
 }
 
+# need_protobuf: skips unless $PYTHON can read protobuf messages and a
+# protoc makes their modules (bench/top_reference.py's load_xplane_pb2).
+need_protobuf() {
+	python_has google.protobuf ||
+	    skip "'$PYTHON' cannot import google.protobuf; $(install_hint google.protobuf)"
+	command -v protoc >/dev/null 2>&1 || python_has grpc_tools.protoc ||
+	    skip "neither protoc nor grpc_tools.protoc is installed; $(install_hint protoc)"
+}
+
 # expect_same_ops WANT GOT: two `top -n 0 --format=csv` outputs list the
 # same ops (by name, rows of one name added up) with the same count, and
 # total_us and self_us within 0.001 * count of each other: what rounding

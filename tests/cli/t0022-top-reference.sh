@@ -6,10 +6,7 @@
 
 REF=$SRCDIR/bench/top_reference.py
 [ -f "$REF" ] || skip "no $REF"
-python_has google.protobuf ||
-    skip "'$PYTHON' cannot import google.protobuf; $(install_hint google.protobuf)"
-command -v protoc >/dev/null 2>&1 || python_has grpc_tools.protoc ||
-    skip "neither protoc nor grpc_tools.protoc is installed; $(install_hint protoc)"
+need_protobuf
 
 # The reference prints every row without -n (its -n 0 prints none).
 reference() {

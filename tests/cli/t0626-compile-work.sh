@@ -11,10 +11,7 @@
 
 T=$CORPUS/h200/cmdbuf-train
 [ -d "$T" ] || skip "no H200 profile under '$T'"
-python_has google.protobuf ||
-    skip "'$PYTHON' cannot import google.protobuf; $(install_hint google.protobuf)"
-command -v protoc >/dev/null 2>&1 || python_has grpc_tools.protoc ||
-    skip "neither protoc nor grpc_tools.protoc is installed; $(install_hint protoc)"
+need_protobuf
 
 sum_self() {
 	"$PYTHON" -c 'import csv, sys
@@ -23,38 +20,17 @@ print("%.3f" % sum(float(r["self_us"]) for r in csv.DictReader(sys.stdin)))' \
 }
 
 test_case 'the profile: the device kernel time, by the protobuf package'
-"$PYTHON" - "$SRCDIR/bench" "$SRCDIR/proto/xplane.proto" "$T" \
-    >"$tmp/kernels" <<'PY' || fail "cannot read the profile"
-import glob, os, sys
-sys.path.insert(0, sys.argv[1])
-import top_reference
-pb2 = top_reference.load_xplane_pb2(sys.argv[2])
+"$PYTHON" - "$SRCDIR" "$T" >"$tmp/kernels" <<'PY' || fail "cannot read the profile"
+import os, sys
+sys.path.insert(0, os.path.join(sys.argv[1], "tests", "cli"))
+from device_events import device_events
 total = 0
-for path in glob.glob(os.path.join(sys.argv[3], "**", "*.xplane.pb"),
-                      recursive=True):
-    space = top_reference.read_xspace(pb2, path)
-    programs = {md.name.rsplit("(", 1)[0] for p in space.planes
-                if p.name == "/host:metadata"
-                for md in p.event_metadata.values()}
-    for p in space.planes:
-        if not p.name.startswith("/device:"):
-            continue
-        stat = {k: v.name for k, v in p.stat_metadata.items()}
-        for line in p.lines:
-            context = None      # the module of the last hlo_op kernel
-            for ev in line.events:
-                md = p.event_metadata[ev.metadata_id]
-                st = {stat.get(s.metadata_id): s
-                      for s in list(md.stats) + list(ev.stats)}
-                if md.name.startswith("Memcpy"):
-                    continue    # copies are transfers
-                if "hlo_op" in st:
-                    context = st["hlo_module"].str_value
-                    total += ev.duration_ps
-                # A kernel of no op: the autotuner's when its context is.
-                elif ("kernel_details" in st and context is not None and
-                      context not in programs):
-                    total += ev.duration_ps
+for plane, line, name, dur, stats, autotune in device_events(*sys.argv[1:]):
+    if name.startswith("Memcpy"):
+        continue        # copies are transfers
+    # A kernel of no op is the autotuner's when its context is.
+    if "hlo_op" in stats or "kernel_details" in stats and autotune:
+        total += dur
 print("%.3f" % (total / 1e6))
 PY
 cat "$tmp/kernels"

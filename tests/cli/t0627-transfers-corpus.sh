@@ -7,10 +7,7 @@
 # not as device copies, and diff's D2H host calls split as transfers does.
 . "$(dirname "$0")/lib.sh"
 
-python_has google.protobuf ||
-    skip "'$PYTHON' cannot import google.protobuf; $(install_hint google.protobuf)"
-command -v protoc >/dev/null 2>&1 || python_has grpc_tools.protoc ||
-    skip "neither protoc nor grpc_tools.protoc is installed; $(install_hint protoc)"
+need_protobuf
 TPU=$CORPUS/xprof/xprof/convert/test_xplanes
 MI=$CORPUS/tracelens/tests/traces/mi300/jax_conv_minimal
 H=$CORPUS/h200
@@ -20,67 +17,33 @@ H=$CORPUS/h200
 # Rows "device,direction,kind,count,bytes" of the device copies, counted
 # from the profile at $1 (rules above), sorted.
 from_profile() {
-	"$PYTHON" - "$SRCDIR/bench" "$SRCDIR/proto/xplane.proto" "$1" <<'PY'
-import collections, glob, os, re, sys
-sys.path.insert(0, sys.argv[1])
-import top_reference
-pb2 = top_reference.load_xplane_pb2(sys.argv[2])
+	"$PYTHON" - "$SRCDIR" "$1" <<'PY'
+import collections, os, re, sys
+sys.path.insert(0, os.path.join(sys.argv[1], "tests", "cli"))
+from device_events import device_events
 rows = collections.defaultdict(lambda: [0, 0])
-for path in glob.glob(os.path.join(sys.argv[3], "**", "*.xplane.pb"),
-                      recursive=True):
-    space = top_reference.read_xspace(pb2, path)
-    programs = {md.name.rsplit("(", 1)[0] for p in space.planes
-                if p.name == "/host:metadata"
-                for md in p.event_metadata.values()}
-    for p in space.planes:
-        if not p.name.startswith("/device:"):
+for plane, line, name, dur, st, autotune in device_events(*sys.argv[1:]):
+    if line == "Async XLA Ops":
+        if st.get("hlo_category") != "copy-start":
             continue
-        stat = {k: v.name for k, v in p.stat_metadata.items()}
-
-        def text(st, key):
-            v = st.get(key)
-            if v is None:
-                return ""
-            return (stat.get(v.ref_value, "") if v.HasField("ref_value")
-                    else v.str_value)
-        for line in p.lines:
-            context = None
-            for ev in line.events:
-                md = p.event_metadata[ev.metadata_id]
-                st = {stat.get(s.metadata_id): s
-                      for s in list(md.stats) + list(ev.stats)}
-                if "hlo_op" in st and "hlo_module" in st:
-                    context = text(st, "hlo_module")
-                autotune = context is not None and context not in programs
-                if line.name == "Async XLA Ops":
-                    if text(st, "hlo_category") != "copy-start":
-                        continue
-                    head, _, operand = md.name.partition(" copy-start(")
-                    dest = head.split("(", 1)[1].split("}, ")[0]
-                    d = ("H2D" if "S(5)" in operand else
-                         "D2H" if "S(5)" in dest else "D2D")
-                    key = (p.name, d, "device copy")
-                    n = st["bytes_accessed"].int64_value
-                elif "memcpy_details" in st or md.name.startswith("Memcpy"):
-                    name = md.name
-                    d = {"MemcpyH2D": "H2D", "MemcpyD2H": "D2H",
-                         "MemcpyD2D": "D2D", "CopyDeviceToDevice": "D2D",
-                         }.get(name, "other")
-                    key = (p.name, d, "autotuning" if autotune else
-                           "device copy")
-                    m = re.search(r"(?:^| )size:(\d+)",
-                                  text(st, "memcpy_details"))
-                    n = int(m.group(1)) if m else 0
-                elif md.name.startswith("Memset") and "hlo_op" not in st:
-                    key = (p.name, "memset", "autotuning" if autotune else
-                           "memset")
-                    m = re.search(r"num_bytes:(\d+)",
-                                  text(st, "Memset_details"))
-                    n = int(m.group(1))
-                else:
-                    continue
-                rows[key][0] += 1
-                rows[key][1] += n
+        head, _, operand = name.partition(" copy-start(")
+        dest = head.split("(", 1)[1].split("}, ")[0]
+        d = "H2D" if "S(5)" in operand else "D2H" if "S(5)" in dest else "D2D"
+        key = (plane, d, "device copy")
+        n = st["bytes_accessed"]
+    elif "memcpy_details" in st or name.startswith("Memcpy"):
+        d = {"MemcpyH2D": "H2D", "MemcpyD2H": "D2H", "MemcpyD2D": "D2D",
+             "CopyDeviceToDevice": "D2D"}.get(name, "other")
+        key = (plane, d, "autotuning" if autotune else "device copy")
+        m = re.search(r"(?:^| )size:(\d+)", st.get("memcpy_details", ""))
+        n = int(m.group(1)) if m else 0
+    elif name.startswith("Memset") and "hlo_op" not in st:
+        key = (plane, "memset", "autotuning" if autotune else "memset")
+        n = int(re.search(r"num_bytes:(\d+)", st["Memset_details"]).group(1))
+    else:
+        continue
+    rows[key][0] += 1
+    rows[key][1] += n
 for k, (count, n) in sorted(rows.items()):
     print("%s,%s,%s,%d,%d" % (k + (count, n)))
 PY

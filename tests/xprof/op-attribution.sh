@@ -12,15 +12,7 @@
 # (device ops, IDLE left out) and "source,FILE:LINE,US" from its
 # get_top_hlo_ops (per program and op; "(none)" without a source line), US the total self
 # time in microseconds.
-set -eu
-[ $# -eq 1 ] || { echo "usage: $0 LOGDIR" >&2; exit 2; }
-XPROF=${XPROF:-xprof}
-PYTHON=${PYTHON:-python3}
-# xprof writes caches beside the profile: give it a copy.
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp -R "$1" "$work/logdir"
-chmod -R u+w "$work/logdir"
+. "$(dirname "$0")/logdir.sh"
 "$XPROF" get_top_hlo_ops --limit=1000000 "$work/logdir" 2>/dev/null \
     >"$work/top.json"
 "$PYTHON" - "$work/logdir" "$work/top.json" 2>/dev/null <<'PY'
