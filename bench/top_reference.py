@@ -328,9 +328,11 @@ class HloModule:
                 if ins is None:
                     continue
                 if ins.launch != "none":
+                    # A computation called twice runs it twice too.
+                    ins.in_loop = (ins.in_loop or loop or
+                                   id(ins) in self.position)
                     self.position.setdefault(id(ins), len(self.launches))
                     self.launches.append(ins)
-                    ins.in_loop = ins.in_loop or loop
                     continue
                 for k in ins.proto.called_computation_ids:
                     add(comps.get(k), depth + 1,

@@ -436,9 +436,10 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth, int loop)
 				o->m->launches = xreallocarray(o->m->launches,
 				    o->cap, sizeof *o->m->launches);
 			}
+			/* A computation called twice runs it twice too. */
+			hi->in_loop |= loop || hi->schedule_index >= 0;
 			if (hi->schedule_index < 0)
 				hi->schedule_index = (int32_t)o->m->nlaunches;
-			hi->in_loop |= loop;
 			o->m->launches[o->m->nlaunches++] = (uint32_t)k;
 			continue;
 		}

@@ -41,7 +41,7 @@ struct hlo_instr {
 	const char	*source_function;	/* "" when unknown */
 	int64_t		 id;
 	int32_t		 schedule_index;	/* in hlo_module.launches, or -1 */
-	int		 in_loop;	/* launched from a while body */
+	int		 in_loop;	/* may run twice per execution */
 	enum hlo_launch	 launch;
 	/* Instructions with the same kernel_class run the same kernel. */
 	uint64_t	 kernel_class;
