@@ -206,6 +206,7 @@ static const struct out_col compile_cols[] = {
 	{ "execute_us", COL_PS, "execute" },
 	{ "steps", COL_STR, "in steps" },
 	{ "programs", COL_STR, NULL },
+	{ "shapes", COL_STR, "differing shapes" },
 };
 
 static int
@@ -216,7 +217,7 @@ print_compiles(const struct overview *ov, enum out_format fmt, FILE *fp)
 
 	if (ov->ncompiles == 0)
 		return 0;
-	o = output_new(fmt, fp, compile_cols, 7);
+	o = output_new(fmt, fp, compile_cols, 8);
 	output_title(o, "Compilations in the profile (host wall time) and "
 	    "executions:");
 	for (i = 0; i < ov->ncompiles; i++) {
@@ -229,6 +230,7 @@ print_compiles(const struct overview *ov, enum out_format fmt, FILE *fp)
 		output_ps(o, (double)c->exec_ps);
 		output_str(o, c->steps);
 		output_str(o, c->programs);
+		output_str(o, c->shapes);
 		output_end_row(o);
 	}
 	return output_finish(o);

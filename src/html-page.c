@@ -13,7 +13,7 @@
 /* One colour per part, named in the words beside each chart. */
 static const char *const part_colour[OV_NPARTS] = {
 	"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#edc948",
-	"#bab0ac",
+	"#76b7b2", "#bab0ac",
 };
 
 static const char *const span_colour[] = {

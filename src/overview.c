@@ -9,20 +9,22 @@
 #include "analyze-ops.h"
 #include "classify.h"
 #include "index.h"
+#include "load.h"
 #include "output.h"
 #include "overview.h"
 #include "report.h"
+#include "read-hlo.h"
 #include "stats.h"
 #include "xmalloc.h"
 
 const char *const ov_part_keys[OV_NPARTS] = {
 	"compute", "collective", "transfer", "host_idle", "launch_idle",
-	"compile_idle", "short_idle",
+	"compile_idle", "sync_idle", "short_idle",
 };
 
 const char *const ov_part_words[OV_NPARTS] = {
 	"compute", "collectives", "transfers", "host-bound idle",
-	"launch overhead", "compile", "short gaps",
+	"launch overhead", "compile", "result wait", "short gaps",
 };
 
 /* The selected files' text column `col` (of f or p), distinct, sorted. */
@@ -116,10 +118,11 @@ readable_activity(const char *name)
 }
 
 /*
- * What a gap's host activity says the device waited for: launching work
- * (a command buffer update, anything inside an executable's launch),
- * compiling, or the host's own work (the input pipeline, Python).  Words
- * of the man page.
+ * What a gap's host activity says the device waited for: compiling, the
+ * host taking a result (it waits for the device, not the other way
+ * round: a sync such as float(loss)), launching work (a command buffer
+ * update, anything inside an executable's launch), or the host's own
+ * work (the input pipeline, Python).  Words of the man page.
  */
 static enum ov_part
 classify_wait(const char *activity, const char *context, int compiling)
@@ -128,10 +131,18 @@ classify_wait(const char *activity, const char *context, int compiling)
 		"command_buffer", "CommandBuffer", "Execute", "Launch",
 		"launch", "cudaGraph", "cuGraph", "hipGraph",
 	};
+	static const char *const sync[] = {
+		"np.asarray(jax.Array)", "_value", "block_until_ready",
+		"copy_to_host", "device_get", "__array__",
+	};
 	size_t i;
 
 	if (compiling)
 		return OV_COMPILE;
+	for (i = 0; i < sizeof sync / sizeof sync[0]; i++)
+		if (strstr(activity, sync[i]) != NULL ||
+		    strstr(context, sync[i]) != NULL)
+			return OV_SYNC;
 	for (i = 0; i < sizeof launch / sizeof launch[0]; i++)
 		if (strstr(activity, launch[i]) != NULL ||
 		    strstr(context, launch[i]) != NULL)
@@ -426,6 +437,91 @@ steps_at(const struct overview *ov, int64_t file_id, const int64_t *starts,
 	return out;
 }
 
+/* Appends to *s the distinct shapes of parameter k of mods, " / " apart. */
+static void
+add_param_shapes(char **s, const struct hlo_module **mods, size_t n,
+    size_t k)
+{
+	size_t i, j;
+	char *t;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(mods[j]->param_shapes[k],
+			    mods[i]->param_shapes[k]) == 0)
+				break;
+		if (j < i)
+			continue;
+		t = xasprintf("%s%s%s", *s, i > 0 ? " / " : "",
+		    mods[i]->param_shapes[k]);
+		free(*s);
+		*s = t;
+	}
+}
+
+/*
+ * What differs between the programs a function was compiled to: the
+ * entry parameters whose shapes differ (up to 3), read from the HLO of
+ * the first XSpace file that holds them.  "" when it cannot tell.
+ */
+static char *
+recompile_shapes(struct report *r, const char *function)
+{
+	sqlite3_stmt *st = index_prepare(r->ix, "SELECT f.path, g.program_id, "
+	    "g.module FROM programs g JOIN files f ON f.id = g.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE f.kind = 'xplane' AND "
+	    "g.module IN (?1, 'jit_' || ?1) ORDER BY f.path, g.program_id");
+	const struct hlo_module *mods[16];
+	struct hlo_set *set = NULL;
+	char *path = NULL, *out = xstrdup(""), *cause = NULL, *t;
+	size_t n = 0, k, np, shown = 0;
+
+	sqlite3_bind_text(st, 1, function, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW && n < 16) {
+		const char *p = (const char *)sqlite3_column_text(st, 0);
+		const char *m = (const char *)sqlite3_column_text(st, 2);
+
+		if (path == NULL) {
+			path = xstrdup(p);
+			if ((set = load_hlo(path, &cause)) == NULL)
+				break;
+		} else if (strcmp(path, p) != 0)
+			break;
+		if ((mods[n] = hlo_set_find(set, sqlite3_column_int64(st, 1),
+		    m, strlen(m))) != NULL)
+			n++;
+	}
+	sqlite3_finalize(st);
+	free(cause);
+	free(path);
+	np = n > 0 ? mods[0]->nparams : 0;
+	for (k = 1; k < n; k++)
+		if (mods[k]->nparams != np)
+			np = 0;	/* other signatures: shapes do not line up */
+	for (k = 0; k < np && shown < 3; k++) {
+		size_t i;
+
+		for (i = 1; i < n; i++)
+			if (strcmp(mods[i]->param_shapes[k],
+			    mods[0]->param_shapes[k]) != 0)
+				break;
+		if (i == n)
+			continue;
+		if (mods[0]->param_names[k][0] != '\0')
+			t = xasprintf("%s%s%s: ", out, shown > 0 ? "; " : "",
+			    mods[0]->param_names[k]);
+		else
+			t = xasprintf("%s%sparameter %zu: ", out, shown > 0 ?
+			    "; " : "", k);
+		free(out);
+		out = t;
+		add_param_shapes(&out, mods, n, k);
+		shown++;
+	}
+	hlo_set_free(set);
+	return out;
+}
+
 /* Compilations by function, with their programs and executions. */
 static void
 load_compiles(struct overview *ov, struct report *r)
@@ -484,6 +580,8 @@ load_compiles(struct overview *ov, struct report *r)
 		} else
 			c->programs = xstrdup("");
 		sqlite3_reset(px);
+		c->shapes = c->count > 1 ? recompile_shapes(r, c->function) :
+		    xstrdup("");
 	}
 	sqlite3_finalize(px);
 	sqlite3_finalize(st);
@@ -565,6 +663,7 @@ apply_rules(struct overview *ov)
 		{ OV_COMPILE, "compile", OV_COMPILE_PCT },
 		{ OV_TRANSFER, "transfers", OV_TRANSFER_PCT },
 		{ OV_COLLECTIVE, "collectives", OV_COLLECTIVE_PCT },
+		{ OV_SYNC, "sync", OV_SYNC_PCT },
 	};
 	char *each, *what;
 	double best = 0, few = 0;
@@ -607,6 +706,13 @@ apply_rules(struct overview *ov)
 			    "steps you profile or keep shapes fixed", pct,
 			    each);
 			break;
+		case OV_SYNC:
+			text = xasprintf("the device is idle %.1f%% of step time "
+			    "(%s) while the host waits for a result in %s: each "
+			    "step waits on a value; fetch it less often (log "
+			    "every N steps) or without blocking", pct, each,
+			    what);
+			break;
 		default:
 			text = xasprintf("%s take %.1f%% of step time (%s)",
 			    ov_part_words[k], pct, each);
@@ -620,7 +726,8 @@ apply_rules(struct overview *ov)
 			ov->verdict = xasprintf("%s bound: %s",
 			    k == OV_HOST ? "input / host" :
 			    k == OV_LAUNCH ? "launch overhead" :
-			    k == OV_COMPILE ? "compile" : ov_part_words[k],
+			    k == OV_COMPILE ? "compile" :
+			    k == OV_SYNC ? "sync" : ov_part_words[k],
 			    text);
 		}
 		add_rec(ov, idle_rules[i].rule, pct, idle_rules[i].threshold,
@@ -630,10 +737,13 @@ apply_rules(struct overview *ov)
 		char total[40];
 
 		fmt_duration(total, sizeof total, re->total_ps);
-		what = xasprintf("`%s` compiled %lld times (%s%s%s%s%s), "
+		what = xasprintf("`%s` compiled %lld times (%s%s%s%s%s%s%s%s), "
 		    "%s in all: each new input shape or static argument "
 		    "compiles it again; pad or bucket shapes to a few sizes",
 		    re->function, (long long)re->count,
+		    re->shapes[0] ? "input shapes " : "", re->shapes,
+		    re->shapes[0] && (re->programs[0] || re->steps[0]) ?
+		    "; " : "",
 		    re->programs[0] ? "programs " : "", re->programs,
 		    re->steps[0] && re->programs[0] ? "; " : "",
 		    re->steps[0] ? "in steps " : "", re->steps, total);
@@ -906,6 +1016,7 @@ overview_release(struct overview *ov)
 		free(ov->compiles[i].function);
 		free(ov->compiles[i].programs);
 		free(ov->compiles[i].steps);
+		free(ov->compiles[i].shapes);
 	}
 	free(ov->compiles);
 	free(ov->verdict);
@@ -1118,6 +1229,8 @@ overview_write_json(const struct overview *ov, FILE *fp)
 		json_str(fp, c->steps);
 		fputs(",\"programs\":", fp);
 		json_str(fp, c->programs);
+		fputs(",\"shapes\":", fp);
+		json_str(fp, c->shapes);
 		fputc('}', fp);
 	}
 	fputs("],\"recommendations\":[", fp);

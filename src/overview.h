@@ -27,6 +27,7 @@ enum ov_part {
 	OV_HOST,	/* idle while the host ran something else (input...) */
 	OV_LAUNCH,	/* idle while the host launched work (command buffers) */
 	OV_COMPILE,	/* idle while the host compiled */
+	OV_SYNC,	/* idle while the host waited for a device result */
 	OV_SHORT_IDLE,	/* idle in gaps under 100 us: not attributed */
 	OV_NPARTS,
 };
@@ -53,7 +54,7 @@ struct ov_series {
 struct ov_cause {
 	char		*activity;	/* innermost host event: "time.sleep" */
 	char		*context;	/* enclosing annotation: "load_batch" */
-	enum ov_part	 part;		/* OV_HOST, OV_LAUNCH or OV_COMPILE */
+	enum ov_part	 part;		/* OV_HOST ... OV_SYNC */
 	int64_t		 ps, gaps;
 };
 
@@ -70,6 +71,8 @@ struct ov_compile {
 	int64_t		 count, total_ps;
 	char		*programs;	/* "jit_f(52), jit_f(54)" */
 	char		*steps;		/* the steps they ran in: "0, 4, 8" */
+	/* Parameters whose shape differs: "x: s32[8,16] / s32[8,32]". */
+	char		*shapes;
 	int64_t		 exec_count, exec_ps;
 };
 
@@ -133,6 +136,7 @@ struct overview {
 #define OV_COMPILE_PCT		10.0
 #define OV_TRANSFER_PCT		10.0
 #define OV_COLLECTIVE_PCT	10.0
+#define OV_SYNC_PCT		20.0
 #define OV_FEW_OPS_PCT		50.0	/* of device time, the top 3 ops */
 #define OV_LINE_PCT		25.0	/* of device time, one line */
 #define OV_SPREAD_PCT		10.0	/* stddev over median */

@@ -1,6 +1,7 @@
 /* HLO reader: serialized xla.HloProto -> struct hlo_module (read-hlo.h). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,74 @@ copy(struct hlo_module *m, const char *s)
 	size_t len = strlen(s) + 1;
 
 	return memcpy(arena_alloc(m->texts, len), s, len);
+}
+
+/* XLA's PrimitiveType numbers (xla_data.proto) as HLO text writes them. */
+static const char *const element_types[] = {
+	"invalid", "pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32",
+	"u64", "f16", "f32", "f64", "tuple", "opaque", "c64", "bf16", "token",
+	"c128",
+};
+
+/* A shape as HLO text writes it, "f32[8,128]" or "(s32[], f32[2])". */
+static void
+shape_text(char *buf, size_t size, const Xla__ShapeProto *sp, int depth)
+{
+	size_t len, i;
+
+	if (size < 2)
+		return;
+	buf[0] = '\0';
+	if (sp == NULL)
+		return;
+	if (sp->n_tuple_shapes > 0 || sp->element_type == 13) {
+		snprintf(buf, size, "(");
+		for (i = 0; i < sp->n_tuple_shapes && depth < 4; i++) {
+			len = strlen(buf);
+			if (i > 0 && len + 2 < size)
+				strcat(buf, ", ");
+			len = strlen(buf);
+			shape_text(buf + len, size - len, sp->tuple_shapes[i],
+			    depth + 1);
+		}
+		len = strlen(buf);
+		if (len + 1 < size)
+			strcat(buf, ")");
+		return;
+	}
+	if (sp->element_type >= 0 && (size_t)sp->element_type <
+	    sizeof element_types / sizeof element_types[0])
+		snprintf(buf, size, "%s[", element_types[sp->element_type]);
+	else
+		snprintf(buf, size, "type%d[", (int)sp->element_type);
+	for (i = 0; i < sp->n_dimensions; i++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%lld", i > 0 ? "," : "",
+		    (long long)sp->dimensions[i]);
+	}
+	len = strlen(buf);
+	snprintf(buf + len, size - len, "]");
+}
+
+/* The entry's parameter shapes and names (host_program_shape). */
+static void
+params_build(struct hlo_module *m, const ModuleProto *mp)
+{
+	const Xla__ProgramShapeProto *ps = mp->host_program_shape;
+	char buf[256];
+	size_t i;
+
+	if (ps == NULL || ps->n_parameters == 0)
+		return;
+	m->nparams = ps->n_parameters;
+	m->param_shapes = xcalloc(m->nparams, sizeof *m->param_shapes);
+	m->param_names = xcalloc(m->nparams, sizeof *m->param_names);
+	for (i = 0; i < m->nparams; i++) {
+		shape_text(buf, sizeof buf, ps->parameters[i], 0);
+		m->param_shapes[i] = keep(m, buf);
+		m->param_names[i] = i < ps->n_parameter_names ?
+		    keep(m, ps->parameter_names[i]) : "";
+	}
 }
 
 static int
@@ -504,6 +573,7 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 	comps_init(&cs, mp);
 	m->name = keep(m, mp->name);
 	m->program_id = mp->id;
+	params_build(m, mp);
 	for (i = 0; i < mp->n_computations; i++)
 		m->ninstrs += mp->computations[i]->n_instructions;
 	m->instrs = xcalloc(m->ninstrs + 1, sizeof *m->instrs);
@@ -552,6 +622,8 @@ module_free(struct hlo_module *m)
 		return;
 	free(m->instrs);
 	free(m->launches);
+	free(m->param_shapes);
+	free(m->param_names);
 	free(m->instr_of_name);
 	free(m->instr_of_kernel);
 	strmap_release(&m->names);
