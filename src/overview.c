@@ -15,6 +15,7 @@
 #include "report.h"
 #include "read-hlo.h"
 #include "stats.h"
+#include "strmap.h"
 #include "xmalloc.h"
 
 const char *const ov_part_keys[OV_NPARTS] = {
@@ -153,11 +154,16 @@ classify_wait(const char *activity, const char *context, int compiling)
 static struct ov_series *
 find_series(struct overview *ov, int64_t plane)
 {
+	static size_t last;	/* gaps come by plane: most often the last */
 	size_t i;
 
+	if (last < ov->nseries && ov->series[last].plane_id == plane)
+		return &ov->series[last];
 	for (i = 0; i < ov->nseries; i++)
-		if (ov->series[i].plane_id == plane)
+		if (ov->series[i].plane_id == plane) {
+			last = i;
 			return &ov->series[i];
+		}
 	return NULL;
 }
 
@@ -186,53 +192,235 @@ add_cause(struct overview *ov, const char *activity, const char *context,
 	c->gaps = 1;
 }
 
+/* A host event the index keeps (100 us or more). */
+struct hev {
+	int64_t		 start, end;
+	const char	*name;		/* interned */
+	int		 depth;
+	int		 compile;	/* its name holds "compile" */
+};
+
+/*
+ * The host events of one file, line and depth, by start: events of one
+ * line at one depth do not overlap, so the one at a time is found by a
+ * binary search.
+ */
+struct hev_run {
+	int64_t		 file_id;
+	const char	*line;
+	struct hev	*v;
+	size_t		 n;
+};
+
+struct host_map {
+	struct strmap	 names;
+	struct hev_run	*runs;		/* by file, line, depth */
+	size_t		 nruns;
+};
+
+/* Whether name holds "compile" in any case, as SQL's LIKE would. */
+static int
+holds_compile(const char *name)
+{
+	size_t i;
+
+	for (; *name != '\0'; name++) {
+		for (i = 0; i < 7 && name[i] != '\0' &&
+		    (name[i] | 0x20) == "compile"[i]; i++)
+			;
+		if (i == 7)
+			return 1;
+	}
+	return 0;
+}
+
+/* s interned: the id first, as interning may move the strings array. */
+static const char *
+host_map_name(struct host_map *hm, const char *s)
+{
+	uint32_t id = strmap_intern(&hm->names, s, strlen(s));
+
+	return hm->names.strings[id];
+}
+
+static void
+host_map_load(struct host_map *hm, struct report *r)
+{
+	sqlite3_stmt *st = index_prepare(r->ix, "SELECT h.file_id, "
+	    "coalesce(h.line, ''), h.depth, h.start_ps, h.dur_ps, h.name "
+	    "FROM host_events h JOIN files f ON f.id = h.file_id "
+	    "JOIN selected s ON s.file_id = f.id "
+	    "WHERE f.host GLOB ?101 AND f.run GLOB ?103 "
+	    "ORDER BY h.file_id, h.line, h.depth, h.start_ps");
+	struct hev_run *run = NULL;
+	int depth = -1;
+
+	memset(hm, 0, sizeof *hm);
+	strmap_init(&hm->names);
+	sqlite3_bind_text(st, 101, r->host_glob, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 103, r->run_glob, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *line = (const char *)sqlite3_column_text(st, 1);
+		const char *name = (const char *)sqlite3_column_text(st, 5);
+		int64_t file = sqlite3_column_int64(st, 0);
+		int d = sqlite3_column_int(st, 2);
+		struct hev *e;
+
+		if (name == NULL)
+			name = "";
+		if (run == NULL || run->file_id != file || depth != d ||
+		    strcmp(run->line, line) != 0) {
+			hm->runs = xgrow1(hm->runs, hm->nruns, sizeof *hm->runs);
+			run = &hm->runs[hm->nruns++];
+			memset(run, 0, sizeof *run);
+			run->file_id = file;
+			run->line = host_map_name(hm, line);
+			depth = d;
+		}
+		run->v = xgrow1(run->v, run->n, sizeof *run->v);
+		e = &run->v[run->n++];
+		e->start = sqlite3_column_int64(st, 3);
+		e->end = e->start + sqlite3_column_int64(st, 4);
+		e->name = host_map_name(hm, name);
+		e->depth = d;
+		e->compile = holds_compile(name);
+	}
+	sqlite3_finalize(st);
+}
+
+static void
+host_map_release(struct host_map *hm)
+{
+	size_t i;
+
+	for (i = 0; i < hm->nruns; i++)
+		free(hm->runs[i].v);
+	free(hm->runs);
+	strmap_release(&hm->names);
+}
+
+/* The event of run at time t, or NULL. */
+static const struct hev *
+hev_at(const struct hev_run *run, int64_t t)
+{
+	size_t lo = 0, hi = run->n;
+
+	while (lo < hi) {	/* the first that starts after t */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (run->v[mid].start <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && t < run->v[lo - 1].end ? &run->v[lo - 1] : NULL;
+}
+
+/*
+ * What the host of file ran at time t, as `jaxprof idle` finds it: the
+ * innermost event there (the shortest, between equals); *context the
+ * nearest enclosing one on its line that is not the Python tracer's;
+ * *compiling whether any event there is a compilation.
+ */
+static const struct hev *
+host_at(const struct host_map *hm, int64_t file, int64_t t,
+    const char **context, int *compiling)
+{
+	const struct hev *best = NULL, *e;
+	const char *line = NULL;
+	size_t lo = 0, hi = hm->nruns, i, first;
+
+	*context = NULL;
+	*compiling = 0;
+	while (lo < hi) {	/* the file's first run */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (hm->runs[mid].file_id < file)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	for (i = first; i < hm->nruns && hm->runs[i].file_id == file; i++) {
+		if ((e = hev_at(&hm->runs[i], t)) == NULL)
+			continue;
+		*compiling |= e->compile;
+		if (best == NULL || e->depth > best->depth ||
+		    (e->depth == best->depth && e->end - e->start <
+		    best->end - best->start)) {
+			best = e;
+			line = hm->runs[i].line;
+		}
+	}
+	for (i = first; best != NULL && i < hm->nruns &&
+	    hm->runs[i].file_id == file; i++) {
+		if (hm->runs[i].line != line ||
+		    hm->runs[i].n == 0 || hm->runs[i].v[0].depth >= best->depth ||
+		    (e = hev_at(&hm->runs[i], t)) == NULL || e->name[0] == '$')
+			continue;
+		*context = e->name;	/* runs come by depth: the deepest last */
+	}
+	return best;
+}
+
+/* The first step of se that ends after t (steps are by start). */
+static size_t
+step_after(const struct ov_series *se, int64_t t)
+{
+	size_t lo = 0, hi = se->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (se->steps[mid].start_ps + se->steps[mid].dur_ps <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * Each stored gap (at least GAP_FLOOR_PS) inside a step: what the host
- * ran at its middle, as `jaxprof idle` finds it (the innermost host
- * event), the annotation around that (the nearest enclosing event that
- * is not the Python tracer's), and whether a compilation encloses it.
- * The gap's time in each step moves from short idle to its part.
+ * ran at its middle (host_at()), and whether a compilation (of the
+ * compiles table, or a host event) encloses it.  The gap's time in each
+ * step moves from short idle to its part.
  */
 static void
 attribute_gaps(struct overview *ov, struct report *r)
 {
-	sqlite3_stmt *st = report_prepare(r, "WITH g AS (SELECT g.*, "
-	    "g.start_ps + g.dur_ps / 2 AS mid FROM gaps g "
-	    "JOIN planes p ON p.id = g.plane JOIN files f ON f.id = g.file_id "
-	    "JOIN selected s ON s.file_id = f.id WHERE 1", ") "
-	    "SELECT g.plane, g.start_ps, g.dur_ps, h.name, "
-	    "(SELECT h2.name FROM host_events h2 WHERE h2.file_id = g.file_id "
-	    "AND h2.line = h.line AND h2.depth < h.depth AND "
-	    "substr(h2.name, 1, 1) <> '$' AND h2.start_ps <= g.mid AND "
-	    "g.mid < h2.start_ps + h2.dur_ps ORDER BY h2.depth DESC LIMIT 1), "
-	    "EXISTS (SELECT 1 FROM host_events h4 WHERE "
-	    "h4.file_id = g.file_id AND h4.start_ps <= g.mid AND "
-	    "g.mid < h4.start_ps + h4.dur_ps AND h4.name LIKE '%compile%') "
-	    "OR EXISTS (SELECT 1 FROM compiles c WHERE c.file_id = g.file_id "
-	    "AND c.start_ps <= g.mid AND g.mid < c.start_ps + c.dur_ps) "
-	    "FROM g LEFT JOIN host_events h ON h.rowid = "
-	    "(SELECT h3.rowid FROM host_events h3 WHERE h3.file_id = g.file_id "
-	    "AND h3.start_ps <= g.mid AND g.mid < h3.start_ps + h3.dur_ps "
-	    "ORDER BY h3.depth DESC, h3.dur_ps LIMIT 1)");
+	sqlite3_stmt *st = report_prepare(r, "SELECT g.file_id, g.plane, "
+	    "g.start_ps, g.dur_ps, EXISTS (SELECT 1 FROM compiles c WHERE "
+	    "c.file_id = g.file_id AND c.start_ps <= g.start_ps + g.dur_ps / 2 "
+	    "AND g.start_ps + g.dur_ps / 2 < c.start_ps + c.dur_ps) "
+	    "FROM gaps g JOIN planes p ON p.id = g.plane "
+	    "JOIN files f ON f.id = g.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE 1", " ORDER BY g.plane");
+	struct host_map hm;
 
+	host_map_load(&hm, r);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct ov_series *se = find_series(ov,
-		    sqlite3_column_int64(st, 0));
-		int64_t gs = sqlite3_column_int64(st, 1);
-		int64_t ge = gs + sqlite3_column_int64(st, 2), in = 0;
-		const char *name = (const char *)sqlite3_column_text(st, 3);
-		const char *ctx = (const char *)sqlite3_column_text(st, 4);
+		    sqlite3_column_int64(st, 1));
+		int64_t gs = sqlite3_column_int64(st, 2);
+		int64_t ge = gs + sqlite3_column_int64(st, 3), in = 0;
+		const struct hev *h;
+		const char *ctx;
 		char *activity;
 		enum ov_part part;
+		int compiling;
 		size_t i;
 
 		if (se == NULL)
 			continue;
-		activity = readable_activity(name != NULL ? name :
+		h = host_at(&hm, sqlite3_column_int64(st, 0), gs + (ge - gs) / 2,
+		    &ctx, &compiling);
+		activity = readable_activity(h != NULL ? h->name :
 		    "(nothing on the host)");
 		part = classify_wait(activity, ctx != NULL ? ctx : "",
-		    sqlite3_column_int(st, 5));
-		for (i = 0; i < se->n; i++) {
+		    compiling || sqlite3_column_int(st, 4));
+		for (i = step_after(se, gs); i < se->n &&
+		    se->steps[i].start_ps < ge; i++) {
 			struct ov_step *s = &se->steps[i];
 			int64_t a = gs > s->start_ps ? gs : s->start_ps;
 			int64_t b = ge < s->start_ps + s->dur_ps ? ge :
@@ -252,6 +440,7 @@ attribute_gaps(struct overview *ov, struct report *r)
 		free(activity);
 	}
 	sqlite3_finalize(st);
+	host_map_release(&hm);
 }
 
 static int
