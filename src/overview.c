@@ -971,6 +971,14 @@ apply_rules(struct overview *ov)
 		    ov->nlines > 0 ? ov->lines[0].name : "",
 		    ov->nlines > 0 ? "` first" : "");
 	}
+	if (ov->verdict_rule == NULL && ov->nops > 0) {
+		/* No step windows: no idle time to weigh, only the ops. */
+		ov->verdict_rule = "no-steps";
+		ov->verdict = xasprintf("no steps found (no step annotation "
+		    "and no program run repeatedly), so no wait can be "
+		    "weighed; of the ops, `%s` takes the most (%.1f%% of "
+		    "device time)", ov->ops[0].name, ov->ops[0].pct);
+	}
 	if (ov->verdict_rule == NULL) {
 		ov->verdict_rule = "none";
 		ov->verdict = xstrdup("no steps and no ops: nothing to judge");

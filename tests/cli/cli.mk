@@ -40,6 +40,7 @@ CLI_TESTS += tests/cli/t0140-idle.sh
 CLI_TESTS += tests/cli/t0150-top-scope.sh
 CLI_TESTS += tests/cli/t0160-summary-scenarios.sh
 CLI_TESTS += tests/cli/t0161-summary-h200.sh
+CLI_TESTS += tests/cli/t0162-summary-corpus.sh
 CLI_TESTS += tests/cli/t0432-extract-chrome-hlo.sh
 CLI_TESTS += tests/cli/t0400-extract-archive.sh
 CLI_TESTS += tests/cli/t0405-archive-on-demand.sh
