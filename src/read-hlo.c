@@ -70,44 +70,57 @@ static const char *const element_types[] = {
 	"c128",
 };
 
-/* A shape as HLO text writes it, "f32[8,128]" or "(s32[], f32[2])". */
+/* An array shape as HLO text writes it: "f32[8,128]" at buf + strlen. */
 static void
-shape_text(char *buf, size_t size, const Xla__ShapeProto *sp, int depth)
+array_text(char *buf, size_t size, int32_t type, const int64_t *dims,
+    size_t ndims)
 {
-	size_t len, i;
+	size_t len = strlen(buf), i;
 
-	if (size < 2)
-		return;
-	buf[0] = '\0';
-	if (sp == NULL)
-		return;
-	if (sp->n_tuple_shapes > 0 || sp->element_type == 13) {
-		snprintf(buf, size, "(");
-		for (i = 0; i < sp->n_tuple_shapes && depth < 4; i++) {
-			len = strlen(buf);
-			if (i > 0 && len + 2 < size)
-				strcat(buf, ", ");
-			len = strlen(buf);
-			shape_text(buf + len, size - len, sp->tuple_shapes[i],
-			    depth + 1);
-		}
-		len = strlen(buf);
-		if (len + 1 < size)
-			strcat(buf, ")");
+	if (type == 13) {	/* a tuple inside a tuple: not read */
+		snprintf(buf + len, size - len, "(...)");
 		return;
 	}
-	if (sp->element_type >= 0 && (size_t)sp->element_type <
+	if (type >= 0 && (size_t)type <
 	    sizeof element_types / sizeof element_types[0])
-		snprintf(buf, size, "%s[", element_types[sp->element_type]);
+		snprintf(buf + len, size - len, "%s[", element_types[type]);
 	else
-		snprintf(buf, size, "type%d[", (int)sp->element_type);
-	for (i = 0; i < sp->n_dimensions; i++) {
+		snprintf(buf + len, size - len, "type%d[", (int)type);
+	for (i = 0; i < ndims; i++) {
 		len = strlen(buf);
 		snprintf(buf + len, size - len, "%s%lld", i > 0 ? "," : "",
-		    (long long)sp->dimensions[i]);
+		    (long long)dims[i]);
 	}
 	len = strlen(buf);
 	snprintf(buf + len, size - len, "]");
+}
+
+/* A shape as HLO text writes it, "f32[8,128]" or "(s32[], f32[2])". */
+static void
+shape_text(char *buf, size_t size, const Xla__ShapeProto *sp)
+{
+	size_t i, len;
+
+	buf[0] = '\0';
+	if (sp == NULL)
+		return;
+	if (sp->n_tuple_shapes == 0 && sp->element_type != 13) {
+		array_text(buf, size, sp->element_type, sp->dimensions,
+		    sp->n_dimensions);
+		return;
+	}
+	snprintf(buf, size, "(");
+	for (i = 0; i < sp->n_tuple_shapes; i++) {
+		const Xla__TupleElementShapeProto *e = sp->tuple_shapes[i];
+
+		len = strlen(buf);
+		if (i > 0)
+			snprintf(buf + len, size - len, ", ");
+		array_text(buf, size, e->element_type, e->dimensions,
+		    e->n_dimensions);
+	}
+	len = strlen(buf);
+	snprintf(buf + len, size - len, ")");
 }
 
 /* The entry's parameter shapes and names (host_program_shape). */
@@ -124,7 +137,7 @@ params_build(struct hlo_module *m, const ModuleProto *mp)
 	m->param_shapes = xcalloc(m->nparams, sizeof *m->param_shapes);
 	m->param_names = xcalloc(m->nparams, sizeof *m->param_names);
 	for (i = 0; i < m->nparams; i++) {
-		shape_text(buf, sizeof buf, ps->parameters[i], 0);
+		shape_text(buf, sizeof buf, ps->parameters[i]);
 		m->param_shapes[i] = keep(m, buf);
 		m->param_names[i] = i < ps->n_parameter_names ?
 		    keep(m, ps->parameter_names[i]) : "";
