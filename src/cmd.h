@@ -30,6 +30,7 @@ extern const struct cmd cmd_index;
 extern const struct cmd cmd_list;
 extern const struct cmd cmd_sql;
 extern const struct cmd cmd_steps;
+extern const struct cmd cmd_summary;
 extern const struct cmd cmd_top;
 extern const struct cmd cmd_transfers;
 extern const struct cmd cmd_view;

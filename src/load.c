@@ -625,28 +625,62 @@ load_json(const char *path, int nthreads, struct file_summary *fs,
 	return 0;
 }
 
+/*
+ * The pre-pass alone: its HLO set (the caller frees it), or NULL with
+ * *cause.  With windows, the step windows too (see read_prepass()).
+ */
+static struct hlo_set *
+prepass_only(const struct xspace *xs, struct step_windows **windows,
+    char **cause)
+{
+	struct prepass pp;
+	size_t i;
+
+	memset(&pp, 0, sizeof pp);
+	pp.hlo = hlo_set_new();
+	pp.nthreads = 1;
+	if (read_prepass(xs, &pp, windows, cause) == -1) {
+		hlo_set_free(pp.hlo);
+		pp.hlo = NULL;
+	}
+	for (i = 0; i < pp.nwarnings; i++)
+		free(pp.warnings[i]);
+	free(pp.warnings);
+	return pp.hlo;
+}
+
 /* The error the two-pass reader gave: its first pass's, if any. */
 static char *
 two_pass_error(const struct xspace *xs, char *one_pass_error)
 {
 	struct step_windows *w;
-	struct prepass pp;
+	struct hlo_set *set;
 	char *cause = NULL;
-	size_t i;
-	int rc;
 
-	memset(&pp, 0, sizeof pp);
-	pp.hlo = hlo_set_new();
-	if ((rc = read_prepass(xs, &pp, &w, &cause)) == 0)
+	if ((set = prepass_only(xs, &w, &cause)) != NULL) {
 		step_windows_free(w);
-	hlo_set_free(pp.hlo);
-	for (i = 0; i < pp.nwarnings; i++)
-		free(pp.warnings[i]);
-	free(pp.warnings);
-	if (rc == 0)
+		hlo_set_free(set);
 		return one_pass_error;
+	}
 	free(one_pass_error);
 	return cause;
+}
+
+struct hlo_set *
+load_hlo(const char *path, char **cause)
+{
+	struct source src;
+	struct xspace *xs;
+	struct hlo_set *set = NULL;
+
+	if (source_open_check(&src, path, xplane_check_start, cause) == -1)
+		return NULL;
+	if (xspace_open(&src, path, &xs, cause) == 0) {
+		set = prepass_only(xs, NULL, cause);
+		xspace_free(xs);
+	}
+	source_close(&src);
+	return set;
 }
 
 /* The planes in the order they are read: host planes first. */

@@ -55,4 +55,11 @@ int	load_memory(const char *path, const uint8_t *data, size_t size,
 	    enum file_kind kind, int nthreads, const struct load_hooks *hooks,
 	    struct file_summary *fs, char **cause);
 
+/*
+ * The programs' HLO of the XSpace at path (the protos of its
+ * /host:metadata plane), as a load reads it: a new set, empty when the
+ * file has none; NULL with *cause when the file cannot be read.
+ */
+struct hlo_set *load_hlo(const char *path, char **cause);
+
 #endif

@@ -28,6 +28,7 @@ static const struct cmd *const commands[] = {
 	&cmd_list,
 	&cmd_sql,
 	&cmd_steps,
+	&cmd_summary,
 	&cmd_top,
 	&cmd_transfers,
 	&cmd_view,

@@ -1,6 +1,7 @@
 /* HLO reader: serialized xla.HloProto -> struct hlo_module (read-hlo.h). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,87 @@ copy(struct hlo_module *m, const char *s)
 	size_t len = strlen(s) + 1;
 
 	return memcpy(arena_alloc(m->texts, len), s, len);
+}
+
+/* XLA's PrimitiveType numbers (xla_data.proto) as HLO text writes them. */
+static const char *const element_types[] = {
+	"invalid", "pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32",
+	"u64", "f16", "f32", "f64", "tuple", "opaque", "c64", "bf16", "token",
+	"c128",
+};
+
+/* An array shape as HLO text writes it: "f32[8,128]" at buf + strlen. */
+static void
+array_text(char *buf, size_t size, int32_t type, const int64_t *dims,
+    size_t ndims)
+{
+	size_t len = strlen(buf), i;
+
+	if (type == 13) {	/* a tuple inside a tuple: not read */
+		snprintf(buf + len, size - len, "(...)");
+		return;
+	}
+	if (type >= 0 && (size_t)type <
+	    sizeof element_types / sizeof element_types[0])
+		snprintf(buf + len, size - len, "%s[", element_types[type]);
+	else
+		snprintf(buf + len, size - len, "type%d[", (int)type);
+	for (i = 0; i < ndims; i++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%lld", i > 0 ? "," : "",
+		    (long long)dims[i]);
+	}
+	len = strlen(buf);
+	snprintf(buf + len, size - len, "]");
+}
+
+/* A shape as HLO text writes it, "f32[8,128]" or "(s32[], f32[2])". */
+static void
+shape_text(char *buf, size_t size, const Xla__ShapeProto *sp)
+{
+	size_t i, len;
+
+	buf[0] = '\0';
+	if (sp == NULL)
+		return;
+	if (sp->n_tuple_shapes == 0 && sp->element_type != 13) {
+		array_text(buf, size, sp->element_type, sp->dimensions,
+		    sp->n_dimensions);
+		return;
+	}
+	snprintf(buf, size, "(");
+	for (i = 0; i < sp->n_tuple_shapes; i++) {
+		const Xla__TupleElementShapeProto *e = sp->tuple_shapes[i];
+
+		len = strlen(buf);
+		if (i > 0)
+			snprintf(buf + len, size - len, ", ");
+		array_text(buf, size, e->element_type, e->dimensions,
+		    e->n_dimensions);
+	}
+	len = strlen(buf);
+	snprintf(buf + len, size - len, ")");
+}
+
+/* The entry's parameter shapes and names (host_program_shape). */
+static void
+params_build(struct hlo_module *m, const ModuleProto *mp)
+{
+	const Xla__ProgramShapeProto *ps = mp->host_program_shape;
+	char buf[256];
+	size_t i;
+
+	if (ps == NULL || ps->n_parameters == 0)
+		return;
+	m->nparams = ps->n_parameters;
+	m->param_shapes = xcalloc(m->nparams, sizeof *m->param_shapes);
+	m->param_names = xcalloc(m->nparams, sizeof *m->param_names);
+	for (i = 0; i < m->nparams; i++) {
+		shape_text(buf, sizeof buf, ps->parameters[i]);
+		m->param_shapes[i] = keep(m, buf);
+		m->param_names[i] = i < ps->n_parameter_names ?
+		    keep(m, ps->parameter_names[i]) : "";
+	}
 }
 
 static int
@@ -508,6 +590,7 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 	comps_init(&cs, mp);
 	m->name = keep(m, mp->name);
 	m->program_id = mp->id;
+	params_build(m, mp);
 	for (i = 0; i < mp->n_computations; i++)
 		m->ninstrs += mp->computations[i]->n_instructions;
 	m->instrs = xcalloc(m->ninstrs + 1, sizeof *m->instrs);
@@ -556,6 +639,8 @@ module_free(struct hlo_module *m)
 		return;
 	free(m->instrs);
 	free(m->launches);
+	free(m->param_shapes);
+	free(m->param_names);
 	free(m->instr_of_name);
 	free(m->instr_of_kernel);
 	strmap_release(&m->names);

@@ -52,6 +52,9 @@ struct arena;
 struct hlo_module {
 	const char	*name;		/* "jit_train_step" */
 	int64_t		 program_id;	/* as events name it (program_id) */
+	/* The entry's parameters: "s32[8,16]", and their names or "". */
+	const char	**param_shapes, **param_names;
+	size_t		 nparams;
 	struct hlo_instr *instrs;
 	size_t		 ninstrs;
 	/*

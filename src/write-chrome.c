@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "err.h"
+#include "hlo-match.h"
 #include "profile.h"
 #include "output.h"
 #include "write-chrome.h"
@@ -42,6 +43,7 @@ struct chrome_writer {
 	int64_t		 tid;		/* current line, from 1 */
 	int64_t		 tid_step;	/* overlap thread k: k * step + tid */
 	struct lane	 lanes[CHROME_MAX_LANES];
+	struct hlo_cursor cursor;	/* the line's CUDA graph kernels */
 	struct chrome_stats stats;
 	size_t		 len;		/* bytes in buf */
 	char		 buf[CHROME_BUFSIZE];
@@ -360,12 +362,99 @@ put_stat_value(struct chrome_writer *w, const struct pf_stat *st)
 	}
 }
 
+/*
+ * The instruction an event runs (chrome_options.hlo), found as `top`
+ * finds it: the one its hlo_op names (the part after the last "::"),
+ * else, for a kernel of a CUDA graph, by its name and place in the
+ * schedule; *launch is then the hlo_op that launched the graph.
+ */
+static const struct hlo_instr *
+event_instr(struct chrome_writer *w, const struct pf_event *ev,
+    struct pf_bytes *launch)
+{
+	struct pf_bytes op, module = { "", 0 };
+	const struct hlo_module *m;
+	const struct hlo_instr *in;
+	const char *name;
+	int64_t program, graph_launch;
+	size_t i;
+
+	launch->len = 0;
+	if (w->opt.hlo == NULL ||
+	    !pf_stat_str(pf_event_stat(ev, PF_KEY_HLO_OP), &op))
+		return NULL;
+	(void)pf_stat_str(pf_event_stat(ev, PF_KEY_HLO_MODULE), &module);
+	if (!pf_stat_int(pf_event_stat(ev, PF_KEY_PROGRAM_ID), &program))
+		program = -1;
+	if ((m = hlo_set_find(w->opt.hlo, program, module.ptr,
+	    module.len)) == NULL)
+		return NULL;
+	for (i = op.len; i > 1; i--)
+		if (memcmp(op.ptr + i - 2, "::", 2) == 0) {
+			op.ptr += i;
+			op.len -= i;
+			break;
+		}
+	if ((in = hlo_module_instr(m, op.ptr, op.len)) != NULL)
+		return in;
+	if (!pf_stat_int(pf_event_stat(ev, PF_KEY_CORRELATION_ID),
+	    &graph_launch))
+		graph_launch = -1;
+	name = pf_event_name(ev);
+	if ((in = hlo_match_kernel(&w->cursor, m, graph_launch, name,
+	    strlen(name))) != NULL)
+		*launch = op;
+	return in;
+}
+
+/* The attribution args of in (after others: `,"key":value`...). */
+static void
+put_attribution(struct chrome_writer *w, const struct hlo_instr *in,
+    struct pf_bytes launch, int first)
+{
+	char line[32];
+
+	if (!first)
+		put(w, ",", 1);
+	puts_(w, "\"hlo_op\":");
+	put_cstr(w, in->name);
+	if (launch.len > 0) {
+		puts_(w, ",\"hlo_launch\":");
+		put_str(w, launch.ptr, launch.len);
+	}
+	if (in->op_name[0] != '\0') {
+		puts_(w, ",\"framework_op\":");
+		put_cstr(w, in->op_name);
+	}
+	if (in->source_file[0] != '\0') {
+		char *s;
+
+		snprintf(line, sizeof line, ":%" PRId32, in->source_line);
+		s = xasprintf("%s%s", in->source_file, in->source_line > 0 ?
+		    line : "");
+		puts_(w, ",\"source\":");
+		put_cstr(w, s);
+		free(s);
+	}
+}
+
+/* Stats the attribution writes itself. */
+static int
+attribution_key(const struct pf_stat *st)
+{
+	return st->key == PF_KEY_HLO_OP || strcmp(st->name, "framework_op") ==
+	    0 || strcmp(st->name, "source") == 0 ||
+	    strcmp(st->name, "hlo_launch") == 0;
+}
+
 static void
 put_args(struct chrome_writer *w, const struct pf_event *ev)
 {
 	size_t nmeta = ev->meta != NULL ? ev->meta->nstats : 0;
 	size_t n = nmeta + ev->nstats, i, j;
 	int first = 1, long_name;
+	struct pf_bytes launch;
+	const struct hlo_instr *in = event_instr(w, ev, &launch);
 
 	/* A stat named "long_name" wins over ours. */
 	long_name = ev->meta != NULL && ev->meta->display_name[0] != '\0';
@@ -386,6 +475,8 @@ put_args(struct chrome_writer *w, const struct pf_event *ev)
 				break;
 		if (j < n)
 			continue;	/* a later one overrides it */
+		if (in != NULL && attribution_key(st))
+			continue;	/* ours say it, as top does */
 		if (!first)
 			put(w, ",", 1);
 		first = 0;
@@ -401,6 +492,8 @@ put_args(struct chrome_writer *w, const struct pf_event *ev)
 		put(w, ":", 1);
 		put_stat_value(w, st);
 	}
+	if (in != NULL)
+		put_attribution(w, in, launch, first);
 	puts_(w, "}");
 }
 
@@ -510,8 +603,11 @@ on_line_begin(void *ctx, const struct pf_plane *plane,
 	size_t k;
 
 	(void)plane;
+	static const struct hlo_cursor fresh = HLO_CURSOR_INIT;
+
 	(void)line;
 	w->tid++;
+	w->cursor = fresh;
 	for (k = 0; k < CHROME_MAX_LANES; k++) {
 		w->lanes[k].n = 0;
 		w->lanes[k].last_start = INT64_MIN;

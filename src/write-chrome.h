@@ -50,6 +50,7 @@
  *   unknown is keyed "stat_<metadata id>".  Strings are escaped per
  *   RFC 8259 (control characters as \u00XX); bytes that are not valid
  *   UTF-8 become U+FFFD, so the output is always valid JSON.
+ * - With opt.hlo, events gain the attribution args said above it.
  * - Aggregated events (num_occurrences instead of a start time) have no
  *   place on a timeline and are not written (counted in stats).
  * - Nesting: Chrome and Perfetto need the slices of a thread properly
@@ -94,9 +95,22 @@
  */
 #define CHROME_STOPPED		0x63687277
 
+struct hlo_set;
+
 struct chrome_options {
 	int64_t		 start_ps;	/* window [start_ps, end_ps); */
 	int64_t		 end_ps;	/* everything unless start < end */
+	/*
+	 * The programs' HLO (load_hlo()), borrowed; NULL: none.  With it,
+	 * each event whose hlo_op (and hlo_module, program_id) names an
+	 * instruction, or that is a kernel of a CUDA graph launched by an
+	 * op the HLO does not have (matched as `top` matches it,
+	 * hlo-match.h), gets the args "hlo_op" (the instruction: for a
+	 * graph kernel it replaces the launch's name, kept as
+	 * "hlo_launch"), "framework_op" (its JAX op) and "source"
+	 * ("file:line"), as `top` shows them.
+	 */
+	const struct hlo_set *hlo;
 };
 
 struct chrome_stats {

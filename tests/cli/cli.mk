@@ -38,6 +38,10 @@ CLI_TESTS += tests/cli/t0130-transfers.sh
 CLI_TESTS += tests/cli/t0131-transfers-memset.sh
 CLI_TESTS += tests/cli/t0140-idle.sh
 CLI_TESTS += tests/cli/t0150-top-scope.sh
+CLI_TESTS += tests/cli/t0160-summary-scenarios.sh
+CLI_TESTS += tests/cli/t0161-summary-h200.sh
+CLI_TESTS += tests/cli/t0162-summary-corpus.sh
+CLI_TESTS += tests/cli/t0432-extract-chrome-hlo.sh
 CLI_TESTS += tests/cli/t0400-extract-archive.sh
 CLI_TESTS += tests/cli/t0405-archive-on-demand.sh
 CLI_TESTS += tests/cli/t0410-extract-unsafe.sh
@@ -57,3 +61,4 @@ CLI_TESTS += tests/cli/t0640-archive-many-entries.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/device_events.py tests/cli/expect \
     $(CLI_TESTS)
+EXTRA_DIST += tests/cli/summary-page.sh tests/cli/summary-dom.py

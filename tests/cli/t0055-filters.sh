@@ -18,7 +18,7 @@ awk -F'|' '/^\| .* \| (yes|no) +\|/ {
 		print line
 	}
 }' "$SRCDIR/README.md" >"$tmp/table"
-[ "$(wc -l <"$tmp/table")" -eq 13 ] || fail "the README table names not 13 commands: $(cat "$tmp/table")"
+[ "$(wc -l <"$tmp/table")" -eq 14 ] || fail "the README table names not 14 commands: $(cat "$tmp/table")"
 while IFS='|' read -r cmd host device run latest; do
 	for f in "--host=x:$host" "--device=x:$device" "--run=x:$run" "--latest:$latest"; do
 		opt=${f%:*}
@@ -31,7 +31,7 @@ while IFS='|' read -r cmd host device run latest; do
 done <"$tmp/table"
 
 test_case '--run that matches nothing: exit 2, the runs listed, in every command that takes it'
-for cmd in list top steps compile transfers idle "baseline save" view; do
+for cmd in list top steps compile transfers idle summary "baseline save" view; do
 	# shellcheck disable=SC2086
 	expect_code 2 "$JAXPROF" $cmd --run=nope "$T"
 	expect_stdout_empty
@@ -48,12 +48,12 @@ expect_code 2 jaxprof extract --to=chrome -o "$tmp/x.json" --run=nope "$T"
 expect_stderr_is "jaxprof: extract: --run='nope' matches no run; runs found: $RUNS"
 
 test_case '--host and --device that match nothing: exit 2, what there is listed'
-for cmd in list top steps compile transfers idle; do
+for cmd in list top steps compile transfers idle summary; do
 	expect_code 2 "$JAXPROF" $cmd --host=zzz "$T"
 	expect_stdout_empty
 	expect_stderr_is "jaxprof: $cmd: --host='zzz' matches no host; hosts found: 'testhost'"
 done
-for cmd in top steps compile transfers idle; do
+for cmd in top steps compile transfers idle summary; do
 	expect_code 2 "$JAXPROF" $cmd --device='GPU:*' "$T"
 	expect_stdout_empty
 	expect_stderr_is "jaxprof: $cmd: --device='GPU:*' matches no device; devices found: '/host:CPU', '/host:metadata', 'Task Environment'"

@@ -1,0 +1,153 @@
+/*
+ * The overview `jaxprof summary` prints: the steps and what each is made
+ * of, what the device waited for when idle, the ops and source lines that
+ * take the time, compilations, and the verdict and recommendations the
+ * rules of jaxprof-summary(1) draw from those numbers.  Read from the
+ * index of an opened report; rendered by cmd-summary.c and html-page.c.
+ *
+ *	struct overview ov;
+ *	overview_load(&ov, &report);
+ *	... ov.verdict, ov.recs[i].text ...
+ *	overview_release(&ov);
+ */
+#ifndef JAXPROF_OVERVIEW_H
+#define JAXPROF_OVERVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct report;
+
+/* The parts a step's time splits into; they add up to its duration. */
+enum ov_part {
+	OV_COMPUTE,
+	OV_COLLECTIVE,
+	OV_TRANSFER,
+	OV_HOST,	/* idle while the host ran something else (input...) */
+	OV_LAUNCH,	/* idle while the host launched work (command buffers) */
+	OV_COMPILE,	/* idle while the host compiled */
+	OV_SYNC,	/* idle while the host waited for a device result */
+	OV_SHORT_IDLE,	/* idle in gaps under 100 us: not attributed */
+	OV_NPARTS,
+};
+
+/* JSON keys ("compute") and words ("host-bound idle") of the parts. */
+extern const char *const ov_part_keys[OV_NPARTS];
+extern const char *const ov_part_words[OV_NPARTS];
+
+struct ov_step {
+	int64_t		 step, start_ps, dur_ps;
+	int64_t		 part_ps[OV_NPARTS];
+	const char	*skip_why;	/* NULL: counted in median and spread */
+};
+
+/* One device's steps, in order. */
+struct ov_series {
+	char		*run, *host, *device;
+	int64_t		 file_id, plane_id;
+	struct ov_step	*steps;
+	size_t		 n;
+};
+
+/* Device idle time by what the host was running meanwhile. */
+struct ov_cause {
+	char		*activity;	/* innermost host event: "time.sleep" */
+	char		*context;	/* enclosing annotation: "load_batch" */
+	enum ov_part	 part;		/* OV_HOST ... OV_SYNC */
+	int64_t		 ps, gaps;
+};
+
+/* A ranked op or source line. */
+struct ov_item {
+	char		*name;
+	char		*detail;	/* an op's source line, a line's function */
+	int64_t		 count, total_ps;
+	double		 pct;		/* of all ops' device time */
+};
+
+struct ov_compile {
+	char		*function;
+	int64_t		 count, total_ps;
+	char		*programs;	/* "jit_f(52), jit_f(54)" */
+	char		*steps;		/* the steps they ran in: "0, 4, 8" */
+	/* Parameters whose shape differs: "x: s32[8,16] / s32[8,32]". */
+	char		*shapes;
+	int64_t		 exec_count, exec_ps;
+};
+
+/* A recommendation: the rule, the number that triggered it, the words. */
+struct ov_rec {
+	const char	*rule;
+	double		 value;		/* percent of step time or a count */
+	double		 threshold;
+	char		*text;
+};
+
+/* One bar of one step's timeline. */
+struct ov_span {
+	int64_t		 start_ps, dur_ps;	/* start from the step's */
+	char		*name;
+	int		 kind;	/* 0 work, 1 copy, 2 idle, 3 host */
+};
+
+struct ov_track {
+	char		*name;	/* "GPU:0 modules", "host python" */
+	struct ov_span	*spans;
+	size_t		 n;
+	size_t		 dropped;	/* thinned out */
+};
+
+struct overview {
+	char		**runs, **hosts, **devices;
+	size_t		 nruns, nhosts, ndevices;
+	int		 cpu_only;	/* ops ran on the host's threads */
+	char		*step_source;	/* "host" or "device"; "" none */
+
+	struct ov_series *series;
+	size_t		 nseries;
+	size_t		 nsteps, nkept;
+	double		 median_ps, min_ps, p90_ps, max_ps, stddev_ps;
+	int64_t		 part_ps[OV_NPARTS];	/* over every step */
+	int64_t		 steps_ps;
+
+	struct ov_cause	*causes;	/* most time first */
+	size_t		 ncauses;
+	struct ov_item	*ops, *lines;	/* most device time first */
+	size_t		 nops, nlines;
+	int64_t		 ops_ps;
+	struct ov_compile *compiles;	/* most compilations first */
+	size_t		 ncompiles;
+	int64_t		 compile_ps, ncompilations;
+
+	const char	*verdict_rule;	/* "host", "compile"...: the rule */
+	char		*verdict;
+	struct ov_rec	*recs;
+	size_t		 nrecs;
+
+	int64_t		 tl_step, tl_start_ps, tl_dur_ps;	/* its step */
+	struct ov_track	*tracks;
+	size_t		 ntracks;
+};
+
+/* The thresholds of jaxprof-summary(1), in percent of step time. */
+#define OV_HOST_PCT		20.0
+#define OV_LAUNCH_PCT		10.0
+#define OV_COMPILE_PCT		10.0
+#define OV_TRANSFER_PCT		10.0
+#define OV_COLLECTIVE_PCT	10.0
+#define OV_SYNC_PCT		20.0
+#define OV_FEW_OPS_PCT		50.0	/* of device time, the top 3 ops */
+#define OV_LINE_PCT		25.0	/* of device time, one line */
+#define OV_SPREAD_PCT		10.0	/* stddev over median */
+#define OV_TOP			10	/* ops and lines listed */
+#define OV_TRACK_SPANS		400	/* bars kept per timeline track */
+
+void	overview_load(struct overview *ov, struct report *r);
+/* The overview as one JSON object (jaxprof-summary(1) JSON); -1 on error. */
+int	overview_write_json(const struct overview *ov, FILE *fp);
+void	overview_release(struct overview *ov);
+/* Part k's percent of all step time (0 without steps). */
+double	overview_part_pct(const struct overview *ov, enum ov_part k);
+
+#endif
