@@ -20,7 +20,7 @@ training steps of a small transformer-like model, compiled before the trace:
 The default is all four.  OUTDIR/<scenario>/truth.json says what was done,
 with the source lines of the changed code, for the tests to look for.
 Source file names in the HLO are "testdata/make-change-profiles.py" (the
-script compiles itself under that name, as make-profiles.py does).
+script compiles itself under that name, see SOURCE_NAME).
 """
 
 import json
@@ -138,27 +138,20 @@ def main():
         run(outdir, name)
 
 
-# As in make-profiles.py: the script runs itself again under a name
-# relative to the repository, so the HLO's source lines do not carry the
-# maker's disk layout.  line_of() reads it from the repository root.
+# The source file name JAX records for the model's functions: relative to
+# the repository, not the maker's disk layout.  Python names code by the
+# script's absolute path, so the script compiles itself again under this
+# name, from the repository root, and runs that.
 SOURCE_NAME = "testdata/make-change-profiles.py"
-BOOTSTRAP = (
-    "import sys\n"
-    "path = sys.argv.pop(1)\n"
-    "sys.argv[0] = path\n"
-    "with open(path) as f:\n"
-    "    code = compile(f.read(), %r, 'exec')\n"
-    "exec(code, {'__name__': '__main__', '__file__': path,\n"
-    "            '_COMPILED_AS': %r})\n" % (SOURCE_NAME, SOURCE_NAME))
 
 if __name__ == "__main__":
     if globals().get("_COMPILED_AS") == SOURCE_NAME:
         main()
     else:
-        sys.stdout.flush()
-        args = [os.path.abspath(a) if i == 0 else a
-                for i, a in enumerate(sys.argv[1:])]
+        if len(sys.argv) > 1:
+            sys.argv[1] = os.path.abspath(sys.argv[1])
         os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                               ".."))
-        os.execv(sys.executable, [sys.executable, "-c", BOOTSTRAP,
-                                  os.path.abspath(__file__)] + args)
+        with open(SOURCE_NAME) as f:
+            code = compile(f.read(), SOURCE_NAME, "exec")
+        exec(code, {"__name__": "__main__", "_COMPILED_AS": SOURCE_NAME})
