@@ -63,7 +63,7 @@ for fmt in csv json table markdown; do
 	    "diff against the baseline differs ($fmt)"
 done
 
-for g in category module kernel; do
+for g in category module kernel framework-op source; do
 	test_case "--group=$g: baseline and profile agree"
 	expect_code 0 jaxprof diff -n 0 --group=$g --by=count --format=csv \
 	    "$A" "$B"
