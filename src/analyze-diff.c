@@ -16,7 +16,7 @@ diff_match_name(enum diff_match m)
 	switch (m) {
 	case MATCH_SAME:
 		return "same";
-	case MATCH_STEM:
+	case MATCH_RENAMED:
 		return "renamed";
 	case MATCH_ADDED:
 		return "added";
@@ -24,6 +24,49 @@ diff_match_name(enum diff_match m)
 		return "removed";
 	}
 	return "";
+}
+
+const char *
+diff_outcome(const struct diff_pair *p)
+{
+	if (p->match != MATCH_SAME)
+		return diff_match_name(p->match);
+	if (p->base_value == p->new_value ||
+	    fabs(diff_change_pct(p)) <= DIFF_SAME_PCT)
+		return "same";
+	return "changed";
+}
+
+const char *
+diff_pairing_name(enum diff_pairing how)
+{
+	switch (how) {
+	case PAIRED_IDENTITY:
+		return "identity";
+	case PAIRED_SUMMED:
+		return "identity-summed";
+	case PAIRED_NAME:
+		return "name";
+	case PAIRED_STEM:
+		return "stem";
+	case PAIRED_NONE:
+		return "";
+	}
+	return "";
+}
+
+/* The framework op, unless it is only the HLO name again. */
+static const char *
+framework_op_of(const struct op_row *row)
+{
+	return strcmp(row->framework_op, row->name) != 0 ?
+	    row->framework_op : "";
+}
+
+int
+diff_has_identity(const struct op_row *row)
+{
+	return *framework_op_of(row) != '\0' || *row->source != '\0';
 }
 
 char *
@@ -43,57 +86,112 @@ diff_stem(const char *name)
 	return xstrndup(name, len);
 }
 
+/*
+ * strcmp() but runs of digits compare as numbers: "fusion.9" before
+ * "fusion.10", the order XLA made them in.
+ */
+static int
+natural_cmp(const char *a, const char *b)
+{
+	while (*a != '\0' && *b != '\0') {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			size_t la, lb;
+			int c;
+
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (la = 0; isdigit((unsigned char)a[la]); la++)
+				;
+			for (lb = 0; isdigit((unsigned char)b[lb]); lb++)
+				;
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			if ((c = strncmp(a, b, la)) != 0)
+				return c;
+			a += la;
+			b += lb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
 /* A row and its matching key, for sorting one side. */
 struct keyed {
 	const struct op_row *row;
-	char		*key;
+	char		*key;	/* "" never pairs */
+	int		 has_id;
 	int		 used;
 };
 
+enum key_kind {
+	KEY_IDENTITY,
+	KEY_NAME,
+	KEY_STEM,
+};
+
+/* Key, then the HLO names in their natural order. */
 static int
 cmp_keyed(const void *a, const void *b)
 {
-	return strcmp(((const struct keyed *)a)->key,
-	    ((const struct keyed *)b)->key);
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c != 0 ? c : natural_cmp(x->row->name, y->row->name);
 }
 
-/* name, module (or stem, category, module) joined by a separator. */
+/* The key of kind for row, fields joined by a separator no name holds. */
 static char *
-make_key(const struct op_row *row, int stem)
+make_key(const struct keyed *k, enum key_kind kind)
 {
-	char *s, *k;
+	const struct op_row *row = k->row;
+	char *s, *key;
 
-	if (!stem)
+	switch (kind) {
+	case KEY_IDENTITY:
+		if (!k->has_id)
+			return xstrdup("");
+		return xasprintf("%s\x1f%s\x1f%s\x1f%s", row->module,
+		    row->category, framework_op_of(row), row->source);
+	case KEY_NAME:
 		return xasprintf("%s\x1f%s", row->name, row->module);
+	case KEY_STEM:
+		break;
+	}
 	s = diff_stem(row->name);
-	k = xasprintf("%s\x1f%s\x1f%s", s, row->category, row->module);
+	key = xasprintf("%s\x1f%s\x1f%s", s, row->category, row->module);
 	free(s);
-	return k;
+	return key;
 }
 
 static struct keyed *
-keyed_new(const struct op_row *rows, size_t n)
+keyed_new(const struct op_row *rows, size_t n, int by_identity)
 {
 	struct keyed *k = xcalloc(n + 1, sizeof *k);
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		k[i].row = &rows[i];
-		k[i].key = make_key(&rows[i], 0);
+		k[i].has_id = by_identity && diff_has_identity(&rows[i]);
 	}
-	qsort(k, n, sizeof *k, cmp_keyed);
 	return k;
 }
 
-/* Re-keys the rows not used yet by stem, and sorts them so. */
+/* (Re-)keys the rows by kind and sorts them so. */
 static void
-keyed_restem(struct keyed *k, size_t n)
+keyed_rekey(struct keyed *k, size_t n, enum key_kind kind)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		free(k[i].key);
-		k[i].key = make_key(k[i].row, 1);
+		k[i].key = make_key(&k[i], kind);
 	}
 	qsort(k, n, sizeof *k, cmp_keyed);
 }
@@ -108,9 +206,9 @@ keyed_free(struct keyed *k, size_t n)
 	free(k);
 }
 
-static void
+static struct diff_pair *
 add_pair(struct diff_pair **pairs, size_t *n, const struct op_row *base,
-    const struct op_row *new, enum diff_match match)
+    const struct op_row *new, enum diff_pairing how)
 {
 	struct diff_pair *p;
 
@@ -119,7 +217,64 @@ add_pair(struct diff_pair **pairs, size_t *n, const struct op_row *base,
 	memset(p, 0, sizeof *p);
 	p->base = base;
 	p->new = new;
-	p->match = match;
+	p->paired_by = how;
+	p->nbase = base != NULL;
+	p->nnew = new != NULL;
+	if (base == NULL)
+		p->match = MATCH_ADDED;
+	else if (new == NULL)
+		p->match = MATCH_REMOVED;
+	else
+		p->match = strcmp(base->name, new->name) == 0 ? MATCH_SAME :
+		    MATCH_RENAMED;
+	return p;
+}
+
+/* Adds integer v to *sum, saturating. */
+static void
+add_sat(int64_t *sum, int64_t v)
+{
+	if (__builtin_add_overflow(*sum, v, sum))
+		*sum = INT64_MAX;
+}
+
+/*
+ * One row of the m ops k[0..m-1] share an identity with: the first's name
+ * and texts, "(+N)" after the name, the others' counts and times added.
+ */
+static struct op_row *
+sum_rows(const struct keyed *k, size_t m)
+{
+	struct op_row *sum = xcalloc(1, sizeof *sum);
+	size_t i;
+
+	op_row_copy(sum, k[0].row);
+	free(sum->name);
+	sum->name = xasprintf("%s (+%zu)", k[0].row->name, m - 1);
+	for (i = 1; i < m; i++) {
+		const struct op_row *r = k[i].row;
+
+		add_sat(&sum->count, r->count);
+		add_sat(&sum->total_ps, r->total_ps);
+		add_sat(&sum->self_ps, r->self_ps);
+		if (r->has_min && (!sum->has_min || r->min_ps < sum->min_ps)) {
+			sum->min_ps = r->min_ps;
+			sum->has_min = 1;
+		}
+		if (r->has_max && (!sum->has_max || r->max_ps > sum->max_ps)) {
+			sum->max_ps = r->max_ps;
+			sum->has_max = 1;
+		}
+		if (r->has_flops) {
+			add_sat(&sum->flops, r->flops);
+			sum->has_flops = 1;
+		}
+		if (r->has_bytes) {
+			add_sat(&sum->bytes, r->bytes);
+			sum->has_bytes = 1;
+		}
+	}
+	return sum;
 }
 
 /* Length of the run of equal keys starting at k[i]. */
@@ -133,15 +288,57 @@ run_length(const struct keyed *k, size_t n, size_t i)
 	return j - i;
 }
 
-/*
- * Merges the two sorted sides: with unique_only, a key pairs only when
- * it occurs once on each side (stem matching); otherwise equal keys pair
- * one to one (names and modules are unique per side anyway).
- */
+/* Pairs the ra ops of a with the rb of b that share their key. */
+static void
+pair_run(struct keyed *a, size_t ra, struct keyed *b, size_t rb,
+    enum key_kind kind, struct diff_pair **pairs, size_t *n)
+{
+	struct diff_pair *p;
+	size_t x;
+
+	switch (kind) {
+	case KEY_IDENTITY:
+		if (ra == rb) {
+			for (x = 0; x < ra; x++) {
+				a[x].used = b[x].used = 1;
+				add_pair(pairs, n, a[x].row, b[x].row,
+				    PAIRED_IDENTITY);
+			}
+			return;
+		}
+		p = add_pair(pairs, n, NULL, NULL, PAIRED_SUMMED);
+		p->base = p->owned[0] = sum_rows(a, ra);
+		p->new = p->owned[1] = sum_rows(b, rb);
+		p->nbase = ra;
+		p->nnew = rb;
+		p->match = strcmp(a[0].row->name, b[0].row->name) == 0 ?
+		    MATCH_SAME : MATCH_RENAMED;
+		for (x = 0; x < ra; x++)
+			a[x].used = 1;
+		for (x = 0; x < rb; x++)
+			b[x].used = 1;
+		return;
+	case KEY_NAME:
+		/* Names are unique per side; identities, when both have one,
+		 * decide alone. */
+		if (a[0].has_id && b[0].has_id)
+			return;
+		a[0].used = b[0].used = 1;
+		add_pair(pairs, n, a[0].row, b[0].row, PAIRED_NAME);
+		return;
+	case KEY_STEM:
+		if (ra != 1 || rb != 1 || (a[0].has_id && b[0].has_id))
+			return;
+		a[0].used = b[0].used = 1;
+		add_pair(pairs, n, a[0].row, b[0].row, PAIRED_STEM);
+		return;
+	}
+}
+
+/* Merges the two sides, sorted by their keys of kind. */
 static void
 merge(struct keyed *a, size_t na, struct keyed *b, size_t nb,
-    int unique_only, enum diff_match match, struct diff_pair **pairs,
-    size_t *n)
+    enum key_kind kind, struct diff_pair **pairs, size_t *n)
 {
 	size_t i = 0, j = 0;
 
@@ -159,15 +356,8 @@ merge(struct keyed *a, size_t na, struct keyed *b, size_t nb,
 		}
 		ra = run_length(a, na, i);
 		rb = run_length(b, nb, j);
-		if (!unique_only || (ra == 1 && rb == 1)) {
-			size_t m = ra < rb ? ra : rb, x;
-
-			for (x = 0; x < m; x++) {
-				a[i + x].used = b[j + x].used = 1;
-				add_pair(pairs, n, a[i + x].row, b[j + x].row,
-				    match);
-			}
-		}
+		if (*a[i].key != '\0')
+			pair_run(&a[i], ra, &b[j], rb, kind, pairs, n);
 		i += ra;
 		j += rb;
 	}
@@ -207,25 +397,29 @@ cmp_pairs(const void *a, const void *b)
 
 void
 diff_ops(const struct op_row *base, size_t nbase, const struct op_row *new,
-    size_t nnew, enum op_by by, struct diff_pair **pairs, size_t *n)
+    size_t nnew, enum op_by by, int by_identity, struct diff_pair **pairs,
+    size_t *n)
 {
-	struct keyed *a = keyed_new(base, nbase), *b = keyed_new(new, nnew);
+	static const enum key_kind passes[] = {
+		KEY_IDENTITY, KEY_NAME, KEY_STEM,
+	};
+	struct keyed *a = keyed_new(base, nbase, by_identity);
+	struct keyed *b = keyed_new(new, nnew, by_identity);
 	size_t na = nbase, nb = nnew, i;
 
 	*pairs = NULL;
 	*n = 0;
-	merge(a, na, b, nb, 0, MATCH_SAME, pairs, n);
-	na = compact(a, na);
-	nb = compact(b, nb);
-	keyed_restem(a, na);
-	keyed_restem(b, nb);
-	merge(a, na, b, nb, 1, MATCH_STEM, pairs, n);
+	for (i = 0; i < sizeof passes / sizeof passes[0]; i++) {
+		keyed_rekey(a, na, passes[i]);
+		keyed_rekey(b, nb, passes[i]);
+		merge(a, na, b, nb, passes[i], pairs, n);
+		na = compact(a, na);
+		nb = compact(b, nb);
+	}
 	for (i = 0; i < na; i++)
-		if (!a[i].used)
-			add_pair(pairs, n, a[i].row, NULL, MATCH_REMOVED);
+		add_pair(pairs, n, a[i].row, NULL, PAIRED_NONE);
 	for (i = 0; i < nb; i++)
-		if (!b[i].used)
-			add_pair(pairs, n, NULL, b[i].row, MATCH_ADDED);
+		add_pair(pairs, n, NULL, b[i].row, PAIRED_NONE);
 	keyed_free(a, na);
 	keyed_free(b, nb);
 	for (i = 0; i < *n; i++) {
@@ -242,6 +436,20 @@ diff_ops(const struct op_row *base, size_t nbase, const struct op_row *new,
 	}
 	if (*n > 0)
 		qsort(*pairs, *n, sizeof **pairs, cmp_pairs);
+}
+
+void
+diff_pairs_free(struct diff_pair *pairs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (pairs[i].owned[0] != NULL)
+			op_rows_free(pairs[i].owned[0], 1);
+		if (pairs[i].owned[1] != NULL)
+			op_rows_free(pairs[i].owned[1], 1);
+	}
+	free(pairs);
 }
 
 void

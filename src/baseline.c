@@ -342,8 +342,11 @@ read_ops(struct reader *rd, struct summary *s, yajl_val root)
 		if (get_str(rd, v, "name", &o->name) == -1 ||
 		    get_str(rd, v, "module", &o->module) == -1 ||
 		    get_str(rd, v, "category", &o->category) == -1 ||
-		    get_opt_str(v, "framework_op", &o->framework_op) == -1 ||
-		    get_opt_str(v, "source", &o->source) == -1 ||
+		    (s->pairs_by_name ?
+		    get_opt_str(v, "framework_op", &o->framework_op) :
+		    get_str(rd, v, "framework_op", &o->framework_op)) == -1 ||
+		    (s->pairs_by_name ? get_opt_str(v, "source", &o->source) :
+		    get_str(rd, v, "source", &o->source)) == -1 ||
 		    get_opt_str(v, "source_function", &o->source_function) ==
 		    -1 ||
 		    get_int(rd, v, "count", &o->count, NULL) == -1 ||
@@ -518,6 +521,8 @@ baseline_read(struct summary *s, const char *path, char **cause)
 		    (long long)version, BASELINE_VERSION);
 		goto out;
 	}
+	/* Version 1 kept no identity to pair by (or not always). */
+	s->pairs_by_name = version == 1;
 	if (get_str(&rd, root, "jaxprof_version", &s->jaxprof_version) == -1 ||
 	    get_str(&rd, root, "created", &s->created) == -1 ||
 	    get_strings(&rd, root, "sources", &s->sources,

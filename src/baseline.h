@@ -13,7 +13,11 @@
 #include <stdio.h>
 
 #define BASELINE_FORMAT		"jaxprof-baseline"
-#define BASELINE_VERSION	1
+/*
+ * 2: ops pair by identity (category, framework_op and source, required);
+ * version 1 files are read and pair by name (summary.pairs_by_name).
+ */
+#define BASELINE_VERSION	2
 
 struct summary;
 

@@ -24,7 +24,7 @@ const struct cmd cmd_check = {
 	.usage = "jaxprof check --baseline=base [--rules=file] "
 	    "[--max-step-regression=pct] [--max-step-time=time] "
 	    "[--step-percentile=p] [--skip=n] [--max-op-regression=pct] "
-	    "[--min-op-share=pct] [--max-compiles=n] "
+	    "[--max-new-op-share=pct] [--min-op-share=pct] [--max-compiles=n] "
 	    "[--include-compile-work] [--device=glob] "
 	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] "
 	    "[--db=file] new",
@@ -34,23 +34,31 @@ const struct cmd cmd_check = {
 	    "  --rules=FILE             read 'key = value' settings (the long\n"
 	    "                           option names) from FILE; options win\n"
 	    "  --max-step-regression=PCT  step time may grow by PCT at most\n"
-	    "  --max-step-time=TIME     step time at most TIME (150ms, 2s)\n"
+	    "                           (default 5%)\n"
+	    "  --max-step-time=TIME     step time at most TIME (150ms, 2s;\n"
+	    "                           default off)\n"
 	    "  --step-percentile=P      step time is this percentile "
 	    "(default 50)\n"
 	    "  --skip=N                 leave each device's first N steps out\n"
 	    "  --max-op-regression=PCT  an op's self time may grow by PCT\n"
+	    "                           (default 10%)\n"
+	    "  --max-new-op-share=PCT   ops only in the new run may take PCT\n"
+	    "                           of the base's device time per step\n"
+	    "                           (default 5%)\n"
 	    "  --min-op-share=PCT       ops below PCT of the self time on "
 	    "both\n"
 	    "                           sides are not checked (default 1%)\n"
 	    "  --max-compiles=N         no function compiled more than N "
 	    "times\n"
+	    "                           (default off)\n"
 	    "  --include-compile-work   also the ops of device work done while\n"
 	    "                           compiling (autotuning)\n"
 	    "  --device=GLOB, --host=GLOB, --run=GLOB, --latest\n"
 	    "                           select what both sides hold\n"
 	    "  --format=FMT             table (default), csv, json, markdown\n"
 	    "  --db=FILE                the index to use\n"
-	    "Without rules: --max-step-regression=5% --max-op-regression=10%.\n",
+	    "Every rule has its default unless set; a rule's value 'off'\n"
+	    "turns it off.  Ops pair by identity (jaxprof-diff(1), PAIRING).\n",
 	.run = check_run,
 };
 
@@ -68,8 +76,9 @@ enum setting_kind {
 struct setting {
 	const char	*name;
 	enum setting_kind kind;
-	int		 is_rule;	/* enables a rule when given */
+	int		 is_rule;	/* may be "off" */
 	int		 set;		/* 1: from a file, 2: command line */
+	int		 off;		/* a rule turned off */
 	double		 num;
 	char		*str;
 };
@@ -77,6 +86,7 @@ struct setting {
 enum {
 	S_BASELINE,
 	S_MAX_COMPILES,
+	S_MAX_NEW_OP_SHARE,
 	S_MAX_OP_REGRESSION,
 	S_MAX_STEP_REGRESSION,
 	S_MAX_STEP_TIME,
@@ -87,19 +97,22 @@ enum {
 	NSETTINGS,
 };
 
+/* The defaults: rules without a sensible one are off. */
 static const struct setting setting_defaults[NSETTINGS] = {
-	[S_BASELINE] = { "baseline", SET_PATH, 0, 0, 0, NULL },
-	[S_MAX_COMPILES] = { "max-compiles", SET_COUNT, 1, 0, 0, NULL },
-	[S_MAX_OP_REGRESSION] = { "max-op-regression", SET_PERCENT, 1, 0,
+	[S_BASELINE] = { "baseline", SET_PATH, 0, 0, 0, 0, NULL },
+	[S_MAX_COMPILES] = { "max-compiles", SET_COUNT, 1, 0, 1, 0, NULL },
+	[S_MAX_NEW_OP_SHARE] = { "max-new-op-share", SET_PERCENT, 1, 0, 0,
+	    5, NULL },
+	[S_MAX_OP_REGRESSION] = { "max-op-regression", SET_PERCENT, 1, 0, 0,
 	    10, NULL },
 	[S_MAX_STEP_REGRESSION] = { "max-step-regression", SET_PERCENT, 1, 0,
-	    5, NULL },
-	[S_MAX_STEP_TIME] = { "max-step-time", SET_TIME, 1, 0, 0, NULL },
-	[S_MIN_OP_SHARE] = { "min-op-share", SET_PERCENT, 0, 0, 1, NULL },
-	[S_SKIP] = { "skip", SET_COUNT, 0, 0, 0, NULL },
-	[S_STEP_PERCENTILE] = { "step-percentile", SET_PERCENT, 0, 0, 50,
+	    0, 5, NULL },
+	[S_MAX_STEP_TIME] = { "max-step-time", SET_TIME, 1, 0, 1, 0, NULL },
+	[S_MIN_OP_SHARE] = { "min-op-share", SET_PERCENT, 0, 0, 0, 1, NULL },
+	[S_SKIP] = { "skip", SET_COUNT, 0, 0, 0, 0, NULL },
+	[S_STEP_PERCENTILE] = { "step-percentile", SET_PERCENT, 0, 0, 0, 50,
 	    NULL },
-	[S_RULES] = { "rules", SET_PATH, 0, 0, 0, NULL },
+	[S_RULES] = { "rules", SET_PATH, 0, 0, 0, 0, NULL },
 };
 
 /* Parses v for setting s; -1 if it is not a valid value. */
@@ -117,6 +130,9 @@ parse_value(struct setting *s, const char *v)
 		s->str = xstrdup(v);
 		return 0;
 	}
+	s->off = s->is_rule && strcmp(v, "off") == 0;
+	if (s->off)
+		return 0;
 	errno = 0;
 	d = strtod(v, &end);
 	if (errno != 0 || end == v || !isfinite(d) || d < 0)
@@ -146,17 +162,19 @@ parse_value(struct setting *s, const char *v)
 }
 
 static const char *
-expected(enum setting_kind kind)
+expected(const struct setting *s)
 {
-	switch (kind) {
+	switch (s->kind) {
 	case SET_PATH:
 		return "a path";
 	case SET_PERCENT:
-		return "a percentage such as 5%";
+		return s->is_rule ? "a percentage such as 5%, or off" :
+		    "a percentage such as 5%";
 	case SET_TIME:
-		return "a time such as 150ms, with ns, us, ms or s";
+		return "a time such as 150ms, with ns, us, ms or s, or off";
 	case SET_COUNT:
-		return "a whole number";
+		return s->is_rule ? "a whole number, or off" :
+		    "a whole number";
 	}
 	return "";
 }
@@ -223,7 +241,7 @@ read_rules(struct setting *set, const char *path, char **cause)
 		if (parse_value(&set[i], value) == -1) {
 			*cause = xasprintf("rules '%s' line %u: invalid %s "
 			    "'%s' (expected %s)", path, lineno, key, value,
-			    expected(set[i].kind));
+			    expected(&set[i]));
 			break;
 		}
 		set[i].set = 1;
@@ -247,6 +265,14 @@ check_rules_validate(const char *path, char **cause)
 	for (i = 0; i < NSETTINGS; i++)
 		free(set[i].str);
 	return rc;
+}
+
+/* Where a setting's value came from, as the report says it. */
+static const char *
+setting_from(const struct setting *s)
+{
+	return s->set == 2 ? "option" : s->set == 1 ? "rules file" :
+	    "default";
 }
 
 /* The rule rows being printed, and how many rules failed. */
@@ -278,18 +304,23 @@ rule_end(struct verdict *v)
 	v->nfailed += rule_failed(v);
 }
 
+/* One row of rule; op, when the row is about one, gives its columns. */
 static void
-put_verdict(struct verdict *v, const char *rule, const char *subject,
-    const char *base, const char *new, const char *measured,
-    const char *limit, int pass)
+put_verdict(struct verdict *v, const struct setting *rule,
+    const char *subject, const char *base, const char *new,
+    const char *measured, const char *limit, int pass,
+    const struct op_row *op)
 {
-	output_str(v->o, rule);
+	output_str(v->o, rule->name);
 	output_str(v->o, subject);
 	output_str(v->o, base);
 	output_str(v->o, new);
 	output_str(v->o, measured);
 	output_str(v->o, limit);
 	output_str(v->o, pass ? "PASS" : "FAIL");
+	output_str(v->o, setting_from(rule));
+	output_str(v->o, op != NULL ? op->framework_op : "");
+	output_str(v->o, op != NULL ? op->source : "");
 	output_end_row(v->o);
 	v->nfail_rows += !pass;
 }
@@ -313,6 +344,57 @@ fmt_ps(char *buf, size_t size, double ps)
 	fmt_duration(buf, size, (int64_t)llround(ps));
 }
 
+/* A setting's value as a rules file would give it: "5%", "150 ms". */
+static void
+fmt_setting(char *buf, size_t size, const struct setting *s)
+{
+	char num[64];
+	size_t len;
+
+	if (s->off) {
+		snprintf(buf, size, "off");
+		return;
+	}
+	if (s->kind == SET_TIME) {
+		fmt_ps(buf, size, s->num);
+		return;
+	}
+	fmt_fixed(num, sizeof num, s->num, 6);
+	len = strlen(num);
+	while (len > 0 && num[len - 1] == '0')
+		len--;
+	if (len > 0 && num[len - 1] == '.')
+		len--;
+	num[len] = '\0';
+	snprintf(buf, size, "%s%s", num, s->kind == SET_PERCENT &&
+	    strcmp(s->name, "step-percentile") != 0 ? "%" : "");
+}
+
+/* "Rules: max-compiles = off (default), ..."; then the other settings. */
+static void
+add_rules_title(struct output *o, const struct setting *set)
+{
+	char *line = NULL, *next, value[64];
+	size_t i;
+	int rules;
+
+	for (rules = 1; rules >= 0; rules--) {
+		line = xstrdup(rules ? "Rules:" : "Settings:");
+		for (i = 0; i < NSETTINGS; i++) {
+			if (set[i].is_rule != rules || set[i].kind == SET_PATH)
+				continue;
+			fmt_setting(value, sizeof value, &set[i]);
+			next = xasprintf("%s%s %s = %s (%s)", line,
+			    line[strlen(line) - 1] == ':' ? "" : ",",
+			    set[i].name, value, setting_from(&set[i]));
+			free(line);
+			line = next;
+		}
+		output_title(o, line);
+		free(line);
+	}
+}
+
 static void
 check_steps(struct verdict *v, const struct setting *set,
     const struct summary *base, const struct summary *new)
@@ -322,108 +404,249 @@ check_steps(struct verdict *v, const struct setting *set,
 	double vb = summary_step_percentile(base, skip, p, &nb);
 	double vn = summary_step_percentile(new, skip, p, &nn);
 	char subject[128], b[64], n[64], m[64], lim[64], pn[64];
+	const struct setting *rule;
 
 	fmt_fixed(pn, sizeof pn, p, 0);
 	snprintf(subject, sizeof subject, "p%s of %zu step%s", pn, nn,
 	    nn == 1 ? "" : "s");
 	fmt_ps(b, sizeof b, vb);
 	fmt_ps(n, sizeof n, vn);
-	if (set[S_MAX_STEP_REGRESSION].set) {
+	rule = &set[S_MAX_STEP_REGRESSION];
+	if (!rule->off) {
 		rule_begin(v);
-		fmt_pct(lim, sizeof lim, set[S_MAX_STEP_REGRESSION].num, 0);
+		fmt_pct(lim, sizeof lim, rule->num, 0);
 		if (nb == 0 || nn == 0)
-			put_verdict(v, "max-step-regression", subject,
+			put_verdict(v, rule, subject,
 			    nb == 0 ? "no steps" : b, nn == 0 ? "no steps" : n,
-			    "", lim, 0);
+			    "", lim, 0, NULL);
 		else {
 			double change = (vn / vb - 1) * 100;
 
 			fmt_pct(m, sizeof m, change, 1);
-			put_verdict(v, "max-step-regression", subject, b, n, m,
-			    lim, change <= set[S_MAX_STEP_REGRESSION].num);
+			put_verdict(v, rule, subject, b, n, m, lim,
+			    change <= rule->num, NULL);
 		}
 		rule_end(v);
 	}
-	if (set[S_MAX_STEP_TIME].set) {
+	rule = &set[S_MAX_STEP_TIME];
+	if (!rule->off) {
 		rule_begin(v);
-		fmt_ps(lim, sizeof lim, set[S_MAX_STEP_TIME].num);
-		put_verdict(v, "max-step-time", subject,
-		    nb == 0 ? "no steps" : b, nn == 0 ? "no steps" : n,
-		    nn == 0 ? "" : n, lim,
-		    nn > 0 && vn <= set[S_MAX_STEP_TIME].num);
+		fmt_ps(lim, sizeof lim, rule->num);
+		put_verdict(v, rule, subject, nb == 0 ? "no steps" : b,
+		    nn == 0 ? "no steps" : n, nn == 0 ? "" : n, lim,
+		    nn > 0 && vn <= rule->num, NULL);
 		rule_end(v);
 	}
 }
 
 /*
- * Every op with enough share whose self time grew too much fails: self
- * time, so a slower op inside a loop names that op, not the loop too.
+ * Both sides' ops paired once (by self time, per step or execution), for
+ * every rule about ops: the pairing diff shows.
+ */
+struct op_pairs {
+	struct op_row	*rb, *rn;
+	size_t		 nb, nn;
+	struct diff_pair *pairs;
+	size_t		 n;
+	double		 tb, tn;	/* each side's sum */
+	const char	*per;
+};
+
+static void
+op_pairs_make(struct op_pairs *op, const struct summary *base,
+    const struct summary *new)
+{
+	double db, dn;
+	size_t i;
+
+	memset(op, 0, sizeof *op);
+	summary_op_rows(base, GROUP_OP, &op->rb, &op->nb);
+	summary_op_rows(new, GROUP_OP, &op->rn, &op->nn);
+	diff_ops(op->rb, op->nb, op->rn, op->nn, BY_SELF_TIME,
+	    !base->pairs_by_name && !new->pairs_by_name, &op->pairs, &op->n);
+	/* Per step (or execution): a longer run is not a slower one. */
+	op->per = summary_op_norm(base, new, &db, &dn);
+	diff_normalize(op->pairs, op->n, db, dn);
+	for (i = 0; i < op->n; i++) {
+		op->tb += op->pairs[i].base_value;
+		op->tn += op->pairs[i].new_value;
+	}
+}
+
+static void
+op_pairs_release(struct op_pairs *op)
+{
+	diff_pairs_free(op->pairs, op->n);
+	op_rows_free(op->rb, op->nb);
+	op_rows_free(op->rn, op->nn);
+}
+
+/*
+ * An op as the person who changed the Python knows it: framework op and
+ * source line first, then the HLO name(s) and the figure's unit.
+ */
+static void
+op_subject(char *buf, size_t size, const struct diff_pair *p,
+    const char *per)
+{
+	const struct op_row *r = p->new != NULL ? p->new : p->base;
+	const char *fop = strcmp(r->framework_op, r->name) != 0 ?
+	    r->framework_op : "";
+	char names[256];
+
+	if (p->base != NULL && p->new != NULL &&
+	    strcmp(p->base->name, p->new->name) != 0)
+		snprintf(names, sizeof names, "%s, was %s", p->new->name,
+		    p->base->name);
+	else
+		snprintf(names, sizeof names, "%s", r->name);
+	if (*fop != '\0' && *r->source != '\0')
+		snprintf(buf, size, "%s at %s (%s; per %s)", fop, r->source,
+		    names, per);
+	else if (*fop != '\0' || *r->source != '\0')
+		snprintf(buf, size, "%s (%s; per %s)", *fop != '\0' ? fop :
+		    r->source, names, per);
+	else
+		snprintf(buf, size, "%s (per %s)", names, per);
+}
+
+/*
+ * Every paired op with enough share whose self time grew too much fails:
+ * self time, so a slower op inside a loop names that op, not the loop
+ * too.  Ops only in the new run are max-new-op-share's.
  */
 static void
 check_ops(struct verdict *v, const struct setting *set,
-    const struct summary *base, const struct summary *new)
+    const struct op_pairs *op)
 {
-	struct op_row *rb, *rn;
-	struct diff_pair *pairs;
-	size_t nb, nn, np, i, nchecked = 0;
-	double tb = 0, tn = 0, worst = -HUGE_VAL;
-	double max = set[S_MAX_OP_REGRESSION].num, db, dn;
-	char subject[512], b[64], n[64], m[64], lim[64], share[64];
-	const char *per;
+	const struct setting *rule = &set[S_MAX_OP_REGRESSION];
+	size_t i, nchecked = 0;
+	double worst = -HUGE_VAL;
+	char subject[1024], b[64], n[64], m[64], lim[64], share[64];
 
 	rule_begin(v);
-	summary_op_rows(base, GROUP_OP, &rb, &nb);
-	summary_op_rows(new, GROUP_OP, &rn, &nn);
-	diff_ops(rb, nb, rn, nn, BY_SELF_TIME, &pairs, &np);
-	/* Per step (or execution): a longer run is not a slower one. */
-	per = summary_op_norm(base, new, &db, &dn);
-	diff_normalize(pairs, np, db, dn);
-	for (i = 0; i < np; i++) {
-		tb += pairs[i].base_value;
-		tn += pairs[i].new_value;
-	}
-	fmt_pct(lim, sizeof lim, max, 0);
-	for (i = 0; i < np; i++) {
-		const struct diff_pair *p = &pairs[i];
+	fmt_pct(lim, sizeof lim, rule->num, 0);
+	for (i = 0; i < op->n; i++) {
+		const struct diff_pair *p = &op->pairs[i];
 		double change;
 
-		if (p->new == NULL ||
-		    diff_share_pct(p, tb, tn) < set[S_MIN_OP_SHARE].num)
+		if (p->new == NULL || p->base == NULL ||
+		    diff_share_pct(p, op->tb, op->tn) <
+		    set[S_MIN_OP_SHARE].num)
 			continue;
 		nchecked++;
 		change = diff_change_pct(p);
 		if (change > worst)
 			worst = change;
-		if (change <= max)
+		if (change <= rule->num)
 			continue;
-		if (p->match == MATCH_STEM)
-			snprintf(subject, sizeof subject, "%s (was %s; per %s)",
-			    p->new->name, p->base->name, per);
-		else
-			snprintf(subject, sizeof subject, "%s (per %s)",
-			    p->new->name, per);
+		op_subject(subject, sizeof subject, p, op->per);
 		fmt_ps(b, sizeof b, p->base_value);
 		fmt_ps(n, sizeof n, p->new_value);
 		fmt_pct(m, sizeof m, change, 1);
-		put_verdict(v, "max-op-regression", subject,
-		    p->base != NULL ? b : "absent", n, m, lim, 0);
+		put_verdict(v, rule, subject, b, n, m, lim, 0, p->new);
 	}
 	if (!rule_failed(v)) {
 		fmt_pct(share, sizeof share, set[S_MIN_OP_SHARE].num, 0);
-		snprintf(subject, sizeof subject, "%zu op%s with >= %s share "
-		    "(per %s)", nchecked, nchecked == 1 ? "" : "s", share, per);
-		fmt_ps(b, sizeof b, tb);
-		fmt_ps(n, sizeof n, tn);
+		snprintf(subject, sizeof subject, "%zu paired op%s with >= %s "
+		    "share (per %s)", nchecked, nchecked == 1 ? "" : "s", share,
+		    op->per);
+		fmt_ps(b, sizeof b, op->tb);
+		fmt_ps(n, sizeof n, op->tn);
 		if (nchecked > 0)
 			fmt_pct(m, sizeof m, worst, 1);
 		else
 			snprintf(m, sizeof m, "none");
-		put_verdict(v, "max-op-regression", subject, b, n, m, lim, 1);
+		put_verdict(v, rule, subject, b, n, m, lim, 1, NULL);
 	}
 	rule_end(v);
-	free(pairs);
-	op_rows_free(rb, nb);
-	op_rows_free(rn, nn);
+}
+
+/* The added ops of one source line (or of one name, without a line). */
+struct new_work {
+	const struct diff_pair *largest;
+	size_t		 nops;
+	double		 value;
+};
+
+static int
+cmp_new_work(const void *a, const void *b)
+{
+	const struct new_work *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value > y->value ? -1 : 1;
+	return strcmp(x->largest->new->name, y->largest->new->name);
+}
+
+/* Rows of the largest new work named: this many source lines at most. */
+#define NEW_WORK_ROWS	5
+
+/*
+ * The ops only in the new run together may take so much of the base's
+ * device time per step; failing, the largest of them by source line are
+ * named, their framework op and line, so the change that added them
+ * shows.
+ */
+static void
+check_new_ops(struct verdict *v, const struct setting *set,
+    const struct op_pairs *op)
+{
+	const struct setting *rule = &set[S_MAX_NEW_OP_SHARE];
+	struct new_work *w = xcalloc(op->n + 1, sizeof *w);
+	size_t i, j, nw = 0, nnew = 0;
+	double added = 0, share;
+	char subject[1024], n[64], m[64], lim[64];
+
+	rule_begin(v);
+	/* The pairs are sorted largest change first: w[j].largest is. */
+	for (i = 0; i < op->n; i++) {
+		const struct diff_pair *p = &op->pairs[i];
+		const char *src;
+
+		if (p->base != NULL)
+			continue;
+		nnew++;
+		added += p->new_value;
+		src = *p->new->source != '\0' ? p->new->source : p->new->name;
+		for (j = 0; j < nw; j++)
+			if (strcmp(*w[j].largest->new->source != '\0' ?
+			    w[j].largest->new->source :
+			    w[j].largest->new->name, src) == 0)
+				break;
+		if (j == nw)
+			w[nw++].largest = p;
+		w[j].nops++;
+		w[j].value += p->new_value;
+	}
+	share = op->tb > 0 ? 100 * added / op->tb : added > 0 ? HUGE_VAL : 0;
+	fmt_pct(lim, sizeof lim, rule->num, 0);
+	fmt_ps(n, sizeof n, added);
+	fmt_pct(m, sizeof m, share, 0);
+	snprintf(subject, sizeof subject, "%zu new op%s, %s of the base's "
+	    "device time (per %s)", nnew, nnew == 1 ? "" : "s", m, op->per);
+	put_verdict(v, rule, subject, "absent", n, m, lim, share <= rule->num,
+	    NULL);
+	if (rule_failed(v)) {
+		qsort(w, nw, sizeof *w, cmp_new_work);
+		for (i = 0; i < nw && i < NEW_WORK_ROWS; i++) {
+			const struct op_row *r = w[i].largest->new;
+
+			snprintf(subject, sizeof subject, "new at %s: %s "
+			    "(%zu op%s, largest %s; per %s)", *r->source !=
+			    '\0' ? r->source : "(no source)",
+			    *r->framework_op != '\0' ? r->framework_op :
+			    r->name, w[i].nops, w[i].nops == 1 ? "" : "s",
+			    r->name, op->per);
+			fmt_ps(n, sizeof n, w[i].value);
+			fmt_pct(m, sizeof m, op->tb > 0 ? 100 * w[i].value /
+			    op->tb : HUGE_VAL, 0);
+			put_verdict(v, rule, subject, "absent", n, m, lim, 0,
+			    r);
+		}
+	}
+	rule_end(v);
+	free(w);
 }
 
 /* The compilations of function in s; 0 when none. */
@@ -443,8 +666,9 @@ static void
 check_compiles(struct verdict *v, const struct setting *set,
     const struct summary *base, const struct summary *new)
 {
+	const struct setting *rule = &set[S_MAX_COMPILES];
 	const struct compile_fn *most = summary_most_compiled(new);
-	int64_t max = (int64_t)set[S_MAX_COMPILES].num;
+	int64_t max = (int64_t)rule->num;
 	char b[32], n[32], lim[32];
 	size_t i;
 
@@ -458,8 +682,8 @@ check_compiles(struct verdict *v, const struct setting *set,
 		snprintf(b, sizeof b, "%lld",
 		    (long long)compiles_of(base, c->function));
 		snprintf(n, sizeof n, "%lld", (long long)c->count);
-		put_verdict(v, "max-compiles", *c->function != '\0' ?
-		    c->function : "(unknown function)", b, n, n, lim, 0);
+		put_verdict(v, rule, *c->function != '\0' ?
+		    c->function : "(unknown function)", b, n, n, lim, 0, NULL);
 	}
 	if (rule_failed(v)) {
 		rule_end(v);
@@ -469,9 +693,9 @@ check_compiles(struct verdict *v, const struct setting *set,
 	    compiles_of(base, most->function) : 0));
 	snprintf(n, sizeof n, "%lld", (long long)(most != NULL ?
 	    most->count : 0));
-	put_verdict(v, "max-compiles", most == NULL ? "no compilations" :
+	put_verdict(v, rule, most == NULL ? "no compilations" :
 	    *most->function != '\0' ? most->function : "(unknown function)",
-	    b, n, n, lim, 1);
+	    b, n, n, lim, 1, NULL);
 	rule_end(v);
 }
 
@@ -483,6 +707,9 @@ static const struct out_col columns[] = {
 	{ "measured", COL_STR, NULL },
 	{ "limit", COL_STR, NULL },
 	{ "result", COL_STR, NULL },
+	{ "limit_from", COL_STR, "from" },
+	{ "framework_op", COL_STR, "framework op" },
+	{ "source", COL_STR, NULL },
 };
 
 static int
@@ -494,6 +721,8 @@ check_run(int argc, char **argv)
 		{ "include-compile-work", no_argument, NULL, 0x300 },
 		{ "max-compiles", required_argument, NULL,
 		    0x200 + S_MAX_COMPILES },
+		{ "max-new-op-share", required_argument, NULL,
+		    0x200 + S_MAX_NEW_OP_SHARE },
 		{ "max-op-regression", required_argument, NULL,
 		    0x200 + S_MAX_OP_REGRESSION },
 		{ "max-step-regression", required_argument, NULL,
@@ -512,9 +741,10 @@ check_run(int argc, char **argv)
 	struct setting set[NSETTINGS];
 	struct report r;
 	struct summary base, new;
+	struct op_pairs op;
 	struct verdict v;
 	char *line;
-	int ch, i, any_rule = 0, status;
+	int ch, i, status;
 
 	memcpy(set, setting_defaults, sizeof set);
 	report_init(&r, "check");
@@ -534,7 +764,7 @@ check_run(int argc, char **argv)
 		if (parse_value(&set[ch - 0x200], optarg) == -1)
 			jp_errx(EXIT_TROUBLE, "invalid --%s '%s' (expected %s)",
 			    set[ch - 0x200].name, optarg,
-			    expected(set[ch - 0x200].kind));
+			    expected(&set[ch - 0x200]));
 		set[ch - 0x200].set = 2;
 	}
 	if (argc - optind != 1)
@@ -546,11 +776,6 @@ check_run(int argc, char **argv)
 		jp_warnx("no --baseline given");
 		cmd_usage_error(&cmd_check);
 	}
-	for (i = 0; i < NSETTINGS; i++)
-		any_rule |= set[i].is_rule && set[i].set;
-	if (!any_rule)
-		set[S_MAX_STEP_REGRESSION].set =
-		    set[S_MAX_OP_REGRESSION].set = 1;
 
 	summary_init(&base);
 	summary_init(&new);
@@ -564,10 +789,23 @@ check_run(int argc, char **argv)
 	line = xasprintf("Check of %s against %s", new.label, base.label);
 	output_title(v.o, line);
 	free(line);
+	add_rules_title(v.o, set);
+	if (base.pairs_by_name || new.pairs_by_name) {
+		line = xasprintf("Ops paired by name: %s is a version 1 "
+		    "baseline (no op identities); save it again to pair ops "
+		    "by what they are.", base.pairs_by_name ? base.label :
+		    new.label);
+		output_title(v.o, line);
+		free(line);
+	}
 	check_steps(&v, set, &base, &new);
-	if (set[S_MAX_OP_REGRESSION].set)
-		check_ops(&v, set, &base, &new);
-	if (set[S_MAX_COMPILES].set)
+	op_pairs_make(&op, &base, &new);
+	if (!set[S_MAX_OP_REGRESSION].off)
+		check_ops(&v, set, &op);
+	if (!set[S_MAX_NEW_OP_SHARE].off)
+		check_new_ops(&v, set, &op);
+	op_pairs_release(&op);
+	if (!set[S_MAX_COMPILES].off)
 		check_compiles(&v, set, &base, &new);
 	if (v.nfailed > 0)
 		line = xasprintf("FAIL: %d of %d rule%s failed.",

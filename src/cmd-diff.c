@@ -28,7 +28,8 @@ const struct cmd cmd_diff = {
 	.summary = "compare two profiles or baselines op by op",
 	.options =
 	    "  --by=KEY        device-time (default), self-time, count, avg\n"
-	    "  --group=KEY     op (default), category, module, kernel\n"
+	    "  --group=KEY     op (default), category, module, kernel,\n"
+	    "                  framework-op, source (file:line from the HLO)\n"
 	    "  -n, --limit=N   show the first N rows (default 20; 0: all)\n"
 	    "  --include-compile-work  also the ops of device work done while\n"
 	    "                  compiling (autotuning; left out by default)\n"
@@ -165,6 +166,9 @@ static const struct out_col columns[] = {
 	{ "base_normalized_us", COL_PS, "base per" },
 	{ "new_normalized_us", COL_PS, "new per" },
 	{ "normalized_per", COL_STR, "per" },
+	{ "framework_op", COL_STR, "framework op" },
+	{ "source", COL_STR, NULL },
+	{ "paired_by", COL_STR, "paired by" },
 };
 
 /* The normalised columns' place: their unit follows --by too. */
@@ -373,7 +377,7 @@ put_row(struct output *o, const struct diff_pair *p, enum op_by by,
 	    strcmp(p->base->name, p->new->name) != 0 ? p->base->name : "");
 	output_str(o, r->module);
 	output_str(o, r->category);
-	output_str(o, diff_match_name(p->match));
+	output_str(o, diff_outcome(p));
 	if (p->base != NULL)
 		output_int(o, p->base->count);
 	else
@@ -415,7 +419,42 @@ put_row(struct output *o, const struct diff_pair *p, enum op_by by,
 		output_ps(o, p->new_value);
 	}
 	output_str(o, per);
+	output_str(o, r->framework_op);
+	output_str(o, r->source);
+	output_str(o, diff_pairing_name(p->paired_by));
 	output_end_row(o);
+}
+
+/*
+ * How the ops were paired (jaxprof-diff(1), PAIRING): by identity when
+ * both sides have one, else by name, saying which side has none.
+ */
+static void
+add_pairing_title(struct output *o, const struct summary *a,
+    const struct summary *b, int by_identity, const struct diff_pair *pairs,
+    size_t n)
+{
+	size_t count[PAIRED_NONE + 1] = { 0 }, i;
+	char *line;
+
+	for (i = 0; i < n; i++)
+		count[pairs[i].paired_by]++;
+	if (!by_identity) {
+		const struct summary *old = a->pairs_by_name ? a : b;
+
+		line = xasprintf("Paired by name: %s is a version 1 baseline "
+		    "(no op identities); save it again to pair ops by what "
+		    "they are.", old->label);
+		output_title(o, line);
+		free(line);
+	}
+	line = xasprintf("Paired: %zu by identity (module, category, "
+	    "framework op, source; in name order), %zu summed (an identity "
+	    "with more ops on one side), %zu by name, %zu by stem; %zu "
+	    "unpaired.", count[PAIRED_IDENTITY], count[PAIRED_SUMMED],
+	    count[PAIRED_NAME], count[PAIRED_STEM], count[PAIRED_NONE]);
+	output_title(o, line);
+	free(line);
 }
 
 static int
@@ -441,6 +480,7 @@ diff_run(int argc, char **argv)
 	size_t na, nb, npairs, i, k;
 	long limit = 20, skip = 0;
 	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status, summary = 0;
+	int by_identity;
 	double abs_sum = 0, da, db;
 	const char *per;
 
@@ -488,7 +528,9 @@ diff_run(int argc, char **argv)
 		status = EXIT_TROUBLE;
 	summary_op_rows(&a, group, &ra, &na);
 	summary_op_rows(&b, group, &rb, &nb);
-	diff_ops(ra, na, rb, nb, by, &pairs, &npairs);
+	/* Grouped rows have no identity; old baselines none kept. */
+	by_identity = group == GROUP_OP && !a.pairs_by_name && !b.pairs_by_name;
+	diff_ops(ra, na, rb, nb, by, by_identity, &pairs, &npairs);
 	/* Per step or execution, so runs of different lengths compare. */
 	per = by == BY_AVG ? "total" : summary_op_norm(&a, &b, &da, &db);
 	if (by == BY_AVG)
@@ -523,6 +565,8 @@ diff_run(int argc, char **argv)
 	o = output_new(r.format, stdout, cols, sizeof cols / sizeof cols[0]);
 	add_titles(o, &a, &b, by, group, (size_t)skip, ra, na, rb, nb);
 	add_norm_title(o, per, da, db);
+	if (group == GROUP_OP)
+		add_pairing_title(o, &a, &b, by_identity, pairs, npairs);
 	k = limit == 0 || (size_t)limit > npairs ? npairs : (size_t)limit;
 	for (i = 0; i < k; i++)
 		put_row(o, &pairs[i], by, abs_sum, per);
@@ -532,7 +576,7 @@ diff_run(int argc, char **argv)
 	if (r.format == FMT_JSON)
 		fputs("}\n", stdout);
 out:
-	free(pairs);
+	diff_pairs_free(pairs, npairs);
 	op_rows_free(ra, na);
 	op_rows_free(rb, nb);
 	summary_release(&a);

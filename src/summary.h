@@ -57,6 +57,7 @@ struct summary {
 	size_t		 nsources;
 	char		*host_glob, *device_glob, *run_glob;
 	int		 latest;
+	int		 pairs_by_name;	/* a version 1 baseline: no identities */
 	char		**hosts, **runs;	/* distinct, sorted */
 	size_t		 nhosts, nruns;
 

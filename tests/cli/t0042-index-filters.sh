@@ -14,7 +14,7 @@ head -c 3000 "$tmp"/gen/plugins/profile/*/host0.xplane.pb \
 test_case 'check --run=r1: the truncated file of r2 is not read'
 expect_code 0 jaxprof check --baseline="$P" --run=r1 "$P"
 expect_stderr_empty
-expect_stdout_match '^PASS: all 2 rules passed\.$'
+expect_stdout_match '^PASS: all 3 rules passed\.$'
 
 test_case 'top --run=r1 and --host: exit 0, no warning'
 expect_code 0 jaxprof top --run=r1 "$P"

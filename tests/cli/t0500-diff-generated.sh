@@ -24,7 +24,7 @@ awk -F, 'NR > 1 && ($5 != "same" || $12 != "0.000") { exit 1 }' "$out" ||
 test_case 'the slow op comes first, 2x, with all of the change'
 expect_code 0 jaxprof diff --by=self-time --format=csv "$A" "$B"
 expect_stderr_empty
-expect_stdout_match "^$SLOW,,jit_train_step,input fusion,same,12,12,.*,2\\.000,100\\.00,.*,step\$"
+expect_stdout_match "^$SLOW,,jit_train_step,input fusion,changed,12,12,.*,2\\.000,100\\.00,.*,step,,,name\$"
 [ "$(sed -n 2p "$out" | cut -d, -f1)" = $SLOW ] ||
     fail "$SLOW is not the first row"
 
@@ -40,7 +40,7 @@ expect_stdout_empty
 expect_stderr_empty
 grep -q '"format": "jaxprof-baseline"' "$tmp/a.json" ||
     fail "no format in the baseline"
-grep -q '"version": 1,' "$tmp/a.json" || fail "no version 1 in the baseline"
+grep -q '"version": 2,' "$tmp/a.json" || fail "no version 2 in the baseline"
 
 test_case 'baseline to stdout is the same file'
 SOURCE_DATE_EPOCH=0 expect_code 0 jaxprof baseline save "$A"
@@ -63,7 +63,7 @@ for fmt in csv json table markdown; do
 	    "diff against the baseline differs ($fmt)"
 done
 
-for g in category module kernel; do
+for g in category module kernel framework-op source; do
 	test_case "--group=$g: baseline and profile agree"
 	expect_code 0 jaxprof diff -n 0 --group=$g --by=count --format=csv \
 	    "$A" "$B"

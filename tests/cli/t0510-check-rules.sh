@@ -18,9 +18,10 @@ expect_code 0 gen_xplane --seed=3 --steps=6 --slow-op=$SLOW "$B"
 test_case 'identical profiles pass the default rules'
 expect_code 0 jaxprof check --baseline="$A" "$A"
 expect_stderr_empty
-expect_stdout_match '^max-step-regression +p50 of 12 steps .* PASS$'
-expect_stdout_match '^max-op-regression .* PASS$'
-expect_stdout_match '^PASS: all 2 rules passed\.$'
+expect_stdout_match '^max-step-regression +p50 of 12 steps .* PASS +default$'
+expect_stdout_match '^max-op-regression .* PASS +default$'
+expect_stdout_match '^max-new-op-share +0 new ops, .* PASS +default$'
+expect_stdout_match '^PASS: all 3 rules passed\.$'
 
 test_case 'the 2x slower op fails the op rule, by name (golden)'
 expect_code 1 jaxprof check --baseline="$A" --max-op-regression=10% \
@@ -28,14 +29,14 @@ expect_code 1 jaxprof check --baseline="$A" --max-op-regression=10% \
 expect_stderr_empty
 filter_stdout sed -e "s|$tmp/|TMP/|g"
 compare_golden slow-op
-expect_stdout_match "^max-op-regression +$SLOW \\(per step\\) +.* \\+100\\.00% +10\\.00% +FAIL\$"
+expect_stdout_match "^max-op-regression +$SLOW \\(per step\\) +.* \\+100\\.00% +10\\.00% +FAIL +option\$"
 grep -q '^max-op-regression  *while' "$out" &&
     fail "the loop around the slow op failed too"
 
 test_case 'csv: one row per rule, machine-readable'
 expect_code 1 jaxprof check --baseline="$A" --max-op-regression=10 \
     --format=csv "$B"
-expect_stdout_match "^max-op-regression,$SLOW \\(per step\\),254\\.937 us,509\\.873 us,\\+100\\.00%,10\\.00%,FAIL\$"
+expect_stdout_match "^max-op-regression,$SLOW \\(per step\\),254\\.937 us,509\\.873 us,\\+100\\.00%,10\\.00%,FAIL,option,,\$"
 
 test_case 'a lenient op rule passes, and so does a large --min-op-share'
 expect_code 0 jaxprof check --baseline="$A" --max-op-regression=150% "$B"
@@ -52,33 +53,36 @@ expect_code 1 jaxprof check --baseline="$tmp/a.json" \
 expect_stdout_file "$tmp/want"
 
 test_case 'step rules: --max-step-time, --skip, --step-percentile'
-expect_code 0 jaxprof check --baseline="$A" --max-step-time=10ms "$B"
-expect_stdout_match '^max-step-time +p50 of 12 steps .* PASS$'
+expect_code 0 jaxprof check --baseline="$A" --max-step-time=10ms \
+    --max-op-regression=off "$B"
+expect_stdout_match '^max-step-time +p50 of 12 steps .* PASS +option$'
+expect_stdout_match '^Rules: .*max-op-regression = off \(option\), .*max-step-time = 10\.000 ms \(option\)$'
+grep -q '^max-op-regression' "$out" && fail "a rule turned off was checked"
 expect_code 1 jaxprof check --baseline="$A" --max-step-time=1ms --skip=2 \
     --step-percentile=90 "$B"
-expect_stdout_match '^max-step-time +p90 of 8 steps .* 1\.000 ms +FAIL$'
+expect_stdout_match '^max-step-time +p90 of 8 steps .* 1\.000 ms +FAIL +option$'
 
 test_case 'a recompiling profile fails --max-compiles=1, naming the function'
 expect_code 1 jaxprof check --baseline="$TESTDATA/jax-mlp" --run=$RUN1 \
     --max-compiles=1 "$TESTDATA/jax-mlp"
 expect_stderr_empty
-expect_stdout_match '^max-compiles +normalize +2 +2 +2 +1 +FAIL$'
-expect_stdout_match '^FAIL: 1 of 1 rule failed\.$'
+expect_stdout_match '^max-compiles +normalize +2 +2 +2 +1 +FAIL +option$'
+expect_stdout_match '^FAIL: 1 of 4 rules failed\.$'
 expect_code 0 jaxprof check --baseline="$TESTDATA/jax-mlp" --run=$RUN1 \
     --max-compiles=2 "$TESTDATA/jax-mlp"
-expect_stdout_match '^max-compiles +normalize .* PASS$'
+expect_stdout_match '^max-compiles +normalize .* PASS +option$'
 
 test_case 'the committed CI rules pass on the profile they were made from'
 cd "$SRCDIR"
 expect_code 0 jaxprof check --rules=testdata/baselines/jax-mlp.rules \
     --run=$RUN1 testdata/jax-mlp
 expect_stderr_empty
-expect_stdout_match '^PASS: all 2 rules passed\.$'
+expect_stdout_match '^PASS: all 3 rules passed\.$'
 
 test_case 'options override the rules file'
 expect_code 1 jaxprof check --rules=testdata/baselines/jax-mlp.rules \
     --max-compiles=1 --run=$RUN1 testdata/jax-mlp
-expect_stdout_match '^max-compiles +normalize .* FAIL$'
+expect_stdout_match '^max-compiles +normalize .* FAIL +option$'
 cd - >/dev/null
 
 test_case 'a missing baseline is exit 2 with a clear message'
@@ -91,9 +95,9 @@ printf '{"format": "something-else", "version": 1}\n' >"$tmp/other.json"
 expect_code 2 jaxprof check --baseline="$tmp/other.json" "$A"
 expect_stdout_empty
 expect_stderr_is "jaxprof: check: '$tmp/other.json' is not a jaxprof baseline (its \"format\" is not \"jaxprof-baseline\")"
-sed 's/"version": 1,/"version": 2,/' "$tmp/a.json" >"$tmp/v2.json"
-expect_code 2 jaxprof check --baseline="$tmp/v2.json" "$A"
-expect_stderr_is "jaxprof: check: baseline '$tmp/v2.json' has version 2; this jaxprof reads versions 1 to 1"
+sed 's/"version": 2,/"version": 3,/' "$tmp/a.json" >"$tmp/v3.json"
+expect_code 2 jaxprof check --baseline="$tmp/v3.json" "$A"
+expect_stderr_is "jaxprof: check: baseline '$tmp/v3.json' has version 3; this jaxprof reads versions 1 to 2"
 grep -v '"self_ps"' "$tmp/a.json" >"$tmp/broken.json"
 expect_code 2 jaxprof check --baseline="$tmp/broken.json" "$A"
 expect_stderr_is "jaxprof: check: invalid baseline '$tmp/broken.json': missing or non-integer 'self_ps'"
@@ -105,11 +109,11 @@ test_case 'usage errors are exit 2'
 expect_code 2 jaxprof check "$A"
 expect_stderr_match '^jaxprof: check: no --baseline given$'
 expect_code 2 jaxprof check --baseline="$A" --max-step-regression=five "$A"
-expect_stderr_is "jaxprof: check: invalid --max-step-regression 'five' (expected a percentage such as 5%)"
+expect_stderr_is "jaxprof: check: invalid --max-step-regression 'five' (expected a percentage such as 5%, or off)"
 expect_code 2 jaxprof check --baseline="$A" --max-step-time=150 "$A"
-expect_stderr_is "jaxprof: check: invalid --max-step-time '150' (expected a time such as 150ms, with ns, us, ms or s)"
+expect_stderr_is "jaxprof: check: invalid --max-step-time '150' (expected a time such as 150ms, with ns, us, ms or s, or off)"
 expect_code 2 jaxprof check --baseline="$A" --max-compiles=1.5 "$A"
-expect_stderr_is "jaxprof: check: invalid --max-compiles '1.5' (expected a whole number)"
+expect_stderr_is "jaxprof: check: invalid --max-compiles '1.5' (expected a whole number, or off)"
 printf 'max-compiles = 1\nmax-speed = 3\n' >"$tmp/bad.rules"
 expect_code 2 jaxprof check --baseline="$A" --rules="$tmp/bad.rules" "$A"
 expect_stderr_is "jaxprof: check: rules '$tmp/bad.rules' line 2: unknown key 'max-speed'"
