@@ -348,7 +348,6 @@ compile_run(int argc, char **argv)
 		}
 	}
 	report_open(&r, argc - optind, argv + optind);
-	report_remember(&r, argc, argv);
 	if (phases) {
 		o = output_new(r.format, stdout, phase_columns,
 		    sizeof phase_columns / sizeof phase_columns[0]);

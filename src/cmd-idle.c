@@ -90,7 +90,6 @@ idle_run(int argc, char **argv)
 		}
 	}
 	report_open(&r, argc - optind, argv + optind);
-	report_remember(&r, argc, argv);
 
 	/* How many gaps, and their time: the table shows the longest. */
 	st = report_prepare(&r, "SELECT count(*), coalesce(sum(g.dur_ps), 0) "

@@ -1031,7 +1031,6 @@ steps_run(int argc, char **argv)
 		}
 	}
 	report_open(&r, argc - optind, argv + optind);
-	report_remember(&r, argc, argv);
 	strmap_init(&texts);
 	/* A table kept whole can be filled as its rows are read. */
 	if (view == 0 && (r.format == FMT_TABLE || r.format == FMT_MARKDOWN))

@@ -396,7 +396,6 @@ top_run(int argc, char **argv)
 	if (scopes)
 		r.needs = INDEX_SCOPES;
 	report_open(&r, argc - optind, argv + optind);
-	report_remember(&r, argc, argv);
 	if (scopes) {
 		o = output_new(r.format, stdout, columns,
 		    sizeof columns / sizeof columns[0]);

@@ -206,7 +206,6 @@ transfers_run(int argc, char **argv)
 		}
 	}
 	report_open(&r, argc - optind, argv + optind);
-	report_remember(&r, argc, argv);
 	if (events) {
 		o = output_new(r.format, stdout, event_cols,
 		    sizeof event_cols / sizeof event_cols[0]);

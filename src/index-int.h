@@ -19,7 +19,6 @@ struct index {
 	sqlite3	*db;
 	char	*path;
 	int	 readonly;	/* on read-only storage: answers, never writes */
-	int	 files_changed;	/* a file stored or forgotten, not committed */
 	unsigned pack;		/* tables stored packed (index_pack()) */
 	ZSTD_CCtx *pack_cctx;	/* packed rows' compression, made once */
 	struct {

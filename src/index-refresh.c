@@ -78,14 +78,9 @@ batch_commit(struct index *ix, struct batch *b, char **cause)
 	if (!b->open)
 		return 0;
 	b->open = 0;
-	/* Remembered reports may show what changed: forget them. */
-	if ((!ix->files_changed || index_exec(ix, "DELETE FROM report_cache",
-	    cause) == 0) && index_exec(ix, "COMMIT", cause) == 0) {
-		ix->files_changed = 0;
+	if (index_exec(ix, "COMMIT", cause) == 0)
 		return 0;
-	}
 	sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-	ix->files_changed = 0;
 	return -1;
 }
 
@@ -686,8 +681,7 @@ index_refresh(struct index *ix, const struct found *f)
 		goto out;
 	/*
 	 * Which files need reading, looked up in one read transaction: one
-	 * each took 300 more system calls (locks, stats) on 99 files, 6% of
-	 * a remembered report.
+	 * each took 300 more system calls (locks, stats) on 99 files.
 	 */
 	pool.jobs = xcalloc(f->nfiles + 1, sizeof *pool.jobs);
 	if (index_exec(ix, "SAVEPOINT checks", &cause) == -1)

@@ -97,10 +97,6 @@ static const char *const schema[] = {
 	"CREATE TABLE packed_rows("
 	    "file_id INTEGER NOT NULL, tbl TEXT NOT NULL, rows INTEGER, "
 	    "size INTEGER NOT NULL, data BLOB NOT NULL)",
-	"CREATE TABLE report_cache("
-	    "key BLOB PRIMARY KEY, status INTEGER NOT NULL, "
-	    "stdout BLOB NOT NULL, stdout_size INTEGER NOT NULL, "
-	    "stderr BLOB NOT NULL)",
 	"CREATE INDEX planes_file ON planes(file_id)",
 	"CREATE INDEX run_totals_run ON run_totals(run, kernels)",
 	"CREATE INDEX ops_file ON ops(file_id, plane)",

@@ -57,7 +57,6 @@ delete_file(struct index *ix, const char *path, char **cause)
 	sqlite3_reset(st);
 	if (id == -1)
 		return 0;
-	ix->files_changed = 1;
 	rc = run_totals_mark_stale(ix, run, cause);
 	free(run);
 	if (rc == -1)
@@ -133,7 +132,6 @@ insert_file(struct index *ix, const struct found_file *ff,
 	bind_summary(st, fs);
 	if (index_step(ix, st, cause) == 0)
 		id = sqlite3_last_insert_rowid(ix->db);
-	ix->files_changed = 1;
 	if (id != -1 && run_totals_mark_stale(ix, ff->run, cause) == -1)
 		id = -1;
 	return id;

@@ -10,7 +10,6 @@
 
 #include "err.h"
 #include "report.h"
-#include "report-cache.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -308,19 +307,6 @@ report_open(struct report *r, int npaths, char **paths)
 		exit(report_close(r, EXIT_TROUBLE));
 }
 
-void
-report_remember(struct report *r, int argc, char **argv)
-{
-	int status;
-
-	/* Unreadable files are read again each time: nothing to remember. */
-	if (r->nbad > 0)
-		return;
-	r->remembered = 1;
-	if (report_cache_replay(r->ix, argc, argv, &status))
-		exit(report_close(r, status));
-}
-
 const char *
 report_filter_sql(void)
 {
@@ -375,10 +361,7 @@ report_close(struct report *r, int status)
 {
 	int bad = r->nbad;
 
-	/* The answer is remembered in a write transaction of its own. */
 	report_end_snapshot(r);
-	if (r->remembered)
-		status = report_cache_store(r->ix, status);
 	index_close(r->ix);
 	found_release(&r->found);
 	free(r->db_owned);

@@ -14,7 +14,6 @@ CLI_TESTS += tests/cli/t0030-bad-input.sh
 CLI_TESTS += tests/cli/t0040-index-incremental.sh
 CLI_TESTS += tests/cli/t0041-index-concurrent.sh
 CLI_TESTS += tests/cli/t0045-index-readonly.sh
-CLI_TESTS += tests/cli/t0046-report-cache.sh
 CLI_TESTS += tests/cli/t0047-index-resume.sh
 CLI_TESTS += tests/cli/t0048-run-totals.sh
 CLI_TESTS += tests/cli/t0049-index-packed.sh

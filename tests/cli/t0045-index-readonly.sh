@@ -28,8 +28,7 @@ db = sqlite3.connect(sys.argv[1], isolation_level=None)
 db.execute("PRAGMA cache_size = 1")
 db.execute("BEGIN")
 db.execute("DELETE FROM ops")
-db.execute("INSERT INTO report_cache VALUES (x\x2701\x27, 0, "
-           "zeroblob(1000000), 0, x\x27\x27)")
+db.execute("INSERT INTO meta VALUES (\x27pad\x27, zeroblob(1000000))")
 os._exit(0)' "$PART"
 	[ -s "$PART-journal" ] || fail "the cut-off write left no journal"
 	cp "$PART" "$PART-journal" "$tmp/"
