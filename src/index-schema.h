@@ -1,7 +1,4 @@
-/*
- * The index's tables and indexes, as SQL: what index_open() creates in a
- * new index, and what gen-index-image makes the new-index image of.
- */
+/* The index's tables and indexes, as SQL: what index_open() creates. */
 #ifndef JAXPROF_INDEX_SCHEMA_H
 #define JAXPROF_INDEX_SCHEMA_H
 

@@ -1441,10 +1441,10 @@ describe_db(const char *path)
 }
 
 /*
- * A new index begins as the build's image of one (index-image.h): it must
- * hold what SQLite makes of the schema itself, as index_open() did before.
+ * A new index holds the schema, built with a rollback journal (turned to
+ * WAL at the next open: index_open() says why).
  */
-START_TEST(test_new_from_image)
+START_TEST(test_new_index)
 {
 	char made[PATH_MAX], *want, *got, *cause = NULL;
 	struct index *ix;
@@ -1508,8 +1508,7 @@ assert_new_index_sound(void)
 
 /*
  * A -journal beside a new index's path (a write cut off in a database
- * that was there before) would be played back into a copy of the image:
- * SQLite creates that index itself instead.
+ * that was there before): the new index is still whole and ours.
  */
 START_TEST(test_new_beside_journal)
 {
@@ -1535,10 +1534,7 @@ START_TEST(test_new_beside_journal)
 }
 END_TEST
 
-/*
- * The same for a -wal: SQLite would apply another database's log to the
- * copy of the image as its own.
- */
+/* The same for another database's -wal. */
 START_TEST(test_new_beside_wal)
 {
 	char other[PATH_MAX];
@@ -1571,7 +1567,7 @@ suite_index(void)
 	tcase_add_test(tc, test_host_events_two_planes);
 	tcase_add_test(tc, test_other_version);
 	tcase_add_test(tc, test_foreign);
-	tcase_add_test(tc, test_new_from_image);
+	tcase_add_test(tc, test_new_index);
 	tcase_add_test(tc, test_new_beside_journal);
 	tcase_add_test(tc, test_new_beside_wal);
 	tcase_add_test(tc, test_unopenable);
