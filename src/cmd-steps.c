@@ -1004,7 +1004,6 @@ steps_run(int argc, char **argv)
 	int ch, view = 0, status = EXIT_OK;
 
 	report_init(&r, "steps");
-	r.needs = INDEX_STEPS;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;

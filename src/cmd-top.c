@@ -393,8 +393,6 @@ top_run(int argc, char **argv)
 	}
 	if (tree && !scopes)
 		jp_errx(EXIT_TROUBLE, "--tree goes with --group=scope");
-	if (scopes)
-		r.needs = INDEX_SCOPES;
 	report_open(&r, argc - optind, argv + optind);
 	if (scopes) {
 		o = output_new(r.format, stdout, columns,

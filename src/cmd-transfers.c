@@ -190,7 +190,6 @@ transfers_run(int argc, char **argv)
 	int ch, events = 0, status = EXIT_OK;
 
 	report_init(&r, "transfers");
-	r.needs = INDEX_TRANSFERS | INDEX_STEPS | INDEX_EXECUTIONS;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;

@@ -249,6 +249,7 @@ struct pool {
 	 * to spare, since on one they would only interrupt the reading.
 	 */
 	int		 host_events_ahead;
+	int		 events;	/* the index stores host events */
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 done;		/* a job is read, or its HLO */
 	pthread_cond_t	 room;		/* a job is stored */
@@ -424,6 +425,14 @@ job_host_events(void *ctx, struct host_event_batch *b)
 	pthread_mutex_unlock(&j->pool->mu);
 }
 
+/* Host events an index without host_events drops as they come. */
+static void
+discard_host_events(void *ctx, struct host_event_batch *b)
+{
+	(void)ctx;
+	host_event_batch_free(b);
+}
+
 /* Takes job j's waiting host events off it (its waiting list emptied). */
 static struct host_event_batch *
 job_take_host_events(struct job *j)
@@ -455,7 +464,9 @@ worker(void *arg)
 		j = &p->jobs[p->next++];
 		pthread_mutex_unlock(&p->mu);
 		hooks.ctx = j;
-		if (p->host_events_ahead &&
+		if (!p->events)
+			hooks.host_events = discard_host_events;
+		else if (p->host_events_ahead &&
 		    j->ff->size <= EARLY_STORE_MAX_BYTES)
 			hooks.host_events = job_host_events;
 		if (j->mem != NULL) {
@@ -718,6 +729,7 @@ index_refresh(struct index *ix, const struct found *f)
 	if (pool.plane_threads < 1)
 		pool.plane_threads = 1;
 	pool.host_events_ahead = ncpus > 1;
+	pool.events = ix->events;
 	pool.ahead = READ_AHEAD * max_threads;
 	while (nthreads < max_threads && nthreads < pool.njobs &&
 	    pthread_create(&threads[nthreads], NULL, worker, &pool) == 0)

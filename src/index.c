@@ -297,6 +297,22 @@ open_readonly(struct index *ix, char **cause)
 	return 0;
 }
 
+/* Whether the index holds the event-level tables. */
+static int
+has_events(struct index *ix)
+{
+	sqlite3_stmt *st;
+	int has = 0;
+
+	if (sqlite3_prepare_v2(ix->db, "SELECT 1 FROM sqlite_master WHERE "
+	    "type = 'table' AND name = 'host_events'", -1, &st,
+	    NULL) != SQLITE_OK)
+		return 0;
+	has = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return has;
+}
+
 int
 index_open(struct index **ixp, const char *path, char **cause)
 {
@@ -309,6 +325,7 @@ index_open(struct index **ixp, const char *path, char **cause)
 			index_close(ix);
 			return -1;
 		}
+		ix->events = has_events(ix);
 		*ixp = ix;
 		return 0;
 	}
@@ -360,7 +377,35 @@ index_open(struct index **ixp, const char *path, char **cause)
 		index_close(ix);
 		return -1;
 	}
+	ix->events = has_events(ix);
 	*ixp = ix;
+	return 0;
+}
+
+int
+index_want_events(struct index *ix, char **cause)
+{
+	if (ix->events)
+		return 0;
+	if (ix->readonly) {
+		*cause = xasprintf("index '%s' is read-only and has no "
+		    "host_events or hlo_instructions (tables made by the first "
+		    "command that reads them, or jaxprof index --events); %s",
+		    ix->path, INDEX_WRITABLE_HINT);
+		return -1;
+	}
+	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
+		return -1;
+	/* Another process may have made them meanwhile. */
+	if (!has_events(ix) && index_schema_create_events(ix->db) !=
+	    SQLITE_OK) {
+		*cause = index_errmsg(ix->db);
+		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	if (index_exec(ix, "COMMIT", cause) == -1)
+		return -1;
+	ix->events = 1;
 	return 0;
 }
 
@@ -394,7 +439,6 @@ index_close(struct index *ix)
 		free(ix->cached[i].sql);
 	}
 	sqlite3_close(ix->db);
-	ZSTD_freeCCtx(ix->pack_cctx);
 	free(ix->path);
 	free(ix);
 }

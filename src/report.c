@@ -284,15 +284,14 @@ report_open(struct report *r, int npaths, char **paths)
 		free(cause);
 		exit(EXIT_TROUBLE);
 	}
-	index_pack(r->ix, INDEX_PACKABLE & ~r->needs);
-	r->nbad = index_refresh(r->ix, &r->found);
-	if (r->nbad == -1)
-		exit(EXIT_TROUBLE);
-	if (index_unpack(r->ix, r->needs, &cause) == -1) {
-		jp_warnx("index '%s': %s", r->db_path, cause);
+	if (r->events && index_want_events(r->ix, &cause) == -1) {
+		jp_warnx("%s", cause);
 		free(cause);
 		exit(report_close(r, EXIT_TROUBLE));
 	}
+	r->nbad = index_refresh(r->ix, &r->found);
+	if (r->nbad == -1)
+		exit(EXIT_TROUBLE);
 	/*
 	 * The report reads one snapshot in one read transaction: outside
 	 * one, SQLite locks, stats and unlocks the index for every query

@@ -50,11 +50,8 @@ struct report {
 	const char	*run_glob;
 	int		 latest;
 	int		 include_compile_work;	/* ops of autotuning too */
-	/*
-	 * The packable tables (INDEX_HOST_EVENTS...) the command reads: a
-	 * refresh packs the others, and report_open() unpacks these.
-	 */
-	unsigned	 needs;
+	/* Reads host_events or hlo_instructions (index_want_events()). */
+	int		 events;
 	struct found	 found;
 	struct index	*ix;
 	int		 nbad;		/* files that could not be read */

@@ -13,8 +13,10 @@ expect_code 0 jaxprof index --db="$IX" "$T"
 expect_code 0 jaxprof steps --summary --db="$IX" "$T"
 save writable
 
-# An index a report left with packed rows (t0049), and idle's answer.
-expect_code 0 jaxprof top --db="$tmp/ro/packed.sqlite" "$T"
+# An index only top has built (no event-level tables), one built with
+# them, and idle's answer.
+expect_code 0 jaxprof top --db="$tmp/ro/top.sqlite" "$T"
+expect_code 0 jaxprof index --events --db="$tmp/ro/events.sqlite" "$T"
 expect_code 0 jaxprof idle --db="$tmp/whole.sqlite" "$T"
 save idle-whole
 
@@ -68,12 +70,17 @@ expect_code 2 run_ro "$JAXPROF" steps --db="$RO/idx.sqlite" "$tmp/copy"
 expect_stdout_empty
 expect_stderr_line "^jaxprof: steps: index '$RO/idx\.sqlite': the index is read-only and needs refreshing for '$tmp/copy/.*' \(new or changed\); give a writable index with --db=FILE or \\\$JAXPROF_DB, or set \\\$XDG_CACHE_HOME to a writable folder$"
 
-test_case 'rows packed by a report: idle unpacks them for itself, the index untouched'
-cp "$tmp/ro/packed.sqlite" "$tmp/packed.orig"
-expect_code 0 run_ro "$JAXPROF" idle --db="$RO/packed.sqlite" "$T"
+test_case 'built by index --events: idle answers from it read-only, untouched'
+cp "$tmp/ro/events.sqlite" "$tmp/events.orig"
+expect_code 0 run_ro "$JAXPROF" idle --db="$RO/events.sqlite" "$T"
 expect_stderr_empty
 expect_stdout_file "$tmp/idle-whole"
-expect_files_equal "$tmp/packed.orig" "$tmp/ro/packed.sqlite" "the read-only index changed"
+expect_files_equal "$tmp/events.orig" "$tmp/ro/events.sqlite" "the read-only index changed"
+
+test_case 'built by top alone: idle says the event tables are missing, exit 2'
+expect_code 2 run_ro "$JAXPROF" idle --db="$RO/top.sqlite" "$T"
+expect_stdout_empty
+expect_stderr_line "^jaxprof: idle: index '$RO/top\.sqlite' is read-only and has no host_events or hlo_instructions \(tables made by the first command that reads them, or jaxprof index --events\); give a writable index with --db=FILE or \\\$JAXPROF_DB, or set \\\$XDG_CACHE_HOME to a writable folder$"
 
 test_case 'left part-written, its journal beside it: exit 2, and the message says so'
 if [ -e "$PART" ]; then
