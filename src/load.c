@@ -665,25 +665,6 @@ plane_order(const struct xspace *xs)
 	return order;
 }
 
-/*
- * Which lines of a file of size bytes, read on nthreads cores, are decoded
- * on a thread of their own: those of a quarter of the file and 1 MiB or
- * more, when it has three cores or more.  A real JAX profile's python3
- * thread can be 424,000 of its 442,000 host events, read on one core
- * while the others wait; on 16 cores its cold top took 166 -> 133 ms.  On
- * two its plane threads and the storing one keep both busy already, and
- * cmdbuf-train took 114 -> 124 ms.
- */
-static size_t
-pipe_min_bytes(size_t size, int nthreads)
-{
-	const size_t floor = 1u << 20;
-
-	if (nthreads < 3)
-		return 0;
-	return size / 4 > floor ? size / 4 : floor;
-}
-
 /* An XSpace whose bytes src holds; path names it in messages. */
 static int
 load_xspace(struct source *src, const char *path, int nthreads,
@@ -705,7 +686,6 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	pp.nthreads = nthreads;
 	if (xspace_open(src, path, &xs, cause) == -1)
 		goto out;
-	xspace_pipe_lines(xs, pipe_min_bytes(src->size, nthreads));
 	windows = step_windows_gather(xspace_plane_names(xs),
 	    xspace_nplanes(xs));
 
