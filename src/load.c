@@ -567,8 +567,7 @@ json_plane_worker(void *arg)
  * Trace JSON: once read (the events kept in memory when they fit the
  * reader's budget), its planes are classified as an XSpace's are, in one
  * pass that gathers the step windows, on nthreads threads where the
- * events are in memory (with nthreads of two or more a plain file was
- * tokenized ahead on a second thread).  Their summaries join the file's
+ * events are in memory.  Their summaries join the file's
  * in the order the reader emits them.
  */
 static int
@@ -583,8 +582,7 @@ load_json(const char *path, int nthreads, struct file_summary *fs,
 	size_t i;
 
 	memset(&pool, 0, sizeof pool);
-	if (json_open(path, JSON_BATCH_BYTES, nthreads, &pool.jt, &rs,
-	    cause) == -1)
+	if (json_open(path, JSON_BATCH_BYTES, &pool.jt, &rs, cause) == -1)
 		return -1;
 	pool.njobs = json_nplanes(pool.jt);
 	pool.windows = step_windows_gather(json_plane_names(pool.jt),
