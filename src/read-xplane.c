@@ -9,7 +9,6 @@
 #include "proto/xplane.pb-c.h"
 
 #include "arena.h"
-#include "cpu.h"
 #include "err.h"
 #include "ptime.h"
 #include "read-xplane.h"
@@ -336,7 +335,6 @@ struct walker {
 	size_t		 scratch_cap;
 	int		 ahead;		/* reading a line before its turn */
 	int		 keyed_stats_only;	/* the handler's */
-	int		 pext;		/* cpu_fast_pext() */
 };
 
 static int
@@ -403,7 +401,7 @@ get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
 		return 0;
 	}
 	if (p >= c->end || w->limit - p < 10 ||
-	    (n = varint_word(p, v, w->pext)) == 0 ||
+	    (n = varint_word(p, v)) == 0 ||
 	    n > (size_t)(c->end - p))
 		return get_varint_slow(w, c, v, msg);	/* and its message */
 	c->p = p + n;
@@ -1049,7 +1047,7 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
 	 */
 #define USUAL_FIELD(number, to)						\
 	if (c.p < c.end && *c.p == ((number) << 3 | WT_VARINT)) {	\
-		if (roomy && (n = varint_word(c.p + 1, &v, w->pext)) != 0 && \
+		if (roomy && (n = varint_word(c.p + 1, &v)) != 0 && \
 		    n < (size_t)(c.end - c.p))				\
 			c.p += 1 + n;					\
 		else if (c.p++, get_varint(w, &c, &v, msg) == -1)	\
@@ -1571,7 +1569,6 @@ xspace_open(struct source *src, const char *path, struct xspace **out,
 	w.limit = src->data + src->size;
 	w.src = src;
 	w.rs = &rs;
-	w.pext = cpu_fast_pext();
 	xs->src = src;
 	xs->space.path = path;
 	/* Hostnames, errors and warnings follow the planes on the wire. */
@@ -1660,7 +1657,6 @@ xspace_read_plane(const struct xspace *xs, size_t i,
 	w.rs = rs;
 	w.released = (size_t)(xs->planes[i].p - w.base);
 	w.keyed_stats_only = h->keyed_stats_only;
-	w.pext = cpu_fast_pext();
 	rc = read_plane(&w, xs->planes[i], h);
 	if (rc == -1)
 		*cause = w.cause;
