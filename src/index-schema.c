@@ -102,8 +102,13 @@ static const char *const schema[] = {
 	"CREATE INDEX programs_file ON programs(file_id)",
 	/*
 	 * The joins everyone writes: each row with its run, host and device,
-	 * times in microseconds (documented in jaxprof(1)).
+	 * times in microseconds (documented in jaxprof(1)).  An index of
+	 * another version is rebuilt by dropping its tables: its views go
+	 * here.
 	 */
+	"DROP VIEW IF EXISTS v_ops", "DROP VIEW IF EXISTS v_kernels",
+	"DROP VIEW IF EXISTS v_modules", "DROP VIEW IF EXISTS v_steps",
+	"DROP VIEW IF EXISTS v_executions", "DROP VIEW IF EXISTS v_transfers",
 #define COLS_SQL(t) \
 	"f.run, f.host, p.name AS device, " t ".file_id, " t ".plane, "
 #define JOIN_SQL(t) " JOIN files f ON f.id = " t ".file_id " \
