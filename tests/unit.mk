@@ -10,7 +10,6 @@ tests_check_jaxprof_SOURCES = tests/check_main.c tests/check_suites.h \
 	tests/check_hlo.c tests/check_hlo_wire.c \
 	tests/check_stats.c tests/check_strmap.c
 tests_check_jaxprof_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS) $(CHECK_CFLAGS)
-# check_archive writes its archives with libarchive itself.
 tests_check_jaxprof_LDADD = libjaxprof.a libxplane-pb.a $(DEP_LIBS) \
-	$(LIBARCHIVE_LIBS) $(CHECK_LIBS)
+	$(CHECK_LIBS)
 endif

@@ -38,7 +38,6 @@ CLI_TESTS += tests/cli/t0131-transfers-memset.sh
 CLI_TESTS += tests/cli/t0140-idle.sh
 CLI_TESTS += tests/cli/t0150-top-scope.sh
 CLI_TESTS += tests/cli/t0400-extract-archive.sh
-CLI_TESTS += tests/cli/t0405-archive-on-demand.sh
 CLI_TESTS += tests/cli/t0410-extract-unsafe.sh
 CLI_TESTS += tests/cli/t0420-json-input.sh
 CLI_TESTS += tests/cli/t0425-sniff-input.sh
