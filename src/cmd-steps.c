@@ -318,7 +318,7 @@ fill_steps(struct output *o, struct device_steps *devs, size_t ndev)
 /*
  * The steps of the selected files, or of every file when all are
  * selected: load_steps() keeps the selected planes' rows only, and the
- * join would cost a lookup a row for nothing (15,840 on 99 hosts).
+ * join would cost a lookup a row for nothing.
  */
 static sqlite3_stmt *
 prepare_steps(struct report *r)
@@ -349,7 +349,7 @@ count_steps(struct report *r)
  * Loads the selected steps, grouped per (file, device) in start order,
  * all in one array (*all_rows, the caller frees it and the devices);
  * their strings are in texts.  Sorted here, by each device's rank: SQL's
- * ORDER BY on the joined texts sorted every row, a third of the report.
+ * ORDER BY on the joined texts sorted every row (bench/RESULTS.md).
  */
 static struct device_steps *
 load_steps(struct report *r, size_t skip, struct strmap *texts,

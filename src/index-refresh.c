@@ -44,7 +44,7 @@
 
 /*
  * Stores commit in batches: one transaction a file costs more than
- * storing a small one (40,000 entries of an archive).  A batch commits
+ * storing a small one (an archive of many entries).  A batch commits
  * once BATCH_NS have passed since it began, whether the store is busy or
  * waiting for a file still being read, so the write lock is not held
  * much longer (a small file's store begun early commits with the file),
@@ -348,7 +348,7 @@ spool_archives(struct pool *p, char *tmpdir, size_t *mem_total)
 				continue;
 			/*
 			 * Small entries wait in memory: a file apiece costs
-			 * more than reading them (40,000 in a .tar.gz).
+			 * more than reading them.
 			 */
 			if (e.size >= 0 && e.size <= SPOOL_MEM_ENTRY &&
 			    *mem_total + (size_t)e.size <= SPOOL_MEM_TOTAL) {
@@ -692,7 +692,7 @@ index_refresh(struct index *ix, const struct found *f)
 		goto out;
 	/*
 	 * Which files need reading, looked up in one read transaction: one
-	 * each took 300 more system calls (locks, stats) on 99 files.
+	 * each locks and stats the index again per file.
 	 */
 	pool.jobs = xcalloc(f->nfiles + 1, sizeof *pool.jobs);
 	if (index_exec(ix, "SAVEPOINT checks", &cause) == -1)

@@ -166,9 +166,9 @@ static const char *const event_schema[] = {
 	"CREATE INDEX host_events_file ON host_events(file_id)",
 	/*
 	 * By file alone: no report looks instructions up, and a key of
-	 * (file_id, module, name) was 13% of a cold top on a warm-cache
-	 * profile, whose rows are mostly its programs' HLO.  A join on
-	 * (module, name) in `jaxprof sql` gets SQLite's automatic index.
+	 * (file_id, module, name) costs a profile whose rows are mostly
+	 * its programs' HLO (bench/RESULTS.md).  A join on (module, name)
+	 * in `jaxprof sql` gets SQLite's automatic index.
 	 */
 	"CREATE INDEX hlo_instructions_file ON hlo_instructions(file_id)",
 };

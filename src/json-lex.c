@@ -1,10 +1,9 @@
 /*
  * The streaming JSON tokenizer of json-lex.h.
  *
- * Why our own and not a library: reading a 100 MB trace, yajl's lexer was
- * half of jaxprof's CPU time (it reads byte by byte through a macro that
- * checks its own buffer); this file's bare pass takes under half of
- * yajl's CPU on the same bytes (bench/RESULTS.md).  The other C JSON
+ * Why our own and not a library: yajl's lexer reads byte by byte through
+ * a macro that checks its own buffer, and was most of a large trace's
+ * read; this file's bare pass is much faster (bench/RESULTS.md).  The other C JSON
  * libraries packaged in Debian do not stream a 100 MB document in bounded
  * memory: json-c (even its incremental json_tokener), jansson, cJSON and
  * yyjson build a tree of the whole of it, jsmn and simdjson (C++) want

@@ -83,7 +83,7 @@ op_rows_fold(sqlite3_stmt *st, struct op_row **rows, size_t *n)
 
 	/*
 	 * Summed per (name, module) here: SQL's GROUP BY sorts every row
-	 * first, 5x slower on a logdir of many hosts.
+	 * first, much slower on a logdir of many hosts (bench/RESULTS.md).
 	 */
 	strmap_init(&ops);
 	while (sqlite3_step(st) == SQLITE_ROW) {

@@ -27,8 +27,8 @@ struct cell {
 };
 
 /*
- * Cell texts, copied into big blocks: a report of 15,000 rows has 200,000
- * cells, and one malloc each was a fifth of its time.
+ * Cell texts, copied into big blocks: a long report has hundreds of
+ * thousands of cells, too many for a malloc each.
  */
 struct texts {
 	char	**blocks;
@@ -234,7 +234,7 @@ parse_size(const char *arg)
 /*
  * fmt_duration(), returning the length.  Each unit's call has constant
  * divisors, which the compiler turns into multiplications: a table of
- * steps formats 95,000 durations.
+ * steps formats a duration per cell.
  */
 static size_t
 fmt_duration_len(char *buf, size_t size, int64_t ps)
@@ -760,8 +760,8 @@ spaces(char *out, size_t n)
 
 /*
  * Room for a table's cell i of n more bytes, and the separator before
- * it: returns where the cell goes.  Reserved once, written directly: the
- * appends a cell took were a third of rendering 190,000 cells.
+ * it: returns where the cell goes.  Reserved once, written directly,
+ * rather than appended piece by piece.
  */
 static char *
 cell_start(struct line *l, int markdown, size_t i, size_t n)

@@ -294,8 +294,7 @@ report_open(struct report *r, int npaths, char **paths)
 		exit(EXIT_TROUBLE);
 	/*
 	 * The report reads one snapshot in one read transaction: outside
-	 * one, SQLite locks, stats and unlocks the index for every query
-	 * (a sixth of a per-device report on 8,000 devices).
+	 * one, SQLite locks, stats and unlocks the index for every query.
 	 */
 	(void)sqlite3_exec(index_db(r->ix), "BEGIN", NULL, NULL, NULL);
 	if (check_filter(r, "device", r->device_glob, "p.name",

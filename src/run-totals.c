@@ -142,8 +142,8 @@ run_files(struct index *ix, const char *run)
 
 /*
  * A run of one file gets no totals: its file's rows are as few, and
- * summing them again cost a cold report on one profile a tenth of its
- * time.  Readers take that file's rows (op_rows_query()).
+ * summing them again would only slow a cold report on one profile.
+ * Readers take that file's rows (op_rows_query()).
  */
 static int
 rebuild_run(struct index *ix, const char *run, char **cause)

@@ -1,8 +1,8 @@
 /*
  * Op and kernel totals per run (files.run) and device name, summed over
  * the run's files: `top` on whole runs reads these few rows instead of one
- * per file, device and op (348,480 of them on 99 hosts of 8 GPUs, 220
- * ops).  Only runs of two files or more have them: a run of one file
+ * per file, device and op (hundreds of thousands on a logdir of many
+ * hosts).  Only runs of two files or more have them: a run of one file
  * reads that file's rows, as few.
  *
  * Storing or forgetting a file marks its run stale (index-write.c);
