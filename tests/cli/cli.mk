@@ -50,4 +50,4 @@ CLI_TESTS += tests/cli/t0900-layering.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0640-archive-many-entries.sh
 TESTS += $(CLI_TESTS)
-EXTRA_DIST += tests/cli/lib.sh tests/cli/expect $(CLI_TESTS)
+EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/expect $(CLI_TESTS)
