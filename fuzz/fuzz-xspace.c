@@ -16,7 +16,7 @@
 
 #include "discover.h"
 #include "fuzz.h"
-#include "load.h"
+#include "formats.h"
 #include "read-xplane.h"
 
 /* What one read gave, as a few numbers (of keyed stats only). */

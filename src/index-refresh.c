@@ -18,6 +18,7 @@
 #include "classify.h"
 #include "cpu.h"
 #include "err.h"
+#include "formats.h"
 #include "index-int.h"
 #include "load.h"
 #include "read-archive.h"
@@ -176,36 +177,38 @@ same_dir(const char *a, const char *b)
 	    strncmp(a, b, (size_t)(sa - a)) == 0;
 }
 
+/* The file name at the end of path. */
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
 /*
  * Whether file i of f is read.  A run folder's trace JSON holds the same
  * events as its XSpace, and JAX's perfetto_trace.json.gz is a copy of
- * <host>.trace.json.gz: reading both would count everything twice, so
- * the XSpace wins, then the host's JSON.  Skipped files are still listed.
+ * <host>.trace.json.gz: reading both would count everything twice, so a
+ * file is read unless its folder holds one of a lower rank (formats.c:
+ * the XSpace, then the host's JSON).  Skipped files are still listed.
  */
 static int
 worth_reading(const struct found *f, size_t i)
 {
 	const struct found_file *ff = &f->files[i];
-	const char *base = strrchr(ff->path, '/');
-	int perfetto;
+	int rank = format_rank(ff->kind, base_name(ff->path)), other;
 	size_t j;
 
-	if (ff->kind == KIND_XPLANE)
-		return 1;
-	if (ff->kind != KIND_TRACE_JSON)
+	if (rank < 0)
 		return 0;
-	base = base != NULL ? base + 1 : ff->path;
-	perfetto = strncmp(base, "perfetto_trace.json", 19) == 0;
 	for (j = 0; j < f->nfiles; j++) {
 		const struct found_file *o = &f->files[j];
-		const char *ob = strrchr(o->path, '/');
 
 		if (j == i || !same_dir(o->path, ff->path))
 			continue;
-		ob = ob != NULL ? ob + 1 : o->path;
-		if (o->kind == KIND_XPLANE || (perfetto &&
-		    o->kind == KIND_TRACE_JSON &&
-		    strncmp(ob, "perfetto_trace.json", 19) != 0))
+		other = format_rank(o->kind, base_name(o->path));
+		if (other >= 0 && other < rank)
 			return 0;
 	}
 	return 1;

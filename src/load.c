@@ -9,12 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "load.h"
 #include "err.h"
-#include "fdio.h"
 #include "read-hlo.h"
 #include "read-json.h"
 #include "read-xplane.h"
@@ -753,15 +751,12 @@ out:
 }
 
 int
-load_file(const char *path, enum file_kind kind, int nthreads,
+load_xspace_file(const char *path, int nthreads,
     const struct load_hooks *hooks, struct file_summary *fs, char **cause)
 {
 	struct source src;
 	int rc;
 
-	memset(fs, 0, sizeof *fs);
-	if (kind == KIND_TRACE_JSON)
-		return load_json(path, nthreads, fs, cause);
 	if (source_open_check(&src, path, xplane_check_start, cause) == -1)
 		return -1;
 	rc = load_xspace(&src, path, nthreads, hooks, fs, cause);
@@ -770,32 +765,23 @@ load_file(const char *path, enum file_kind kind, int nthreads,
 }
 
 int
-load_memory(const char *path, const uint8_t *data, size_t size,
-    enum file_kind kind, int nthreads, const struct load_hooks *hooks,
-    struct file_summary *fs, char **cause)
+load_xspace_bytes(const char *path, const uint8_t *data, size_t size,
+    int nthreads, const struct load_hooks *hooks, struct file_summary *fs,
+    char **cause)
 {
 	struct source src;
-	char fdpath[64];
-	int fd, rc;
+	int rc;
 
-	memset(fs, 0, sizeof *fs);
-	/* A plain XSpace is read where it lies. */
-	if (kind == KIND_XPLANE && size >= 2 &&
-	    !(data[0] == 0x1f && data[1] == 0x8b)) {
-		source_borrow(&src, data, size);
-		rc = load_xspace(&src, path, nthreads, hooks, fs, cause);
-		source_close(&src);
-		return rc;
-	}
-	/* Others (gzip, JSON, empty) through a memfd, as from a file. */
-	fd = memfd_create("jaxprof-entry", MFD_CLOEXEC);
-	if (fd == -1 || write_full(fd, data, size) == -1) {
-		if (fd != -1)
-			close(fd);
-		return load_file(path, kind, nthreads, hooks, fs, cause);
-	}
-	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
-	rc = load_file(fdpath, kind, nthreads, hooks, fs, cause);
-	close(fd);
+	source_borrow(&src, data, size);
+	rc = load_xspace(&src, path, nthreads, hooks, fs, cause);
+	source_close(&src);
 	return rc;
+}
+
+int
+load_json_file(const char *path, int nthreads,
+    const struct load_hooks *hooks, struct file_summary *fs, char **cause)
+{
+	(void)hooks;	/* a trace JSON has no HLO, and keeps its host events */
+	return load_json(path, nthreads, fs, cause);
 }

@@ -24,7 +24,7 @@
 #include "index.h"
 #include "index-int.h"
 #include "index-schema.h"
-#include "load.h"
+#include "formats.h"
 #include "read-hlo.h"
 #include "transfer-totals.h"
 #include "xmalloc.h"
