@@ -10,6 +10,7 @@ CLI_TESTS += tests/cli/t0020-top-testdata.sh
 CLI_TESTS += tests/cli/t0021-top-generated.sh
 CLI_TESTS += tests/cli/t0022-top-reference.sh
 CLI_TESTS += tests/cli/t0023-top-tf-gpu.sh
+CLI_TESTS += tests/cli/t0024-top-fields.sh
 CLI_TESTS += tests/cli/t0030-bad-input.sh
 CLI_TESTS += tests/cli/t0040-index-incremental.sh
 CLI_TESTS += tests/cli/t0041-index-concurrent.sh
