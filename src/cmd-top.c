@@ -165,6 +165,16 @@ put_gbps(struct output *o, const struct top_line *l)
 	put_rate(o, l, l->bytes);
 }
 
+/* Arithmetic intensity, the roofline's x axis. */
+static void
+put_intensity(struct output *o, const struct top_line *l)
+{
+	if (l->flops > 0 && l->bytes > 0)
+		output_double(o, (double)l->flops / (double)l->bytes);
+	else
+		output_null(o);
+}
+
 static void
 put_source(struct output *o, const struct top_line *l)
 {
@@ -195,6 +205,7 @@ static const struct top_field {
 	{ { "cum_percent", COL_PCT, "cum%" }, put_cum, 1 },
 	{ { "gflops_per_s", COL_RATE, "GFLOP/s" }, put_gflops, 1 },
 	{ { "gbps", COL_RATE, "GB/s" }, put_gbps, 1 },
+	{ { "flop_per_byte", COL_RATE, "FLOP/B" }, put_intensity, 0 },
 	{ { "source", COL_STR, NULL }, put_source, 1 },
 };
 

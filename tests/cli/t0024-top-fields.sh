@@ -7,7 +7,7 @@
 gen_xplane --seed=5 --devices=2 --steps=3 --ops=6 "$tmp/g" || fail "gen-xplane failed"
 G=$tmp/g
 DB=$tmp/idx.sqlite
-COLUMNS='rank, name, module, category, count, total_us, self_us, avg_us, min_us, max_us, percent, cum_percent, gflops_per_s, gbps, source'
+COLUMNS='rank, name, module, category, count, total_us, self_us, avg_us, min_us, max_us, percent, cum_percent, gflops_per_s, gbps, flop_per_byte, source'
 
 # cut_columns FILE NAME...: the columns NAME... of a CSV without quotes.
 cut_columns() {
@@ -41,6 +41,17 @@ assert all(list(r) == ["name", "count"] for r in rows), rows' "$out" ||
 test_case 'table: the headers of the columns chosen'
 expect_code 0 jaxprof top -n 1 --fields=name,total_us,gflops_per_s --db="$DB" "$G"
 expect_stdout_match '^name +total +GFLOP/s$'
+
+test_case 'flop_per_byte: FLOPs over bytes accessed, as gen-xplane wrote them'
+expect_code 0 jaxprof top -n 0 --format=csv --fields=name,flop_per_byte --db="$DB" "$G"
+# expected/top.csv: name,module,category,count,total_ps,self_ps,min_ps,max_ps,flops,bytes_accessed
+awk -F, 'NR == FNR { if (FNR > 1 && $9 > 0 && $10 > 0) want[$1] = $9 / $10; next }
+	FNR == 1 { next }
+	{ seen++
+	  if (($1 in want) != ($2 != "")) { print "row " $1 ": " $2; bad = 1 }
+	  else if ($2 != "" && (want[$1] - $2 > 0.0006 || $2 - want[$1] > 0.0006)) { print $1 ": " $2 " != " want[$1]; bad = 1 } }
+	END { exit bad || seen == 0 }' "$G/expected/top.csv" "$out" ||
+    fail "flop_per_byte differs from expected/top.csv"
 
 test_case 'scopes too'
 expect_code 0 jaxprof top --group=scope -n 0 --format=csv --db="$DB" "$G"
