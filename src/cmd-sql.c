@@ -43,6 +43,7 @@ names_event_table(const char *query)
 	for (p = lower; *p != '\0'; p++)
 		*p = (char)tolower((unsigned char)*p);
 	names = strstr(lower, "host_events") != NULL ||
+	    strstr(lower, "executions") != NULL ||
 	    strstr(lower, "hlo_instructions") != NULL;
 	free(lower);
 	return names;

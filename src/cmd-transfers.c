@@ -204,6 +204,7 @@ transfers_run(int argc, char **argv)
 			cmd_usage_error(&cmd_transfers);
 		}
 	}
+	r.events = 1;
 	report_open(&r, argc - optind, argv + optind);
 	if (events) {
 		o = output_new(r.format, stdout, event_cols,

@@ -19,8 +19,8 @@ struct index {
 	char	*path;
 	int	 readonly;	/* on read-only storage: answers, never writes */
 	/*
-	 * Tables host_events and hlo_instructions exist: every file stored
-	 * writes its rows there, and one stored without them is not current.
+	 * The event-level tables exist (index_want_events()): every file
+	 * stored writes its rows there, one stored without is not current.
 	 */
 	int	 events;
 	struct {

@@ -6,6 +6,12 @@
 #include "index.h"
 #include "index-schema.h"
 
+/* The columns and joins of the views (below). */
+#define COLS_SQL(t) \
+	"f.run, f.host, p.name AS device, " t ".file_id, " t ".plane, "
+#define JOIN_SQL(t) " JOIN files f ON f.id = " t ".file_id " \
+	"JOIN planes p ON p.id = " t ".plane"
+
 static const char *const schema[] = {
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 	"CREATE TABLE files("
@@ -51,11 +57,6 @@ static const char *const schema[] = {
 	"CREATE TABLE compile_phases("
 	    "file_id INTEGER NOT NULL, compile INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, start_ps INTEGER, dur_ps INTEGER)",
-	"CREATE TABLE executions("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
-	    "module TEXT NOT NULL, program_id INTEGER, run_id INTEGER, "
-	    "start_ps INTEGER, dur_ps INTEGER, device_ps INTEGER, "
-	    "compile_work INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE gaps("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "start_ps INTEGER, dur_ps INTEGER)",
@@ -96,7 +97,6 @@ static const char *const schema[] = {
 	"CREATE INDEX transfers_file ON transfers(file_id)",
 	"CREATE INDEX transfer_totals_file ON transfer_totals(file_id)",
 	"CREATE INDEX compile_phases_file ON compile_phases(file_id)",
-	"CREATE INDEX executions_file ON executions(file_id)",
 	"CREATE INDEX gaps_file ON gaps(file_id)",
 	"CREATE INDEX scopes_file ON scopes(file_id)",
 	"CREATE INDEX programs_file ON programs(file_id)",
@@ -109,10 +109,6 @@ static const char *const schema[] = {
 	"DROP VIEW IF EXISTS v_ops", "DROP VIEW IF EXISTS v_kernels",
 	"DROP VIEW IF EXISTS v_modules", "DROP VIEW IF EXISTS v_steps",
 	"DROP VIEW IF EXISTS v_executions", "DROP VIEW IF EXISTS v_transfers",
-#define COLS_SQL(t) \
-	"f.run, f.host, p.name AS device, " t ".file_id, " t ".plane, "
-#define JOIN_SQL(t) " JOIN files f ON f.id = " t ".file_id " \
-	"JOIN planes p ON p.id = " t ".plane"
 	"CREATE VIEW v_ops AS SELECT " COLS_SQL("o")
 	    "o.name, o.module, o.category, o.count, "
 	    "o.total_ps / 1e6 AS total_us, o.self_ps / 1e6 AS self_us, "
@@ -134,24 +130,28 @@ static const char *const schema[] = {
 	    "s.collective_ps / 1e6 AS collective_us, "
 	    "s.transfer_ps / 1e6 AS transfer_us, s.idle_ps / 1e6 AS idle_us "
 	    "FROM steps s" JOIN_SQL("s"),
-	"CREATE VIEW v_executions AS SELECT " COLS_SQL("e")
-	    "e.module, e.program_id, e.run_id, e.start_ps / 1e6 AS start_us, "
-	    "e.dur_ps / 1e6 AS dur_us, e.device_ps / 1e6 AS device_us, "
-	    "e.compile_work FROM executions e" JOIN_SQL("e"),
 	"CREATE VIEW v_transfers AS SELECT " COLS_SQL("t")
 	    "t.line, t.name, t.direction, t.on_host, t.bytes, "
 	    "t.start_ps / 1e6 AS start_us, t.dur_ps / 1e6 AS dur_us "
 	    "FROM transfers t" JOIN_SQL("t"),
-#undef COLS_SQL
-#undef JOIN_SQL
 };
 
 /*
  * The event-level tables, made when a command first reads them
- * (index_want_events()): rows per host event and HLO instruction cost a
- * cold report more than all the others.
+ * (index_want_events()): rows per host event, program execution and HLO
+ * instruction cost a cold report more than all the others.
  */
 static const char *const event_schema[] = {
+	"CREATE TABLE executions("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "module TEXT NOT NULL, program_id INTEGER, run_id INTEGER, "
+	    "start_ps INTEGER, dur_ps INTEGER, device_ps INTEGER, "
+	    "compile_work INTEGER NOT NULL DEFAULT 0)",
+	"CREATE INDEX executions_file ON executions(file_id)",
+	"CREATE VIEW v_executions AS SELECT " COLS_SQL("e")
+	    "e.module, e.program_id, e.run_id, e.start_ps / 1e6 AS start_us, "
+	    "e.dur_ps / 1e6 AS dur_us, e.device_ps / 1e6 AS device_us, "
+	    "e.compile_work FROM executions e" JOIN_SQL("e"),
 	"CREATE TABLE host_events("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
 	    "name TEXT NOT NULL, depth INTEGER, start_ps INTEGER, "
@@ -172,6 +172,9 @@ static const char *const event_schema[] = {
 	 */
 	"CREATE INDEX hlo_instructions_file ON hlo_instructions(file_id)",
 };
+
+#undef COLS_SQL
+#undef JOIN_SQL
 
 static int
 exec_all(sqlite3 *db, const char *const *sql, size_t n)

@@ -12,7 +12,7 @@
  * the caller's transaction; SQLITE_OK, or the first failure's code.
  */
 int	index_schema_create(sqlite3 *db);
-/* Creates host_events and hlo_instructions, as index_schema_create(). */
+/* Creates the event-level tables, as index_schema_create(). */
 int	index_schema_create_events(sqlite3 *db);
 
 #endif

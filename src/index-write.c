@@ -20,12 +20,13 @@ static const char *const per_file_tables[] = {
 	"programs", "hlo_instructions", "transfer_totals",
 };
 
-/* Whether table is one index_want_events() makes. */
+/* Whether table is one index_want_events() makes (index-schema.c). */
 static int
 is_event_table(const char *table)
 {
 	return strcmp(table, "host_events") == 0 ||
-	    strcmp(table, "hlo_instructions") == 0;
+	    strcmp(table, "hlo_instructions") == 0 ||
+	    strcmp(table, "executions") == 0;
 }
 
 static char *
@@ -175,7 +176,7 @@ struct writers {
 	sqlite3_stmt	*plane, *compile, *phase;
 	struct index_rows *op, *kernel, *module, *step, *transfer, *exec,
 			*gap, *host_event, *scope, *program, *transfer_total;
-	int		 events;	/* host events stored (index_want_events()) */
+	int		 events;	/* event-level rows stored (index_want_events()) */
 	struct exec_ends *exec_ends;	/* for the transfers' waits */
 };
 
@@ -337,7 +338,7 @@ write_timeline(struct writers *w, sqlite3_int64 file_id,
 	struct path_buf pb = { NULL, 0, NULL, 0 };
 	size_t i;
 
-	for (i = 0; i < p->nexecs; i++) {
+	for (i = 0; w->events && i < p->nexecs; i++) {
 		const struct exec_rec *e = &p->execs[i];
 		struct index_rows *rows = w->exec;
 

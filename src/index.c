@@ -389,9 +389,9 @@ index_want_events(struct index *ix, char **cause)
 		return 0;
 	if (ix->readonly) {
 		*cause = xasprintf("index '%s' is read-only and has no "
-		    "host_events or hlo_instructions (tables made by the first "
-		    "command that reads them, or jaxprof index --events); %s",
-		    ix->path, INDEX_WRITABLE_HINT);
+		    "event-level tables (made by the first command that reads "
+		    "them, or jaxprof index --events); %s", ix->path,
+		    INDEX_WRITABLE_HINT);
 		return -1;
 	}
 	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)

@@ -22,8 +22,8 @@
 struct index;
 
 /*
- * For a command that reads host_events or hlo_instructions: creates them
- * when the index has none, and index_refresh() then reads again every
+ * For a command that reads the event-level tables (host_events,
+ * executions, hlo_instructions): creates them when the index has none, and index_refresh() then reads again every
  * file stored without their rows (files.event_rows = 0).  On a read-only
  * index the refresh fails unless they are there.  -1 with *cause.
  */

@@ -50,7 +50,7 @@ struct report {
 	const char	*run_glob;
 	int		 latest;
 	int		 include_compile_work;	/* ops of autotuning too */
-	/* Reads host_events or hlo_instructions (index_want_events()). */
+	/* Reads an event-level table (index_want_events()). */
 	int		 events;
 	struct found	 found;
 	struct index	*ix;

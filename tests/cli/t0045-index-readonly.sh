@@ -80,7 +80,7 @@ expect_files_equal "$tmp/events.orig" "$tmp/ro/events.sqlite" "the read-only ind
 test_case 'built by top alone: idle says the event tables are missing, exit 2'
 expect_code 2 run_ro "$JAXPROF" idle --db="$RO/top.sqlite" "$T"
 expect_stdout_empty
-expect_stderr_line "^jaxprof: idle: index '$RO/top\.sqlite' is read-only and has no host_events or hlo_instructions \(tables made by the first command that reads them, or jaxprof index --events\); give a writable index with --db=FILE or \\\$JAXPROF_DB, or set \\\$XDG_CACHE_HOME to a writable folder$"
+expect_stderr_line "^jaxprof: idle: index '$RO/top\.sqlite' is read-only and has no event-level tables \(made by the first command that reads them, or jaxprof index --events\); give a writable index with --db=FILE or \\\$JAXPROF_DB, or set \\\$XDG_CACHE_HOME to a writable folder$"
 
 test_case 'left part-written, its journal beside it: exit 2, and the message says so'
 if [ -e "$PART" ]; then

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The index is plain SQLite: after one cold top, Python's sqlite3 module
 # (no jaxprof) reads every table and view with the rows `jaxprof sql`
-# reads; host_events and hlo_instructions are absent until a command that
-# reads them (idle, compile, sql naming them, index --events) makes them,
-# then complete: as in an index built with them from the start.
+# reads; the event-level tables (host_events, executions,
+# hlo_instructions) are absent until a command that reads them (idle,
+# compile, transfers, sql naming them, index --events) makes them, then
+# complete: as in an index built with them from the start.
 . "$(dirname "$0")/lib.sh"
 
 python_has sqlite3 ||
@@ -67,7 +68,7 @@ for p in "$T" "$G"; do
 
 	test_case "$name: after one cold top, Python reads every table as jaxprof sql does"
 	expect_code 0 jaxprof top --db="$DB" "$p"
-	for t in ops steps executions transfers modules planes files; do
+	for t in ops steps transfers modules planes files; do
 		[ "$(count "$DB" $t)" -gt 0 ] || fail "$t is empty after top"
 	done
 	# Python's list of tables, checked before jaxprof sql runs again.
@@ -75,7 +76,7 @@ for p in "$T" "$G"; do
 	same_as_sql "$DB" "$p"
 
 	test_case "$name: the event-level tables are absent after top, not empty"
-	if grep -qx 'host_events\|hlo_instructions' "$tmp/after-top"; then
+	if grep -qx 'host_events\|hlo_instructions\|executions\|v_executions' "$tmp/after-top"; then
 		fail "top made an event-level table"
 	fi
 	[ "$(pyread "$DB" 'SELECT count(*) FROM files WHERE event_rows')" -eq 0 ] ||
@@ -95,6 +96,7 @@ for p in "$T" "$G"; do
 		    "$t after idle differs from index --events"
 	done
 	[ "$(count "$DB" host_events)" -gt 0 ] || fail "no host events after idle"
+	[ "$(count "$DB" executions)" -gt 0 ] || fail "no executions after idle"
 	same_as_sql "$DB" "$p"
 done
 
