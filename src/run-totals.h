@@ -24,12 +24,11 @@ int		 run_totals_mark_stale(struct index *ix, const char *run,
 int		 run_totals_rebuild(struct index *ix, int in_transaction,
 		    char **cause);
 /*
- * The SELECT list of the totals o, in the columns of op_rows_columns();
- * rows of run R (of two files or more) are those "WHERE o.run = R", of
- * its kernels "AND
- * o.kernels = 1", of its autotuning "AND o.compile_work", of a device
- * "AND o.device = '/device:GPU:0'" (its planes' name).
+ * The totals o are read as the ops are, by op_rows_columns(0) (their
+ * columns have the same names); rows of run R (of two files or more) are
+ * those "WHERE o.run = R", of its kernels "AND o.kernels = 1", of its
+ * autotuning "AND o.compile_work", of a device "AND o.device =
+ * '/device:GPU:0'" (its planes' name).
  */
-const char	*run_totals_columns(void);
 
 #endif
