@@ -12,7 +12,7 @@
 
 #include "discover.h"
 #include "fuzz.h"
-#include "load.h"
+#include "formats.h"
 #include "read-json.h"
 
 int

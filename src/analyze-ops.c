@@ -165,7 +165,7 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 		    "WHERE o.kernels = %d AND o.run IN (SELECT f.run FROM files f "
 		    "JOIN selected s ON s.file_id = f.id) AND "
 		    "o.run NOT IN single AND " REPORT_DEVICE_SQL("o.device")
-		    "%s", run_totals_columns(), kernels, compile_work_filter);
+		    "%s", op_rows_columns(0), kernels, compile_work_filter);
 		if (from == FROM_BOTH) {
 			sql = xasprintf("%s UNION ALL %s AND f.run IN single",
 			    totals, stored);

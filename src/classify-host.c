@@ -277,7 +277,7 @@ host_scope(struct classify *c, const struct pf_event *ev, int64_t dur)
 /*
  * A batch's text so far, and where its recent names went in it: a plane's
  * host events repeat a few line and event names, each then kept once a
- * batch (and packed once, index_rows_text_kept()).
+ * batch.
  */
 #define BATCH_TEXTS_SEEN	256
 

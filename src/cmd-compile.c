@@ -332,7 +332,6 @@ compile_run(int argc, char **argv)
 	int ch, phases = 0, status = EXIT_OK;
 
 	report_init(&r, "compile");
-	r.needs = INDEX_HOST_EVENTS;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
@@ -347,8 +346,8 @@ compile_run(int argc, char **argv)
 			cmd_usage_error(&cmd_compile);
 		}
 	}
+	r.events = 1;
 	report_open(&r, argc - optind, argv + optind);
-	report_remember(&r, argc, argv);
 	if (phases) {
 		o = output_new(r.format, stdout, phase_columns,
 		    sizeof phase_columns / sizeof phase_columns[0]);

@@ -64,7 +64,6 @@ idle_run(int argc, char **argv)
 	char buf[40], *note;
 
 	report_init(&r, "idle");
-	r.needs = INDEX_HOST_EVENTS | INDEX_STEPS;
 	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
@@ -89,8 +88,8 @@ idle_run(int argc, char **argv)
 			cmd_usage_error(&cmd_idle);
 		}
 	}
+	r.events = 1;
 	report_open(&r, argc - optind, argv + optind);
-	report_remember(&r, argc, argv);
 
 	/* How many gaps, and their time: the table shows the longest. */
 	st = report_prepare(&r, "SELECT count(*), coalesce(sum(g.dur_ps), 0) "

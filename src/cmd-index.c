@@ -11,11 +11,15 @@
 
 static int	index_run(int argc, char **argv);
 
+enum { OPT_EVENTS = OPT_REPORT_LAST };
+
 const struct cmd cmd_index = {
 	.name = "index",
-	.usage = "jaxprof index [--latest] [--db=file] path ...",
+	.usage = "jaxprof index [--events] [--latest] [--db=file] path ...",
 	.summary = "build or refresh the index of the profiles under each path",
 	.options =
+	    "  --events        the event-level tables too (host_events,\n"
+	    "                  executions, hlo_instructions; see jaxprof(1))\n"
 	    "  --latest        only the newest run\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
@@ -29,17 +33,20 @@ index_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "db", required_argument, NULL, OPT_DB },
 		{ "latest", no_argument, NULL, OPT_LATEST },
+		{ "events", no_argument, NULL, OPT_EVENTS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r;
 	int ch;
 
 	report_init(&r, "index");
-	/* What it builds is whole: tools other than jaxprof read it too. */
-	r.needs = INDEX_PACKABLE;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
+		if (ch == OPT_EVENTS) {
+			r.events = 1;
+			continue;
+		}
 		if (ch == 'h') {
 			cmd_print_help(&cmd_index, stdout);
 			return EXIT_OK;

@@ -140,7 +140,6 @@ list_run(int argc, char **argv)
 		cmd_usage_error(&cmd_list);
 	}
 	report_open(&r, argc - optind, argv + optind);
-	report_remember(&r, argc, argv);
 
 	st = index_prepare(r.ix, "SELECT f.run, f.host, f.kind, f.size, "
 	    "f.planes, f.events, f.start_ps, f.end_ps, f.profile_start_ns, "

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,172 +316,9 @@ fill_steps(struct output *o, struct device_steps *devs, size_t ndev)
 }
 
 /*
- * A table's rows filled on a second thread while the main thread still
- * reads them from the index: each device, once read whole, is queued for
- * the filler, which reads its rows where they are (load_steps() sizes
- * its array up front, so they stay put).  That holds while rows come in
- * the report's order (the index writes a device's steps in order, and
- * files mostly in the report's); the first row out of order stops it,
- * and the table is filled once the rows are sorted (print_steps()).
- */
-struct filler {
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 more;
-	struct device_steps *queue;	/* in load_steps()'s rows */
-	size_t		 nqueued, queue_cap;
-	int		 closed;	/* no more devices will come */
-	int		 abandoned;	/* out of order: stop */
-	struct output	*part;		/* the rows filled, appended after */
-	size_t		 unsignalled;	/* rows queued since the last wake */
-	pthread_t	 thread;
-	/* The main thread's: */
-	size_t		 skip;		/* --skip */
-	size_t		 device_start;	/* in load_steps()'s rows */
-	int		 in_order;
-};
-
-/* Rows queued before the filler is woken to fill them. */
-#define FILLER_BATCH_ROWS	512
-
-static void *
-filler_main(void *arg)
-{
-	struct filler *f = arg;
-	size_t done = 0;
-
-	pthread_mutex_lock(&f->mu);
-	for (;;) {
-		struct device_steps d;
-
-		while (done == f->nqueued && !f->closed && !f->abandoned)
-			pthread_cond_wait(&f->more, &f->mu);
-		if (f->abandoned || done == f->nqueued)
-			break;
-		d = f->queue[done++];
-		pthread_mutex_unlock(&f->mu);
-		fill_steps(f->part, &d, 1);
-		pthread_mutex_lock(&f->mu);
-	}
-	pthread_mutex_unlock(&f->mu);
-	return NULL;
-}
-
-/* A filler into an output like o; NULL when no thread could start. */
-static struct filler *
-filler_start(enum out_format fmt, size_t skip)
-{
-	struct filler *f = xcalloc(1, sizeof *f);
-
-	pthread_mutex_init(&f->mu, NULL);
-	pthread_cond_init(&f->more, NULL);
-	f->part = output_new(fmt, stdout, step_cols,
-	    sizeof step_cols / sizeof step_cols[0]);
-	f->skip = skip;
-	f->in_order = 1;
-	if (pthread_create(&f->thread, NULL, filler_main, f) == 0)
-		return f;
-	output_discard(f->part);
-	pthread_cond_destroy(&f->more);
-	pthread_mutex_destroy(&f->mu);
-	free(f);
-	return NULL;
-}
-
-/* Queues rows [from, to), one device's, less its --skip. */
-static void
-filler_queue(struct filler *f, struct step_row *rows, size_t from,
-    size_t to)
-{
-	struct device_steps d;
-
-	from += f->skip < to - from ? f->skip : to - from;
-	d.n = to - from;
-	d.rows = rows + from;
-	pthread_mutex_lock(&f->mu);
-	if (f->nqueued == f->queue_cap) {
-		f->queue_cap = f->queue_cap > 0 ? 2 * f->queue_cap : 64;
-		f->queue = xreallocarray(f->queue, f->queue_cap,
-		    sizeof *f->queue);
-	}
-	f->queue[f->nqueued++] = d;
-	/*
-	 * Woken by the batch: the filler keeps up, so a wake per device
-	 * (800 on 99 hosts) was a context switch per device.
-	 */
-	f->unsignalled += d.n;
-	if (f->unsignalled >= FILLER_BATCH_ROWS) {
-		f->unsignalled = 0;
-		pthread_cond_signal(&f->more);
-	}
-	pthread_mutex_unlock(&f->mu);
-}
-
-/*
- * Row n - 1 was read: a device before it is whole when the row is
- * another's.  Rows out of the report's order (what order_by_runs() would
- * move) stop the filler.
- */
-static void
-filler_saw_row(struct filler *f, struct step_row *rows, size_t n)
-{
-	const struct step_row *row, *last;
-
-	if (n < 2 || !f->in_order)
-		return;
-	row = &rows[n - 1];
-	last = row - 1;
-	if (row->plane_id == last->plane_id) {
-		if (cmp_step_order(last, row) <= 0)
-			return;
-	} else if (cmp_step_order(last, row) < 0) {
-		filler_queue(f, rows, f->device_start, n - 1);
-		f->device_start = n - 1;
-		return;
-	}
-	f->in_order = 0;
-	pthread_mutex_lock(&f->mu);
-	f->abandoned = 1;
-	pthread_cond_signal(&f->more);
-	pthread_mutex_unlock(&f->mu);
-}
-
-/* All n rows are read: the last device queued, the filler done. */
-static void
-filler_close(struct filler *f, struct step_row *rows, size_t n)
-{
-	if (f->in_order && n > f->device_start)
-		filler_queue(f, rows, f->device_start, n);
-	pthread_mutex_lock(&f->mu);
-	f->closed = 1;
-	pthread_cond_signal(&f->more);
-	pthread_mutex_unlock(&f->mu);
-	pthread_join(f->thread, NULL);
-	free(f->queue);
-	pthread_cond_destroy(&f->more);
-	pthread_mutex_destroy(&f->mu);
-}
-
-/*
- * The filler's rows after o's, true when it filled them all; else they
- * are to be filled.  Frees f.
- */
-static int
-filler_append(struct filler *f, struct output *o)
-{
-	int filled = f->in_order;
-
-	if (filled)
-		output_append(o, f->part);
-	else
-		output_discard(f->part);
-	free(f);
-	return filled;
-}
-
-/*
  * The steps of the selected files, or of every file when all are
  * selected: load_steps() keeps the selected planes' rows only, and the
- * join would cost a lookup a row for nothing (15,840 on 99 hosts).
+ * join would cost a lookup a row for nothing.
  */
 static sqlite3_stmt *
 prepare_steps(struct report *r)
@@ -513,11 +349,11 @@ count_steps(struct report *r)
  * Loads the selected steps, grouped per (file, device) in start order,
  * all in one array (*all_rows, the caller frees it and the devices);
  * their strings are in texts.  Sorted here, by each device's rank: SQL's
- * ORDER BY on the joined texts sorted every row, a third of the report.
+ * ORDER BY on the joined texts sorted every row (bench/RESULTS.md).
  */
 static struct device_steps *
 load_steps(struct report *r, size_t skip, struct strmap *texts,
-    struct filler *f, size_t *ndev, struct step_row **all_rows)
+    size_t *ndev, struct step_row **all_rows)
 {
 	struct device_steps *devs = NULL;
 	struct step_row *rows = NULL;
@@ -565,13 +401,9 @@ load_steps(struct report *r, size_t skip, struct strmap *texts,
 		row->idle_ps = sqlite3_column_int64(st, 9);
 		row->file_id = sqlite3_column_int64(st, 10);
 		row->outlier = 0;
-		if (f != NULL)
-			filler_saw_row(f, rows, nrows);
 	}
 	sqlite3_finalize(st);
 	free(planes);
-	if (f != NULL)
-		filler_close(f, rows, nrows);
 	if (!order_by_runs(&rows, nrows))
 		qsort(rows, nrows, sizeof *rows, cmp_step_order);
 	/* Each device's steps: a stretch of the rows, in place. */
@@ -647,62 +479,6 @@ compile_step_note(sqlite3_stmt *st, const struct device_steps *d)
 	    "(%s); --skip=1 leaves it out.", first->host, first->device,
 	    (long long)first->step, dur, what);
 	return note;
-}
-
-/* Devices whose rows are filled on a second thread. */
-struct steps_part {
-	struct output		*o;
-	struct device_steps	*devs;
-	size_t			 ndev;
-};
-
-static void *
-fill_part(void *arg)
-{
-	struct steps_part *part = arg;
-
-	fill_steps(part->o, part->devs, part->ndev);
-	return NULL;
-}
-
-/* Rows from which a table is filled on two threads. */
-#define PARALLEL_MIN_ROWS	4096
-
-/*
- * The rows of every device, once sorted (where the filler could not fill
- * them as they were read).  A table or markdown (kept whole until it is
- * rendered) has the devices of its second half filled on a second thread
- * into an output of their own, appended after: formatting 190,000 cells
- * was half of the report, on one core while the other waited.
- */
-static void
-print_steps(struct output *o, enum out_format fmt, struct device_steps *devs,
-    size_t ndev, size_t nrows)
-{
-	struct steps_part part;
-	pthread_t second;
-	size_t first = 0, rows = 0;
-	int threaded;
-
-	if ((fmt != FMT_TABLE && fmt != FMT_MARKDOWN) ||
-	    nrows < PARALLEL_MIN_ROWS) {
-		fill_steps(o, devs, ndev);
-		return;
-	}
-	while (first < ndev && rows < nrows / 2)
-		rows += devs[first++].n;
-	part.o = output_new(fmt, stdout, step_cols,
-	    sizeof step_cols / sizeof step_cols[0]);
-	part.devs = devs + first;
-	part.ndev = ndev - first;
-	/* Without a second thread the parts are filled one after the other. */
-	threaded = pthread_create(&second, NULL, fill_part, &part) == 0;
-	fill_steps(o, devs, first);
-	if (threaded)
-		pthread_join(second, NULL);
-	else
-		fill_part(&part);
-	output_append(o, part.o);
 }
 
 static void
@@ -995,7 +771,6 @@ steps_run(int argc, char **argv)
 	};
 	struct device_steps *devs;
 	struct step_row *rows;
-	struct filler *filler = NULL;
 	struct strmap texts;
 	struct report r;
 	struct output *o;
@@ -1004,7 +779,6 @@ steps_run(int argc, char **argv)
 	int ch, view = 0, status = EXIT_OK;
 
 	report_init(&r, "steps");
-	r.needs = INDEX_STEPS;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
@@ -1031,12 +805,8 @@ steps_run(int argc, char **argv)
 		}
 	}
 	report_open(&r, argc - optind, argv + optind);
-	report_remember(&r, argc, argv);
 	strmap_init(&texts);
-	/* A table kept whole can be filled as its rows are read. */
-	if (view == 0 && (r.format == FMT_TABLE || r.format == FMT_MARKDOWN))
-		filler = filler_start(r.format, skip);
-	devs = load_steps(&r, skip, &texts, filler, &ndev, &rows);
+	devs = load_steps(&r, skip, &texts, &ndev, &rows);
 	for (i = 0; i < ndev; i++)
 		n += devs[i].n;
 	if (n == 0)
@@ -1065,8 +835,7 @@ steps_run(int argc, char **argv)
 		o = output_new(r.format, stdout, step_cols,
 		    sizeof step_cols / sizeof step_cols[0]);
 		add_source_titles(o, devs, ndev);
-		if (filler == NULL || !filler_append(filler, o))
-			print_steps(o, r.format, devs, ndev, n);
+		fill_steps(o, devs, ndev);
 	}
 	free(devs);
 	free(rows);

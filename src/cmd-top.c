@@ -20,7 +20,7 @@ static int	top_run(int argc, char **argv);
 const struct cmd cmd_top = {
 	.name = "top",
 	.usage = "jaxprof top [--by=key] [--group=key] [--tree] [-n count] "
-	    "[--include-compile-work] "
+	    "[--fields=list] [--include-compile-work] "
 	    "[--device=glob] [--host=glob] [--run=glob] [--latest] "
 	    "[--format=fmt] [--db=file] path ...",
 	.summary = "rank ops by device time, self time, count or average",
@@ -31,6 +31,8 @@ const struct cmd cmd_top = {
 	    "                  scope (host annotations)\n"
 	    "  --tree          with --group=scope: the nesting as a tree\n"
 	    "  -n, --limit=N   show the first N rows (default 20; 0: all)\n"
+	    "  --fields=LIST   the columns, by their csv names, comma-separated\n"
+	    "                  (default: those jaxprof-top(1) marks shown)\n"
 	    "  --include-compile-work  also the ops of device work done while\n"
 	    "                  compiling (autotuning; left out by default)\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
@@ -43,23 +45,238 @@ const struct cmd cmd_top = {
 	.run = top_run,
 };
 
-static const struct out_col columns[] = {
-	{ "rank", COL_INT, "#" },
-	{ "name", COL_STR, NULL },
-	{ "module", COL_STR, NULL },
-	{ "category", COL_STR, NULL },
-	{ "count", COL_INT, NULL },
-	{ "total_us", COL_PS, "total" },
-	{ "self_us", COL_PS, "self" },
-	{ "avg_us", COL_PS, "avg" },
-	{ "min_us", COL_PS, "min" },
-	{ "max_us", COL_PS, "max" },
-	{ "percent", COL_PCT, "%" },
-	{ "cum_percent", COL_PCT, "cum%" },
-	{ "gflops_per_s", COL_RATE, "GFLOP/s" },
-	{ "gbps", COL_RATE, "GB/s" },
-	{ "source", COL_STR, NULL },
+/*
+ * One row of the report, an op's (or group's) or a scope's, as the
+ * columns read it.
+ */
+struct top_line {
+	int64_t		 rank;
+	const char	*name, *module, *category, *source;
+	int64_t		 count, total_ps, self_ps, min_ps, max_ps;
+	int		 has_min_max;	/* scopes have none */
+	double		 pct;
+	int		 has_cum;	/* a tree of scopes has none */
+	double		 cum;
+	int64_t		 flops, bytes;
 };
+
+static void
+put_rank(struct output *o, const struct top_line *l)
+{
+	output_int(o, l->rank);
+}
+
+static void
+put_name(struct output *o, const struct top_line *l)
+{
+	output_str(o, l->name);
+}
+
+static void
+put_module(struct output *o, const struct top_line *l)
+{
+	output_str(o, l->module);
+}
+
+static void
+put_category(struct output *o, const struct top_line *l)
+{
+	output_str(o, l->category);
+}
+
+static void
+put_count(struct output *o, const struct top_line *l)
+{
+	output_int(o, l->count);
+}
+
+static void
+put_total(struct output *o, const struct top_line *l)
+{
+	output_ps(o, (double)l->total_ps);
+}
+
+static void
+put_self(struct output *o, const struct top_line *l)
+{
+	output_ps(o, (double)l->self_ps);
+}
+
+static void
+put_avg(struct output *o, const struct top_line *l)
+{
+	output_ps(o, l->count > 0 ? (double)l->total_ps / (double)l->count :
+	    0);
+}
+
+static void
+put_min(struct output *o, const struct top_line *l)
+{
+	if (l->has_min_max)
+		output_ps(o, (double)l->min_ps);
+	else
+		output_null(o);
+}
+
+static void
+put_max(struct output *o, const struct top_line *l)
+{
+	if (l->has_min_max)
+		output_ps(o, (double)l->max_ps);
+	else
+		output_null(o);
+}
+
+static void
+put_pct(struct output *o, const struct top_line *l)
+{
+	output_double(o, l->pct);
+}
+
+static void
+put_cum(struct output *o, const struct top_line *l)
+{
+	if (l->has_cum)
+		output_double(o, l->cum);
+	else
+		output_null(o);
+}
+
+/* Units per ps * 1e3 = G units per second, when the rate means something. */
+static void
+put_rate(struct output *o, const struct top_line *l, int64_t units)
+{
+	if (units > 0 && rate_meaningful((double)l->total_ps,
+	    (double)l->count))
+		output_double(o, (double)units / (double)l->total_ps * 1e3);
+	else
+		output_null(o);
+}
+
+static void
+put_gflops(struct output *o, const struct top_line *l)
+{
+	put_rate(o, l, l->flops);
+}
+
+static void
+put_gbps(struct output *o, const struct top_line *l)
+{
+	put_rate(o, l, l->bytes);
+}
+
+/* Arithmetic intensity, the roofline's x axis. */
+static void
+put_intensity(struct output *o, const struct top_line *l)
+{
+	if (l->flops > 0 && l->bytes > 0)
+		output_double(o, (double)l->flops / (double)l->bytes);
+	else
+		output_null(o);
+}
+
+static void
+put_source(struct output *o, const struct top_line *l)
+{
+	output_str(o, l->source);
+}
+
+/*
+ * The columns of top, in their default order: the csv and json name (with
+ * its unit), the kind of value (its format), the table's header, what the
+ * cell holds, and whether it is shown without --fields.
+ */
+static const struct top_field {
+	struct out_col	 col;
+	void		(*put)(struct output *, const struct top_line *);
+	int		 shown;
+} fields[] = {
+	{ { "rank", COL_INT, "#" }, put_rank, 1 },
+	{ { "name", COL_STR, NULL }, put_name, 1 },
+	{ { "module", COL_STR, NULL }, put_module, 1 },
+	{ { "category", COL_STR, NULL }, put_category, 1 },
+	{ { "count", COL_INT, NULL }, put_count, 1 },
+	{ { "total_us", COL_PS, "total" }, put_total, 1 },
+	{ { "self_us", COL_PS, "self" }, put_self, 1 },
+	{ { "avg_us", COL_PS, "avg" }, put_avg, 1 },
+	{ { "min_us", COL_PS, "min" }, put_min, 1 },
+	{ { "max_us", COL_PS, "max" }, put_max, 1 },
+	{ { "percent", COL_PCT, "%" }, put_pct, 1 },
+	{ { "cum_percent", COL_PCT, "cum%" }, put_cum, 1 },
+	{ { "gflops_per_s", COL_RATE, "GFLOP/s" }, put_gflops, 1 },
+	{ { "gbps", COL_RATE, "GB/s" }, put_gbps, 1 },
+	{ { "flop_per_byte", COL_RATE, "FLOP/B" }, put_intensity, 0 },
+	{ { "source", COL_STR, NULL }, put_source, 1 },
+};
+
+#define NFIELDS	(sizeof fields / sizeof fields[0])
+
+/* The columns chosen: --fields (NULL: the default ones). */
+struct top_columns {
+	const struct top_field *field[NFIELDS];
+	struct out_col	 col[NFIELDS];
+	size_t		 n;
+};
+
+/* Exits 2 on a --fields list naming no column, an unknown or a repeated one. */
+static void
+bad_fields(const char *list, const char *why, const char *p, size_t len)
+{
+	char *choices = xstrdup(fields[0].col.name), *more;
+	size_t k;
+
+	for (k = 1; k < NFIELDS; k++) {
+		more = xasprintf("%s, %s", choices, fields[k].col.name);
+		free(choices);
+		choices = more;
+	}
+	jp_errx(EXIT_TROUBLE, "invalid --fields '%s': %s '%.*s' (choose from "
+	    "%s)", list, why, (int)len, p, choices);
+}
+
+static void
+choose_columns(struct top_columns *c, const char *list)
+{
+	const char *p = list, *end;
+	size_t i, k, len;
+
+	c->n = 0;
+	if (list == NULL) {
+		for (i = 0; i < NFIELDS; i++)
+			if (fields[i].shown)
+				c->field[c->n++] = &fields[i];
+	}
+	for (; p != NULL && *p != '\0'; p = *end == ',' ? end + 1 : end) {
+		end = p + strcspn(p, ",");
+		len = (size_t)(end - p);
+		for (i = 0; i < NFIELDS; i++)
+			if (strlen(fields[i].col.name) == len &&
+			    strncmp(fields[i].col.name, p, len) == 0)
+				break;
+		if (i == NFIELDS)
+			bad_fields(list, "no column", p, len);
+		for (k = 0; k < c->n; k++)
+			if (c->field[k] == &fields[i])
+				bad_fields(list, "the same column twice:", p, len);
+		c->field[c->n++] = &fields[i];
+	}
+	if (c->n == 0)
+		bad_fields(list, "no column named", "", 0);
+	for (i = 0; i < c->n; i++)
+		c->col[i] = c->field[i]->col;
+}
+
+/* A row of the chosen columns. */
+static void
+put_line(struct output *o, const struct top_columns *c,
+    const struct top_line *l)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		c->field[i]->put(o, l);
+	output_end_row(o);
+}
 
 /* The title lines: what was ranked, over which devices. */
 static void
@@ -256,8 +473,8 @@ load_scopes(struct report *r, size_t *nrows)
  * under their parents, with each one's share of the top-level total.
  */
 static void
-print_scopes(struct report *r, struct output *o, enum op_by by, int tree,
-    long limit)
+print_scopes(struct report *r, struct output *o, const struct top_columns *c,
+    enum op_by by, int tree, long limit)
 {
 	struct scope_row *rows;
 	size_t n, i, k, *order;
@@ -289,42 +506,33 @@ print_scopes(struct report *r, struct output *o, enum op_by by, int tree,
 	k = limit == 0 || (size_t)limit > n ? n : (size_t)limit;
 	for (i = 0; i < k; i++) {
 		const struct scope_row *row = &rows[order[i]];
-		double pct;
+		struct top_line l;
+		char *name = NULL;
 
+		memset(&l, 0, sizeof l);
+		l.rank = (int64_t)i + 1;
 		if (tree) {
-			char *name = xasprintf("%*s%s", 2 * row->depth, "",
+			name = xasprintf("%*s%s", 2 * row->depth, "",
 			    row->name);
-
-			pct = top_sum > 0 ? 100 * (double)row->total_ps /
+			l.name = name;
+			l.pct = top_sum > 0 ? 100 * (double)row->total_ps /
 			    top_sum : 0;
-			output_int(o, (int64_t)i + 1);
-			output_str(o, name);
-			free(name);
 		} else {
-			pct = self_sum > 0 ? 100 * (double)row->self_ps /
+			l.name = row->path;
+			l.pct = self_sum > 0 ? 100 * (double)row->self_ps /
 			    self_sum : 0;
-			cum += pct;
-			output_int(o, (int64_t)i + 1);
-			output_str(o, row->path);
+			cum += l.pct;
+			l.has_cum = 1;
+			l.cum = cum;
 		}
-		output_str(o, "");
-		output_str(o, "scope");
-		output_int(o, row->count);
-		output_ps(o, (double)row->total_ps);
-		output_ps(o, (double)row->self_ps);
-		output_ps(o, row->count > 0 ? (double)row->total_ps /
-		    (double)row->count : 0);
-		output_null(o);
-		output_null(o);
-		output_double(o, pct);
-		if (tree)
-			output_null(o);
-		else
-			output_double(o, cum);
-		output_null(o);
-		output_null(o);
-		output_str(o, "");
-		output_end_row(o);
+		l.module = "";
+		l.category = "scope";
+		l.source = "";
+		l.count = row->count;
+		l.total_ps = row->total_ps;
+		l.self_ps = row->self_ps;
+		put_line(o, c, &l);
+		free(name);
 	}
 	output_more_rows(o, k, n);
 	for (i = 0; i < n; i++)
@@ -338,6 +546,7 @@ top_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "by", required_argument, NULL, 'b' },
+		{ "fields", required_argument, NULL, 'f' },
 		{ "group", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "include-compile-work", no_argument, NULL, 0x300 },
@@ -346,6 +555,8 @@ top_run(int argc, char **argv)
 		REPORT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct top_columns cols;
+	const char *field_list = NULL;
 	struct report r;
 	struct op_row *rows;
 	struct output *o;
@@ -374,6 +585,9 @@ top_run(int argc, char **argv)
 				    "(choose from %s, scope)", optarg,
 				    op_group_choices);
 			break;
+		case 'f':
+			field_list = optarg;
+			break;
 		case 't':
 			tree = 1;
 			break;
@@ -393,14 +607,11 @@ top_run(int argc, char **argv)
 	}
 	if (tree && !scopes)
 		jp_errx(EXIT_TROUBLE, "--tree goes with --group=scope");
-	if (scopes)
-		r.needs = INDEX_SCOPES;
+	choose_columns(&cols, field_list);
 	report_open(&r, argc - optind, argv + optind);
-	report_remember(&r, argc, argv);
 	if (scopes) {
-		o = output_new(r.format, stdout, columns,
-		    sizeof columns / sizeof columns[0]);
-		print_scopes(&r, o, by, tree, limit);
+		o = output_new(r.format, stdout, cols.col, cols.n);
+		print_scopes(&r, o, &cols, by, tree, limit);
 		if (output_finish(o) == -1)
 			status = EXIT_TROUBLE;
 		return report_close(&r, status);
@@ -415,44 +626,32 @@ top_run(int argc, char **argv)
 	if (nrows == 0)
 		jp_warnx("no ops in the selection");
 
-	o = output_new(r.format, stdout, columns,
-	    sizeof columns / sizeof columns[0]);
+	o = output_new(r.format, stdout, cols.col, cols.n);
 	add_titles(&r, o, by, group);
 	k = limit == 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
 	for (i = 0; i < k; i++) {
-		struct op_row *row = &rows[i];
-		double pct = total_self > 0 ?
-		    100.0 * (double)row->self_ps / total_self : 0;
+		const struct op_row *row = &rows[i];
+		struct top_line l;
 
-		cum += pct;
-		output_int(o, (int64_t)i + 1);
-		output_str(o, row->name);
-		output_str(o, row->module);
-		output_str(o, row->category);
-		output_int(o, row->count);
-		output_ps(o, (double)row->total_ps);
-		output_ps(o, (double)row->self_ps);
-		output_ps(o, row->count > 0 ? (double)row->total_ps /
-		    (double)row->count : 0);
-		output_ps(o, (double)row->min_ps);
-		output_ps(o, (double)row->max_ps);
-		output_double(o, pct);
-		output_double(o, cum);
-		/* FLOP per ps * 1e3 = GFLOP/s; likewise GB/s. */
-		if (row->flops > 0 && rate_meaningful((double)row->total_ps,
-		    (double)row->count))
-			output_double(o, (double)row->flops /
-			    (double)row->total_ps * 1e3);
-		else
-			output_null(o);
-		if (row->bytes > 0 && rate_meaningful((double)row->total_ps,
-		    (double)row->count))
-			output_double(o, (double)row->bytes /
-			    (double)row->total_ps * 1e3);
-		else
-			output_null(o);
-		output_str(o, row->source);
-		output_end_row(o);
+		l.rank = (int64_t)i + 1;
+		l.name = row->name;
+		l.module = row->module;
+		l.category = row->category;
+		l.source = row->source;
+		l.count = row->count;
+		l.total_ps = row->total_ps;
+		l.self_ps = row->self_ps;
+		l.min_ps = row->min_ps;
+		l.max_ps = row->max_ps;
+		l.has_min_max = 1;
+		l.pct = total_self > 0 ?
+		    100.0 * (double)row->self_ps / total_self : 0;
+		cum += l.pct;
+		l.has_cum = 1;
+		l.cum = cum;
+		l.flops = row->flops;
+		l.bytes = row->bytes;
+		put_line(o, &cols, &l);
 	}
 	op_rows_free(rows, nrows);
 	output_more_rows(o, k, nrows);

@@ -207,7 +207,6 @@ transfers_run(int argc, char **argv)
 	int ch, events = 0, status = EXIT_OK;
 
 	report_init(&r, "transfers");
-	r.needs = INDEX_TRANSFERS | INDEX_STEPS | INDEX_EXECUTIONS;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
@@ -222,8 +221,8 @@ transfers_run(int argc, char **argv)
 			cmd_usage_error(&cmd_transfers);
 		}
 	}
+	r.events = 1;
 	report_open(&r, argc - optind, argv + optind);
-	report_remember(&r, argc, argv);
 	if (events) {
 		o = output_new(r.format, stdout, event_cols,
 		    sizeof event_cols / sizeof event_cols[0]);

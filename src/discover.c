@@ -11,87 +11,39 @@
 
 #include "discover.h"
 #include "err.h"
+#include "formats.h"
 #include "read-archive.h"
 #include "sniff.h"
 #include "xmalloc.h"
 
-/* Suffixes, longest first within a kind; the host is the part before. */
-static const struct {
-	const char	*suffix;
-	enum file_kind	 kind;
-} suffixes[] = {
-	{ ".xplane.pb.gz", KIND_XPLANE },
-	{ ".xplane.pb", KIND_XPLANE },
-	{ ".trace.json.gz", KIND_TRACE_JSON },
-	{ ".trace.json", KIND_TRACE_JSON },
-	/* Tool outputs written beside a profile (FORMATS.md 1.2). */
-	{ ".xplane.riegeli", KIND_OTHER },
-	{ ".input_pipeline.pb", KIND_OTHER },
-	{ ".input_pipeline.json", KIND_OTHER },
-	{ ".overview_page.pb", KIND_OTHER },
-	{ ".overview_page.json", KIND_OTHER },
-	{ ".tensorflow_stats.pb", KIND_OTHER },
-	{ ".kernel_stats.pb", KIND_OTHER },
-	{ ".memory_profile.json.gz", KIND_OTHER },
-	{ ".memory_viewer.json", KIND_OTHER },
-	{ ".pod_viewer.json", KIND_OTHER },
-	{ ".op_profile.json", KIND_OTHER },
-	{ ".hlo_proto.pb", KIND_OTHER },
-};
-
 const char *
 file_kind_name(enum file_kind kind)
 {
-	switch (kind) {
-	case KIND_XPLANE:
-		return "xplane";
-	case KIND_TRACE_JSON:
-		return "trace-json";
-	default:
-		return "other";
-	}
-}
-
-static int
-has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
+	return format_of_kind(kind)->name;
 }
 
 int
 file_kind_of(const char *name, enum file_kind *kind)
 {
-	size_t i;
+	const struct format *f = format_of_name(name, NULL);
 
-	if (strcmp(name, "perfetto_trace.json.gz") == 0 ||
-	    strcmp(name, "perfetto_trace.json") == 0) {
-		*kind = KIND_TRACE_JSON;
-		return 0;
-	}
-	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
-		if (has_suffix(name, suffixes[i].suffix)) {
-			*kind = suffixes[i].kind;
-			return 0;
-		}
-	return -1;
+	if (f == NULL)
+		return -1;
+	*kind = f->kind;
+	return 0;
 }
 
 static char *
 host_of(const char *name)
 {
-	size_t i;
+	size_t n = strlen(name), suffix = format_suffix_len(name);
 
 	if (strncmp(name, "perfetto_trace.json", 19) == 0 ||
-	    has_suffix(name, "perfetto_trace.json.gz") ||
-	    has_suffix(name, "perfetto_trace.json"))
+	    (n >= 19 && strncmp(name + n - 19, "perfetto_trace.json", 19) ==
+	    0) || (n >= 22 && strcmp(name + n - 22, "perfetto_trace.json.gz") ==
+	    0))
 		return xstrdup("");	/* Perfetto traces name no host */
-	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
-		if (has_suffix(name, suffixes[i].suffix))
-			return xstrndup(name,
-			    strlen(name) - strlen(suffixes[i].suffix));
-	return xstrdup(name);
+	return suffix > 0 ? xstrndup(name, n - suffix) : xstrdup(name);
 }
 
 /* The run of dir/name: the folder under plugins/profile/, else the parent. */
@@ -138,28 +90,18 @@ found_display_path(const char *path)
 char *
 found_looks_like(const struct found_file *ff)
 {
+	const struct format *f;
 	enum sniffed what;
 	int match;
 
 	if (strstr(ff->path, FOUND_ARCHIVE_SEP) != NULL)
 		return NULL;	/* an archive entry: not on disk */
 	what = sniff_file(ff->path);
-	switch (ff->kind) {
-	case KIND_XPLANE:
-		match = what == SNIFF_XSPACE || what == SNIFF_XSPACE_GZ;
-		break;
-	case KIND_TRACE_JSON:
-		match = what == SNIFF_JSON || what == SNIFF_JSON_GZ ||
-		    what == SNIFF_JSON_OTHER;
-		break;
-	default:
-		match = 1;
-		break;
-	}
+	f = format_of_kind(ff->kind);
+	match = f->load == NULL || format_of_sniffed(what) == f;
 	if (match || what == SNIFF_UNKNOWN)
 		return NULL;
-	return xasprintf("its name says %s, but it looks like %s",
-	    ff->kind == KIND_XPLANE ? "an XSpace" : "trace JSON",
+	return xasprintf("its name says %s, but it looks like %s", f->what,
 	    sniffed_name(what));
 }
 
@@ -374,13 +316,11 @@ discover(struct found *f, const char *path, char **cause)
 		if (what == SNIFF_ARCHIVE ||
 		    (what == SNIFF_UNKNOWN && arc_is_archive_name(base)))
 			return add_archive(f, abs, &st, cause);
-		if (file_kind_of(base, &kind) == 0 && kind == KIND_OTHER)
+		if (file_kind_of(base, &kind) == 0 &&
+		    format_of_kind(kind)->load == NULL)
 			;	/* a known tool output: listed, not read */
-		else if (what == SNIFF_JSON || what == SNIFF_JSON_GZ ||
-		    what == SNIFF_JSON_OTHER)
-			kind = KIND_TRACE_JSON;
-		else if (what == SNIFF_XSPACE || what == SNIFF_XSPACE_GZ)
-			kind = KIND_XPLANE;
+		else if (format_of_sniffed(what) != NULL)
+			kind = format_of_sniffed(what)->kind;
 		else if (file_kind_of(base, &kind) == -1)
 			kind = KIND_XPLANE;
 		add_file(f, abs, &st, kind);

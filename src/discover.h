@@ -25,9 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The formats, their names and readers: formats.c. */
 enum file_kind {
-	KIND_XPLANE,		/* *.xplane.pb[.gz] */
-	KIND_TRACE_JSON,	/* *.trace.json[.gz], perfetto_trace.json.gz */
+	KIND_XPLANE,
+	KIND_TRACE_JSON,
 	KIND_OTHER,		/* other files tools write into a run folder */
 };
 

@@ -10,18 +10,11 @@
 #include "err.h"
 
 static const char *command_name;
-static FILE *copy_to;		/* messages are also written here */
 
 void
 err_set_command(const char *name)
 {
 	command_name = name;
-}
-
-void
-err_copy_to(FILE *fp)
-{
-	copy_to = fp;
 }
 
 static void
@@ -40,14 +33,9 @@ static void
 vmessage(int with_errno, const char *fmt, va_list ap)
 {
 	int saved = errno;
-	va_list again;
 
 	fflush(stdout);
-	va_copy(again, ap);
 	emit(stderr, saved, with_errno, fmt, ap);
-	if (copy_to != NULL)
-		emit(copy_to, saved, with_errno, fmt, again);
-	va_end(again);
 }
 
 void

@@ -17,8 +17,6 @@ enum {
  * "jaxprof: top: cannot read 'x': ..." (NULL: no command part).
  */
 void	err_set_command(const char *name);
-/* Writes every message to fp too (NULL: no more), for report-cache.c. */
-void	err_copy_to(FILE *fp);
 
 /* "jaxprof: [cmd: ]fmt[: strerror(errno)]" on stderr. */
 void	jp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -15,7 +15,7 @@
 #include "discover.h"
 #include "err.h"
 #include "extract.h"
-#include "load.h"
+#include "formats.h"
 #include "read-archive.h"
 #include "sniff.h"
 #include "write-chrome.h"

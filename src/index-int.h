@@ -6,7 +6,6 @@
 #define JAXPROF_INDEX_INT_H
 
 #include <sqlite3.h>
-#include <zstd.h>
 
 #include "classify.h"
 #include "discover.h"
@@ -19,9 +18,11 @@ struct index {
 	sqlite3	*db;
 	char	*path;
 	int	 readonly;	/* on read-only storage: answers, never writes */
-	int	 files_changed;	/* a file stored or forgotten, not committed */
-	unsigned pack;		/* tables stored packed (index_pack()) */
-	ZSTD_CCtx *pack_cctx;	/* packed rows' compression, made once */
+	/*
+	 * The event-level tables exist (index_want_events()): every file
+	 * stored writes its rows there, one stored without is not current.
+	 */
+	int	 events;
 	struct {
 		char		*sql;
 		sqlite3_stmt	*st;
@@ -50,9 +51,7 @@ int	index_step(struct index *ix, sqlite3_stmt *st, char **cause);
  * index_rows_end() completes the row, and the rows wait in the writer
  * until a statement's worth is full or index_rows_flush().  Texts set with
  * index_rows_text() must stay valid until then; index_rows_text_copy()
- * keeps a copy; index_rows_text_kept() is for a text that stays in place,
- * unchanged, until index_rows_flush(), as names interned for a file do:
- * a packed row holds it once, and its repeats by reference.  Rows keep
+ * keeps a copy.  Rows keep
  * their order, and so their rowids.
  */
 struct index_rows;
@@ -64,32 +63,10 @@ void	index_rows_free(struct index_rows *r);
 void	index_rows_int(struct index_rows *r, int col, sqlite3_int64 v);
 void	index_rows_text(struct index_rows *r, int col, const char *s);
 void	index_rows_text_copy(struct index_rows *r, int col, const char *s);
-void	index_rows_text_kept(struct index_rows *r, int col, const char *s);
 /* Completes the row; -1 with *cause when a full batch fails to insert. */
 int	index_rows_end(struct index_rows *r, char **cause);
-/*
- * Inserts the rows waiting; -1 with *cause on an error.  For a table this
- * run packs (index_pack()), the rows since the last flush become one row
- * of packed_rows instead: each flush of a batch of host events, say.
- */
+/* Inserts the rows waiting; -1 with *cause on an error. */
 int	index_rows_flush(struct index_rows *r, char **cause);
-/*
- * A packed row of packed_rows: each row's cells in column order, each a
- * kind byte, then for an integer a zigzag varint, for a text its bytes
- * and NUL, for a reference a varint: the number (from 0) of a text before
- * it in the packed row, which it repeats; compressed with zstd
- * (PACKED_LEVEL in index-rows.c) as one or more frames, one after another.
- */
-enum { PACKED_NULL, PACKED_INT, PACKED_TEXT, PACKED_REF };
-
-/*
- * The table named name (its literal) when it is packable and among the
- * INDEX_* bits of tables, with its number of columns; else NULL.
- */
-const char *index_packable_table(const char *name, unsigned tables,
-	    int *ncols);
-/* The nth (from 0) packable table among the bits of tables; NULL past. */
-const char *index_packable_nth(size_t n, unsigned tables);
 
 /* Whether the index holds ff as it is on disk; its id if so. */
 int	index_is_current(struct index *ix, const struct found_file *ff,

@@ -18,6 +18,7 @@
 #include "classify.h"
 #include "cpu.h"
 #include "err.h"
+#include "formats.h"
 #include "index-int.h"
 #include "load.h"
 #include "read-archive.h"
@@ -44,7 +45,7 @@
 
 /*
  * Stores commit in batches: one transaction a file costs more than
- * storing a small one (40,000 entries of an archive).  A batch commits
+ * storing a small one (an archive of many entries).  A batch commits
  * once BATCH_NS have passed since it began, whether the store is busy or
  * waiting for a file still being read, so the write lock is not held
  * much longer (a small file's store begun early commits with the file),
@@ -78,14 +79,9 @@ batch_commit(struct index *ix, struct batch *b, char **cause)
 	if (!b->open)
 		return 0;
 	b->open = 0;
-	/* Remembered reports may show what changed: forget them. */
-	if ((!ix->files_changed || index_exec(ix, "DELETE FROM report_cache",
-	    cause) == 0) && index_exec(ix, "COMMIT", cause) == 0) {
-		ix->files_changed = 0;
+	if (index_exec(ix, "COMMIT", cause) == 0)
 		return 0;
-	}
 	sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-	ix->files_changed = 0;
 	return -1;
 }
 
@@ -181,36 +177,38 @@ same_dir(const char *a, const char *b)
 	    strncmp(a, b, (size_t)(sa - a)) == 0;
 }
 
+/* The file name at the end of path. */
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
 /*
  * Whether file i of f is read.  A run folder's trace JSON holds the same
  * events as its XSpace, and JAX's perfetto_trace.json.gz is a copy of
- * <host>.trace.json.gz: reading both would count everything twice, so
- * the XSpace wins, then the host's JSON.  Skipped files are still listed.
+ * <host>.trace.json.gz: reading both would count everything twice, so a
+ * file is read unless its folder holds one of a lower rank (formats.c:
+ * the XSpace, then the host's JSON).  Skipped files are still listed.
  */
 static int
 worth_reading(const struct found *f, size_t i)
 {
 	const struct found_file *ff = &f->files[i];
-	const char *base = strrchr(ff->path, '/');
-	int perfetto;
+	int rank = format_rank(ff->kind, base_name(ff->path)), other;
 	size_t j;
 
-	if (ff->kind == KIND_XPLANE)
-		return 1;
-	if (ff->kind != KIND_TRACE_JSON)
+	if (rank < 0)
 		return 0;
-	base = base != NULL ? base + 1 : ff->path;
-	perfetto = strncmp(base, "perfetto_trace.json", 19) == 0;
 	for (j = 0; j < f->nfiles; j++) {
 		const struct found_file *o = &f->files[j];
-		const char *ob = strrchr(o->path, '/');
 
 		if (j == i || !same_dir(o->path, ff->path))
 			continue;
-		ob = ob != NULL ? ob + 1 : o->path;
-		if (o->kind == KIND_XPLANE || (perfetto &&
-		    o->kind == KIND_TRACE_JSON &&
-		    strncmp(ob, "perfetto_trace.json", 19) != 0))
+		other = format_rank(o->kind, base_name(o->path));
+		if (other >= 0 && other < rank)
 			return 0;
 	}
 	return 1;
@@ -254,6 +252,7 @@ struct pool {
 	 * to spare, since on one they would only interrupt the reading.
 	 */
 	int		 host_events_ahead;
+	int		 events;	/* the index stores host events */
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 done;		/* a job is read, or its HLO */
 	pthread_cond_t	 room;		/* a job is stored */
@@ -352,7 +351,7 @@ spool_archives(struct pool *p, char *tmpdir, size_t *mem_total)
 				continue;
 			/*
 			 * Small entries wait in memory: a file apiece costs
-			 * more than reading them (40,000 in a .tar.gz).
+			 * more than reading them.
 			 */
 			if (e.size >= 0 && e.size <= SPOOL_MEM_ENTRY &&
 			    *mem_total + (size_t)e.size <= SPOOL_MEM_TOTAL) {
@@ -429,6 +428,14 @@ job_host_events(void *ctx, struct host_event_batch *b)
 	pthread_mutex_unlock(&j->pool->mu);
 }
 
+/* Host events an index without host_events drops as they come. */
+static void
+discard_host_events(void *ctx, struct host_event_batch *b)
+{
+	(void)ctx;
+	host_event_batch_free(b);
+}
+
 /* Takes job j's waiting host events off it (its waiting list emptied). */
 static struct host_event_batch *
 job_take_host_events(struct job *j)
@@ -460,7 +467,9 @@ worker(void *arg)
 		j = &p->jobs[p->next++];
 		pthread_mutex_unlock(&p->mu);
 		hooks.ctx = j;
-		if (p->host_events_ahead &&
+		if (!p->events)
+			hooks.host_events = discard_host_events;
+		else if (p->host_events_ahead &&
 		    j->ff->size <= EARLY_STORE_MAX_BYTES)
 			hooks.host_events = job_host_events;
 		if (j->mem != NULL) {
@@ -686,8 +695,7 @@ index_refresh(struct index *ix, const struct found *f)
 		goto out;
 	/*
 	 * Which files need reading, looked up in one read transaction: one
-	 * each took 300 more system calls (locks, stats) on 99 files, 6% of
-	 * a remembered report.
+	 * each locks and stats the index again per file.
 	 */
 	pool.jobs = xcalloc(f->nfiles + 1, sizeof *pool.jobs);
 	if (index_exec(ix, "SAVEPOINT checks", &cause) == -1)
@@ -724,6 +732,7 @@ index_refresh(struct index *ix, const struct found *f)
 	if (pool.plane_threads < 1)
 		pool.plane_threads = 1;
 	pool.host_events_ahead = ncpus > 1;
+	pool.events = ix->events;
 	pool.ahead = READ_AHEAD * max_threads;
 	while (nthreads < max_threads && nthreads < pool.njobs &&
 	    pthread_create(&threads[nthreads], NULL, worker, &pool) == 0)

@@ -6,6 +6,12 @@
 #include "index.h"
 #include "index-schema.h"
 
+/* The columns and joins of the views (below). */
+#define COLS_SQL(t) \
+	"f.run, f.host, p.name AS device, " t ".file_id, " t ".plane, "
+#define JOIN_SQL(t) " JOIN files f ON f.id = " t ".file_id " \
+	"JOIN planes p ON p.id = " t ".plane"
+
 static const char *const schema[] = {
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 	"CREATE TABLE files("
@@ -15,7 +21,8 @@ static const char *const schema[] = {
 	    "hostname TEXT, planes INTEGER, lines INTEGER, events INTEGER, "
 	    "start_ps INTEGER, end_ps INTEGER, profile_start_ns INTEGER, "
 	    "op_source TEXT, errors TEXT, warnings TEXT, "
-	    "missing_metadata INTEGER, indexed_at INTEGER)",
+	    "missing_metadata INTEGER, indexed_at INTEGER, "
+	    "event_rows INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE planes("
 	    "id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, "
 	    "plane_id INTEGER, name TEXT NOT NULL, kind TEXT NOT NULL, "
@@ -51,18 +58,9 @@ static const char *const schema[] = {
 	"CREATE TABLE compile_phases("
 	    "file_id INTEGER NOT NULL, compile INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, start_ps INTEGER, dur_ps INTEGER)",
-	"CREATE TABLE executions("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
-	    "module TEXT NOT NULL, program_id INTEGER, run_id INTEGER, "
-	    "start_ps INTEGER, dur_ps INTEGER, device_ps INTEGER, "
-	    "compile_work INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE gaps("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "start_ps INTEGER, dur_ps INTEGER)",
-	"CREATE TABLE host_events("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
-	    "name TEXT NOT NULL, depth INTEGER, start_ps INTEGER, "
-	    "dur_ps INTEGER)",
 	"CREATE TABLE scopes("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "path TEXT NOT NULL, name TEXT NOT NULL, depth INTEGER, "
@@ -81,13 +79,6 @@ static const char *const schema[] = {
 	    "count INTEGER, bytes INTEGER, dur_ps INTEGER, rated_ps INTEGER, "
 	    "rated_count INTEGER, wait_ps INTEGER, "
 	    "compile_work INTEGER NOT NULL DEFAULT 0)",
-	"CREATE TABLE hlo_instructions("
-	    "file_id INTEGER NOT NULL, program_id INTEGER, "
-	    "module TEXT NOT NULL, computation TEXT, name TEXT NOT NULL, "
-	    "id INTEGER, opcode TEXT, category TEXT, fusion_kind TEXT, "
-	    "custom_call_target TEXT, op_name TEXT, op_type TEXT, "
-	    "source_file TEXT, source_line INTEGER, source_function TEXT, "
-	    "schedule_index INTEGER)",
 	"CREATE TABLE run_totals("
 	    "run TEXT NOT NULL, device TEXT NOT NULL, kernels INTEGER NOT NULL, "
 	    "compile_work INTEGER NOT NULL, name TEXT NOT NULL, "
@@ -96,13 +87,6 @@ static const char *const schema[] = {
 	    "max_ps INTEGER, flops INTEGER, bytes_accessed INTEGER, "
 	    "framework_op TEXT, source TEXT, source_function TEXT)",
 	"CREATE TABLE stale_runs(run TEXT PRIMARY KEY)",
-	"CREATE TABLE packed_rows("
-	    "file_id INTEGER NOT NULL, tbl TEXT NOT NULL, rows INTEGER, "
-	    "size INTEGER NOT NULL, data BLOB NOT NULL)",
-	"CREATE TABLE report_cache("
-	    "key BLOB PRIMARY KEY, status INTEGER NOT NULL, "
-	    "stdout BLOB NOT NULL, stdout_size INTEGER NOT NULL, "
-	    "stderr BLOB NOT NULL)",
 	"CREATE INDEX planes_file ON planes(file_id)",
 	"CREATE INDEX run_totals_run ON run_totals(run, kernels)",
 	"CREATE INDEX ops_file ON ops(file_id, plane)",
@@ -115,32 +99,114 @@ static const char *const schema[] = {
 	"CREATE INDEX transfers_file ON transfers(file_id)",
 	"CREATE INDEX transfer_totals_file ON transfer_totals(file_id)",
 	"CREATE INDEX compile_phases_file ON compile_phases(file_id)",
-	"CREATE INDEX executions_file ON executions(file_id)",
 	"CREATE INDEX gaps_file ON gaps(file_id)",
-	"CREATE INDEX host_events_file ON host_events(file_id)",
 	"CREATE INDEX scopes_file ON scopes(file_id)",
 	"CREATE INDEX programs_file ON programs(file_id)",
-	"CREATE INDEX packed_rows_file ON packed_rows(file_id)",
+	/*
+	 * The joins everyone writes: each row with its run, host and device,
+	 * times in microseconds (documented in jaxprof(1)).  An index of
+	 * another version is rebuilt by dropping its tables: its views go
+	 * here.
+	 */
+	"DROP VIEW IF EXISTS v_ops", "DROP VIEW IF EXISTS v_kernels",
+	"DROP VIEW IF EXISTS v_modules", "DROP VIEW IF EXISTS v_steps",
+	"DROP VIEW IF EXISTS v_executions", "DROP VIEW IF EXISTS v_transfers",
+	"CREATE VIEW v_ops AS SELECT " COLS_SQL("o")
+	    "o.name, o.module, o.category, o.count, "
+	    "o.total_ps / 1e6 AS total_us, o.self_ps / 1e6 AS self_us, "
+	    "o.min_ps / 1e6 AS min_us, o.max_ps / 1e6 AS max_us, o.flops, "
+	    "o.bytes_accessed, o.framework_op, o.source, o.source_function, "
+	    "o.parent, o.compile_work FROM ops o" JOIN_SQL("o"),
+	"CREATE VIEW v_kernels AS SELECT " COLS_SQL("k")
+	    "k.name, k.op, k.count, k.total_ps / 1e6 AS total_us, "
+	    "k.min_ps / 1e6 AS min_us, k.max_ps / 1e6 AS max_us "
+	    "FROM kernels k" JOIN_SQL("k"),
+	"CREATE VIEW v_modules AS SELECT " COLS_SQL("m")
+	    "m.name, m.program_id, m.count, m.total_ps / 1e6 AS total_us, "
+	    "m.min_ps / 1e6 AS min_us, m.max_ps / 1e6 AS max_us, "
+	    "m.device_ps / 1e6 AS device_us, m.compile_work "
+	    "FROM modules m" JOIN_SQL("m"),
+	"CREATE VIEW v_steps AS SELECT " COLS_SQL("s")
+	    "s.source, s.step, s.name, s.start_ps / 1e6 AS start_us, "
+	    "s.dur_ps / 1e6 AS dur_us, s.compute_ps / 1e6 AS compute_us, "
+	    "s.collective_ps / 1e6 AS collective_us, "
+	    "s.transfer_ps / 1e6 AS transfer_us, s.idle_ps / 1e6 AS idle_us "
+	    "FROM steps s" JOIN_SQL("s"),
+	"CREATE VIEW v_transfers AS SELECT " COLS_SQL("t")
+	    "t.line, t.name, t.direction, t.on_host, t.bytes, "
+	    "t.start_ps / 1e6 AS start_us, t.dur_ps / 1e6 AS dur_us "
+	    "FROM transfers t" JOIN_SQL("t"),
+};
+
+/*
+ * The event-level tables, made when a command first reads them
+ * (index_want_events()): rows per host event, program execution and HLO
+ * instruction cost a cold report more than all the others.
+ */
+static const char *const event_schema[] = {
+	"CREATE TABLE executions("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "module TEXT NOT NULL, program_id INTEGER, run_id INTEGER, "
+	    "start_ps INTEGER, dur_ps INTEGER, device_ps INTEGER, "
+	    "compile_work INTEGER NOT NULL DEFAULT 0)",
+	"CREATE INDEX executions_file ON executions(file_id)",
+	"CREATE VIEW v_executions AS SELECT " COLS_SQL("e")
+	    "e.module, e.program_id, e.run_id, e.start_ps / 1e6 AS start_us, "
+	    "e.dur_ps / 1e6 AS dur_us, e.device_ps / 1e6 AS device_us, "
+	    "e.compile_work FROM executions e" JOIN_SQL("e"),
+	"CREATE TABLE host_events("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
+	    "name TEXT NOT NULL, depth INTEGER, start_ps INTEGER, "
+	    "dur_ps INTEGER)",
+	"CREATE TABLE hlo_instructions("
+	    "file_id INTEGER NOT NULL, program_id INTEGER, "
+	    "module TEXT NOT NULL, computation TEXT, name TEXT NOT NULL, "
+	    "id INTEGER, opcode TEXT, category TEXT, fusion_kind TEXT, "
+	    "custom_call_target TEXT, op_name TEXT, op_type TEXT, "
+	    "source_file TEXT, source_line INTEGER, source_function TEXT, "
+	    "schedule_index INTEGER)",
+	"CREATE INDEX host_events_file ON host_events(file_id)",
 	/*
 	 * By file alone: no report looks instructions up, and a key of
-	 * (file_id, module, name) was 13% of a cold top on a warm-cache
-	 * profile, whose rows are mostly its programs' HLO.  A join on
-	 * (module, name) in `jaxprof sql` gets SQLite's automatic index.
+	 * (file_id, module, name) costs a profile whose rows are mostly
+	 * its programs' HLO (bench/RESULTS.md).  A join on (module, name)
+	 * in `jaxprof sql` gets SQLite's automatic index.
 	 */
 	"CREATE INDEX hlo_instructions_file ON hlo_instructions(file_id)",
 };
+
+#undef COLS_SQL
+#undef JOIN_SQL
+
+static int
+exec_all(sqlite3 *db, const char *const *sql, size_t n)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		if ((rc = sqlite3_exec(db, sql[i], NULL, NULL, NULL)) !=
+		    SQLITE_OK)
+			return rc;
+	return SQLITE_OK;
+}
+
+int
+index_schema_create_events(sqlite3 *db)
+{
+	return exec_all(db, event_schema,
+	    sizeof event_schema / sizeof event_schema[0]);
+}
 
 int
 index_schema_create(sqlite3 *db)
 {
 	char sql[64];
-	size_t i;
 	int rc;
 
-	for (i = 0; i < sizeof schema / sizeof schema[0]; i++)
-		if ((rc = sqlite3_exec(db, schema[i], NULL, NULL, NULL)) !=
-		    SQLITE_OK)
-			return rc;
+	if ((rc = exec_all(db, schema, sizeof schema / sizeof schema[0])) !=
+	    SQLITE_OK)
+		return rc;
 	snprintf(sql, sizeof sql,
 	    "INSERT INTO meta VALUES ('schema_version', '%d')",
 	    INDEX_SCHEMA_VERSION);

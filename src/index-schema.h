@@ -1,7 +1,4 @@
-/*
- * The index's tables and indexes, as SQL: what index_open() creates in a
- * new index, and what gen-index-image makes the new-index image of.
- */
+/* The index's tables and indexes, as SQL: what index_open() creates. */
 #ifndef JAXPROF_INDEX_SCHEMA_H
 #define JAXPROF_INDEX_SCHEMA_H
 
@@ -15,5 +12,7 @@
  * the caller's transaction; SQLITE_OK, or the first failure's code.
  */
 int	index_schema_create(sqlite3 *db);
+/* Creates the event-level tables, as index_schema_create(). */
+int	index_schema_create_events(sqlite3 *db);
 
 #endif

@@ -17,8 +17,17 @@
 static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
 	"compile_phases", "executions", "gaps", "host_events", "scopes",
-	"programs", "hlo_instructions", "transfer_totals", "packed_rows",
+	"programs", "hlo_instructions", "transfer_totals",
 };
+
+/* Whether table is one index_want_events() makes (index-schema.c). */
+static int
+is_event_table(const char *table)
+{
+	return strcmp(table, "host_events") == 0 ||
+	    strcmp(table, "hlo_instructions") == 0 ||
+	    strcmp(table, "executions") == 0;
+}
 
 static char *
 join_lines(char **v, size_t n)
@@ -57,14 +66,17 @@ delete_file(struct index *ix, const char *path, char **cause)
 	sqlite3_reset(st);
 	if (id == -1)
 		return 0;
-	ix->files_changed = 1;
 	rc = run_totals_mark_stale(ix, run, cause);
 	free(run);
 	if (rc == -1)
 		return -1;
 	for (i = 0; i < sizeof per_file_tables / sizeof per_file_tables[0];
 	    i++) {
-		char *sql = xasprintf("DELETE FROM %s WHERE file_id = ?",
+		char *sql;
+
+		if (!ix->events && is_event_table(per_file_tables[i]))
+			continue;
+		sql = xasprintf("DELETE FROM %s WHERE file_id = ?",
 		    per_file_tables[i]);
 
 		st = index_cached(ix, sql);
@@ -122,8 +134,8 @@ insert_file(struct index *ix, const struct found_file *ff,
 	st = index_cached(ix, "INSERT INTO files(path, kind, run, host, "
 	    "size, mtime_ns, hostname, planes, lines, events, start_ps, "
 	    "end_ps, profile_start_ns, op_source, errors, warnings, "
-	    "missing_metadata, indexed_at) "
-	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	    "missing_metadata, indexed_at, event_rows) "
+	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	index_bind_text(st, 1, ff->path);
 	index_bind_text(st, 2, file_kind_name(ff->kind));
 	index_bind_text(st, 3, ff->run);
@@ -131,9 +143,9 @@ insert_file(struct index *ix, const struct found_file *ff,
 	sqlite3_bind_int64(st, 5, ff->size);
 	sqlite3_bind_int64(st, 6, ff->mtime_ns);
 	bind_summary(st, fs);
+	sqlite3_bind_int(st, 19, ix->events);
 	if (index_step(ix, st, cause) == 0)
 		id = sqlite3_last_insert_rowid(ix->db);
-	ix->files_changed = 1;
 	if (id != -1 && run_totals_mark_stale(ix, ff->run, cause) == -1)
 		id = -1;
 	return id;
@@ -164,6 +176,7 @@ struct writers {
 	sqlite3_stmt	*plane, *compile, *phase;
 	struct index_rows *op, *kernel, *module, *step, *transfer, *exec,
 			*gap, *host_event, *scope, *program, *transfer_total;
+	int		 events;	/* event-level rows stored (index_want_events()) */
 	struct exec_ends *exec_ends;	/* for the transfers' waits */
 };
 
@@ -186,6 +199,7 @@ writers_prepare(struct index *ix, struct writers *w,
 	w->exec = index_rows_new(ix, "executions", 9);
 	w->gap = index_rows_new(ix, "gaps", 4);
 	w->host_event = index_rows_new(ix, "host_events", 7);
+	w->events = ix->events;
 	w->scope = index_rows_new(ix, "scopes", 8);
 	w->program = index_rows_new(ix, "programs", 3);
 	w->transfer = index_rows_new(ix, "transfers", 10);
@@ -306,8 +320,8 @@ put_host_event(struct index_rows *rows, sqlite3_int64 file_id,
 {
 	index_rows_int(rows, 1, file_id);
 	index_rows_int(rows, 2, plane);
-	index_rows_text_kept(rows, 3, line);
-	index_rows_text_kept(rows, 4, name);
+	index_rows_text(rows, 3, line);
+	index_rows_text(rows, 4, name);
 	index_rows_int(rows, 5, depth);
 	index_rows_int(rows, 6, start_ps);
 	index_rows_int(rows, 7, dur_ps);
@@ -324,13 +338,13 @@ write_timeline(struct writers *w, sqlite3_int64 file_id,
 	struct path_buf pb = { NULL, 0, NULL, 0 };
 	size_t i;
 
-	for (i = 0; i < p->nexecs; i++) {
+	for (i = 0; w->events && i < p->nexecs; i++) {
 		const struct exec_rec *e = &p->execs[i];
 		struct index_rows *rows = w->exec;
 
 		index_rows_int(rows, 1, file_id);
 		index_rows_int(rows, 2, plane);
-		index_rows_text_kept(rows, 3, s[e->module]);
+		index_rows_text(rows, 3, s[e->module]);
 		if (e->program_id != -1)
 			index_rows_int(rows, 4, e->program_id);
 		if (e->run_id != -1)
@@ -350,7 +364,7 @@ write_timeline(struct writers *w, sqlite3_int64 file_id,
 		if (index_rows_end(w->gap, cause) == -1)
 			return -1;
 	}
-	for (i = 0; i < p->nhost_events; i++) {
+	for (i = 0; w->events && i < p->nhost_events; i++) {
 		const struct host_event_rec *h = &p->host_events[i];
 
 		if (put_host_event(w->host_event, file_id, plane, s[h->line],
@@ -414,20 +428,20 @@ write_hlo(struct index *ix, sqlite3_int64 file_id, const struct hlo_set *hlo,
 			index_rows_int(rows, 1, file_id);
 			index_rows_int(rows, 2, m->program_id);
 			/* Names and op names are an instruction's own. */
-			index_rows_text_kept(rows, 3, m->name);
-			index_rows_text_kept(rows, 4, in->computation);
+			index_rows_text(rows, 3, m->name);
+			index_rows_text(rows, 4, in->computation);
 			index_rows_text(rows, 5, in->name);
 			index_rows_int(rows, 6, in->id);
-			index_rows_text_kept(rows, 7, in->opcode);
-			index_rows_text_kept(rows, 8, in->category);
-			index_rows_text_kept(rows, 9, in->fusion_kind);
-			index_rows_text_kept(rows, 10, in->custom_call_target);
+			index_rows_text(rows, 7, in->opcode);
+			index_rows_text(rows, 8, in->category);
+			index_rows_text(rows, 9, in->fusion_kind);
+			index_rows_text(rows, 10, in->custom_call_target);
 			index_rows_text(rows, 11, in->op_name);
-			index_rows_text_kept(rows, 12, in->op_type);
-			index_rows_text_kept(rows, 13, in->source_file);
+			index_rows_text(rows, 12, in->op_type);
+			index_rows_text(rows, 13, in->source_file);
 			if (in->source_line > 0)
 				index_rows_int(rows, 14, in->source_line);
-			index_rows_text_kept(rows, 15, in->source_function);
+			index_rows_text(rows, 15, in->source_function);
 			if (in->schedule_index >= 0)
 				index_rows_int(rows, 16, in->schedule_index);
 			rc = index_rows_end(rows, cause);
@@ -569,9 +583,9 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 
 		index_rows_int(rows, 1, file_id);
 		index_rows_int(rows, 2, plane);
-		index_rows_text_kept(rows, 3, step_source_name(r->source));
+		index_rows_text(rows, 3, step_source_name(r->source));
 		index_rows_int(rows, 4, r->step);
-		index_rows_text_kept(rows, 5, s[r->name]);
+		index_rows_text(rows, 5, s[r->name]);
 		index_rows_int(rows, 6, r->start_ps);
 		index_rows_int(rows, 7, r->dur_ps);
 		index_rows_int(rows, 8, r->busy_ps[BUSY_COMPUTE]);
@@ -604,9 +618,9 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 
 		index_rows_int(rows, 1, file_id);
 		index_rows_int(rows, 2, plane);
-		index_rows_text_kept(rows, 3, s[r->line]);
-		index_rows_text_kept(rows, 4, s[r->name]);
-		index_rows_text_kept(rows, 5, transfer_dir_name(r->dir));
+		index_rows_text(rows, 3, s[r->line]);
+		index_rows_text(rows, 4, s[r->name]);
+		index_rows_text(rows, 5, transfer_dir_name(r->dir));
 		index_rows_int(rows, 6, r->on_host);
 		if (r->bytes >= 0)
 			index_rows_int(rows, 7, r->bytes);
@@ -629,11 +643,13 @@ index_is_current(struct index *ix, const struct found_file *ff,
 	int current = 0;
 
 	st = index_cached(ix, "SELECT id FROM files WHERE path = ? AND "
-	    "size = ? AND mtime_ns = ? AND kind = ?");
+	    "size = ? AND mtime_ns = ? AND kind = ? AND "
+	    "(event_rows OR NOT ?)");
 	index_bind_text(st, 1, ff->path);
 	sqlite3_bind_int64(st, 2, ff->size);
 	sqlite3_bind_int64(st, 3, ff->mtime_ns);
 	index_bind_text(st, 4, file_kind_name(ff->kind));
+	sqlite3_bind_int(st, 5, ix->events);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
 		current = 1;
@@ -658,7 +674,8 @@ store_open(struct index *ix, const struct found_file *ff,
 	fst->open = 1;
 	if (delete_file(ix, ff->path, cause) == -1 ||
 	    (fst->id = insert_file(ix, ff, fs, cause)) == -1 ||
-	    (hlo != NULL && write_hlo(ix, fst->id, hlo, cause) == -1)) {
+	    (hlo != NULL && ix->events &&
+	    write_hlo(ix, fst->id, hlo, cause) == -1)) {
 		index_store_abandon(ix, fst);
 		return -1;
 	}

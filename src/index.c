@@ -2,8 +2,6 @@
 #include "config.h"
 
 #include <assert.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +10,6 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "index-image.h"
 #include "index-int.h"
 #include "index-schema.h"
 #include "xmalloc.h"
@@ -300,55 +297,27 @@ open_readonly(struct index *ix, char **cause)
 	return 0;
 }
 
-/*
- * A new index begins as a copy of index_image (index-image.h): the file
- * SQLite leaves once the schema is created, made at build time.  Creating
- * it here took 10 M instructions, half of a cold report on a small
- * profile; SQLite now only reads the schema.  The copy is written beside
- * path and linked into place, so that a process opening the same new
- * index at the same time finds no file or the whole one.  Where a -journal
- * or -wal lies beside path (a cut-off write that SQLite would play back
- * into the copy), or anything fails, SQLite creates the index as before.
- * 1 when the copy is in place.
- */
+/* Whether the index holds the event-level tables. */
 static int
-begin_from_image(const char *path)
+has_events(struct index *ix)
 {
-	char *tmp, *journal = xasprintf("%s-journal", path),
-	    *wal = xasprintf("%s-wal", path);
-	struct stat sb;
-	size_t i;
-	int fd, ok;
+	sqlite3_stmt *st;
+	int has = 0;
 
-	ok = lstat(path, &sb) == -1 && errno == ENOENT &&
-	    lstat(journal, &sb) == -1 && errno == ENOENT &&
-	    lstat(wal, &sb) == -1 && errno == ENOENT;
-	free(journal);
-	free(wal);
-	if (!ok)
+	if (sqlite3_prepare_v2(ix->db, "SELECT 1 FROM sqlite_master WHERE "
+	    "type = 'table' AND name = 'host_events'", -1, &st,
+	    NULL) != SQLITE_OK)
 		return 0;
-	tmp = xasprintf("%s.%ld.new", path, (long)getpid());
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-	    0644)) == -1) {
-		free(tmp);
-		return 0;
-	}
-	ok = ftruncate(fd, (off_t)index_image_size) == 0;
-	for (i = 0; ok && i < index_image_nruns; i++)
-		ok = pwrite(fd, index_image_runs[i].bytes,
-		    index_image_runs[i].len, (off_t)index_image_runs[i].offset) ==
-		    (ssize_t)index_image_runs[i].len;
-	ok = close(fd) == 0 && ok && link(tmp, path) == 0;
-	unlink(tmp);
-	free(tmp);
-	return ok;
+	has = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return has;
 }
 
 int
 index_open(struct index **ixp, const char *path, char **cause)
 {
 	struct index *ix = xcalloc(1, sizeof *ix);
-	int fresh, from_image;
+	int fresh;
 
 	ix->path = xstrdup(path);
 	if (is_readonly(path)) {
@@ -356,10 +325,10 @@ index_open(struct index **ixp, const char *path, char **cause)
 			index_close(ix);
 			return -1;
 		}
+		ix->events = has_events(ix);
 		*ixp = ix;
 		return 0;
 	}
-	from_image = begin_from_image(path);
 	if (sqlite3_open_v2(path, &ix->db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE | INDEX_OPEN_FLAGS, NULL) != SQLITE_OK) {
 		*cause = xasprintf("cannot open index '%s': %s", path,
@@ -393,7 +362,7 @@ index_open(struct index **ixp, const char *path, char **cause)
 	 * the few pages that existed before, and a cold run of a 17 MB GPU
 	 * profile made 589 instead of 2,200 reads and writes.
 	 */
-	fresh = from_image || is_new(ix);
+	fresh = is_new(ix);
 	if (index_exec(ix, "PRAGMA synchronous = OFF", cause) == -1 ||
 	    index_exec(ix, INDEX_PAGE_SIZE_SQL, cause) == -1 ||
 	    index_exec(ix, "PRAGMA cache_size = -2000", cause) == -1 ||
@@ -408,7 +377,35 @@ index_open(struct index **ixp, const char *path, char **cause)
 		index_close(ix);
 		return -1;
 	}
+	ix->events = has_events(ix);
 	*ixp = ix;
+	return 0;
+}
+
+int
+index_want_events(struct index *ix, char **cause)
+{
+	if (ix->events)
+		return 0;
+	if (ix->readonly) {
+		*cause = xasprintf("index '%s' is read-only and has no "
+		    "event-level tables (made by the first command that reads "
+		    "them, or jaxprof index --events); %s", ix->path,
+		    INDEX_WRITABLE_HINT);
+		return -1;
+	}
+	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
+		return -1;
+	/* Another process may have made them meanwhile. */
+	if (!has_events(ix) && index_schema_create_events(ix->db) !=
+	    SQLITE_OK) {
+		*cause = index_errmsg(ix->db);
+		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	if (index_exec(ix, "COMMIT", cause) == -1)
+		return -1;
+	ix->events = 1;
 	return 0;
 }
 
@@ -442,7 +439,6 @@ index_close(struct index *ix)
 		free(ix->cached[i].sql);
 	}
 	sqlite3_close(ix->db);
-	ZSTD_freeCCtx(ix->pack_cctx);
 	free(ix->path);
 	free(ix);
 }

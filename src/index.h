@@ -22,30 +22,12 @@
 struct index;
 
 /*
- * The tables few reports read, which a run may leave packed (compressed,
- * in table packed_rows) until a command needs them: their rows took a
- * fifth to a third of a cold top on real GPU profiles, and steps and
- * executions 13% of one on a TPU profile (a row per step and module run on
- * every core).
+ * For a command that reads the event-level tables (host_events,
+ * executions, hlo_instructions): creates them when the index has none, and index_refresh() then reads again every
+ * file stored without their rows (files.event_rows = 0).  On a read-only
+ * index the refresh fails unless they are there.  -1 with *cause.
  */
-#define INDEX_HOST_EVENTS	0x1u	/* idle, compile */
-#define INDEX_HLO_INSTRUCTIONS	0x2u	/* sql alone */
-#define INDEX_SCOPES		0x4u	/* top --group=scope */
-#define INDEX_TRANSFERS		0x8u	/* transfers */
-#define INDEX_STEPS		0x10u	/* steps, idle, transfers, summaries */
-#define INDEX_EXECUTIONS	0x20u	/* transfers */
-#define INDEX_PACKABLE		(INDEX_HOST_EVENTS | \
-	INDEX_HLO_INSTRUCTIONS | INDEX_SCOPES | INDEX_TRANSFERS | \
-	INDEX_STEPS | INDEX_EXECUTIONS)
-
-/* The rows index_refresh() stores of the tables in mask go packed. */
-void	index_pack(struct index *ix, unsigned tables);
-/*
- * Stores every packed row of the tables in mask in its table, for all
- * files, in the order the rows came (a read-only index: in a temporary
- * copy of the table, for this run); -1 with *cause on an error.
- */
-int	index_unpack(struct index *ix, unsigned tables, char **cause);
+int	index_want_events(struct index *ix, char **cause);
 
 /*
  * A D2H host call's waiting, in SQL over transfers t: from its start to

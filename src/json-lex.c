@@ -1,10 +1,9 @@
 /*
  * The streaming JSON tokenizer of json-lex.h.
  *
- * Why our own and not a library: reading a 100 MB trace, yajl's lexer was
- * half of jaxprof's CPU time (it reads byte by byte through a macro that
- * checks its own buffer); this file's bare pass takes under half of
- * yajl's CPU on the same bytes (bench/RESULTS.md).  The other C JSON
+ * Why our own and not a library: yajl's lexer reads byte by byte through
+ * a macro that checks its own buffer, and was most of a large trace's
+ * read; this file's bare pass is much faster (bench/RESULTS.md).  The other C JSON
  * libraries packaged in Debian do not stream a 100 MB document in bounded
  * memory: json-c (even its incremental json_tokener), jansson, cJSON and
  * yyjson build a tree of the whole of it, jsmn and simdjson (C++) want
@@ -66,7 +65,6 @@ enum want {
 struct json_lex {
 	const struct json_lex_cb *cb;
 	void		*ctx;
-	struct json_tok_sink *sink;	/* or NULL: all to the callbacks */
 	enum want	 want;
 	int		 depth;
 	int		 failed;
@@ -660,27 +658,14 @@ keep_cut(struct json_lex *lx, const char *p, const char *end,
 			return 0;					\
 	} while (0)
 
-/* Writes a token down in the sink, at json_lex_offset(): no call. */
-static inline void
-put(struct json_lex *lx, int type, const char *s, size_t n)
-{
-	struct json_tok *t = &lx->sink->tok[lx->sink->n++];
-
-	t->at = lx->at;
-	t->s = s;
-	t->n = n;
-	t->type = type;
-}
-
 /*
  * The tokens in [p, end); one cut at end is kept.  Each state has a fast
  * way for the tokens a trace has there, whole in the chunk; any other
  * token, a cut one or an error goes through lex_token() and take(), which
- * do the same for those and all the rest.  Sink says whether lx->sink is
- * set: a constant, for each caller below to have a loop of its own.
+ * do the same for those and all the rest.
  */
-static inline __attribute__((always_inline)) int
-run(struct json_lex *lx, const char *p, const char *end, const int sink)
+static int
+run(struct json_lex *lx, const char *p, const char *end)
 {
 	const struct json_lex_cb *cb = lx->cb;
 	void *ctx = lx->ctx;
@@ -721,9 +706,7 @@ key_here:
 		goto slow;
 	lx->want = W_COLON;
 	lx->at = offset_of(lx, q + 1);
-	if (sink)
-		put(lx, JT_MAP_KEY, p + 1, (size_t)(q - p - 1));
-	else if (!cb->map_key(ctx, p + 1, (size_t)(q - p - 1)))
+	if (!cb->map_key(ctx, p + 1, (size_t)(q - p - 1)))
 		return stopped(lx);
 	p = q + 1;
 colon:
@@ -740,9 +723,7 @@ value:
 		if (q == end || *q != '"')
 			goto slow;
 		lx->at = offset_of(lx, q + 1);
-		if (sink)
-			put(lx, JT_STRING, p + 1, (size_t)(q - p - 1));
-		else if (!cb->string(ctx, p + 1, (size_t)(q - p - 1)))
+		if (!cb->string(ctx, p + 1, (size_t)(q - p - 1)))
 			return stopped(lx);
 		p = q + 1;
 		break;
@@ -752,9 +733,7 @@ value:
 		if (t.type != T_NUMBER)
 			goto slow;
 		lx->at = offset_of(lx, t.end);
-		if (sink)
-			put(lx, JT_NUMBER, t.s, t.n);
-		else if (!cb->number(ctx, t.s, t.n))
+		if (!cb->number(ctx, t.s, t.n))
 			return stopped(lx);
 		p = t.end;
 		break;
@@ -764,9 +743,7 @@ value:
 		lx->open[lx->depth++] = '{';
 		lx->want = W_FIRST_KEY;
 		lx->at = offset_of(lx, ++p);
-		if (sink)
-			put(lx, JT_START_MAP, p, 0);
-		else if (!cb->start_map(ctx))
+		if (!cb->start_map(ctx))
 			return stopped(lx);
 		goto first_key;
 	case '[':
@@ -775,9 +752,7 @@ value:
 		lx->open[lx->depth++] = '[';
 		lx->want = W_FIRST_ELEM;
 		lx->at = offset_of(lx, ++p);
-		if (sink)
-			put(lx, JT_START_ARRAY, p, 0);
-		else if (!cb->start_array(ctx))
+		if (!cb->start_array(ctx))
 			return stopped(lx);
 		goto value;
 	default:
@@ -803,9 +778,7 @@ next:
 		goto slow;
 	pop(lx);
 	lx->at = offset_of(lx, ++p);
-	if (sink)
-		put(lx, p[-1] == '}' ? JT_END_MAP : JT_END_ARRAY, p, 0);
-	else if (!(p[-1] == '}' ? cb->end_map(ctx) : cb->end_array(ctx)))
+	if (!(p[-1] == '}' ? cb->end_map(ctx) : cb->end_array(ctx)))
 		return stopped(lx);
 	if (lx->depth > 0)
 		goto next;
@@ -824,18 +797,6 @@ slow:
 }
 
 #undef SKIP_SPACE
-
-static int
-run_calls(struct json_lex *lx, const char *p, const char *end)
-{
-	return run(lx, p, end, 0);
-}
-
-static int
-run_sink(struct json_lex *lx, const char *p, const char *end)
-{
-	return run(lx, p, end, 1);
-}
 
 /*
  * Completes the token kept in carry from p[0..n), appending a little more
@@ -890,12 +851,6 @@ json_lex_new(const struct json_lex_cb *cb, void *ctx)
 }
 
 void
-json_lex_sink(struct json_lex *lx, struct json_tok_sink *sink)
-{
-	lx->sink = sink;
-}
-
-void
 json_lex_free(struct json_lex *lx)
 {
 	if (lx == NULL)
@@ -918,8 +873,7 @@ json_lex_feed(struct json_lex *lx, const char *p, size_t n)
 	if (used >= 0 && (size_t)used < n) {
 		lx->origin = p;
 		lx->origin_at = lx->total;
-		rc = lx->sink != NULL ? run_sink(lx, p + used, p + n) :
-		    run_calls(lx, p + used, p + n);
+		rc = run(lx, p + used, p + n);
 	} else if (used < 0)
 		rc = -1;
 	lx->total += n;
@@ -948,12 +902,6 @@ uint64_t
 json_lex_offset(const struct json_lex *lx)
 {
 	return lx->at;
-}
-
-const uint64_t *
-json_lex_offset_at(const struct json_lex *lx)
-{
-	return &lx->at;
 }
 
 const char *

@@ -41,31 +41,6 @@ struct json_lex_cb {
 	int	(*end_array)(void *ctx);
 };
 
-/*
- * A token written down rather than handed to a callback: once
- * json_lex_sink() is set, the tokens that lie whole and unescaped in the
- * bytes fed go to sink->tok[sink->n++] without a call (s points in those
- * bytes), the rest still to the callbacks, whose texts do not outlive the
- * call: lex-ahead.c writes those down too, copied.  The caller keeps room
- * for a token per byte fed, and one more.
- */
-enum json_tok_type {
-	JT_NULL, JT_FALSE, JT_TRUE, JT_NUMBER, JT_STRING, JT_START_MAP,
-	JT_MAP_KEY, JT_END_MAP, JT_START_ARRAY, JT_END_ARRAY,
-};
-
-struct json_tok {
-	uint64_t	 at;		/* json_lex_offset() then */
-	const char	*s;		/* its text */
-	size_t		 n;
-	int		 type;		/* enum json_tok_type */
-};
-
-struct json_tok_sink {
-	struct json_tok	*tok;
-	size_t		 n;
-};
-
 /* Arrays and objects nested deeper than this are an error. */
 #define JSON_LEX_MAX_DEPTH	1024
 
@@ -73,8 +48,6 @@ struct json_lex;
 
 struct json_lex	*json_lex_new(const struct json_lex_cb *cb, void *ctx);
 void		 json_lex_free(struct json_lex *lx);
-/* Tokens go to sink from now on, as struct json_tok_sink says. */
-void		 json_lex_sink(struct json_lex *lx, struct json_tok_sink *sink);
 /* The next n bytes of the text: 0, or -1 when it is not JSON or stopped. */
 int		 json_lex_feed(struct json_lex *lx, const char *p, size_t n);
 /* The end of the text: -1 when it is cut short (or json_lex_feed was). */
@@ -85,11 +58,6 @@ int		 json_lex_finish(struct json_lex *lx);
  * the whole length when json_lex_finish() found it).
  */
 uint64_t	 json_lex_offset(const struct json_lex *lx);
-/*
- * Where json_lex_offset() reads it, for a callback that wants it at every
- * token without a call (lex-ahead.c).
- */
-const uint64_t	*json_lex_offset_at(const struct json_lex *lx);
 /*
  * After -1, yajl's words for the error ("lexical error: ...", "parse
  * error: ..."), or NULL when a callback stopped the parse.

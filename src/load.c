@@ -9,12 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "load.h"
 #include "err.h"
-#include "fdio.h"
 #include "read-hlo.h"
 #include "read-json.h"
 #include "read-xplane.h"
@@ -567,8 +565,7 @@ json_plane_worker(void *arg)
  * Trace JSON: once read (the events kept in memory when they fit the
  * reader's budget), its planes are classified as an XSpace's are, in one
  * pass that gathers the step windows, on nthreads threads where the
- * events are in memory (with nthreads of two or more a plain file was
- * tokenized ahead on a second thread).  Their summaries join the file's
+ * events are in memory.  Their summaries join the file's
  * in the order the reader emits them.
  */
 static int
@@ -583,8 +580,7 @@ load_json(const char *path, int nthreads, struct file_summary *fs,
 	size_t i;
 
 	memset(&pool, 0, sizeof pool);
-	if (json_open(path, JSON_BATCH_BYTES, nthreads, &pool.jt, &rs,
-	    cause) == -1)
+	if (json_open(path, JSON_BATCH_BYTES, &pool.jt, &rs, cause) == -1)
 		return -1;
 	pool.njobs = json_nplanes(pool.jt);
 	pool.windows = step_windows_gather(json_plane_names(pool.jt),
@@ -699,25 +695,6 @@ plane_order(const struct xspace *xs)
 	return order;
 }
 
-/*
- * Which lines of a file of size bytes, read on nthreads cores, are decoded
- * on a thread of their own: those of a quarter of the file and 1 MiB or
- * more, when it has three cores or more.  A real JAX profile's python3
- * thread can be 424,000 of its 442,000 host events, read on one core
- * while the others wait; on 16 cores its cold top took 166 -> 133 ms.  On
- * two its plane threads and the storing one keep both busy already, and
- * cmdbuf-train took 114 -> 124 ms.
- */
-static size_t
-pipe_min_bytes(size_t size, int nthreads)
-{
-	const size_t floor = 1u << 20;
-
-	if (nthreads < 3)
-		return 0;
-	return size / 4 > floor ? size / 4 : floor;
-}
-
 /* An XSpace whose bytes src holds; path names it in messages. */
 static int
 load_xspace(struct source *src, const char *path, int nthreads,
@@ -739,7 +716,6 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	pp.nthreads = nthreads;
 	if (xspace_open(src, path, &xs, cause) == -1)
 		goto out;
-	xspace_pipe_lines(xs, pipe_min_bytes(src->size, nthreads));
 	windows = step_windows_gather(xspace_plane_names(xs),
 	    xspace_nplanes(xs));
 
@@ -809,15 +785,12 @@ out:
 }
 
 int
-load_file(const char *path, enum file_kind kind, int nthreads,
+load_xspace_file(const char *path, int nthreads,
     const struct load_hooks *hooks, struct file_summary *fs, char **cause)
 {
 	struct source src;
 	int rc;
 
-	memset(fs, 0, sizeof *fs);
-	if (kind == KIND_TRACE_JSON)
-		return load_json(path, nthreads, fs, cause);
 	if (source_open_check(&src, path, xplane_check_start, cause) == -1)
 		return -1;
 	rc = load_xspace(&src, path, nthreads, hooks, fs, cause);
@@ -826,32 +799,23 @@ load_file(const char *path, enum file_kind kind, int nthreads,
 }
 
 int
-load_memory(const char *path, const uint8_t *data, size_t size,
-    enum file_kind kind, int nthreads, const struct load_hooks *hooks,
-    struct file_summary *fs, char **cause)
+load_xspace_bytes(const char *path, const uint8_t *data, size_t size,
+    int nthreads, const struct load_hooks *hooks, struct file_summary *fs,
+    char **cause)
 {
 	struct source src;
-	char fdpath[64];
-	int fd, rc;
+	int rc;
 
-	memset(fs, 0, sizeof *fs);
-	/* A plain XSpace is read where it lies. */
-	if (kind == KIND_XPLANE && size >= 2 &&
-	    !(data[0] == 0x1f && data[1] == 0x8b)) {
-		source_borrow(&src, data, size);
-		rc = load_xspace(&src, path, nthreads, hooks, fs, cause);
-		source_close(&src);
-		return rc;
-	}
-	/* Others (gzip, JSON, empty) through a memfd, as from a file. */
-	fd = memfd_create("jaxprof-entry", MFD_CLOEXEC);
-	if (fd == -1 || write_full(fd, data, size) == -1) {
-		if (fd != -1)
-			close(fd);
-		return load_file(path, kind, nthreads, hooks, fs, cause);
-	}
-	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
-	rc = load_file(fdpath, kind, nthreads, hooks, fs, cause);
-	close(fd);
+	source_borrow(&src, data, size);
+	rc = load_xspace(&src, path, nthreads, hooks, fs, cause);
+	source_close(&src);
 	return rc;
+}
+
+int
+load_json_file(const char *path, int nthreads,
+    const struct load_hooks *hooks, struct file_summary *fs, char **cause)
+{
+	(void)hooks;	/* a trace JSON has no HLO, and keeps its host events */
+	return load_json(path, nthreads, fs, cause);
 }

@@ -6,6 +6,9 @@
  *	struct file_summary fs;
  *	if (load_file(path, KIND_XPLANE, 2, NULL, &fs, &cause) == -1) ...
  *	... file_summary_release(&fs);
+ *
+ * load_file() and load_memory() (formats.h) take the reader of a kind
+ * from the formats' table; these are the readers.
  */
 #ifndef JAXPROF_LOAD_H
 #define JAXPROF_LOAD_H
@@ -40,20 +43,18 @@ struct load_hooks {
 };
 
 /*
- * Reads path, an XSpace (planes in up to nthreads threads) or a trace
- * JSON file (kind says which); hooks may be NULL.  Returns 0, or -1 with
- * *cause a new message (caller frees) and fs left empty.
+ * An XSpace at path (planes in up to nthreads threads), or the size plain
+ * bytes at data read from path; a trace JSON file.  As load_file().
  */
-int	load_file(const char *path, enum file_kind kind, int nthreads,
+int	load_xspace_file(const char *path, int nthreads,
 	    const struct load_hooks *hooks, struct file_summary *fs,
 	    char **cause);
-/*
- * The same for the size bytes at data, read from path (an archive
- * entry): a plain XSpace is read in place, without a file.
- */
-int	load_memory(const char *path, const uint8_t *data, size_t size,
-	    enum file_kind kind, int nthreads, const struct load_hooks *hooks,
+int	load_xspace_bytes(const char *path, const uint8_t *data, size_t size,
+	    int nthreads, const struct load_hooks *hooks,
 	    struct file_summary *fs, char **cause);
+int	load_json_file(const char *path, int nthreads,
+	    const struct load_hooks *hooks, struct file_summary *fs,
+	    char **cause);
 
 /*
  * The programs' HLO of the XSpace at path (the protos of its

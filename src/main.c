@@ -104,10 +104,8 @@ main(int argc, char **argv)
 	/*
 	 * The reading threads' arenas grow a few pages at a time, each an
 	 * mprotect() that stops the other threads' cores to flush their
-	 * TLBs: 4 MiB a step took a cold top of a 48 MB profile from 1,595
-	 * system calls to 1,108 (mprotect 318 -> 39), with the same peak
-	 * memory (bench profile 3.4 MB, that one 12-13 MB): only pages
-	 * written are resident.
+	 * TLBs: 4 MiB a step makes far fewer, with the same peak memory
+	 * (only pages written are resident; bench/RESULTS.md).
 	 */
 	mallopt(M_TOP_PAD, 4 * 1024 * 1024);
 #endif
@@ -115,9 +113,8 @@ main(int argc, char **argv)
 	/*
 	 * On one CPU the threads take turns, and with an arena each every
 	 * thread's first pages were new: one arena lets each reuse what the
-	 * others freed (cold top of cmdbuf-train on one CPU: 2,600 -> 2,380
-	 * page faults).  With more CPUs they allocate at the same time and
-	 * keep an arena each.
+	 * others freed, fewer page faults.  With more CPUs they allocate at
+	 * the same time and keep an arena each.
 	 */
 	if (cpu_usable() == 1)
 		mallopt(M_ARENA_MAX, 1);

@@ -1,77 +1,181 @@
 /* Op rows: an op's (or kernel's) sums, folded from stored rows. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "index-int.h"
 #include "op-rows.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
-/*
- * Keeps in *acc the least (sign < 0) or greatest (sign > 0) non-NULL text
- * of column col seen so far, as SQL's min() and max() do.
- */
-static void
-keep_extreme(char **acc, sqlite3_stmt *st, int col, int sign)
-{
-	const char *v = (const char *)sqlite3_column_text(st, col);
+/* How a column of the stored rows folds into an op's row, as SQL would. */
+enum fold {
+	FOLD_KEY,	/* name, module: what rows are grouped by */
+	FOLD_SUM,	/* sum(): NULLs left out */
+	FOLD_MIN,	/* min() */
+	FOLD_MAX,	/* max() */
+	FOLD_MIN_TEXT,	/* min() of a text */
+	FOLD_MAX_TEXT,	/* max() of a text */
+};
 
-	if (v != NULL && (*acc == NULL || sign * strcmp(v, *acc) > 0)) {
-		free(*acc);
-		*acc = xstrdup(v);
-	}
+#define NONE	((size_t)-1)
+#define AT(m)	offsetof(struct op_row, m)
+
+/*
+ * The columns of an op row, in the order stored rows are selected and
+ * the run totals stored: the column of ops, of kernels (which have no
+ * self time of their own: self is total), how it folds, where it goes in
+ * struct op_row and the has_* flag set when a value was seen.
+ */
+static const struct op_col {
+	const char	*ops, *kernels;
+	enum fold	 fold;
+	size_t		 at, has;
+} op_cols[] = {
+	{ "name", "name", FOLD_KEY, AT(name), NONE },
+	{ "module", "''", FOLD_KEY, AT(module), NONE },
+	{ "category", "op", FOLD_MIN_TEXT, AT(category), NONE },
+	{ "count", "count", FOLD_SUM, AT(count), NONE },
+	{ "total_ps", "total_ps", FOLD_SUM, AT(total_ps), NONE },
+	{ "self_ps", "total_ps", FOLD_SUM, AT(self_ps), NONE },
+	{ "min_ps", "min_ps", FOLD_MIN, AT(min_ps), AT(has_min) },
+	{ "max_ps", "max_ps", FOLD_MAX, AT(max_ps), AT(has_max) },
+	{ "flops", NULL, FOLD_SUM, AT(flops), AT(has_flops) },
+	{ "bytes_accessed", NULL, FOLD_SUM, AT(bytes), AT(has_bytes) },
+	{ "framework_op", NULL, FOLD_MIN_TEXT, AT(framework_op), NONE },
+	{ "source", NULL, FOLD_MAX_TEXT, AT(source), NONE },
+	{ "source_function", NULL, FOLD_MAX_TEXT, AT(source_function), NONE },
+};
+
+#define NOP_COLS	(sizeof op_cols / sizeof op_cols[0])
+
+static int64_t *
+int_at(struct op_row *row, size_t at)
+{
+	return (int64_t *)(void *)((char *)row + at);
 }
 
-/* Adds integer column col to *sum unless it is NULL, as SQL's sum(). */
-static void
-add_int(int64_t *sum, int *seen, sqlite3_stmt *st, int col)
+static char **
+text_at(struct op_row *row, size_t at)
 {
-	if (sqlite3_column_type(st, col) == SQLITE_NULL)
-		return;
-	if (__builtin_add_overflow(*sum, sqlite3_column_int64(st, col), sum))
-		*sum = INT64_MAX;
-	*seen = 1;
+	return (char **)(void *)((char *)row + at);
+}
+
+static int *
+flag_at(struct op_row *row, size_t at)
+{
+	return (int *)(void *)((char *)row + at);
 }
 
 /* Folds one stored row (one file, device and op) into its op's row. */
 static void
 fold_row(struct op_row *row, sqlite3_stmt *st)
 {
-	int seen = 0;
+	size_t i;
 
-	keep_extreme(&row->category, st, 2, -1);
-	add_int(&row->count, &seen, st, 3);
-	add_int(&row->total_ps, &seen, st, 4);
-	add_int(&row->self_ps, &seen, st, 5);
-	if (sqlite3_column_type(st, 6) != SQLITE_NULL &&
-	    (!row->has_min || sqlite3_column_int64(st, 6) < row->min_ps)) {
-		row->min_ps = sqlite3_column_int64(st, 6);
-		row->has_min = 1;
+	for (i = 0; i < NOP_COLS; i++) {
+		const struct op_col *c = &op_cols[i];
+		int col = (int)i, *has = c->has != NONE ? flag_at(row, c->has) :
+		    NULL, null = sqlite3_column_type(st, col) == SQLITE_NULL;
+		int64_t v, *acc = int_at(row, c->at);
+		const char *t;
+		char **text;
+
+		switch (c->fold) {
+		case FOLD_KEY:
+			break;
+		case FOLD_SUM:
+			if (null)
+				break;
+			if (__builtin_add_overflow(*acc,
+			    sqlite3_column_int64(st, col), acc))
+				*acc = INT64_MAX;
+			if (has != NULL)
+				*has = 1;
+			break;
+		case FOLD_MIN:
+		case FOLD_MAX:
+			v = sqlite3_column_int64(st, col);
+			if (!null && (!*has || (c->fold == FOLD_MIN ?
+			    v < *acc : v > *acc))) {
+				*acc = v;
+				*has = 1;
+			}
+			break;
+		case FOLD_MIN_TEXT:
+		case FOLD_MAX_TEXT:
+			t = (const char *)sqlite3_column_text(st, col);
+			text = text_at(row, c->at);
+			if (t != NULL && (*text == NULL ||
+			    (c->fold == FOLD_MIN_TEXT ? -1 : 1) *
+			    strcmp(t, *text) > 0)) {
+				free(*text);
+				*text = xstrdup(t);
+			}
+			break;
+		}
 	}
-	if (sqlite3_column_type(st, 7) != SQLITE_NULL &&
-	    (!row->has_max || sqlite3_column_int64(st, 7) > row->max_ps)) {
-		row->max_ps = sqlite3_column_int64(st, 7);
-		row->has_max = 1;
-	}
-	add_int(&row->flops, &row->has_flops, st, 8);
-	add_int(&row->bytes, &row->has_bytes, st, 9);
-	keep_extreme(&row->framework_op, st, 10, -1);
-	keep_extreme(&row->source, st, 11, 1);
-	keep_extreme(&row->source_function, st, 12, 1);
 }
 
 const char *
 op_rows_columns(int kernels)
 {
-	/* Kernels have no self time of their own (self is total). */
-	return kernels ?
-	    "o.name, '', o.op, o.count, o.total_ps, o.total_ps, o.min_ps, "
-	    "o.max_ps, NULL, NULL, NULL, NULL, NULL" :
-	    "o.name, o.module, o.category, o.count, o.total_ps, o.self_ps, "
-	    "o.min_ps, o.max_ps, o.flops, o.bytes_accessed, o.framework_op, "
-	    "o.source, o.source_function";
+	static char *list[2];
+	size_t i;
+
+	if (list[kernels != 0] == NULL) {
+		char *s = xstrdup(""), *more;
+
+		for (i = 0; i < NOP_COLS; i++) {
+			const char *name = kernels ? op_cols[i].kernels :
+			    op_cols[i].ops;
+
+			more = xasprintf("%s%s%s%s", s, i > 0 ? ", " : "",
+			    name == NULL || name[0] == '\'' ? "" : "o.",
+			    name != NULL ? name : "NULL");
+			free(s);
+			s = more;
+		}
+		list[kernels != 0] = s;
+	}
+	return list[kernels != 0];
+}
+
+size_t
+op_rows_ncolumns(void)
+{
+	return NOP_COLS;
+}
+
+int
+op_rows_store(struct index_rows *w, int first, const struct op_row *row,
+    char **cause)
+{
+	size_t i;
+
+	const char *base = (const char *)row;
+
+	for (i = 0; i < NOP_COLS; i++) {
+		const struct op_col *c = &op_cols[i];
+		int col = first + (int)i, has = 1;
+		const char *text;
+		int64_t v;
+
+		if (c->has != NONE)
+			memcpy(&has, base + c->has, sizeof has);
+		if (c->fold == FOLD_KEY || c->fold == FOLD_MIN_TEXT ||
+		    c->fold == FOLD_MAX_TEXT) {
+			memcpy(&text, base + c->at, sizeof text);
+			index_rows_text(w, col, text);
+		} else if (has) {
+			memcpy(&v, base + c->at, sizeof v);
+			index_rows_int(w, col, v);
+		}
+	}
+	return index_rows_end(w, cause);
 }
 
 void
@@ -83,9 +187,9 @@ op_rows_fold(sqlite3_stmt *st, struct op_row **rows, size_t *n)
 
 	/*
 	 * Summed per (name, module, framework op, source) here: SQL's GROUP
-	 * BY sorts every row first, 5x slower on a logdir of many hosts.
-	 * Programs that share a module name keep their own framework ops
-	 * and source lines.
+	 * BY sorts every row first, much slower on a logdir of many hosts
+	 * (bench/RESULTS.md).  Programs that share a module name keep their
+	 * own framework ops and source lines.
 	 */
 	strmap_init(&ops);
 	while (sqlite3_step(st) == SQLITE_ROW) {

@@ -28,11 +28,22 @@ struct op_row {
 	int		 has_min, has_max;	/* min_ps, max_ps were seen */
 };
 
+struct index_rows;
+
 /*
  * The SELECT list ("o.name, ...") of the stored rows o of table ops, or
- * of kernels, in the columns op_rows_fold() reads.
+ * of kernels, in the columns op_rows_fold() reads (op_cols[] in
+ * op-rows.c: each column's name and how it folds).
  */
 const char	*op_rows_columns(int kernels);
+/* How many columns that is. */
+size_t		 op_rows_ncolumns(void);
+/*
+ * The row's columns, in that order, set in w from column first on, and
+ * the row completed (index_rows_end()); -1 with *cause as it fails.
+ */
+int		 op_rows_store(struct index_rows *w, int first,
+		    const struct op_row *row, char **cause);
 /*
  * Folds every row st gives (columns as op_rows_columns()) into one row
  * per (name, module), as SQL's sum(), min() and max() would: a new array

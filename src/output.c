@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +27,8 @@ struct cell {
 };
 
 /*
- * Cell texts, copied into big blocks: a report of 15,000 rows has 200,000
- * cells, and one malloc each was a fifth of its time.
+ * Cell texts, copied into big blocks: a long report has hundreds of
+ * thousands of cells, too many for a malloc each.
  */
 struct texts {
 	char	**blocks;
@@ -41,7 +40,6 @@ struct texts {
 #define TEXTS_BLOCK	(64 * 1024)
 #define NUMBER_MAX	64	/* a formatted number's bytes, at most */
 #define LINES_BATCH	(64 * 1024)	/* table rows written at once */
-#define RENDER_SPLIT_ROWS 4096	/* tables from which two threads render */
 
 struct output {
 	enum out_format	 fmt;
@@ -236,7 +234,7 @@ parse_size(const char *arg)
 /*
  * fmt_duration(), returning the length.  Each unit's call has constant
  * divisors, which the compiler turns into multiplications: a table of
- * steps formats 95,000 durations.
+ * steps formats a duration per cell.
  */
 static size_t
 fmt_duration_len(char *buf, size_t size, int64_t ps)
@@ -737,52 +735,6 @@ output_discard(struct output *o)
 	free(o);
 }
 
-void
-output_append(struct output *o, struct output *part)
-{
-	struct texts *t = &o->texts, *pt = &part->texts;
-	size_t i;
-
-	if (part->ncells > 0)
-		output_end_row(part);
-	/*
-	 * Into an output without rows the part's rows move as they are: a
-	 * copy of a 15,000-row table was 3 MB of fresh pages to fault in.
-	 */
-	if (o->nrows == 0 && part->nrows > 0) {
-		free(o->rows);
-		o->rows = part->rows;
-		o->rowcap = part->rowcap;
-		part->rows = NULL;
-		part->rowcap = 0;
-	} else if (part->nrows > 0) {
-		if (o->nrows + part->nrows > o->rowcap) {
-			o->rowcap = o->nrows + part->nrows;
-			o->rows = xreallocarray(o->rows, o->rowcap,
-			    o->ncols * sizeof *o->rows);
-		}
-		memcpy(o->rows + o->nrows * o->ncols, part->rows,
-		    part->nrows * part->ncols * sizeof *part->rows);
-	}
-	o->nrows += part->nrows;
-	/* The part's cells point into its blocks: they become o's. */
-	if (pt->nblocks > 0) {
-		t->blocks = xreallocarray(t->blocks, t->nblocks + pt->nblocks,
-		    sizeof *t->blocks);
-		memcpy(t->blocks + t->nblocks, pt->blocks,
-		    pt->nblocks * sizeof *t->blocks);
-		if (t->nblocks == 0)
-			t->first_size = pt->first_size;
-		t->nblocks += pt->nblocks;
-		t->used = pt->used;
-		t->size = pt->size;
-		pt->nblocks = 0;
-	}
-	for (i = 0; i < part->nnotes; i++)
-		push_line(&o->notes, &o->nnotes, part->notes[i]);
-	output_discard(part);
-}
-
 /* Lines being built: rows are rendered without a stdio stream each. */
 struct line {
 	char	*s;
@@ -808,8 +760,8 @@ spaces(char *out, size_t n)
 
 /*
  * Room for a table's cell i of n more bytes, and the separator before
- * it: returns where the cell goes.  Reserved once, written directly: the
- * appends a cell took were a third of rendering 190,000 cells.
+ * it: returns where the cell goes.  Reserved once, written directly,
+ * rather than appended piece by piece.
  */
 static char *
 cell_start(struct line *l, int markdown, size_t i, size_t n)
@@ -943,52 +895,6 @@ render_rows(const struct output *o, const size_t *width, size_t from,
 	free(text.s);
 }
 
-/* The second half of a table's rows, rendered on a thread of its own. */
-struct render_half {
-	const struct output *o;
-	const size_t	*width;
-	size_t		 from;
-	struct line	 line;
-};
-
-static void *
-render_half_main(void *arg)
-{
-	struct render_half *h = arg;
-
-	render_rows(h->o, h->width, h->from, h->o->nrows, &h->line, NULL);
-	return NULL;
-}
-
-/*
- * A table's rows to o->fp, a long one's halves rendered on two threads:
- * on one, 190,000 cells were a fifth of a `steps` report while the other
- * core waited.
- */
-static void
-render_split(const struct output *o, const size_t *width)
-{
-	struct render_half h = { o, width, o->nrows, { NULL, 0, 0 } };
-	struct line line = { NULL, 0, 0 };
-	pthread_t second;
-	int threaded = 0;
-
-	if (o->nrows >= RENDER_SPLIT_ROWS) {
-		h.from = o->nrows / 2;
-		threaded = pthread_create(&second, NULL, render_half_main,
-		    &h) == 0;
-		if (!threaded)
-			h.from = o->nrows;
-	}
-	render_rows(o, width, 0, h.from, &line, o->fp);
-	if (threaded) {
-		pthread_join(second, NULL);
-		fwrite(h.line.s, 1, h.line.len, o->fp);
-	}
-	free(h.line.s);
-	free(line.s);
-}
-
 static void
 render_grid(struct output *o)
 {
@@ -1044,7 +950,12 @@ render_grid(struct output *o)
 		}
 		fputs("|\n", o->fp);
 	}
-	render_split(o, width);
+	{
+		struct line line = { NULL, 0, 0 };
+
+		render_rows(o, width, 0, o->nrows, &line, o->fp);
+		free(line.s);
+	}
 	if (o->nnotes > 0)
 		fputc('\n', o->fp);
 	for (i = 0; i < o->nnotes; i++)

@@ -60,12 +60,6 @@ void		 output_end_row(struct output *o);
 void		 output_more_rows(struct output *o, size_t shown, size_t total);
 /* Renders what is buffered and frees o; -1 if writing failed. */
 int		 output_finish(struct output *o);
-/*
- * Table and markdown: the rows (and notes) of part, an output of the same
- * format and columns filled apart (on another thread, say), added after
- * o's; frees part.  Titles stay o's.
- */
-void		 output_append(struct output *o, struct output *part);
 /* Frees o without rendering anything. */
 void		 output_discard(struct output *o);
 

@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "archive-api.h"
+#include <archive.h>
+#include <archive_entry.h>
+
 #include "err.h"
 #include "fdio.h"
 #include "gzip.h"
@@ -15,7 +17,6 @@
 #include "xmalloc.h"
 
 struct arc_reader {
-	const struct archive_api *api;
 	struct archive	*a;
 	char		*path;		/* for messages */
 	char		*name;		/* current entry, normalized */
@@ -91,7 +92,7 @@ arc_name_unsafe(const char *raw)
 static char *
 arc_error(struct arc_reader *r, const char *what)
 {
-	const char *msg = r->api->error_string(r->a);
+	const char *msg = archive_error_string(r->a);
 
 	return xasprintf("%s '%s': %s", what, r->path,
 	    msg != NULL ? msg : "unknown error");
@@ -101,22 +102,16 @@ int
 arc_open(struct arc_reader **rp, const char *path, char **cause)
 {
 	struct arc_reader *r = xcalloc(1, sizeof *r);
-	char *why;
 
 	r->path = xstrdup(path);
-	if ((r->api = archive_api(&why)) == NULL) {
-		*cause = xasprintf("cannot read archive '%s': %s", path, why);
-		free(why);
-		goto fail;
-	}
-	if ((r->a = r->api->read_new()) == NULL) {
+	if ((r->a = archive_read_new()) == NULL) {
 		*cause = xasprintf("cannot read archive '%s': out of memory",
 		    path);
 		goto fail;
 	}
-	r->api->read_support_filter_all(r->a);
-	r->api->read_support_format_all(r->a);
-	if (r->api->read_open_filename(r->a, path, 1 << 16) != ARCHIVE_OK) {
+	archive_read_support_filter_all(r->a);
+	archive_read_support_format_all(r->a);
+	if (archive_read_open_filename(r->a, path, 1 << 16) != ARCHIVE_OK) {
 		*cause = arc_error(r, "cannot read archive");
 		goto fail;
 	}
@@ -139,29 +134,29 @@ arc_next(struct arc_reader *r, struct arc_entry *e, char **cause)
 	free(r->name);
 	r->name = NULL;
 	r->have_entry = 0;
-	rc = r->api->read_next_header(r->a, &ae);
+	rc = archive_read_next_header(r->a, &ae);
 	if (rc == ARCHIVE_EOF)
 		return 0;
 	if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
 		*cause = arc_error(r, "cannot read archive");
 		return -1;
 	}
-	if ((raw = r->api->entry_pathname(ae)) == NULL &&
-	    (raw = r->api->entry_pathname_utf8(ae)) == NULL) {
+	if ((raw = archive_entry_pathname(ae)) == NULL &&
+	    (raw = archive_entry_pathname_utf8(ae)) == NULL) {
 		*cause = xasprintf("cannot read archive '%s': an entry has "
 		    "no name", r->path);
 		return -1;
 	}
 	r->name = arc_normalize(raw);
 	r->have_entry = 1;
-	r->entry_in = r->api->filter_bytes(r->a, -1);
+	r->entry_in = archive_filter_bytes(r->a, -1);
 	e->name = r->name;
 	e->raw_name = (char *)raw;
 	e->unsafe = arc_name_unsafe(raw);
-	if ((e->link = (char *)r->api->entry_hardlink(ae)) != NULL)
+	if ((e->link = (char *)archive_entry_hardlink(ae)) != NULL)
 		e->type = ARC_HARDLINK;
 	else
-		switch (r->api->entry_filetype(ae)) {
+		switch (archive_entry_filetype(ae)) {
 		case AE_IFREG:
 			e->type = ARC_FILE;
 			break;
@@ -170,18 +165,18 @@ arc_next(struct arc_reader *r, struct arc_entry *e, char **cause)
 			break;
 		case AE_IFLNK:
 			e->type = ARC_SYMLINK;
-			e->link = (char *)r->api->entry_symlink(ae);
+			e->link = (char *)archive_entry_symlink(ae);
 			break;
 		default:
 			e->type = ARC_SPECIAL;
 			break;
 		}
-	e->size = r->api->entry_size_is_set(ae) ?
-	    (int64_t)r->api->entry_size(ae) : -1;
+	e->size = archive_entry_size_is_set(ae) ?
+	    (int64_t)archive_entry_size(ae) : -1;
 	/* Saturated: a header may say any year at all. */
-	e->mtime_ns = r->api->entry_mtime_is_set(ae) ?
-	    ps_add(ps_mul((int64_t)r->api->entry_mtime(ae), 1000000000),
-	    r->api->entry_mtime_nsec(ae)) : 0;
+	e->mtime_ns = archive_entry_mtime_is_set(ae) ?
+	    ps_add(ps_mul((int64_t)archive_entry_mtime(ae), 1000000000),
+	    archive_entry_mtime_nsec(ae)) : 0;
 	return 1;
 }
 
@@ -195,7 +190,7 @@ entry_limits(struct arc_reader *r, int64_t out, char **cause)
 {
 	char *why = NULL;
 
-	if (inflate_check(r->api->filter_bytes(r->a, -1) - r->entry_in, out,
+	if (inflate_check(archive_filter_bytes(r->a, -1) - r->entry_in, out,
 	    &why) == 0)
 		return 0;
 	*cause = xasprintf("entry '%s' of '%s' %s", r->name, r->path, why);
@@ -217,7 +212,7 @@ arc_copy(struct arc_reader *r, int fd, int64_t max, char **cause)
 		return -1;
 	}
 	buf = xmalloc(CHUNK);
-	while ((n = r->api->read_data(r->a, buf, CHUNK)) != 0) {
+	while ((n = archive_read_data(r->a, buf, CHUNK)) != 0) {
 		if (n < 0) {
 			char *what = xasprintf("cannot read entry '%s' of",
 			    r->name);
@@ -270,7 +265,7 @@ arc_read(struct arc_reader *r, int64_t max, uint8_t **buf, size_t *len,
 			cap *= 2;
 			*buf = xreallocarray(*buf, cap, 1);
 		}
-		if ((n = r->api->read_data(r->a, *buf + *len, cap - *len)) == 0)
+		if ((n = archive_read_data(r->a, *buf + *len, cap - *len)) == 0)
 			break;
 		if (n < 0) {
 			char *what = xasprintf("cannot read entry '%s' of",
@@ -310,7 +305,7 @@ arc_close(struct arc_reader *r)
 	if (r == NULL)
 		return;
 	if (r->a != NULL)
-		r->api->read_free(r->a);
+		archive_read_free(r->a);
 	free(r->name);
 	free(r->path);
 	free(r);

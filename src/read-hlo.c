@@ -183,8 +183,8 @@ launch_of(const char *opcode)
 }
 
 /*
- * launch_of() once per opcode of a module, by its id in m->strings: run
- * per instruction, its 41 string compares were a sixth of reading one.
+ * launch_of() once per opcode of a module, by its id in m->strings: its
+ * string compares are too many to run per instruction.
  */
 struct launch_memo {
 	uint8_t		*by_id;		/* launch + 1; 0 not yet known */

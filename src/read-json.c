@@ -14,7 +14,6 @@
 #include "err.h"
 #include "gzip.h"
 #include "json-lex.h"
-#include "lex-ahead.h"
 #include "ptime.h"
 #include "read-ahead.h"
 #include "read-json.h"
@@ -397,14 +396,8 @@ struct jr {
 	int		 pass;		/* 1: metadata and counts; 2: a batch */
 	char		*what;		/* a callback's error */
 	struct pf_read_stats *rs;
-	struct json_lex	*lx;		/* the pass's parser, or */
-	struct lex_ahead *la;		/* its parser in a thread */
+	struct json_lex	*lx;		/* the pass's parser */
 	size_t		 budget;
-	/*
-	 * A plain file that may use two threads is tokenized ahead (its
-	 * tokenizing is the slow part); a gzip'd one is inflated ahead.
-	 */
-	int		 lex_ahead;
 
 	/*
 	 * Pass 1 also keeps the events while they fit budget (storing), so
@@ -788,7 +781,6 @@ close_event(struct jr *jr, struct jline *l)
 		fail(jr, "%s", msg);
 	else if (jr->deferred == NULL)
 		jr->deferred = xasprintf("at %s %" PRIu64 ": %s", byte_kind(jr),
-		    jr->la != NULL ? lex_ahead_offset(jr->la) :
 		    json_lex_offset(jr->lx), msg);
 	free(msg);
 	return jr->pass != 2;
@@ -1436,19 +1428,7 @@ run_pass(struct jr *jr, char **cause)
 	jr->offset = 0;
 	jr->depth = jr->top = jr->top_events = jr->evd = jr->in_args = 0;
 	jr->saw_events = 0;
-	if (!jr->lex_ahead || (jr->la = lex_ahead_start(jr->gz, READ_CHUNK,
-	    &callbacks, jr)) == NULL)
-		rc = run_inflated(jr, cause);
-	else {
-		rc = lex_ahead_run(jr->la, &jr->offset, cause);
-		if (rc == -2)
-			rc = -1;	/* gzr_read()'s error, in *cause */
-		else
-			rc = pass_end(jr, rc, lex_ahead_offset(jr->la),
-			    lex_ahead_error(jr->la), cause);
-		lex_ahead_stop(jr->la);
-		jr->la = NULL;
-	}
+	rc = run_inflated(jr, cause);
 	free(jr->what);
 	jr->what = NULL;
 	return rc;
@@ -1802,8 +1782,8 @@ json_close(struct json_trace *jt)
 }
 
 int
-json_open(const char *path, size_t budget, int nthreads,
-    struct json_trace **out, struct pf_read_stats *rs, char **cause)
+json_open(const char *path, size_t budget, struct json_trace **out,
+    struct pf_read_stats *rs, char **cause)
 {
 	struct json_trace *jt = xcalloc(1, sizeof *jt);
 	struct jr *jr = &jt->jr;
@@ -1829,7 +1809,6 @@ json_open(const char *path, size_t budget, int nthreads,
 		return -1;
 	}
 	jr->gz = gzr_open(jr->fd);
-	jr->lex_ahead = nthreads >= 2 && !gzip_magic_at(jr->fd);
 	jr->pass = 1;
 	jr->storing = 1;
 	if (run_pass(jr, cause) == -1) {
@@ -1916,7 +1895,7 @@ json_read_budget(const char *path, size_t budget, const struct pf_handler *h,
 	struct json_trace *jt;
 	int rc;
 
-	if (json_open(path, budget, 2, &jt, rs, cause) == -1)
+	if (json_open(path, budget, &jt, rs, cause) == -1)
 		return -1;
 	rc = json_emit(jt, h, cause);
 	json_close(jt);

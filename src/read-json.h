@@ -58,20 +58,18 @@ int	json_read_budget(const char *path, size_t budget,
  * planes one by one (load.c classifies them on threads):
  *
  *	struct json_trace *jt;
- *	if (json_open(path, JSON_BATCH_BYTES, 2, &jt, &rs, &cause) == -1) ...;
+ *	if (json_open(path, JSON_BATCH_BYTES, &jt, &rs, &cause) == -1) ...;
  *	rc = json_emit(jt, &h1, &cause); ... rc = json_emit(jt, &h2, &cause);
  *	json_close(jt);
  *
  * json_open() makes the first pass (its errors are json_read()'s, but for
  * those found only in a batch, which the emits return); each json_emit()
- * gives the whole stream as json_read() does.  nthreads: the threads the
- * file may use; with two or more, a plain file is tokenized ahead on a
- * second one (lex-ahead.h), as json_read() does.
+ * gives the whole stream as json_read() does.
  */
 struct json_trace;
 
-int	json_open(const char *path, size_t budget, int nthreads,
-	    struct json_trace **jt, struct pf_read_stats *rs, char **cause);
+int	json_open(const char *path, size_t budget, struct json_trace **jt,
+	    struct pf_read_stats *rs, char **cause);
 int	json_emit(struct json_trace *jt, const struct pf_handler *h,
 	    char **cause);
 /*

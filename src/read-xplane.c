@@ -9,9 +9,7 @@
 #include "proto/xplane.pb-c.h"
 
 #include "arena.h"
-#include "cpu.h"
 #include "err.h"
-#include "line-pipe.h"
 #include "ptime.h"
 #include "read-xplane.h"
 #include "varint.h"
@@ -337,8 +335,6 @@ struct walker {
 	size_t		 scratch_cap;
 	int		 ahead;		/* reading a line before its turn */
 	int		 keyed_stats_only;	/* the handler's */
-	size_t		 pipe_min_bytes;	/* xspace_pipe_lines() */
-	int		 pext;		/* cpu_fast_pext() */
 };
 
 static int
@@ -405,7 +401,7 @@ get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
 		return 0;
 	}
 	if (p >= c->end || w->limit - p < 10 ||
-	    (n = varint_word(p, v, w->pext)) == 0 ||
+	    (n = varint_word(p, v)) == 0 ||
 	    n > (size_t)(c->end - p))
 		return get_varint_slow(w, c, v, msg);	/* and its message */
 	c->p = p + n;
@@ -1032,10 +1028,7 @@ scratch_stat(struct walker *w, size_t n)
 	return &w->scratch[n];
 }
 
-/*
- * The hot loop: one XEvent, decoded by hand.  Inlined in both its loops
- * (read_line()'s and a piped line's): called, it cost 5% more.
- */
+/* The hot loop: one XEvent, decoded by hand, inlined in read_line(). */
 static inline __attribute__((always_inline)) int
 decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
     int64_t line_ps, struct pf_event *ev)
@@ -1054,7 +1047,7 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
 	 */
 #define USUAL_FIELD(number, to)						\
 	if (c.p < c.end && *c.p == ((number) << 3 | WT_VARINT)) {	\
-		if (roomy && (n = varint_word(c.p + 1, &v, w->pext)) != 0 && \
+		if (roomy && (n = varint_word(c.p + 1, &v)) != 0 && \
 		    n < (size_t)(c.end - c.p))				\
 			c.p += 1 + n;					\
 		else if (c.p++, get_varint(w, &c, &v, msg) == -1)	\
@@ -1274,8 +1267,8 @@ scan_line(struct walker *w, struct cur c, struct line_head *lh)
 
 /*
  * The next event of line fields c, decoded into *ev and its times checked:
- * 1, 0 past the line's last, or -1 with w->cause set.  Inlined in both
- * event loops (read_line()'s and a piped line's).
+ * 1, 0 past the line's last, or -1 with w->cause set.  Inlined in
+ * read_line()'s event loop.
  */
 static inline __attribute__((always_inline)) int
 next_event(struct walker *w, struct cur *c, const struct plane_tables *t,
@@ -1312,90 +1305,6 @@ next_event(struct walker *w, struct cur *c, const struct plane_tables *t,
 	return 0;
 }
 
-/* Whether the line's events are decoded on a thread (xspace_pipe_lines). */
-static int
-is_piped(const struct walker *w, const struct line_head *lh,
-    const struct pf_handler *h)
-{
-	return w->pipe_min_bytes > 0 && !w->ahead && h->event != NULL &&
-	    (size_t)(lh->c.end - lh->c.p) >= w->pipe_min_bytes;
-}
-
-/* The decoding side of a piped line, on the pipe's thread. */
-struct line_decode {
-	struct walker	 w;	/* its own scratch, stats and cause */
-	struct cur	 c;	/* the events not yet decoded */
-	const struct plane_tables *t;
-	const struct pf_plane *plane;
-	const struct pf_line *line;
-};
-
-static int
-decode_batch(void *arg, struct event_batch *b)
-{
-	struct line_decode *d = arg;
-	struct walker *w = &d->w;
-	struct pf_event ev;
-	int got = 1;
-
-	w->rs = &b->rs;
-	while (b->n < EVENT_BATCH_MAX &&
-	    (got = next_event(w, &d->c, d->t, d->plane, d->line, &ev)) == 1)
-		event_batch_add(b, &ev);
-	if (got == -1) {
-		b->failed = 1;
-		b->cause = w->cause;
-		w->cause = NULL;
-	}
-	b->end = (size_t)(d->c.p - w->base);
-	return !b->failed && d->c.p < d->c.end;
-}
-
-/*
- * The events of line c through a pipe (line-pipe.h), *rc set as
- * read_line()'s loop sets it: 0, -1 or a handler's value.  Returns 0 when
- * no thread could start (nothing read).
- */
-static int
-read_events_piped(struct walker *w, struct cur c, const struct plane_tables *t,
-    const struct pf_plane *plane, const struct pf_line *line,
-    const struct pf_handler *h, int *rcp)
-{
-	struct line_decode d;
-	struct line_pipe *p;
-	struct event_batch *b;
-	int rc = 0;
-	size_t i;
-
-	d.w = *w;
-	d.w.scratch = NULL;
-	d.w.scratch_cap = 0;
-	d.w.cause = NULL;
-	d.c = c;
-	d.t = t;
-	d.plane = plane;
-	d.line = line;
-	if ((p = line_pipe_start(decode_batch, &d)) == NULL)
-		return 0;
-	while (rc == 0 && (b = line_pipe_next(p)) != NULL) {
-		for (i = 0; rc == 0 && i < b->n; i++)
-			rc = h->event(h->ctx, plane, line, &b->ev[i]);
-		w->rs->missing_event_metadata += b->rs.missing_event_metadata;
-		w->rs->missing_stat_metadata += b->rs.missing_stat_metadata;
-		if (rc == 0 && b->failed) {
-			w->cause = b->cause;
-			b->cause = NULL;
-			rc = -1;
-		}
-		if (rc == 0)
-			source_release(w->src, &w->released, b->end);
-	}
-	line_pipe_stop(p);
-	free(d.w.scratch);
-	*rcp = rc;
-	return 1;
-}
-
 /* One XLine, its header scanned: its events in order. */
 static int
 read_line(struct walker *w, const struct line_head *lh,
@@ -1413,10 +1322,6 @@ read_line(struct walker *w, const struct line_head *lh,
 	line.display_name = xstrndup(lh->display.ptr, lh->display.len);
 	rc = h->line_begin != NULL ? h->line_begin(h->ctx, plane, &line) : 0;
 	if (rc == PF_SKIP)
-		c.p = c.end;
-	/* Without a thread for the pipe, the loop reads it here. */
-	if (rc == 0 && is_piped(w, lh, h) &&
-	    read_events_piped(w, c, t, plane, &line, h, &rc))
 		c.p = c.end;
 	for (n = 0; rc == 0; n++) {
 		struct pf_event ev;
@@ -1590,7 +1495,6 @@ struct xspace {
 	struct cur	*planes;
 	char		**plane_names;	/* "" where unreadable */
 	size_t		 nplanes;
-	size_t		 pipe_min_bytes;
 };
 
 /*
@@ -1665,7 +1569,6 @@ xspace_open(struct source *src, const char *path, struct xspace **out,
 	w.limit = src->data + src->size;
 	w.src = src;
 	w.rs = &rs;
-	w.pext = cpu_fast_pext();
 	xs->src = src;
 	xs->space.path = path;
 	/* Hostnames, errors and warnings follow the planes on the wire. */
@@ -1753,9 +1656,7 @@ xspace_read_plane(const struct xspace *xs, size_t i,
 	w.src = xs->src;
 	w.rs = rs;
 	w.released = (size_t)(xs->planes[i].p - w.base);
-	w.pipe_min_bytes = xs->pipe_min_bytes;
 	w.keyed_stats_only = h->keyed_stats_only;
-	w.pext = cpu_fast_pext();
 	rc = read_plane(&w, xs->planes[i], h);
 	if (rc == -1)
 		*cause = w.cause;
@@ -1763,12 +1664,6 @@ xspace_read_plane(const struct xspace *xs, size_t i,
 		free(w.cause);
 	free(w.scratch);
 	return rc;
-}
-
-void
-xspace_pipe_lines(struct xspace *xs, size_t min_bytes)
-{
-	xs->pipe_min_bytes = min_bytes;
 }
 
 void
@@ -1789,14 +1684,6 @@ int
 xplane_read(struct source *src, const char *path, const struct pf_handler *h,
     struct pf_read_stats *rs, char **cause)
 {
-	return xplane_read_piped(src, path, h, rs, cause, 0);
-}
-
-int
-xplane_read_piped(struct source *src, const char *path,
-    const struct pf_handler *h, struct pf_read_stats *rs, char **cause,
-    size_t pipe_min_bytes)
-{
 	struct xspace *xs;
 	size_t i;
 	int rc;
@@ -1805,7 +1692,6 @@ xplane_read_piped(struct source *src, const char *path,
 	rs->bytes = src->size;
 	if (xspace_open(src, path, &xs, cause) == -1)
 		return -1;
-	xspace_pipe_lines(xs, pipe_min_bytes);
 	rc = xspace_read_space(xs, h);
 	for (i = 0; rc == 0 && i < xs->nplanes; i++)
 		rc = xspace_read_plane(xs, i, h, rs, cause);

@@ -18,10 +18,6 @@
 int	xplane_read(struct source *src, const char *path,
 	    const struct pf_handler *h, struct pf_read_stats *stats,
 	    char **cause);
-/* The same, lines of pipe_min_bytes or more piped (xspace_pipe_lines()). */
-int	xplane_read_piped(struct source *src, const char *path,
-	    const struct pf_handler *h, struct pf_read_stats *stats,
-	    char **cause, size_t pipe_min_bytes);
 
 /*
  * Whether the first n bytes of a file can start an XSpace (its first
@@ -49,12 +45,6 @@ int	xspace_read_space(const struct xspace *xs, const struct pf_handler *h);
 int	xspace_read_plane(const struct xspace *xs, size_t i,
 	    const struct pf_handler *h, struct pf_read_stats *rs,
 	    char **cause);
-/*
- * Lines of min_bytes or more are decoded on a thread of their own while
- * the plane's thread handles their events (line-pipe.h); 0, the default:
- * none.  Same stream, same errors.
- */
-void	xspace_pipe_lines(struct xspace *xs, size_t min_bytes);
 void	xspace_free(struct xspace *xs);
 
 /*

@@ -10,7 +10,6 @@
 
 #include "err.h"
 #include "report.h"
-#include "report-cache.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -285,19 +284,17 @@ report_open(struct report *r, int npaths, char **paths)
 		free(cause);
 		exit(EXIT_TROUBLE);
 	}
-	index_pack(r->ix, INDEX_PACKABLE & ~r->needs);
-	r->nbad = index_refresh(r->ix, &r->found);
-	if (r->nbad == -1)
-		exit(EXIT_TROUBLE);
-	if (index_unpack(r->ix, r->needs, &cause) == -1) {
-		jp_warnx("index '%s': %s", r->db_path, cause);
+	if (r->events && index_want_events(r->ix, &cause) == -1) {
+		jp_warnx("%s", cause);
 		free(cause);
 		exit(report_close(r, EXIT_TROUBLE));
 	}
+	r->nbad = index_refresh(r->ix, &r->found);
+	if (r->nbad == -1)
+		exit(EXIT_TROUBLE);
 	/*
 	 * The report reads one snapshot in one read transaction: outside
-	 * one, SQLite locks, stats and unlocks the index for every query
-	 * (a sixth of a per-device report on 8,000 devices).
+	 * one, SQLite locks, stats and unlocks the index for every query.
 	 */
 	(void)sqlite3_exec(index_db(r->ix), "BEGIN", NULL, NULL, NULL);
 	if (check_filter(r, "device", r->device_glob, "p.name",
@@ -306,19 +303,6 @@ report_open(struct report *r, int npaths, char **paths)
 	/* Every profile unreadable (each one reported): nothing to show. */
 	if (r->nbad > 0 && (size_t)r->nbad == found_profiles(&r->found))
 		exit(report_close(r, EXIT_TROUBLE));
-}
-
-void
-report_remember(struct report *r, int argc, char **argv)
-{
-	int status;
-
-	/* Unreadable files are read again each time: nothing to remember. */
-	if (r->nbad > 0)
-		return;
-	r->remembered = 1;
-	if (report_cache_replay(r->ix, argc, argv, &status))
-		exit(report_close(r, status));
 }
 
 const char *
@@ -375,10 +359,7 @@ report_close(struct report *r, int status)
 {
 	int bad = r->nbad;
 
-	/* The answer is remembered in a write transaction of its own. */
 	report_end_snapshot(r);
-	if (r->remembered)
-		status = report_cache_store(r->ix, status);
 	index_close(r->ix);
 	found_release(&r->found);
 	free(r->db_owned);

@@ -8,7 +8,6 @@
  *	while ((ch = getopt_long(...)) != -1)
  *		if (!report_option(&r, ch, optarg)) switch (ch) { ... }
  *	report_open(&r, argc - optind, argv + optind);   (exits 2 on failure)
- *	report_remember(&r, argc, argv);   (optional: exits with a warm answer)
  *	... SQL with report_filter_sql(&r), report_bind_filters() ...
  *	return report_close(&r, EXIT_OK);
  */
@@ -51,15 +50,11 @@ struct report {
 	const char	*run_glob;
 	int		 latest;
 	int		 include_compile_work;	/* ops of autotuning too */
-	/*
-	 * The packable tables (INDEX_HOST_EVENTS...) the command reads: a
-	 * refresh packs the others, and report_open() unpacks these.
-	 */
-	unsigned	 needs;
+	/* Reads an event-level table (index_want_events()). */
+	int		 events;
 	struct found	 found;
 	struct index	*ix;
 	int		 nbad;		/* files that could not be read */
-	int		 remembered;	/* report_remember() was called */
 	char		*db_owned;
 };
 
@@ -76,13 +71,6 @@ void	report_open(struct report *r, int npaths, char **paths);
  * sees one snapshot of the index; report_close() does it too.
  */
 void	report_end_snapshot(struct report *r);
-/*
- * For a report whose output depends on the index and its command line
- * alone: when the index remembers the answer to this command line on
- * these files, prints it and exits; else what the report prints is
- * remembered at report_close() (report-cache.h).
- */
-void	report_remember(struct report *r, int argc, char **argv);
 /*
  * SQL: whether the device (plane) name in column col matches --device,
  * parameter ?102: the whole name or the part after its ':'.

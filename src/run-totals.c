@@ -9,14 +9,6 @@
 #include "run-totals.h"
 #include "xmalloc.h"
 
-const char *
-run_totals_columns(void)
-{
-	return "o.name, o.module, o.category, o.count, o.total_ps, "
-	    "o.self_ps, o.min_ps, o.max_ps, o.flops, o.bytes_accessed, "
-	    "o.framework_op, o.source, o.source_function";
-}
-
 int
 run_totals_mark_stale(struct index *ix, const char *run, char **cause)
 {
@@ -38,7 +30,8 @@ static int
 store_rows(struct index *ix, const struct part *pt, const struct op_row *rows,
     size_t n, char **cause)
 {
-	struct index_rows *w = index_rows_new(ix, "run_totals", 17);
+	struct index_rows *w = index_rows_new(ix, "run_totals",
+	    4 + (int)op_rows_ncolumns());
 	size_t i;
 	int rc = 0;
 
@@ -49,24 +42,7 @@ store_rows(struct index *ix, const struct part *pt, const struct op_row *rows,
 		index_rows_text(w, 2, pt->device);
 		index_rows_int(w, 3, pt->kernels);
 		index_rows_int(w, 4, pt->compile_work);
-		index_rows_text(w, 5, row->name);
-		index_rows_text(w, 6, row->module);
-		index_rows_text(w, 7, row->category);
-		index_rows_int(w, 8, row->count);
-		index_rows_int(w, 9, row->total_ps);
-		index_rows_int(w, 10, row->self_ps);
-		if (row->has_min)
-			index_rows_int(w, 11, row->min_ps);
-		if (row->has_max)
-			index_rows_int(w, 12, row->max_ps);
-		if (row->has_flops)
-			index_rows_int(w, 13, row->flops);
-		if (row->has_bytes)
-			index_rows_int(w, 14, row->bytes);
-		index_rows_text(w, 15, row->framework_op);
-		index_rows_text(w, 16, row->source);
-		index_rows_text(w, 17, row->source_function);
-		rc = index_rows_end(w, cause);
+		rc = op_rows_store(w, 5, row, cause);
 	}
 	if (rc == 0)
 		rc = index_rows_flush(w, cause);
@@ -142,8 +118,8 @@ run_files(struct index *ix, const char *run)
 
 /*
  * A run of one file gets no totals: its file's rows are as few, and
- * summing them again cost a cold report on one profile a tenth of its
- * time.  Readers take that file's rows (op_rows_query()).
+ * summing them again would only slow a cold report on one profile.
+ * Readers take that file's rows (op_rows_query()).
  */
 static int
 rebuild_run(struct index *ix, const char *run, char **cause)

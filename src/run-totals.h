@@ -1,8 +1,8 @@
 /*
  * Op and kernel totals per run (files.run) and device name, summed over
  * the run's files: `top` on whole runs reads these few rows instead of one
- * per file, device and op (348,480 of them on 99 hosts of 8 GPUs, 220
- * ops).  Only runs of two files or more have them: a run of one file
+ * per file, device and op (hundreds of thousands on a logdir of many
+ * hosts).  Only runs of two files or more have them: a run of one file
  * reads that file's rows, as few.
  *
  * Storing or forgetting a file marks its run stale (index-write.c);
@@ -24,12 +24,11 @@ int		 run_totals_mark_stale(struct index *ix, const char *run,
 int		 run_totals_rebuild(struct index *ix, int in_transaction,
 		    char **cause);
 /*
- * The SELECT list of the totals o, in the columns of op_rows_columns();
- * rows of run R (of two files or more) are those "WHERE o.run = R", of
- * its kernels "AND
- * o.kernels = 1", of its autotuning "AND o.compile_work", of a device
- * "AND o.device = '/device:GPU:0'" (its planes' name).
+ * The totals o are read as the ops are, by op_rows_columns(0) (their
+ * columns have the same names); rows of run R (of two files or more) are
+ * those "WHERE o.run = R", of its kernels "AND o.kernels = 1", of its
+ * autotuning "AND o.compile_work", of a device "AND o.device =
+ * '/device:GPU:0'" (its planes' name).
  */
-const char	*run_totals_columns(void);
 
 #endif

@@ -1,8 +1,7 @@
 /*
  * A ring of slots that a thread of its own fills in turn, at most all of
  * them ahead of the caller, who takes them in the same order: the engine
- * of read-ahead.c (inflating), lex-ahead.c (tokenizing) and line-pipe.c
- * (decoding XSpace events).
+ * of read-ahead.c (inflating).
  *
  *	struct slot_ring r;
  *	if (slot_ring_start(&r, NSLOTS, fill, owner) == -1) ... no thread ...;

@@ -50,8 +50,8 @@ cmp_double(const void *a, const void *b)
 
 /*
  * Samples are mostly a device's few dozen steps, sorted thousands of times
- * per report: insertion sort there, where qsort()'s setup cost 9,000
- * instructions a call.  Numbers here are never NaN, so both sort alike.
+ * per report: insertion sort there, where qsort()'s setup costs more
+ * than the sort.  Numbers here are never NaN, so both sort alike.
  */
 #define SORT_SMALL	32
 

@@ -60,7 +60,6 @@ summary_load(struct summary *s, const struct report *opts,
 	}
 	/* A fresh report per side: report_close() clears it. */
 	r = *opts;
-	r.needs |= INDEX_STEPS;
 	report_open(&r, 1, (char **)&path);
 	summary_from_index(s, &r, path);
 	return report_close(&r, EXIT_OK);

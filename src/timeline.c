@@ -200,8 +200,8 @@ digit_bits(size_t n, int key_bits)
 /*
  * v sorted by start, a digit at a time from the lowest (a radix sort),
  * over the bits where starts differ, with tmp (n more) as the other
- * buffer.  qsort()'s calls of a comparison were 8% of a cold top on a TPU
- * profile, whose lines interleave in its busy sets.  Equal starts stay in
+ * buffer: qsort() calls a comparison per step, and a TPU profile's lines
+ * interleave in its busy sets.  Equal starts stay in
  * any order: they merge into one interval whatever their ends.
  */
 static void

@@ -1,11 +1,9 @@
 /*
  * A protobuf varint of up to 8 bytes decoded from one 8-byte word, with no
- * branch on its length: the reader's hot loop (read-xplane.c).  A byte at
- * a time took as many instructions, but events' times of 2 to 7 bytes
- * mispredicted its exit (one core, 2.5 million events: 294 -> 277 ms).
- * Where the CPU has a fast PEXT (cpu.h), one instruction gathers the 7-bit
- * groups: 552 -> 491 M instructions for a cold top of cmdbuf-train;
- * elsewhere three steps join them, pairs, then fours, then eights.
+ * branch on its length: the reader's hot loop (read-xplane.c), where a
+ * byte at a time mispredicts its exit on events' times of 2 to 7 bytes
+ * (bench/RESULTS.md).  Three steps join the 7-bit groups: pairs, then
+ * fours, then eights.
  */
 #ifndef JAXPROF_VARINT_H
 #define JAXPROF_VARINT_H
@@ -18,29 +16,12 @@
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define VARINT_WORDWISE	1
 #endif
-#if defined(VARINT_WORDWISE) && defined(__x86_64__)
-#define VARINT_PEXT	1
-#endif
-
-#ifdef VARINT_PEXT
-/* PEXT as an instruction: the compiler is not told to target BMI2. */
-static inline uint64_t
-varint_pext(uint64_t x, uint64_t mask)
-{
-	uint64_t r;
-
-	__asm__("pextq %2, %1, %0" : "=r"(r) : "r"(x), "rm"(mask));
-	return r;
-}
-#endif
-
 /*
  * The varint at p (8 bytes readable there) into *v; its length, or 0 when
- * it is longer than 8 bytes.  pext: the CPU has a fast PEXT
- * (cpu_fast_pext()); ignored where there is none.
+ * it is longer than 8 bytes.
  */
 static inline size_t
-varint_word(const uint8_t *p, uint64_t *v, int pext)
+varint_word(const uint8_t *p, uint64_t *v)
 {
 #ifdef VARINT_WORDWISE
 	uint64_t x, stops, mask;
@@ -50,14 +31,6 @@ varint_word(const uint8_t *p, uint64_t *v, int pext)
 	if (stops == 0)
 		return 0;
 	mask = (stops ^ (stops - 1)) & 0x7f7f7f7f7f7f7f7fULL;
-#ifdef VARINT_PEXT
-	/* Laid out first: most CPUs of the last ten years have it. */
-	if (__builtin_expect(pext, 1)) {
-		*v = varint_pext(x, mask);
-		return (size_t)__builtin_ctzll(stops) / 8 + 1;
-	}
-#endif
-	(void)pext;
 	x &= mask;
 	x = (x & 0x007f007f007f007fULL) | (x & 0x7f007f007f007f00ULL) >> 1;
 	x = (x & 0x00003fff00003fffULL) | (x & 0x3fff00003fff0000ULL) >> 2;
@@ -68,7 +41,6 @@ varint_word(const uint8_t *p, uint64_t *v, int pext)
 	uint64_t x = 0;
 	size_t i;
 
-	(void)pext;
 	for (i = 0; i < 8; i++) {
 		x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
 		if (p[i] < 0x80) {

@@ -13,7 +13,7 @@
 
 #include "check_suites.h"
 #include "classify.h"
-#include "load.h"
+#include "formats.h"
 #include "read-xplane.h"
 #include "source.h"
 #include "timeline.h"

@@ -18,14 +18,13 @@
 #include <unistd.h>
 
 #include <sqlite3.h>
-#include <zstd.h>
 
 #include "check_suites.h"
 #include "discover.h"
 #include "index.h"
 #include "index-int.h"
 #include "index-schema.h"
-#include "load.h"
+#include "formats.h"
 #include "read-hlo.h"
 #include "transfer-totals.h"
 #include "xmalloc.h"
@@ -113,7 +112,7 @@ q_exec(sqlite3 *db, const char *sql)
 static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
 	"compile_phases", "executions", "gaps", "host_events", "scopes",
-	"programs", "hlo_instructions", "transfer_totals", "packed_rows",
+	"programs", "hlo_instructions", "transfer_totals",
 };
 
 /* Rows of table that belong to the file at path. */
@@ -190,6 +189,7 @@ START_TEST(test_refresh)
 	size_t i;
 
 	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_msg(index_want_events(ix, &cause) == 0, "%s", cause);
 	ck_assert_int_eq(refresh(ix), 0);
 	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM files", NULL), 2);
 	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM selected", NULL), 2);
@@ -430,6 +430,7 @@ START_TEST(test_store_halves)
 	ck_assert_uint_gt(told.ninstrs, 0);
 
 	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_msg(index_want_events(ix, &cause) == 0, "%s", cause);
 	ck_assert_int_eq(refresh(ix), 0);
 	old_id = file_id(ix, file_a);
 	stored = file_dump(ix, file_a);
@@ -651,6 +652,7 @@ START_TEST(test_host_events_ahead)
 	/* At once, then again in halves with the host events ahead. */
 	changed_file(&ff, path, "host0");
 	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_msg(index_want_events(ix, &cause) == 0, "%s", cause);
 	ck_assert_int_eq(refresh(ix), 0);	/* as jaxprof stores it */
 	refreshed = file_dump(ix, path);
 	events_ahead = host_events_dump(ix, path);
@@ -752,6 +754,7 @@ START_TEST(test_host_events_two_planes)
 
 	/* Stored as jaxprof stores it, then at once. */
 	ck_assert_msg(index_open(&ix, db_path, &cause) == 0, "%s", cause);
+	ck_assert_msg(index_want_events(ix, &cause) == 0, "%s", cause);
 	ck_assert_int_eq(refresh(ix), 0);
 	ahead = host_events_dump(ix, path);
 	ck_assert_ptr_nonnull(strstr(ahead, "/host:CPX|"));
@@ -848,7 +851,7 @@ END_TEST
 
 /*
  * Rows inserted many to a statement (index-rows.c) land as one at a time
- * would: in order, NULL where no value was set, texts copied or kept.
+ * would: in order, NULL where no value was set, texts copied or not.
  */
 START_TEST(test_rows)
 {
@@ -900,338 +903,6 @@ START_TEST(test_rows)
 	free(cause);
 	index_rows_free(r);
 	index_close(ix);
-}
-END_TEST
-
-/* A row of packed_rows for host_events holding the n bytes of cells. */
-static void
-put_packed(struct index *ix, const unsigned char *cells, size_t n,
-    int64_t rows)
-{
-	unsigned char z[256];
-	size_t nz = ZSTD_compress(z, sizeof z, cells, n, 1);
-	sqlite3_stmt *st;
-
-	ck_assert(!ZSTD_isError(nz));
-	ck_assert_int_eq(sqlite3_prepare_v2(index_db(ix), "INSERT INTO "
-	    "packed_rows VALUES (1, 'host_events', ?, ?, ?)", -1, &st, NULL),
-	    SQLITE_OK);
-	sqlite3_bind_int64(st, 1, rows);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)n);
-	sqlite3_bind_blob(st, 3, z, (int)nz, SQLITE_STATIC);
-	ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
-	sqlite3_finalize(st);
-}
-
-/* A new index at db_path packing host events, a write open: its writer. */
-static struct index_rows *
-packing_writer(struct index **ix)
-{
-	char *cause = NULL;
-
-	ck_assert_msg(index_open(ix, db_path, &cause) == 0, "%s", cause);
-	index_pack(*ix, INDEX_HOST_EVENTS);
-	q_exec(index_db(*ix), "BEGIN");
-	return index_rows_new(*ix, "host_events", 7);
-}
-
-/* The writer's rows flushed (packed), the write committed. */
-static void
-packing_done(struct index *ix, struct index_rows *r)
-{
-	char *cause = NULL;
-
-	ck_assert_msg(index_rows_flush(r, &cause) == 0, "%s", cause);
-	index_rows_free(r);
-	q_exec(index_db(ix), "COMMIT");
-}
-
-/*
- * Rows packed (index_pack()) come back from index_unpack() as they went
- * in, integers at both ends of their range, NULLs and texts alike; cells
- * that do not decode are an error that leaves the index as it was.
- */
-START_TEST(test_packed_rows)
-{
-	static const int64_t ints[] = { INT64_MIN, -129, -1, 0, 1, 127, 128,
-	    INT64_MAX };
-	/* An integer whose varint never ends; a text without its NUL. */
-	static const unsigned char cut_int[] = { 1, 0x80, 0x80 };
-	static const unsigned char cut_text[] = { 2, 'a', 'b' };
-	static const unsigned char bad_kind[] = { 7 };
-	/* A reference to a text the row has not held; one cut short. */
-	static const unsigned char ref_ahead[] = { 2, 'a', 0, 3, 1 };
-	static const unsigned char ref_first[] = { 3, 0 };
-	static const unsigned char cut_ref[] = { 2, 'a', 0, 3, 0x80 };
-	static const struct {
-		const unsigned char	*cells;
-		size_t			 n;
-	} damage[] = {
-		{ cut_int, sizeof cut_int },
-		{ cut_text, sizeof cut_text },
-		{ bad_kind, sizeof bad_kind },
-		{ ref_ahead, sizeof ref_ahead },
-		{ ref_first, sizeof ref_first },
-		{ cut_ref, sizeof cut_ref },
-	};
-	const size_t nints = sizeof ints / sizeof ints[0];
-	struct index *ix;
-	struct index_rows *r;
-	sqlite3_stmt *st;
-	char *cause = NULL, name[32];
-	size_t i;
-
-	r = packing_writer(&ix);
-	for (i = 0; i < nints; i++) {
-		test_fmt(name, sizeof name, "event %zu \xc3\xa9", i);
-		index_rows_int(r, 1, 1);
-		index_rows_int(r, 2, (sqlite3_int64)i);
-		if (i % 2 == 0)
-			index_rows_text(r, 3, i == 0 ? "" : "python3");
-		index_rows_text_copy(r, 4, name);
-		index_rows_int(r, 6, ints[i]);
-		index_rows_int(r, 7, ints[nints - 1 - i]);
-		ck_assert_int_eq(index_rows_end(r, &cause), 0);
-	}
-	packing_done(ix, r);
-	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM host_events", NULL),
-	    0);
-	ck_assert_int_eq(q_int(ix, "SELECT sum(rows) FROM packed_rows", NULL),
-	    (int64_t)nints);
-
-	ck_assert_msg(index_unpack(ix, INDEX_HOST_EVENTS, &cause) == 0, "%s",
-	    cause);
-	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM packed_rows", NULL),
-	    0);
-	ck_assert_int_eq(sqlite3_prepare_v2(index_db(ix), "SELECT file_id, "
-	    "plane, line, name, depth, start_ps, dur_ps FROM host_events "
-	    "ORDER BY rowid", -1, &st, NULL), SQLITE_OK);
-	for (i = 0; sqlite3_step(st) == SQLITE_ROW; i++) {
-		test_fmt(name, sizeof name, "event %zu \xc3\xa9", i);
-		ck_assert_int_eq(sqlite3_column_int64(st, 0), 1);
-		ck_assert_int_eq(sqlite3_column_int64(st, 1), (int64_t)i);
-		if (i % 2 == 0)
-			ck_assert_str_eq((const char *)sqlite3_column_text(st,
-			    2), i == 0 ? "" : "python3");
-		else
-			ck_assert_int_eq(sqlite3_column_type(st, 2),
-			    SQLITE_NULL);
-		ck_assert_str_eq((const char *)sqlite3_column_text(st, 3),
-		    name);
-		ck_assert_int_eq(sqlite3_column_type(st, 4), SQLITE_NULL);
-		ck_assert(sqlite3_column_int64(st, 5) == ints[i]);
-		ck_assert(sqlite3_column_int64(st, 6) == ints[nints - 1 - i]);
-	}
-	sqlite3_finalize(st);
-	ck_assert_uint_eq(i, nints);
-
-	/* Each damage an error, the rows and the packed row kept. */
-	for (i = 0; i < sizeof damage / sizeof damage[0]; i++) {
-		put_packed(ix, damage[i].cells, damage[i].n, 1);
-		ck_assert_int_eq(index_unpack(ix, INDEX_HOST_EVENTS, &cause),
-		    -1);
-		ck_assert_msg(strstr(cause, "the packed rows of host_events "
-		    "are damaged") != NULL, "cause '%s'", cause);
-		free(cause);
-		cause = NULL;
-		ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM host_events",
-		    NULL), (int64_t)nints);
-		ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM packed_rows",
-		    NULL), 1);
-		q_exec(index_db(ix), "DELETE FROM packed_rows");
-	}
-	index_close(ix);
-}
-END_TEST
-
-/*
- * Rows packed past PACKED_BLOB_BYTES (4 MiB) go to more than one row of
- * packed_rows, so a file's HLO never waits in memory whole; they unpack
- * as one run of rows, in order.  Each packed row holds its kept texts in
- * full before it refers to them.
- */
-START_TEST(test_packed_split)
-{
-	const int64_t nrows = 30000;	/* ~200 bytes each: ~6 MB packed */
-	struct index *ix;
-	struct index_rows *r;
-	char *cause = NULL, name[256];
-	int64_t i;
-
-	r = packing_writer(&ix);
-	for (i = 0; i < nrows; i++) {
-		test_fmt(name, sizeof name, "%0190lld", (long long)i);
-		index_rows_int(r, 1, 1);
-		index_rows_int(r, 2, 1);
-		index_rows_text_kept(r, 3, "python3");
-		index_rows_text_copy(r, 4, name);
-		index_rows_int(r, 6, i);
-		ck_assert_int_eq(index_rows_end(r, &cause), 0);
-	}
-	packing_done(ix, r);
-	ck_assert_int_ge(q_int(ix, "SELECT count(*) FROM packed_rows", NULL),
-	    2);
-	ck_assert_int_le(q_int(ix, "SELECT max(size) FROM packed_rows", NULL),
-	    (4 << 20) + 256);
-	ck_assert_int_eq(q_int(ix, "SELECT sum(rows) FROM packed_rows", NULL),
-	    nrows);
-
-	ck_assert_msg(index_unpack(ix, INDEX_HOST_EVENTS, &cause) == 0, "%s",
-	    cause);
-	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM host_events WHERE "
-	    "start_ps = rowid - 1 AND CAST(name AS INTEGER) = start_ps AND "
-	    "line = 'python3'", NULL), nrows);
-	index_close(ix);
-}
-END_TEST
-
-/* Byte j of long text i: letters that repeat little. */
-static char
-long_text_byte(size_t i, size_t j)
-{
-	return (char)('a' + (i * 7 + j * 13 + j / 1000) % 26);
-}
-
-/*
- * Packed cells go to zstd a stage (128 KiB) at a time: texts longer than
- * a stage, between short rows, come back whole and in order.
- */
-START_TEST(test_packed_long_texts)
-{
-	const size_t lens[] = { 3, (size_t)300 << 10, 5, (size_t)128 << 10,
-	    (size_t)1 << 20, 7 };
-	const size_t nlens = sizeof lens / sizeof lens[0];
-	struct index *ix;
-	struct index_rows *r;
-	sqlite3_stmt *st;
-	char *cause = NULL, *text;
-	size_t i, j;
-
-	r = packing_writer(&ix);
-	for (i = 0; i < nlens; i++) {
-		text = malloc(lens[i] + 1);
-		for (j = 0; j < lens[i]; j++)
-			text[j] = long_text_byte(i, j);
-		text[lens[i]] = '\0';
-		index_rows_int(r, 1, 1);
-		index_rows_int(r, 2, (sqlite3_int64)i);
-		index_rows_text_copy(r, 4, text);
-		free(text);
-		ck_assert_int_eq(index_rows_end(r, &cause), 0);
-	}
-	packing_done(ix, r);
-	ck_assert_int_eq(q_int(ix, "SELECT count(*) FROM packed_rows", NULL),
-	    1);
-
-	ck_assert_msg(index_unpack(ix, INDEX_HOST_EVENTS, &cause) == 0, "%s",
-	    cause);
-	ck_assert_int_eq(sqlite3_prepare_v2(index_db(ix), "SELECT plane, "
-	    "name FROM host_events ORDER BY rowid", -1, &st, NULL), SQLITE_OK);
-	for (i = 0; sqlite3_step(st) == SQLITE_ROW; i++) {
-		const char *got = (const char *)sqlite3_column_text(st, 1);
-
-		ck_assert_uint_lt(i, nlens);
-		ck_assert_int_eq(sqlite3_column_int64(st, 0), (int64_t)i);
-		ck_assert_uint_eq(strlen(got), lens[i]);
-		for (j = 0; j < lens[i]; j++)
-			if (got[j] != long_text_byte(i, j))
-				ck_abort_msg("row %zu: byte %zu differs", i, j);
-	}
-	sqlite3_finalize(st);
-	ck_assert_uint_eq(i, nlens);
-	index_close(ix);
-}
-END_TEST
-
-/* Row i of test_packed_kept_texts: its name, line (NULL: none), copy. */
-static const char *
-kept_row(size_t i, char (*names)[24], size_t nnames, const char **line,
-    char *copy, size_t copy_size)
-{
-	static const char *const lines[] = { "python3", "XLA Ops", "" };
-
-	*line = i % 5 != 4 ? lines[i % 3] : NULL;
-	test_fmt(copy, copy_size, "copy %zu", i % 4);
-	/* Names come back after nnames rows, at once, or 7 times out of 50. */
-	return names[i % 3 == 0 ? i % nnames : i % 3 == 1 ? 1 :
-	    (i / 7) % 50];
-}
-
-/*
- * Kept texts (index_rows_text_kept()) are packed once a packed row and
- * then referred to: the same rows with their texts given otherwise pack
- * to far more.  More names than the writer remembers, texts given
- * otherwise and NULLs between them come back as they went.
- */
-START_TEST(test_packed_kept_texts)
-{
-	enum { NNAMES = 600, NROWS = 6000 };
-	char (*names)[24] = calloc(NNAMES, sizeof *names);
-	struct index *ix;
-	struct index_rows *r;
-	sqlite3_stmt *st;
-	char *cause = NULL, copy[32];
-	const char *line, *name;
-	int64_t file_id;
-	size_t i;
-
-	ck_assert(names != NULL);
-	for (i = 0; i < NNAMES; i++)
-		test_fmt(names[i], sizeof names[i], "name %zu", i);
-	r = packing_writer(&ix);
-	/* File 1 with kept texts, file 2 the same rows without. */
-	for (file_id = 1; file_id <= 2; file_id++) {
-		for (i = 0; i < NROWS; i++) {
-			name = kept_row(i, names, NNAMES, &line, copy,
-			    sizeof copy);
-			index_rows_int(r, 1, file_id);
-			index_rows_int(r, 2, (sqlite3_int64)i);
-			if (file_id == 1) {
-				index_rows_text_kept(r, 3, line);
-				index_rows_text_kept(r, 4, name);
-			} else {
-				index_rows_text(r, 3, line);
-				index_rows_text(r, 4, name);
-			}
-			/* In depth: SQLite keeps a text in any column. */
-			index_rows_text_copy(r, 5, copy);
-			ck_assert_int_eq(index_rows_end(r, &cause), 0);
-		}
-		ck_assert_msg(index_rows_flush(r, &cause) == 0, "%s", cause);
-	}
-	packing_done(ix, r);
-	/* 0.74 here: the kept texts are a third of a row's bytes. */
-	ck_assert_int_lt(q_int(ix, "SELECT size FROM packed_rows WHERE "
-	    "file_id = 1", NULL) * 20, q_int(ix, "SELECT size FROM "
-	    "packed_rows WHERE file_id = 2", NULL) * 17);
-
-	ck_assert_msg(index_unpack(ix, INDEX_HOST_EVENTS, &cause) == 0, "%s",
-	    cause);
-	ck_assert_int_eq(sqlite3_prepare_v2(index_db(ix), "SELECT file_id, "
-	    "plane, line, name, depth FROM host_events ORDER BY rowid", -1,
-	    &st, NULL), SQLITE_OK);
-	for (i = 0; sqlite3_step(st) == SQLITE_ROW; i++) {
-		name = kept_row(i % NROWS, names, NNAMES, &line, copy,
-		    sizeof copy);
-		ck_assert_int_eq(sqlite3_column_int64(st, 0),
-		    (int64_t)(i / NROWS) + 1);
-		ck_assert_int_eq(sqlite3_column_int64(st, 1),
-		    (int64_t)(i % NROWS));
-		if (line != NULL)
-			ck_assert_str_eq((const char *)sqlite3_column_text(st,
-			    2), line);
-		else
-			ck_assert_int_eq(sqlite3_column_type(st, 2),
-			    SQLITE_NULL);
-		ck_assert_str_eq((const char *)sqlite3_column_text(st, 3),
-		    name);
-		ck_assert_str_eq((const char *)sqlite3_column_text(st, 4),
-		    copy);
-	}
-	sqlite3_finalize(st);
-	ck_assert_uint_eq(i, 2 * NROWS);
-	index_close(ix);
-	free(names);
 }
 END_TEST
 
@@ -1441,10 +1112,10 @@ describe_db(const char *path)
 }
 
 /*
- * A new index begins as the build's image of one (index-image.h): it must
- * hold what SQLite makes of the schema itself, as index_open() did before.
+ * A new index holds the schema, built with a rollback journal (turned to
+ * WAL at the next open: index_open() says why).
  */
-START_TEST(test_new_from_image)
+START_TEST(test_new_index)
 {
 	char made[PATH_MAX], *want, *got, *cause = NULL;
 	struct index *ix;
@@ -1508,8 +1179,7 @@ assert_new_index_sound(void)
 
 /*
  * A -journal beside a new index's path (a write cut off in a database
- * that was there before) would be played back into a copy of the image:
- * SQLite creates that index itself instead.
+ * that was there before): the new index is still whole and ours.
  */
 START_TEST(test_new_beside_journal)
 {
@@ -1535,10 +1205,7 @@ START_TEST(test_new_beside_journal)
 }
 END_TEST
 
-/*
- * The same for a -wal: SQLite would apply another database's log to the
- * copy of the image as its own.
- */
+/* The same for another database's -wal. */
 START_TEST(test_new_beside_wal)
 {
 	char other[PATH_MAX];
@@ -1571,15 +1238,11 @@ suite_index(void)
 	tcase_add_test(tc, test_host_events_two_planes);
 	tcase_add_test(tc, test_other_version);
 	tcase_add_test(tc, test_foreign);
-	tcase_add_test(tc, test_new_from_image);
+	tcase_add_test(tc, test_new_index);
 	tcase_add_test(tc, test_new_beside_journal);
 	tcase_add_test(tc, test_new_beside_wal);
 	tcase_add_test(tc, test_unopenable);
 	tcase_add_test(tc, test_rows);
-	tcase_add_test(tc, test_packed_rows);
-	tcase_add_test(tc, test_packed_split);
-	tcase_add_test(tc, test_packed_long_texts);
-	tcase_add_test(tc, test_packed_kept_texts);
 	tcase_add_test(tc, test_transfer_totals);
 	suite_add_tcase(s, tc);
 	return s;

@@ -569,7 +569,7 @@ END_TEST
 
 /*
  * Names longer than a read chunk, split across the tokenizer's buffers:
- * gzip'd, and plain (tokenized ahead on a thread).
+ * gzip'd, and plain.
  */
 START_TEST(test_long_name)
 {
@@ -646,7 +646,7 @@ START_TEST(test_emit_twice)
 	memset(&h, 0, sizeof h);
 	ck_assert_int_eq(json_read(path, &h, &rs_read, &cause), 0);
 	for (i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
-		ck_assert_int_eq(json_open(path, budgets[i], 2, &jt, &rs, &cause),
+		ck_assert_int_eq(json_open(path, budgets[i], &jt, &rs, &cause),
 		    0);
 		ck_assert(memcmp(&rs, &rs_read, sizeof rs) == 0);
 		for (k = 0; k < 2; k++) {
@@ -700,7 +700,7 @@ dump_by_planes(const char *path, size_t budget)
 	FILE *fp = open_memstream(&dump, &len);
 
 	ck_assert_ptr_nonnull(fp);
-	if (json_open(path, budget, 2, &jt, &rs, &cause) == -1) {
+	if (json_open(path, budget, &jt, &rs, &cause) == -1) {
 		fprintf(fp, "error: %s", cause);
 		free(cause);
 	} else {
@@ -758,8 +758,8 @@ START_TEST(test_emit_planes)
 		size_t len;
 		FILE *fp = open_memstream(&joined, &len);
 
-		ck_assert_int_eq(json_open(path, budgets[b], 2, &jt, &rs,
-		    &cause), 0);
+		ck_assert_int_eq(json_open(path, budgets[b], &jt, &rs, &cause),
+		    0);
 		ck_assert_int_eq(json_planes_apart(jt), b == 0);
 		n = json_nplanes(jt);
 		ck_assert_uint_eq(n, 3);

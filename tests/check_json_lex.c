@@ -17,7 +17,6 @@
 #include "check_suites.h"
 #include "gzip.h"
 #include "json-lex.h"
-#include "lex-ahead.h"
 
 /* ---- A transcript of the callbacks, from either parser ---- */
 
@@ -482,68 +481,6 @@ START_TEST(test_long_tokens)
 }
 END_TEST
 
-/*
- * lex-ahead.h: the tokens replayed from the thread, and where and why the
- * parse ended, are what json_lex gives fed the same chunks; a callback's
- * stop included (at the text's end when json_lex_finish() gave the token).
- */
-START_TEST(test_lex_ahead)
-{
-	static const size_t chunks[] = { 1, 2, 3, 7, 64, 4096 };
-	const char *t = texts[_i];
-	size_t len = strlen(t), c, i, ncuts, *cuts;
-	char *dir = test_mkdtemp(), path[4096], *want, *cause = NULL;
-	int stop_at;
-
-	test_fmt(path, sizeof path, "%s/t.json", dir);
-	test_spew(path, t, len);
-	cuts = calloc(len + 1, sizeof *cuts);
-	ck_assert_ptr_nonnull(cuts);
-	for (c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
-		for (stop_at = -1; stop_at < 12; stop_at++) {
-			struct rec r = { NULL, 0, 0, stop_at, 0 };
-			struct lex_ahead *la;
-			struct gzr *z;
-			uint64_t bytes = 0;
-			int fd, rc;
-
-			for (i = ncuts = 0; (i + 1) * chunks[c] < len; i++)
-				cuts[ncuts++] = (i + 1) * chunks[c];
-			want = run_lex(t, len, cuts, ncuts, stop_at);
-			fd = open(path, O_RDONLY);
-			ck_assert_int_ge(fd, 0);
-			z = gzr_open(fd);
-			rec_add(&r, "", 0);
-			la = lex_ahead_start(z, chunks[c], &lex_cb, &r);
-			ck_assert_ptr_nonnull(la);
-			rc = lex_ahead_run(la, &bytes, &cause);
-			ck_assert_int_ne(rc, -2);
-			if (len == 0) {
-				/* No byte: nothing to finish (read-json.c). */
-				ck_assert_int_eq(rc, 0);
-				ck_assert_uint_eq(bytes, 0);
-			} else {
-				if (rc == 0)
-					ck_assert_uint_eq(bytes, len);
-				rec_end(&r, rc == -1, lex_ahead_offset(la),
-				    lex_ahead_error(la));
-				ck_assert_msg(strcmp(r.p, want) == 0, "text "
-				    "'%s', chunks of %zu, stop at %d:\n--- "
-				    "ahead:\n%s--- json_lex:\n%s", t, chunks[c],
-				    stop_at, r.p, want);
-			}
-			lex_ahead_stop(la);
-			gzr_free(z);
-			close(fd);
-			free(r.p);
-			free(want);
-		}
-	free(cuts);
-	test_rmtree(dir);
-	free(dir);
-}
-END_TEST
-
 Suite *
 suite_json_lex(void)
 {
@@ -557,7 +494,6 @@ suite_json_lex(void)
 	tc = tcase_create("chunks");
 	tcase_add_loop_test(tc, test_chunks, 0, (int)NTEXTS);
 	tcase_add_test(tc, test_long_tokens);
-	tcase_add_loop_test(tc, test_lex_ahead, 0, (int)NTEXTS);
 	tcase_add_test(tc, test_depth);
 	suite_add_tcase(s, tc);
 	return s;

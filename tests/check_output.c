@@ -141,71 +141,7 @@ START_TEST(test_repeated_texts)
 }
 END_TEST
 
-/* Rows 0 to n - 1 of a long table, with a note after row 2. */
-static void
-fill_rows(struct output *o, int from, int to)
-{
-	char name[32];
-	int i;
-
-	for (i = from; i < to; i++) {
-		snprintf(name, sizeof name, i < 3 ? "same" : "name.%d", i);
-		output_str(o, name);
-		output_int(o, i);
-		output_ps(o, 1000.0 * i * i * i * i);
-		output_double(o, i);
-		output_end_row(o);
-		if (i == 2)
-			output_note(o, "note after row 2");
-	}
-}
-
-/*
- * A table filled in parts (on other threads, by steps) and appended
- * prints what one filled in order prints, whatever the split, and
- * through a part's many text blocks.
- */
-START_TEST(test_append_parts)
-{
-	static const enum out_format fmts[] = { FMT_TABLE, FMT_MARKDOWN };
-	static const int splits[] = { 0, 1, 3, 4, 5000, 9000 };
-	size_t f, k;
-
-	for (f = 0; f < 2; f++) {
-		char *whole = NULL, *parts = NULL;
-		size_t len = 0;
-		FILE *fp = open_memstream(&whole, &len);
-		struct output *o = output_new(fmts[f], fp, cols, 4);
-
-		output_title(o, "A title.");
-		fill_rows(o, 0, 9000);
-		ck_assert_int_eq(output_finish(o), 0);
-		fclose(fp);
-		for (k = 0; k < sizeof splits / sizeof splits[0]; k++) {
-			struct output *part;
-
-			fp = open_memstream(&parts, &len);
-			o = output_new(fmts[f], fp, cols, 4);
-			part = output_new(fmts[f], fp, cols, 4);
-			output_title(o, "A title.");
-			fill_rows(o, 0, splits[k]);
-			fill_rows(part, splits[k], 9000);
-			output_append(o, part);
-			ck_assert_int_eq(output_finish(o), 0);
-			fclose(fp);
-			ck_assert_msg(strcmp(whole, parts) == 0,
-			    "format %zu split at %d differs", f, splits[k]);
-			free(parts);
-		}
-		free(whole);
-	}
-}
-END_TEST
-
-/*
- * A long table (rendered in halves on two threads) prints each row as
- * printf pads it, in order: every row, each half's seam included.
- */
+/* A long table prints each row as printf pads it, in order. */
 START_TEST(test_long_table)
 {
 	static const struct out_col two[] = {
@@ -516,7 +452,6 @@ suite_output(void)
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_markdown);
 	tcase_add_test(tc, test_repeated_texts);
-	tcase_add_test(tc, test_append_parts);
 	tcase_add_test(tc, test_long_table);
 	tcase_add_test(tc, test_empty_json);
 	tcase_add_test(tc, test_locale);

@@ -17,7 +17,6 @@ Suite	*suite_chrome(void);
 Suite	*suite_json(void);
 Suite	*suite_json_lex(void);
 Suite	*suite_hlo(void);
-Suite	*suite_compress(void);
 Suite	*suite_stats(void);
 Suite	*suite_strmap(void);
 Suite	*suite_hlo_wire(void);

@@ -2,9 +2,8 @@
  * The XSpace reader: the fast wire walker (xplane_read) must emit exactly
  * the stream a plain protobuf-c unpack gives (xplane_read_unpacked), on
  * real, generated, truncated and hand-made profiles, and must reject
- * corrupt input with a message that says where and what; with its lines
- * decoded on threads of their own (xplane_read_piped), the same; and for
- * a handler that reads stats by key only, the same less some event stats
+ * corrupt input with a message that says where and what; and for a
+ * handler that reads stats by key only, the same less some event stats
  * without a key.
  */
 #include "config.h"
@@ -20,7 +19,6 @@
 
 #include "check_suites.h"
 #include "profile.h"
-#include "line-pipe.h"
 #include "read-xplane.h"
 #include "source.h"
 #include "varint.h"
@@ -291,28 +289,15 @@ read_fast(struct source *src, const char *path, struct result *r)
 	dump_close(fp, r);
 }
 
-/* The same with every line decoded on a thread of its own (line-pipe.h). */
+/* The same for a handler that reads stats by key only. */
 static void
-read_piped(struct source *src, const char *path, struct result *r)
-{
-	struct pf_handler h;
-	FILE *fp = dump_open(r, &h);
-
-	r->rc = xplane_read_piped(src, path, &h, &r->rs, &r->cause, 1);
-	dump_close(fp, r);
-}
-
-/* The same for a handler that reads stats by key only, piped or not. */
-static void
-read_keyed(struct source *src, const char *path, size_t pipe_min_bytes,
-    struct result *r)
+read_keyed(struct source *src, const char *path, struct result *r)
 {
 	struct pf_handler h;
 	FILE *fp = dump_open(r, &h);
 
 	h.keyed_stats_only = 1;
-	r->rc = xplane_read_piped(src, path, &h, &r->rs, &r->cause,
-	    pipe_min_bytes);
+	r->rc = xplane_read(src, path, &h, &r->rs, &r->cause);
 	dump_close(fp, r);
 }
 
@@ -389,26 +374,18 @@ assert_same_result(const char *what, const char *variant,
 }
 
 /*
- * The reads that must give what xplane_read gave (fast): every line
- * piped; and with the stats read by key only, piped and not, what it
- * gives less the event stats without a key.
+ * With the stats read by key only, xplane_read gives what it gives with
+ * all stats, less the event stats without a key.
  */
 static void
-assert_same_variants(const char *what, struct source *src, const char *path,
-    const struct result *fast)
+assert_keyed_same(const char *what, struct source *src, const char *path)
 {
-	struct result piped, all, keyed;
+	struct result all, keyed;
 
-	read_piped(src, path, &piped);
-	assert_same_result(what, "piped", &piped, fast);
-	result_free(&piped);
 	keyed_view = 1;
 	read_fast(src, path, &all);
-	read_keyed(src, path, 0, &keyed);
+	read_keyed(src, path, &keyed);
 	assert_same_result(what, "keyed", &keyed, &all);
-	result_free(&keyed);
-	read_keyed(src, path, 1, &keyed);
-	assert_same_result(what, "keyed and piped", &keyed, &all);
 	result_free(&keyed);
 	result_free(&all);
 	keyed_view = 0;
@@ -432,7 +409,7 @@ differential_file(const char *path)
 	ck_assert_msg(strstr(fast.dump, "\nevent ") != NULL,
 	    "%s: no events in the stream", path);
 	assert_same_dump(path, &fast, &ref);
-	assert_same_variants(path, &src, path, &fast);
+	assert_keyed_same(path, &src, path);
 	source_close(&src);
 	result_free(&fast);
 	result_free(&ref);
@@ -512,30 +489,6 @@ START_TEST(test_differential_corpus)
 }
 END_TEST
 
-/* The number of events of the file's longest line. */
-static size_t
-longest_line(const char *path)
-{
-	struct result r;
-	struct source src;
-	char *cause = NULL, *p;
-	size_t n = 0, most = 0;
-
-	ck_assert_msg(source_open(&src, path, &cause) == 0, "%s", cause);
-	read_fast(&src, path, &r);
-	ck_assert_int_eq(r.rc, 0);
-	for (p = r.dump; (p = strchr(p, '\n')) != NULL; ) {
-		p++;
-		if (strncmp(p, "line ", 5) == 0)
-			n = 0;
-		else if (strncmp(p, "event ", 6) == 0 && ++n > most)
-			most = n;
-	}
-	result_free(&r);
-	source_close(&src);
-	return most;
-}
-
 START_TEST(test_differential_generated)
 {
 	char *dir = test_mkdtemp(), *sub, *path;
@@ -551,13 +504,6 @@ START_TEST(test_differential_generated)
 		differential_file(path);
 		free(path);
 	}
-	/* Lines of several batches (EVENT_BATCH_MAX) for the piped read. */
-	snprintf(sub, n, "%s/long", dir);
-	path = test_gen_profile(sub, "--seed=9 --devices=1 --steps=10 "
-	    "--ops=400", 0);
-	ck_assert_uint_ge(longest_line(path), 3 * EVENT_BATCH_MAX);
-	differential_file(path);
-	free(path);
 	free(sub);
 	test_rmtree(dir);
 	free(dir);
@@ -580,7 +526,7 @@ check_skip(const char *path)
 	skip_mode = 1;
 	read_fast(&src, path, &fast);
 	read_unpacked(src.data, src.size, path, &ref);
-	assert_same_variants("PF_SKIP", &src, path, &fast);
+	assert_keyed_same("PF_SKIP", &src, path);
 	skip_mode = 0;
 	ck_assert_msg(fast.rc == 0, "%s", fast.cause);
 	ck_assert_int_eq(ref.rc, 0);
@@ -633,7 +579,7 @@ check_prefix(const uint8_t *data, size_t len, size_t *nok)
 	memset(&src, 0, sizeof src);
 	src.data = copy;
 	src.size = len;
-	assert_same_variants("prefix", &src, "mem", &fast);
+	assert_keyed_same("prefix", &src, "mem");
 	ck_assert_msg(fast.rc == 0 || fast.rc == -1, "prefix %zu: rc %d",
 	    len, fast.rc);
 	ck_assert_msg(fast.rc == ref.rc, "prefix %zu: xplane_read %d (%s), "
@@ -1027,7 +973,7 @@ START_TEST(test_corrupt)
 		    strncmp(fast.cause, "at byte ", 8) == 0,
 		    "%s: cause '%s', want '%s'", cc->what, fast.cause,
 		    cc->cause);
-		assert_same_variants(cc->what, &src, path, &fast);
+		assert_keyed_same(cc->what, &src, path);
 		/* protobuf-c refuses these bytes too. */
 		read_unpacked(src.data, src.size, path, &ref);
 		ck_assert_msg(ref.rc == -1, "%s: protobuf-c accepted it",
@@ -1039,61 +985,6 @@ START_TEST(test_corrupt)
 	free(bytes.p);
 	test_rmtree(dir);
 	free(dir);
-}
-END_TEST
-
-/*
- * An event that does not decode after several batches of a piped line:
- * the events before it come first, then the same error as unpiped.
- */
-START_TEST(test_piped_late_error)
-{
-	struct enc space = { 0 }, plane = { 0 }, line = { 0 }, ev = { 0 };
-	struct enc st = { 0 };
-	const size_t ngood = 2 * EVENT_BATCH_MAX + 500;
-	struct result fast, piped;
-	struct source src;
-	size_t i, n = 0;
-	const char *p;
-
-	enc_int(&line, 1, 1);
-	enc_int(&line, 3, 1000);
-	for (i = 0; i < ngood; i++) {
-		struct enc good = { 0 };
-
-		enc_int(&good, 1, 1);
-		enc_int(&good, 2, (int64_t)i * 10);
-		enc_int(&good, 3, 5);
-		enc_msg(&line, 4, &good);
-		free(good.p);
-	}
-	/* A double stat of wire type 5 (fixed32). */
-	enc_int(&st, 1, 1);
-	enc_tag(&st, 2, 5);
-	enc_raw(&st, "\0\0\0\0", 4);
-	enc_int(&ev, 1, 1);
-	enc_msg(&ev, 4, &st);
-	enc_msg(&line, 4, &ev);
-	enc_str(&plane, 2, "/device:GPU:0");
-	enc_msg(&plane, 3, &line);
-	enc_msg(&space, 1, &plane);
-	memset(&src, 0, sizeof src);
-	src.data = space.p;
-	src.size = space.n;
-	read_fast(&src, "mem", &fast);
-	ck_assert_int_eq(fast.rc, -1);
-	assert_same_variants("late error", &src, "mem", &fast);
-	read_piped(&src, "mem", &piped);
-	for (p = piped.dump; (p = strstr(p, "\nevent ")) != NULL; p++)
-		n++;
-	ck_assert_uint_eq(n, ngood);
-	result_free(&fast);
-	result_free(&piped);
-	free(space.p);
-	free(plane.p);
-	free(line.p);
-	free(ev.p);
-	free(st.p);
 }
 END_TEST
 
@@ -1241,42 +1132,33 @@ varint_bytewise(const uint8_t *p, uint64_t *v)
 	return 0;
 }
 
-/* Checks varint_word() one way on the 16 bytes at p. */
+/* Checks varint_word() on the 16 bytes at p. */
 static void
-check_word(const uint8_t *p, int pext)
+check_word(const uint8_t *p)
 {
 	uint64_t want, got = 0;
-	size_t want_n = varint_bytewise(p, &want), n = varint_word(p, &got,
-	    pext);
+	size_t want_n = varint_bytewise(p, &want), n = varint_word(p, &got);
 
 	if (want_n == 0 || want_n > 8)	/* longer than a word */
 		ck_assert_uint_eq(n, 0);
 	else {
 		ck_assert_uint_eq(n, want_n);
-		ck_assert_msg(got == want, "pext %d: %llx for %llx", pext,
+		ck_assert_msg(got == want, "%llx for %llx",
 		    (unsigned long long)got, (unsigned long long)want);
 	}
 }
 
 /*
- * varint_word() gives what a byte at a time gives, both ways: every
- * length of the values at the ends of each length's range, and random
- * bytes (the bytes after a varint are the next field's, anything).  The
- * PEXT way where the CPU has BMI2 at all (cpu_fast_pext() takes it only
- * where it is fast).
+ * varint_word() gives what a byte at a time gives: every length of the
+ * values at the ends of each length's range, and random bytes (the bytes
+ * after a varint are the next field's, anything).
  */
 START_TEST(test_varint_word)
 {
 	uint64_t state = 88172645463325252u, v;
 	uint8_t buf[16];
-	int pext = 0, len, i, round;
+	int len, i, round;
 
-#if defined(__x86_64__) && defined(__GNUC__)
-	pext = __builtin_cpu_supports("bmi2");
-#endif
-	if (!pext)
-		fprintf(stderr, "check_xplane: no BMI2 here: varint_word() "
-		    "checked without PEXT only\n");
 	for (len = 1; len <= 10; len++)
 		for (i = 0; i < 2; i++) {
 			/* The least and greatest value of len bytes. */
@@ -1288,9 +1170,7 @@ START_TEST(test_varint_word)
 			for (round = 0; round < len - 1; round++, v >>= 7)
 				buf[round] = (uint8_t)(v & 0x7f) | 0x80;
 			buf[round] = (uint8_t)v;
-			check_word(buf, 0);
-			if (pext)
-				check_word(buf, 1);
+			check_word(buf);
 		}
 	for (round = 0; round < 200000; round++) {
 		for (i = 0; i < 16; i++) {
@@ -1300,9 +1180,7 @@ START_TEST(test_varint_word)
 			/* Mostly continuation bytes: every length comes up. */
 			buf[i] = (uint8_t)(state >> 24) | (state % 5 != 0 ? 0x80 : 0);
 		}
-		check_word(buf, 0);
-		if (pext)
-			check_word(buf, 1);
+		check_word(buf);
 	}
 }
 END_TEST
@@ -1511,7 +1389,7 @@ START_TEST(test_keyed_stats_only)
 	keyed_view = 1;
 	read_fast(&src, "mem", &all);
 	all_unkeyed = nunkeyed_seen;
-	read_keyed(&src, "mem", 0, &keyed);
+	read_keyed(&src, "mem", &keyed);
 	keyed_view = 0;
 	ck_assert_msg(all.rc == 0, "%s", all.cause);
 	assert_same_result("keyed", "keyed", &keyed, &all);
@@ -1531,7 +1409,7 @@ START_TEST(test_keyed_stats_only)
 	keyed_space(&space, &ev);
 	src.data = space.p;
 	src.size = space.n;
-	read_keyed(&src, "mem", 0, &keyed);
+	read_keyed(&src, "mem", &keyed);
 	want_line(keyed.dump, "nstats=1\n stat md=7 name=14:\"Memset_details\" "
 	    "key=12 kind=6 ref=4 s=6:\"size:8\"\nline_end id=1\n");
 	result_free(&keyed);
@@ -1551,7 +1429,7 @@ START_TEST(test_keyed_stats_only)
 		ck_assert_msg(fast.rc == -1 && strstr(fast.cause, "XStat"),
 		    "%s: %d %s", bad[i].what, fast.rc,
 		    fast.cause ? fast.cause : "");
-		assert_same_variants(bad[i].what, &src, "mem", &fast);
+		assert_keyed_same(bad[i].what, &src, "mem");
 		result_free(&fast);
 		free(space.p);
 		memset(&space, 0, sizeof space);
@@ -1592,12 +1470,6 @@ START_TEST(test_callback_stops)
 	ck_assert_int_eq(n, 1);
 	ck_assert_ptr_null(cause);
 	n = 0;
-	/* Piped, the decoding thread stops too. */
-	ck_assert_int_eq(xplane_read_piped(&src, "mem", &h, &rs, &cause, 1),
-	    42);
-	ck_assert_int_eq(n, 1);
-	ck_assert_ptr_null(cause);
-	n = 0;
 	ck_assert_int_eq(xplane_read_unpacked(space.p, space.n, "mem", &h,
 	    &rs, &cause), 42);
 	ck_assert_int_eq(n, 1);
@@ -1629,7 +1501,6 @@ suite_xplane(void)
 	tcase_add_test(tc, test_varint_lengths);
 	tcase_add_test(tc, test_varint_word);
 	tcase_add_test(tc, test_callback_stops);
-	tcase_add_test(tc, test_piped_late_error);
 	tcase_add_test(tc, test_keyed_stats_only);
 	suite_add_tcase(s, tc);
 	return s;

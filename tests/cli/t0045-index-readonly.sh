@@ -13,8 +13,10 @@ expect_code 0 jaxprof index --db="$IX" "$T"
 expect_code 0 jaxprof steps --summary --db="$IX" "$T"
 save writable
 
-# An index a report left with packed rows (t0049), and idle's answer.
-expect_code 0 jaxprof top --db="$tmp/ro/packed.sqlite" "$T"
+# An index only top has built (no event-level tables), one built with
+# them, and idle's answer.
+expect_code 0 jaxprof top --db="$tmp/ro/top.sqlite" "$T"
+expect_code 0 jaxprof index --events --db="$tmp/ro/events.sqlite" "$T"
 expect_code 0 jaxprof idle --db="$tmp/whole.sqlite" "$T"
 save idle-whole
 
@@ -28,8 +30,7 @@ db = sqlite3.connect(sys.argv[1], isolation_level=None)
 db.execute("PRAGMA cache_size = 1")
 db.execute("BEGIN")
 db.execute("DELETE FROM ops")
-db.execute("INSERT INTO report_cache VALUES (x\x2701\x27, 0, "
-           "zeroblob(1000000), 0, x\x27\x27)")
+db.execute("INSERT INTO meta VALUES (\x27pad\x27, zeroblob(1000000))")
 os._exit(0)' "$PART"
 	[ -s "$PART-journal" ] || fail "the cut-off write left no journal"
 	cp "$PART" "$PART-journal" "$tmp/"
@@ -69,12 +70,17 @@ expect_code 2 run_ro "$JAXPROF" steps --db="$RO/idx.sqlite" "$tmp/copy"
 expect_stdout_empty
 expect_stderr_line "^jaxprof: steps: index '$RO/idx\.sqlite': the index is read-only and needs refreshing for '$tmp/copy/.*' \(new or changed\); give a writable index with --db=FILE or \\\$JAXPROF_DB, or set \\\$XDG_CACHE_HOME to a writable folder$"
 
-test_case 'rows packed by a report: idle unpacks them for itself, the index untouched'
-cp "$tmp/ro/packed.sqlite" "$tmp/packed.orig"
-expect_code 0 run_ro "$JAXPROF" idle --db="$RO/packed.sqlite" "$T"
+test_case 'built by index --events: idle answers from it read-only, untouched'
+cp "$tmp/ro/events.sqlite" "$tmp/events.orig"
+expect_code 0 run_ro "$JAXPROF" idle --db="$RO/events.sqlite" "$T"
 expect_stderr_empty
 expect_stdout_file "$tmp/idle-whole"
-expect_files_equal "$tmp/packed.orig" "$tmp/ro/packed.sqlite" "the read-only index changed"
+expect_files_equal "$tmp/events.orig" "$tmp/ro/events.sqlite" "the read-only index changed"
+
+test_case 'built by top alone: idle says the event tables are missing, exit 2'
+expect_code 2 run_ro "$JAXPROF" idle --db="$RO/top.sqlite" "$T"
+expect_stdout_empty
+expect_stderr_line "^jaxprof: idle: index '$RO/top\.sqlite' is read-only and has no event-level tables \(made by the first command that reads them, or jaxprof index --events\); give a writable index with --db=FILE or \\\$JAXPROF_DB, or set \\\$XDG_CACHE_HOME to a writable folder$"
 
 test_case 'left part-written, its journal beside it: exit 2, and the message says so'
 if [ -e "$PART" ]; then

@@ -104,23 +104,21 @@ test_case 'totals of a run of one file (an older index) are not read'
 plant "INSERT INTO run_totals SELECT '2026_01_02_00_00_00', device, kernels, \
     compile_work, name, module, category, count * 1000, total_ps, self_ps, \
     min_ps, max_ps, flops, bytes_accessed, framework_op, source, \
-    source_function FROM run_totals WHERE run = '2026_01_01_00_00_00'" \
-    "DELETE FROM report_cache"
+    source_function FROM run_totals WHERE run = '2026_01_01_00_00_00'"
 top_is "$tmp/all3plus1" "top read the totals of a run of one file"
 rm -r "$ONE"
 top_is "$tmp/all3" "top after the run of one file went differs from expected"
 
 test_case 'the totals are what top reads, per device too'
 plant "UPDATE run_totals SET count = CASE device WHEN '/device:GPU:1' \
-    THEN 7 ELSE 1000000 END" "DELETE FROM report_cache"
+    THEN 7 ELSE 1000000 END"
 expect_code 0 jaxprof top -n 1 --format=csv --db="$IX" "$G"
 expect_stdout_match ',1000007,'
 expect_code 0 jaxprof top -n 1 --format=csv --device=GPU:1 --db="$IX" "$G"
 expect_stdout_match ',7,'
 
 test_case 'a stale run (an interrupted index) is rebuilt on the next refresh'
-plant "INSERT INTO stale_runs VALUES ('2026_01_01_00_00_00')" \
-    "DELETE FROM report_cache"
+plant "INSERT INTO stale_runs VALUES ('2026_01_01_00_00_00')"
 top_is "$tmp/all3" "top over a stale run differs from expected"
 [ "$(sql 'SELECT count(*) FROM stale_runs')" -eq 0 ] ||
     fail "the stale run was not rebuilt"
