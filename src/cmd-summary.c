@@ -311,8 +311,7 @@ summary_run(int argc, char **argv)
 	int ch, html = 0, rc, status = EXIT_OK;
 
 	report_init(&r, "summary");
-	r.needs = INDEX_HOST_EVENTS | INDEX_STEPS | INDEX_TRANSFERS |
-	    INDEX_EXECUTIONS;
+	r.events = 1;	/* host events and executions */
 	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		if (ch == OPT_FORMAT && strcmp(optarg, "html") == 0) {
 			html = 1;
