@@ -338,8 +338,6 @@ summary_run(int argc, char **argv)
 	if (html && out_path == NULL)
 		jp_errx(EXIT_TROUBLE, "--format=html needs -o FILE");
 	report_open(&r, argc - optind, argv + optind);
-	if (out_path == NULL)
-		report_remember(&r, argc, argv);
 	overview_load(&ov, &r);
 	report_end_snapshot(&r);
 	if (out_path != NULL && (fp = fopen(out_path, "w")) == NULL) {
