@@ -24,7 +24,7 @@ awk -F, 'NR > 1 && ($5 != "same" || $12 != "0.000") { exit 1 }' "$out" ||
 test_case 'the slow op comes first, 2x, with all of the change'
 expect_code 0 jaxprof diff --by=self-time --format=csv "$A" "$B"
 expect_stderr_empty
-expect_stdout_match "^$SLOW,,jit_train_step,input fusion,changed,12,12,.*,2\\.000,100\\.00,.*,step,,,name\$"
+expect_stdout_match "^$SLOW,,jit_train_step,input fusion,changed,12,12,.*,2\\.000,100\\.00,.*,step,$SLOW,,name\$"
 [ "$(sed -n 2p "$out" | cut -d, -f1)" = $SLOW ] ||
     fail "$SLOW is not the first row"
 

@@ -29,14 +29,14 @@ expect_code 1 jaxprof check --baseline="$A" --max-op-regression=10% \
 expect_stderr_empty
 filter_stdout sed -e "s|$tmp/|TMP/|g"
 compare_golden slow-op
-expect_stdout_match "^max-op-regression +$SLOW \\(per step\\) +.* \\+100\\.00% +10\\.00% +FAIL +option\$"
+expect_stdout_match "^max-op-regression +$SLOW \\(per step\\) +.* \\+100\\.00% +10\\.00% +FAIL +option +$SLOW\$"
 grep -q '^max-op-regression  *while' "$out" &&
     fail "the loop around the slow op failed too"
 
 test_case 'csv: one row per rule, machine-readable'
 expect_code 1 jaxprof check --baseline="$A" --max-op-regression=10 \
     --format=csv "$B"
-expect_stdout_match "^max-op-regression,$SLOW \\(per step\\),254\\.937 us,509\\.873 us,\\+100\\.00%,10\\.00%,FAIL,option,,\$"
+expect_stdout_match "^max-op-regression,$SLOW \\(per step\\),254\\.937 us,509\\.873 us,\\+100\\.00%,10\\.00%,FAIL,option,$SLOW,\$"
 
 test_case 'a lenient op rule passes, and so does a large --min-op-share'
 expect_code 0 jaxprof check --baseline="$A" --max-op-regression=150% "$B"

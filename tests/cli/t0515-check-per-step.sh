@@ -23,7 +23,7 @@ test_case 'an op 1.5 times slower per step fails, named'
 expect_code 1 jaxprof check --baseline="$tmp/base.json" \
     --max-op-regression=10% "$tmp/slow"
 expect_stderr_empty
-expect_stdout_match '^max-op-regression  *fusion\.18 \(per step\) .*FAIL  *option$'
+expect_stdout_match '^max-op-regression  *fusion\.18 \(per step\) .*FAIL  *option  *fusion\.18$'
 [ "$(grep -c FAIL "$out")" -eq 2 ] ||
 	fail "more ops than fusion.18 fail"
 
