@@ -93,6 +93,26 @@ static const char *const schema[] = {
 	    "total_ps INTEGER, self_ps INTEGER, min_ps INTEGER, "
 	    "max_ps INTEGER, flops INTEGER, bytes_accessed INTEGER, "
 	    "framework_op TEXT, source TEXT, source_function TEXT)",
+	"CREATE TABLE memory_samples("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
+	    "allocator TEXT NOT NULL, kind TEXT NOT NULL, time_ps INTEGER, "
+	    "heap_bytes INTEGER, stack_bytes INTEGER, free_bytes INTEGER, "
+	    "lifetime_peak_bytes INTEGER, fragmentation REAL, "
+	    "requested_bytes INTEGER, allocation_bytes INTEGER, "
+	    "addr INTEGER, step INTEGER, tf_op TEXT, region_type TEXT, "
+	    "data_type TEXT, shape TEXT, damage TEXT)",
+	"CREATE TABLE program_memory("
+	    "file_id INTEGER NOT NULL, program_id INTEGER, "
+	    "module TEXT NOT NULL, peak_bytes INTEGER NOT NULL, "
+	    "heap_peak_bytes INTEGER, parameter_bytes INTEGER, "
+	    "output_bytes INTEGER, constant_bytes INTEGER, "
+	    "temp_bytes INTEGER, allocations INTEGER)",
+	"CREATE TABLE memory_buffers("
+	    "file_id INTEGER NOT NULL, program_id INTEGER, "
+	    "module TEXT NOT NULL, instruction TEXT NOT NULL, "
+	    "opcode TEXT, size_bytes INTEGER NOT NULL, kind TEXT NOT NULL, "
+	    "shape TEXT, op_name TEXT, source_file TEXT, "
+	    "source_line INTEGER)",
 	"CREATE TABLE stale_runs(run TEXT PRIMARY KEY)",
 	"CREATE TABLE packed_rows("
 	    "file_id INTEGER NOT NULL, tbl TEXT NOT NULL, rows INTEGER, "
@@ -119,6 +139,9 @@ static const char *const schema[] = {
 	"CREATE INDEX scopes_file ON scopes(file_id)",
 	"CREATE INDEX programs_file ON programs(file_id)",
 	"CREATE INDEX packed_rows_file ON packed_rows(file_id)",
+	"CREATE INDEX memory_samples_file ON memory_samples(file_id)",
+	"CREATE INDEX program_memory_file ON program_memory(file_id)",
+	"CREATE INDEX memory_buffers_file ON memory_buffers(file_id)",
 	/*
 	 * By file alone: no report looks instructions up, and a key of
 	 * (file_id, module, name) was 13% of a cold top on a warm-cache
