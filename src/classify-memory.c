@@ -63,7 +63,8 @@ stat_dtype(struct classify *c, const struct pf_stat *st)
 
 	if (st == NULL || st->kind == PF_STR || st->kind == PF_REF)
 		return stat_text(c, st);
-	if (!pf_stat_int(st, &v))
+	/* 0 is DT_INVALID: no type. */
+	if (!pf_stat_int(st, &v) || v == 0)
 		return intern_str(c, "");
 	if (v > 0 && v < (int64_t)(sizeof tf_dtypes / sizeof tf_dtypes[0]) &&
 	    tf_dtypes[v] != NULL)

@@ -37,8 +37,9 @@ const struct cmd cmd_memory = {
 	    "                  name(program_id)); default the largest\n"
 	    "  --points=N      with --group=timeline: at most N points per\n"
 	    "                  allocator (default 1000)\n"
-	    "  -n, --limit=N   at most N rows per allocator or program\n"
-	    "                  (allocation, buffer: default 20; 0: all)\n"
+	    "  -n, --limit=N   at most N rows per allocator (allocation) or\n"
+	    "                  program (buffer), or programs per host\n"
+	    "                  (program); default 20, 0: all\n"
 	    "  --device=GLOB   only allocators matching (GPU_0_bfc, 0)\n"
 	    "  --host=GLOB     only hosts matching\n"
 	    "  --run=GLOB      only runs matching\n"
@@ -55,6 +56,19 @@ enum group {
 
 static const char *const group_names[] = {
 	"allocator", "allocation", "timeline", "program", "buffer",
+};
+
+static const char *const group_titles[] = {
+	"Device memory per allocator from its MemoryAllocation events "
+	"(peak: heap plus stack in use, within the capture).",
+	"The allocations live at each allocator's peak, largest first "
+	"(matched to their frees by address).",
+	"Bytes in use per allocator over the capture (of each window of "
+	"events, the one of most bytes).",
+	"Device memory of each program from its buffer assignment (peak: "
+	"all it allocates; heap peak: XLA's heap simulation).",
+	"The buffers live at the program's peak, largest first (name.*: "
+	"instructions of one kind and size).",
 };
 
 enum { OPT_GROUP = OPT_REPORT_LAST, OPT_POINTS, OPT_PROGRAM };
@@ -516,10 +530,12 @@ print_timeline(struct report *r, struct output *o, const struct allocator *v,
 #define PROGRAM_FILTER " AND f.host GLOB ?101 AND f.run GLOB ?103"
 
 static int
-print_programs(struct report *r, struct output *o)
+print_programs(struct report *r, struct output *o, long limit)
 {
 	sqlite3_stmt *st;
-	int n = 0;
+	char *run = NULL, *host = NULL;
+	long in_file = 0;
+	int n = 0, shown = 0;
 
 	st = prepare(r, "SELECT f.run, f.host, pm.module, pm.program_id, "
 	    "pm.peak_bytes, pm.heap_peak_bytes, pm.parameter_bytes, "
@@ -528,17 +544,34 @@ print_programs(struct report *r, struct output *o)
 	    "s.file_id = f.id WHERE 1", PROGRAM_FILTER, " ORDER BY f.run, "
 	    "f.host, pm.peak_bytes DESC, pm.module, pm.program_id");
 	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *rn = (const char *)sqlite3_column_text(st, 0);
+		const char *hn = (const char *)sqlite3_column_text(st, 1);
 		int i;
 
+		n++;
+		if (run == NULL || strcmp(run, rn) != 0 ||
+		    strcmp(host, hn) != 0) {
+			free(run);
+			free(host);
+			run = xstrdup(rn);
+			host = xstrdup(hn);
+			in_file = 0;
+		}
+		if (limit > 0 && in_file++ >= limit)
+			continue;
+		shown++;
 		for (i = 0; i < 3; i++)
 			out_text(o, st, i);
 		out_int(o, st, 3);
 		for (i = 4; i < 9; i++)
 			out_bytes(o, st, i);
 		output_end_row(o);
-		n++;
 	}
 	sqlite3_finalize(st);
+	if (shown < n)
+		output_more_rows(o, (size_t)shown, (size_t)n);
+	free(run);
+	free(host);
 	return n;
 }
 
@@ -803,8 +836,8 @@ memory_run(int argc, char **argv)
 					break;
 			if (i == sizeof group_names / sizeof group_names[0])
 				jp_errx(EXIT_TROUBLE, "invalid --group '%s' "
-				    "(allocator, allocation, timeline, "
-				    "program, buffer)", optarg);
+				    "(choose from allocator, allocation, "
+				    "timeline, program, buffer)", optarg);
 			group = (enum group)i;
 			break;
 		case 'h':
@@ -836,7 +869,7 @@ memory_run(int argc, char **argv)
 	o = output_new(r.format, stdout, cols, ncols);
 	switch (group) {
 	case GROUP_PROGRAM:
-		found = print_programs(&r, o) > 0;
+		found = print_programs(&r, o, limit) > 0;
 		break;
 	case GROUP_BUFFER:
 		found = print_buffers(&r, o, program, limit) > 0;
@@ -865,11 +898,7 @@ memory_run(int argc, char **argv)
 			return report_close(&r, status);
 		}
 	}
-	output_title(o, group == GROUP_PROGRAM || group == GROUP_BUFFER ?
-	    "Device memory of each program from its buffer assignment "
-	    "(peak: all it allocates; heap peak: XLA's heap simulation)." :
-	    "Device memory per allocator from its MemoryAllocation events "
-	    "(peak: heap plus stack in use, within the capture).");
+	output_title(o, group_titles[group]);
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
 	return report_close(&r, status);

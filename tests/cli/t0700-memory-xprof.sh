@@ -24,7 +24,7 @@ for name in cmdbuf-warm cmdbuf-train tpu; do
 	expect_code 0 jaxprof memory --format=csv "$path"
 	expect_stderr_empty
 	save "alloc-$name"
-	expect_code 0 jaxprof memory --group=program --format=csv "$path"
+	expect_code 0 jaxprof memory --group=program -n 0 --format=csv "$path"
 	save "prog-$name"
 	expect_code 0 jaxprof memory --group=buffer -n 0 --format=csv "$path"
 	save "buf-$name"
