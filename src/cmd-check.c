@@ -25,6 +25,7 @@ const struct cmd cmd_check = {
 	    "[--max-step-regression=pct] [--max-step-time=time] "
 	    "[--step-percentile=p] [--skip=n] [--max-op-regression=pct] "
 	    "[--min-op-share=pct] [--max-compiles=n] "
+	    "[--max-memory-growth=pct] [--max-peak-memory=size] "
 	    "[--include-compile-work] [--device=glob] "
 	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] "
 	    "[--db=file] new",
@@ -44,6 +45,9 @@ const struct cmd cmd_check = {
 	    "                           sides are not checked (default 1%)\n"
 	    "  --max-compiles=N         no function compiled more than N "
 	    "times\n"
+	    "  --max-memory-growth=PCT  an allocator's or a program's peak\n"
+	    "                           memory may grow by PCT at most\n"
+	    "  --max-peak-memory=SIZE   no allocator's peak above SIZE (16G)\n"
 	    "  --include-compile-work   also the ops of device work done while\n"
 	    "                           compiling (autotuning)\n"
 	    "  --device=GLOB, --host=GLOB, --run=GLOB, --latest\n"
@@ -59,6 +63,7 @@ enum setting_kind {
 	SET_PERCENT,	/* "5%" or "5": a number >= 0 */
 	SET_TIME,	/* "150ms": a number and ns, us, ms or s; in ps */
 	SET_COUNT,	/* a whole number >= 0 */
+	SET_SIZE,	/* "16G", "512M": bytes */
 };
 
 /*
@@ -77,7 +82,9 @@ struct setting {
 enum {
 	S_BASELINE,
 	S_MAX_COMPILES,
+	S_MAX_MEMORY_GROWTH,
 	S_MAX_OP_REGRESSION,
+	S_MAX_PEAK_MEMORY,
 	S_MAX_STEP_REGRESSION,
 	S_MAX_STEP_TIME,
 	S_MIN_OP_SHARE,
@@ -90,6 +97,9 @@ enum {
 static const struct setting setting_defaults[NSETTINGS] = {
 	[S_BASELINE] = { "baseline", SET_PATH, 0, 0, 0, NULL },
 	[S_MAX_COMPILES] = { "max-compiles", SET_COUNT, 1, 0, 0, NULL },
+	[S_MAX_MEMORY_GROWTH] = { "max-memory-growth", SET_PERCENT, 1, 0, 0,
+	    NULL },
+	[S_MAX_PEAK_MEMORY] = { "max-peak-memory", SET_SIZE, 1, 0, 0, NULL },
 	[S_MAX_OP_REGRESSION] = { "max-op-regression", SET_PERCENT, 1, 0,
 	    10, NULL },
 	[S_MAX_STEP_REGRESSION] = { "max-step-regression", SET_PERCENT, 1, 0,
@@ -117,6 +127,12 @@ parse_value(struct setting *s, const char *v)
 		s->str = xstrdup(v);
 		return 0;
 	}
+	if (s->kind == SET_SIZE) {
+		if ((ps = parse_size(v)) == -1)
+			return -1;
+		s->num = (double)ps;
+		return 0;
+	}
 	errno = 0;
 	d = strtod(v, &end);
 	if (errno != 0 || end == v || !isfinite(d) || d < 0)
@@ -139,6 +155,7 @@ parse_value(struct setting *s, const char *v)
 			return -1;
 		break;
 	case SET_PATH:
+	case SET_SIZE:
 		break;
 	}
 	s->num = d;
@@ -157,6 +174,8 @@ expected(enum setting_kind kind)
 		return "a time such as 150ms, with ns, us, ms or s";
 	case SET_COUNT:
 		return "a whole number";
+	case SET_SIZE:
+		return "a size such as 16G, 512M or 1000";
 	}
 	return "";
 }
@@ -475,6 +494,90 @@ check_compiles(struct verdict *v, const struct setting *set,
 	rule_end(v);
 }
 
+/*
+ * --max-memory-growth: each allocator's and program's peak on both sides
+ * may grow by the limit at most; --max-peak-memory: no allocator's peak
+ * above the size.  A pass row names the largest peak.
+ */
+static void
+check_memory(struct verdict *v, const struct setting *set,
+    const struct summary *base, const struct summary *new)
+{
+	const struct memory_peak *largest = NULL;
+	char subject[256], b[64], n[64], m[64], lim[64];
+	size_t i;
+	int growth;
+
+	for (growth = 1; growth >= 0; growth--) {
+		const char *rule = growth ? "max-memory-growth" :
+		    "max-peak-memory";
+
+		if (!set[growth ? S_MAX_MEMORY_GROWTH : S_MAX_PEAK_MEMORY].set)
+			continue;
+		rule_begin(v);
+		if (growth)
+			fmt_pct(lim, sizeof lim, set[S_MAX_MEMORY_GROWTH].num,
+			    0);
+		else
+			fmt_bytes(lim, sizeof lim,
+			    (int64_t)set[S_MAX_PEAK_MEMORY].num);
+		largest = NULL;
+		for (i = 0; i < new->nmemory; i++) {
+			const struct memory_peak *pn = &new->memory[i];
+			const struct memory_peak *pb = summary_memory(base,
+			    pn->kind, pn->name);
+			double pct;
+			int pass;
+
+			if (growth && pb == NULL)
+				continue;
+			if (!growth && strcmp(pn->kind, "allocator") != 0)
+				continue;
+			if (largest == NULL || pn->bytes > largest->bytes)
+				largest = pn;
+			pct = pb != NULL && pb->bytes > 0 ? ((double)pn->bytes /
+			    (double)pb->bytes - 1) * 100 : 0;
+			pass = growth ? pct <= set[S_MAX_MEMORY_GROWTH].num :
+			    (double)pn->bytes <= set[S_MAX_PEAK_MEMORY].num;
+			if (pass)
+				continue;
+			snprintf(subject, sizeof subject, "peak of %s %s",
+			    pn->kind, pn->name);
+			fmt_bytes(b, sizeof b, pb != NULL ? pb->bytes : 0);
+			fmt_bytes(n, sizeof n, pn->bytes);
+			if (growth)
+				fmt_pct(m, sizeof m, pct, 1);
+			else
+				snprintf(m, sizeof m, "%s", n);
+			put_verdict(v, rule, subject, pb != NULL ? b : "",
+			    n, m, lim, 0);
+		}
+		if (!rule_failed(v)) {
+			const struct memory_peak *pb = largest == NULL ? NULL :
+			    summary_memory(base, largest->kind,
+			    largest->name);
+
+			if (largest != NULL)
+				snprintf(subject, sizeof subject, "peak of %s "
+				    "%s", largest->kind, largest->name);
+			fmt_bytes(b, sizeof b, pb != NULL ? pb->bytes : 0);
+			fmt_bytes(n, sizeof n, largest != NULL ?
+			    largest->bytes : 0);
+			if (growth)
+				fmt_pct(m, sizeof m, pb != NULL &&
+				    pb->bytes > 0 ? ((double)largest->bytes /
+				    (double)pb->bytes - 1) * 100 : 0, 1);
+			else
+				snprintf(m, sizeof m, "%s", n);
+			put_verdict(v, rule, largest == NULL ?
+			    "no memory peaks" : subject, pb != NULL ? b : "",
+			    largest != NULL ? n : "", largest != NULL ? m : "",
+			    lim, 1);
+		}
+		rule_end(v);
+	}
+}
+
 static const struct out_col columns[] = {
 	{ "rule", COL_STR, NULL },
 	{ "subject", COL_STR, NULL },
@@ -494,8 +597,12 @@ check_run(int argc, char **argv)
 		{ "include-compile-work", no_argument, NULL, 0x300 },
 		{ "max-compiles", required_argument, NULL,
 		    0x200 + S_MAX_COMPILES },
+		{ "max-memory-growth", required_argument, NULL,
+		    0x200 + S_MAX_MEMORY_GROWTH },
 		{ "max-op-regression", required_argument, NULL,
 		    0x200 + S_MAX_OP_REGRESSION },
+		{ "max-peak-memory", required_argument, NULL,
+		    0x200 + S_MAX_PEAK_MEMORY },
 		{ "max-step-regression", required_argument, NULL,
 		    0x200 + S_MAX_STEP_REGRESSION },
 		{ "max-step-time", required_argument, NULL,
@@ -569,6 +676,7 @@ check_run(int argc, char **argv)
 		check_ops(&v, set, &base, &new);
 	if (set[S_MAX_COMPILES].set)
 		check_compiles(&v, set, &base, &new);
+	check_memory(&v, set, &base, &new);
 	if (v.nfailed > 0)
 		line = xasprintf("FAIL: %d of %d rule%s failed.",
 		    v.nfailed, v.nrules, v.nrules == 1 ? "" : "s");

@@ -50,6 +50,7 @@ CLI_TESTS += tests/cli/t0610-hostile-input.sh
 CLI_TESTS += tests/cli/t0620-top-hlo-h200.sh
 CLI_TESTS += tests/cli/t0700-memory-xprof.sh
 CLI_TESTS += tests/cli/t0710-memory-generated.sh
+CLI_TESTS += tests/cli/t0720-memory-diff-check.sh
 CLI_TESTS += tests/cli/t0900-layering.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0640-archive-many-entries.sh
