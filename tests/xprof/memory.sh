@@ -19,18 +19,7 @@
 # LOGDIR may also be a single .xplane.pb file.
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 LOGDIR" >&2; exit 2; }
-XPROF=${XPROF:-xprof}
-PYTHON=${PYTHON:-python3}
-# xprof writes caches beside the profile: give it a copy.
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-if [ -f "$1" ]; then
-	mkdir -p "$work/logdir/plugins/profile/run"
-	cp "$1" "$work/logdir/plugins/profile/run/"
-else
-	cp -R "$1" "$work/logdir"
-fi
-chmod -R u+w "$work/logdir"
+. "$(dirname "$0")/lib.sh"
 "$XPROF" get_peak_allocations --limit=0 "$work/logdir" 2>/dev/null \
     >"$work/peak.json"
 "$PYTHON" - "$work/logdir" "$work/peak.json" <<'PY'

@@ -12,13 +12,7 @@
 # top ops by self time (IDLE left out), sorted by name.
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 LOGDIR" >&2; exit 2; }
-XPROF=${XPROF:-xprof}
-PYTHON=${PYTHON:-python3}
-# xprof writes caches beside the profile: give it a copy.
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp -R "$1" "$work/logdir"
-chmod -R u+w "$work/logdir"
+. "$(dirname "$0")/lib.sh"
 "$XPROF" get_top_hlo_ops --limit=21 "$work/logdir" 2>/dev/null >"$work/top.json"
 "$PYTHON" - "$work/top.json" <<'PY'
 import json, sys
