@@ -45,27 +45,27 @@ memory_stats(const struct pf_event *ev, const struct pf_stat **by)
 }
 
 static uint32_t
-stat_text(struct classify *c, const struct pf_stat *st)
+stat_text(struct classify *c, const struct pf_stat *st, uint32_t none)
 {
 	struct pf_bytes b;
 
 	if (st == NULL || !pf_stat_str(st, &b))
-		return intern_str(c, "");
+		return none;
 	return intern(c, b.ptr, b.len);
 }
 
 /* A data_type: TensorFlow's enum, or a name. */
 static uint32_t
-stat_dtype(struct classify *c, const struct pf_stat *st)
+stat_dtype(struct classify *c, const struct pf_stat *st, uint32_t none)
 {
 	char num[24];
 	int64_t v;
 
 	if (st == NULL || st->kind == PF_STR || st->kind == PF_REF)
-		return stat_text(c, st);
+		return stat_text(c, st, none);
 	/* 0 is DT_INVALID: no type. */
 	if (!pf_stat_int(st, &v) || v == 0)
-		return intern_str(c, "");
+		return none;
 	if (v > 0 && v < (int64_t)(sizeof tf_dtypes / sizeof tf_dtypes[0]) &&
 	    tf_dtypes[v] != NULL)
 		return intern_str(c, tf_dtypes[v]);
@@ -110,6 +110,7 @@ memory_event(struct classify *c, const struct pf_event *ev, int64_t start)
 	const char *name = pf_event_name(ev);
 	struct memory_rec r;
 	char why[96], num[24];
+	uint32_t none;
 	int64_t v;
 
 	if (strcmp(name, "MemoryAllocation") == 0)
@@ -119,25 +120,25 @@ memory_event(struct classify *c, const struct pf_event *ev, int64_t start)
 	else
 		return;
 	memory_stats(ev, by);
+	none = intern(c, "", 0);
 	r.line = c->line_name;
 	r.time_ps = start;
 	r.step = event_int(c, PF_KEY_GROUP_ID, &v) ? v : -1;
-	r.tf_op = event_stat(c, PF_KEY_TF_OP) != NULL ?
-	    stat_text(c, event_stat(c, PF_KEY_TF_OP)) : intern_str(c, "");
-	r.region = stat_text(c, by[MS_REGION_TYPE]);
-	r.data_type = stat_dtype(c, by[MS_DATA_TYPE]);
+	r.tf_op = stat_text(c, event_stat(c, PF_KEY_TF_OP), none);
+	r.region = stat_text(c, by[MS_REGION_TYPE], none);
+	r.data_type = stat_dtype(c, by[MS_DATA_TYPE], none);
 	r.shape = stat_text(c, by[MS_SHAPE] != NULL ? by[MS_SHAPE] :
-	    by[MS_TENSOR_SHAPES]);
-	r.damage = intern_str(c, "");
+	    by[MS_TENSOR_SHAPES], none);
+	r.damage = none;
 	/* xprof's memory id: the allocator's name, else the device's. */
 	if (by[MS_ALLOCATOR] != NULL)
-		r.allocator = stat_text(c, by[MS_ALLOCATOR]);
+		r.allocator = stat_text(c, by[MS_ALLOCATOR], none);
 	else if (pf_stat_int(by[MS_DEVICE_ORDINAL], &v) ||
 	    pf_stat_int(by[MS_INDEX_ON_HOST], &v)) {
 		snprintf(num, sizeof num, "%" PRId64, v);
 		r.allocator = intern_str(c, num);
 	} else
-		r.allocator = intern_str(c, "");
+		r.allocator = none;
 	/*
 	 * A state xprof would read as zeros is refused instead: without
 	 * its allocator and bytes in use it says nothing true.
@@ -175,7 +176,7 @@ memory_event(struct classify *c, const struct pf_event *ev, int64_t start)
 		else
 			snprintf(why, sizeof why, "addr is not an address");
 	}
-	if (why[0] == '\0' && r.allocator == intern_str(c, ""))
+	if (why[0] == '\0' && r.allocator == none)
 		snprintf(why, sizeof why, "no allocator_name");
 	if (why[0] == '\0' && r.heap_bytes < 0)
 		snprintf(why, sizeof why, "no bytes_allocated");

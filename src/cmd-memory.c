@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "err.h"
+#include "memory-thin.h"
 #include "output.h"
 #include "report.h"
 #include "xmalloc.h"
@@ -36,7 +37,7 @@ const struct cmd cmd_memory = {
 	    "  --program=NAME  with --group=buffer: that program (name, or\n"
 	    "                  name(program_id)); default the largest\n"
 	    "  --points=N      with --group=timeline: at most N points per\n"
-	    "                  allocator (default 1000)\n"
+	    "                  allocator (default and most: 1000)\n"
 	    "  -n, --limit=N   at most N rows per allocator (allocation) or\n"
 	    "                  program (buffer), or programs per host\n"
 	    "                  (program); default 20, 0: all\n"
@@ -192,9 +193,9 @@ check_damage(struct report *r)
 	sqlite3_stmt *st;
 	int bad = 0;
 
-	st = prepare(r, "SELECT f.path, m.damage FROM memory_samples m "
+	st = prepare(r, "SELECT f.path, m.damage FROM memory_allocators m "
 	    "JOIN files f ON f.id = m.file_id JOIN selected s ON "
-	    "s.file_id = f.id WHERE m.kind = 'damaged'", SAMPLE_FILTER,
+	    "s.file_id = f.id WHERE m.damage IS NOT NULL", SAMPLE_FILTER,
 	    " LIMIT 1");
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		jp_warnx("damaged memory event in '%s': %s",
@@ -208,13 +209,13 @@ check_damage(struct report *r)
 
 /* One allocator of one file, and its peak (the last sample at it). */
 struct allocator {
+	sqlite3_int64	 id;		/* memory_allocators.id */
 	sqlite3_int64	 file_id;
 	char		*run, *host, *name;
 	int64_t		 peak, heap, stack, free_bytes, lifetime;
 	int		 has_free, has_stack;
 	double		 frag;		/* -1: not given */
 	int64_t		 peak_ps;
-	sqlite3_int64	 peak_row;
 	int64_t		 step;		/* group_id, or -1 */
 	char		*op;		/* tf_op at the peak, or NULL */
 	int64_t		 events;
@@ -228,64 +229,45 @@ col_dup(sqlite3_stmt *st, int i)
 	return s != NULL ? xstrdup((const char *)s) : NULL;
 }
 
-#define SAMPLE_COLS "m.file_id, f.run, f.host, m.allocator, m.rowid, " \
-	"m.time_ps, coalesce(m.heap_bytes, 0), m.stack_bytes, m.free_bytes, " \
-	"m.lifetime_peak_bytes, m.fragmentation, m.step, m.tf_op"
-#define SAMPLE_FROM "FROM memory_samples m JOIN files f ON " \
-	"f.id = m.file_id JOIN selected s ON s.file_id = f.id WHERE " \
-	"m.kind != 'damaged'"
-#define SAMPLE_ORDER " ORDER BY f.run, f.host, m.file_id, m.allocator, " \
-	"m.time_ps, m.rowid"
-
 /* Every allocator's peak, in run, host, allocator order. */
 static struct allocator *
 find_peaks(struct report *r, size_t *np)
 {
-	struct allocator *v = NULL, *a = NULL;
+	struct allocator *v = NULL, *a;
 	sqlite3_stmt *st;
 	size_t n = 0;
 
-	st = prepare(r, "SELECT " SAMPLE_COLS " " SAMPLE_FROM, SAMPLE_FILTER,
-	    SAMPLE_ORDER);
+	st = prepare(r, "SELECT m.file_id, f.run, f.host, m.allocator, "
+	    "m.peak_bytes, m.heap_bytes, m.stack_bytes, m.free_bytes, "
+	    "m.fragmentation, m.peak_ps, m.step, m.tf_op, "
+	    "m.lifetime_peak_bytes, m.events, m.id FROM memory_allocators m "
+	    "JOIN files f ON f.id = m.file_id JOIN selected s ON "
+	    "s.file_id = f.id WHERE m.damage IS NULL", SAMPLE_FILTER,
+	    " ORDER BY f.run, f.host, m.file_id, m.allocator, m.plane");
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 3);
-		int64_t heap = sqlite3_column_int64(st, 6);
-		int64_t stack = sqlite3_column_int64(st, 7);
-		int64_t used = heap + stack;
-
-		if (a == NULL || a->file_id != sqlite3_column_int64(st, 0) ||
-		    strcmp(a->name, name) != 0) {
-			v = xgrow1(v, n, sizeof *v);
-			a = &v[n++];
-			memset(a, 0, sizeof *a);
-			a->file_id = sqlite3_column_int64(st, 0);
-			a->run = col_dup(st, 1);
-			a->host = col_dup(st, 2);
-			a->name = xstrdup(name);
-			a->peak = -1;
-			a->lifetime = -1;
-		}
-		a->events++;
-		if (sqlite3_column_type(st, 9) != SQLITE_NULL &&
-		    sqlite3_column_int64(st, 9) > a->lifetime)
-			a->lifetime = sqlite3_column_int64(st, 9);
-		/* At or above: the last time it was there, as xprof keeps. */
-		if (used < a->peak)
-			continue;
-		a->peak = used;
-		a->heap = heap;
-		a->stack = stack;
-		a->has_stack = sqlite3_column_type(st, 7) != SQLITE_NULL;
-		a->has_free = sqlite3_column_type(st, 8) != SQLITE_NULL;
-		a->free_bytes = sqlite3_column_int64(st, 8);
-		a->frag = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 :
-		    sqlite3_column_double(st, 10);
-		a->peak_row = sqlite3_column_int64(st, 4);
-		a->peak_ps = sqlite3_column_int64(st, 5);
-		a->step = sqlite3_column_type(st, 11) == SQLITE_NULL ? -1 :
-		    sqlite3_column_int64(st, 11);
-		free(a->op);
-		a->op = col_dup(st, 12);
+		v = xgrow1(v, n, sizeof *v);
+		a = &v[n++];
+		memset(a, 0, sizeof *a);
+		a->file_id = sqlite3_column_int64(st, 0);
+		a->run = col_dup(st, 1);
+		a->host = col_dup(st, 2);
+		a->name = col_dup(st, 3);
+		a->peak = sqlite3_column_int64(st, 4);
+		a->heap = sqlite3_column_int64(st, 5);
+		a->stack = sqlite3_column_int64(st, 6);
+		a->has_stack = sqlite3_column_type(st, 6) != SQLITE_NULL;
+		a->free_bytes = sqlite3_column_int64(st, 7);
+		a->has_free = sqlite3_column_type(st, 7) != SQLITE_NULL;
+		a->frag = sqlite3_column_type(st, 8) == SQLITE_NULL ? -1 :
+		    sqlite3_column_double(st, 8);
+		a->peak_ps = sqlite3_column_int64(st, 9);
+		a->step = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int64(st, 10);
+		a->op = col_dup(st, 11);
+		a->lifetime = sqlite3_column_type(st, 12) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int64(st, 12);
+		a->events = sqlite3_column_int64(st, 13);
+		a->id = sqlite3_column_int64(st, 14);
 	}
 	sqlite3_finalize(st);
 	*np = n;
@@ -379,28 +361,17 @@ print_allocations(struct report *r, struct output *o,
 	sqlite3_stmt *st;
 	size_t i;
 
-	st = index_prepare(r->ix, "SELECT m.allocation_bytes, "
-	    "m.requested_bytes, m.time_ps, m.tf_op, m.shape, m.data_type, "
-	    "m.region_type FROM memory_samples m WHERE m.file_id = ?1 AND "
-	    "m.allocator = ?2 AND m.kind = 'alloc' AND "
-	    "(m.time_ps < ?3 OR (m.time_ps = ?3 AND m.rowid <= ?4)) AND "
-	    "NOT EXISTS (SELECT 1 FROM memory_samples d WHERE "
-	    "d.file_id = m.file_id AND d.allocator = m.allocator AND "
-	    "d.kind = 'free' AND d.addr = m.addr AND "
-	    "(d.time_ps > m.time_ps OR (d.time_ps = m.time_ps AND "
-	    "d.rowid > m.rowid)) AND (d.time_ps < ?3 OR "
-	    "(d.time_ps = ?3 AND d.rowid <= ?4))) "
-	    "ORDER BY m.allocation_bytes DESC, m.requested_bytes DESC, "
-	    "m.time_ps");
+	st = index_prepare(r->ix, "SELECT allocation_bytes, "
+	    "requested_bytes, time_ps, tf_op, shape, data_type, region_type "
+	    "FROM memory_allocations WHERE file_id = ?1 AND allocator = ?2 "
+	    "ORDER BY seq");
 	for (i = 0; i < n; i++) {
 		const struct allocator *a = &v[i];
 		int64_t mapped = 0;
 		long shown = 0;
 
 		sqlite3_bind_int64(st, 1, a->file_id);
-		sqlite3_bind_text(st, 2, a->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, a->peak_ps);
-		sqlite3_bind_int64(st, 4, a->peak_row);
+		sqlite3_bind_int64(st, 2, a->id);
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			mapped += sqlite3_column_int64(st, 0);
 			if (limit > 0 && shown >= limit)
@@ -449,81 +420,58 @@ print_allocations(struct report *r, struct output *o,
 	sqlite3_finalize(st);
 }
 
-struct sample {
-	int64_t		 time_ps, heap, stack;
-};
-
 /*
- * At most points samples of s: in n / points windows each the one using
- * the most (xprof's max box filter), so that no peak is lost.
+ * Each allocator's stored timeline (MEMORY_POINTS at most), thinned
+ * again to points by the same filter.
  */
-static void
-print_thinned(struct output *o, const struct allocator *a,
-    const struct sample *s, size_t n, size_t points)
-{
-	size_t i, j, start = 0, width, wide;
-
-	if (n == 0)
-		return;
-	if (n <= points) {
-		width = 1;
-		wide = 0;
-		points = n;
-	} else {
-		width = n / points;
-		/* The last n % points windows are one wider. */
-		wide = n % points;
-	}
-	for (i = 0; i < points; i++) {
-		size_t w = width + (i >= points - wide ? 1 : 0), best = start;
-
-		for (j = start + 1; j < start + w; j++)
-			if (s[j].heap + s[j].stack >
-			    s[best].heap + s[best].stack)
-				best = j;
-		output_str(o, a->run);
-		output_str(o, a->host);
-		output_str(o, a->name);
-		output_ps(o, (double)s[best].time_ps);
-		output_double(o, (double)(s[best].heap + s[best].stack));
-		output_double(o, (double)s[best].heap);
-		output_double(o, (double)s[best].stack);
-		output_end_row(o);
-		start += w;
-	}
-}
-
 static void
 print_timeline(struct report *r, struct output *o, const struct allocator *v,
     size_t n, size_t points)
 {
-	struct sample *s = NULL;
+	int64_t *time_ps = NULL, *heap = NULL, *stack = NULL, *used = NULL;
+	size_t *pick = NULL, i, j, ns, npick, cap = 0;
 	sqlite3_stmt *st;
-	size_t i, ns = 0, cap = 0;
 
-	st = index_prepare(r->ix, "SELECT m.time_ps, "
-	    "coalesce(m.heap_bytes, 0), coalesce(m.stack_bytes, 0) "
-	    "FROM memory_samples m WHERE m.file_id = ?1 AND "
-	    "m.allocator = ?2 AND m.kind != 'damaged' "
-	    "ORDER BY m.time_ps, m.rowid");
+	st = index_prepare(r->ix, "SELECT time_ps, heap_bytes, stack_bytes "
+	    "FROM memory_samples WHERE file_id = ?1 AND allocator = ?2 "
+	    "ORDER BY seq");
 	for (i = 0; i < n; i++) {
 		sqlite3_bind_int64(st, 1, v[i].file_id);
-		sqlite3_bind_text(st, 2, v[i].name, -1, SQLITE_STATIC);
-		ns = 0;
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		sqlite3_bind_int64(st, 2, v[i].id);
+		for (ns = 0; sqlite3_step(st) == SQLITE_ROW; ns++) {
 			if (ns == cap) {
 				cap = cap == 0 ? 256 : cap * 2;
-				s = xreallocarray(s, cap, sizeof *s);
+				time_ps = xreallocarray(time_ps, cap,
+				    sizeof *time_ps);
+				heap = xreallocarray(heap, cap, sizeof *heap);
+				stack = xreallocarray(stack, cap,
+				    sizeof *stack);
+				used = xreallocarray(used, cap, sizeof *used);
+				pick = xreallocarray(pick, cap, sizeof *pick);
 			}
-			s[ns].time_ps = sqlite3_column_int64(st, 0);
-			s[ns].heap = sqlite3_column_int64(st, 1);
-			s[ns].stack = sqlite3_column_int64(st, 2);
-			ns++;
+			time_ps[ns] = sqlite3_column_int64(st, 0);
+			heap[ns] = sqlite3_column_int64(st, 1);
+			stack[ns] = sqlite3_column_int64(st, 2);
+			used[ns] = heap[ns] + stack[ns];
 		}
 		sqlite3_reset(st);
-		print_thinned(o, &v[i], s, ns, points);
+		npick = ns > 0 ? memory_thin(used, ns, points, pick) : 0;
+		for (j = 0; j < npick; j++) {
+			output_str(o, v[i].run);
+			output_str(o, v[i].host);
+			output_str(o, v[i].name);
+			output_ps(o, (double)time_ps[pick[j]]);
+			output_double(o, (double)used[pick[j]]);
+			output_double(o, (double)heap[pick[j]]);
+			output_double(o, (double)stack[pick[j]]);
+			output_end_row(o);
+		}
 	}
-	free(s);
+	free(time_ps);
+	free(heap);
+	free(stack);
+	free(used);
+	free(pick);
 	sqlite3_finalize(st);
 }
 
@@ -578,7 +526,8 @@ print_programs(struct report *r, struct output *o, long limit)
 /* A buffer at a program's peak, and the group it shows in. */
 struct buffer {
 	char		*name, *base, *kind, *shape, *opcode, *op, *source;
-	int64_t		 size;
+	int64_t		 size;		/* of all count */
+	int64_t		 count;
 };
 
 /*
@@ -649,6 +598,7 @@ print_program_buffers(struct output *o, sqlite3_stmt *st, const char *run,
 		b[n].opcode = col_dup(st, 4);
 		b[n].op = col_dup(st, 5);
 		b[n].source = col_dup(st, 6);
+		b[n].count = sqlite3_column_int64(st, 7);
 		n++;
 	}
 	sqlite3_reset(st);
@@ -656,15 +606,16 @@ print_program_buffers(struct output *o, sqlite3_stmt *st, const char *run,
 		qsort(b, n, sizeof *b, cmp_group);
 	rows = xcalloc(n + 1, sizeof *rows);
 	for (i = 0; i < n; i++) {
-		if (nrows > 0 && strcmp(rows[nrows - 1].first->base,
-		    b[i].base) == 0 && rows[nrows - 1].first->size ==
-		    b[i].size) {
+		if (nrows > 0 && b[i].count == 1 &&
+		    rows[nrows - 1].first->count == 1 &&
+		    strcmp(rows[nrows - 1].first->base, b[i].base) == 0 &&
+		    rows[nrows - 1].first->size == b[i].size) {
 			rows[nrows - 1].count++;
 			rows[nrows - 1].total += b[i].size;
 			continue;
 		}
 		rows[nrows].first = &b[i];
-		rows[nrows].count = 1;
+		rows[nrows].count = (size_t)b[i].count;
 		rows[nrows++].total = b[i].size;
 	}
 	if (nrows > 0)
@@ -679,9 +630,13 @@ print_program_buffers(struct output *o, sqlite3_stmt *st, const char *run,
 		output_str(o, run);
 		output_str(o, host);
 		output_str(o, program);
-		output_str(o, rows[i].count > 1 ? f->base : f->name);
+		output_str(o, rows[i].count > 1 && f->count == 1 ? f->base :
+		    f->name);
 		output_int(o, (int64_t)rows[i].count);
-		output_double(o, (double)f->size);
+		if (f->count == 1)
+			output_double(o, (double)f->size);
+		else
+			output_null(o);
 		output_double(o, (double)rows[i].total);
 		for (j = 0; j < sizeof texts / sizeof texts[0]; j++)
 			if (texts[j] != NULL)
@@ -743,7 +698,7 @@ print_buffers(struct report *r, struct output *o, const char *program,
 	    "pm.program_id");
 	st = index_prepare(r->ix, "SELECT instruction, size_bytes, kind, "
 	    "shape, opcode, op_name, CASE WHEN source_file IS NULL THEN NULL "
-	    "ELSE source_file || ':' || coalesce(source_line, '') END "
+	    "ELSE source_file || ':' || coalesce(source_line, '') END, count "
 	    "FROM memory_buffers WHERE file_id = ?1 AND program_id = ?2 "
 	    "ORDER BY rowid");
 	while (sqlite3_step(pick) == SQLITE_ROW) {
@@ -819,7 +774,7 @@ memory_run(int argc, char **argv)
 	struct report r;
 	struct output *o;
 	enum group group = GROUP_ALLOCATOR;
-	long limit = 20, points = 1000;
+	long limit = 20, points = MEMORY_POINTS;
 	size_t ncols, npeaks = 0, i;
 	int ch, found = 0, status = EXIT_OK;
 
@@ -849,7 +804,7 @@ memory_run(int argc, char **argv)
 			break;
 		case OPT_POINTS:
 			points = parse_long_option("memory", "points", optarg,
-			    1, 100000000L);
+			    1, MEMORY_POINTS);
 			break;
 		case OPT_PROGRAM:
 			program = optarg;

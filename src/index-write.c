@@ -18,7 +18,8 @@ static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
 	"compile_phases", "executions", "gaps", "host_events", "scopes",
 	"programs", "hlo_instructions", "transfer_totals", "packed_rows",
-	"memory_samples", "program_memory", "memory_buffers",
+	"memory_allocators", "memory_samples", "memory_allocations",
+	"program_memory", "memory_buffers",
 };
 
 static char *

@@ -47,8 +47,9 @@ pf_memory_stat(const char *name)
 	static const char *const names[] = { PF_MEMORY_STATS };
 	size_t i;
 
+	/* A first letter apart is most names: no call then. */
 	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(names[i], name) == 0)
+		if (names[i][0] == name[0] && strcmp(names[i], name) == 0)
 			return (int)i;
 	return -1;
 }

@@ -312,6 +312,10 @@ find_logical(const struct assignment *a, int64_t id)
 {
 	size_t lo = 0, hi = a->nlbs;
 
+	/* XLA numbers them from 0: most are at their id. */
+	if (id >= 0 && (uint64_t)id < a->nlbs && a->lbs[id].id == id)
+		return (ptrdiff_t)id;
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -659,9 +663,36 @@ shape_text(struct wire w, const struct index_list *index)
 
 struct shape_want {
 	int64_t		 instr_id;
+	const char	*computation;	/* its instruction's */
+	size_t		 computation_len;
 	const struct index_list *index;
 	char		**out;
 };
+
+/*
+ * Whether computation comp (its first field its name, as XLA writes it)
+ * holds a wanted instruction: the module's other computations, fusions'
+ * mostly, are passed over unread.
+ */
+static int
+comp_wanted(struct wire comp, const struct shape_want *want, size_t nwant)
+{
+	struct wire name;
+	uint32_t f;
+	unsigned wt;
+	size_t i;
+
+	if (wire_key(&comp, &f, &wt) != 1 || f != 1 || wt != WT_LEN ||
+	    wire_len(&comp, &name) == -1)
+		return 1;
+	for (i = 0; i < nwant; i++)
+		if (want[i].computation_len == (size_t)(name.end - name.p) &&
+		    (i == 0 || want[i].computation != want[i - 1].computation) &&
+		    memcmp(want[i].computation, name.p,
+		    want[i].computation_len) == 0)
+			return 1;
+	return 0;
+}
 
 static int
 cmp_want(const void *a, const void *b)
@@ -688,6 +719,8 @@ find_shapes(struct wire module, struct shape_want *want, size_t nwant)
 		}
 		if (wire_len(&module, &comp) == -1)
 			return -1;
+		if (!comp_wanted(comp, want, nwant))
+			continue;
 		while ((rc = wire_key(&comp, &g, &wt)) == 1) {
 			int64_t id = -1;
 			size_t lo = 0, hi = nwant;
@@ -712,9 +745,15 @@ find_shapes(struct wire module, struct shape_want *want, size_t nwant)
 			}
 			if (rc == -1 || shape.p == NULL)
 				continue;
-			while (lo < hi && want[lo].instr_id < id)
-				lo++;
-			for (; lo < hi && want[lo].instr_id == id; lo++)
+			while (lo < hi) {	/* the first wanted of id */
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (want[mid].instr_id < id)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (; lo < nwant && want[lo].instr_id == id; lo++)
 				if (*want[lo].out[0] == '\0') {
 					free(*want[lo].out);
 					*want[lo].out = shape_text(shape,
@@ -741,22 +780,75 @@ kind_of(const struct allocation *al)
 	return "temporary";
 }
 
-static const struct hlo_instr *
-instr_of(const struct hlo_module *m, int64_t id)
-{
-	size_t i;
+/*
+ * The instructions of the buffers' ids (sorted, distinct), found in one
+ * pass over the module's: sorting all of them was a fifth of the reading.
+ */
+struct by_id {
+	int64_t		*ids;
+	const struct hlo_instr **instr;
+	size_t		 n;
+};
 
-	/* Instructions are in id order mostly: try the id as a place. */
-	if (id >= 0 && (uint64_t)id < m->ninstrs && m->instrs[id].id == id)
-		return &m->instrs[id];
-	for (i = 0; i < m->ninstrs; i++)
-		if (m->instrs[i].id == id)
-			return &m->instrs[i];
-	return NULL;
+static int
+cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static ptrdiff_t
+by_id_find(const struct by_id *b, int64_t id)
+{
+	size_t lo = 0, hi = b->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->ids[mid] == id)
+			return (ptrdiff_t)mid;
+		if (b->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
 }
 
 static void
-add_buffer(struct hlo_memory *mem, const struct hlo_module *m,
+by_id_init(struct by_id *b, const struct hlo_module *m,
+    const struct assignment *a, const ptrdiff_t *ks, size_t nks)
+{
+	size_t i, n = 0;
+	ptrdiff_t k;
+
+	b->ids = xcalloc(nks + 1, sizeof *b->ids);
+	b->instr = xcalloc(nks + 1, sizeof *b->instr);
+	for (i = 0; i < nks; i++)
+		b->ids[i] = a->lbs[ks[i]].instr_id;
+	if (nks > 0)
+		qsort(b->ids, nks, sizeof *b->ids, cmp_int64);
+	for (i = 0; i < nks; i++)
+		if (n == 0 || b->ids[n - 1] != b->ids[i])
+			b->ids[n++] = b->ids[i];
+	b->n = n;
+	for (i = 0; n > 0 && i < m->ninstrs; i++)
+		if ((k = by_id_find(b, m->instrs[i].id)) >= 0 &&
+		    b->instr[k] == NULL)
+			b->instr[k] = &m->instrs[i];
+}
+
+static const struct hlo_instr *
+instr_of(const struct by_id *b, int64_t id)
+{
+	ptrdiff_t k = by_id_find(b, id);
+
+	return k >= 0 ? b->instr[k] : NULL;
+}
+
+static void
+add_buffer(struct hlo_memory *mem, const struct by_id *m,
     const struct assignment *a, ptrdiff_t k)
 {
 	const struct logical *lb = &a->lbs[k];
@@ -770,6 +862,7 @@ add_buffer(struct hlo_memory *mem, const struct hlo_module *m,
 	b = &mem->buffers[mem->nbuffers++];
 	b->instr = instr_of(m, lb->instr_id);
 	b->size_bytes = lb->size;
+	b->count = 1;
 	b->kind = kind_of(&a->allocs[lb->alloc]);
 	b->shape = xstrdup("");
 	name = b->instr != NULL ? b->instr->name : "";
@@ -802,6 +895,7 @@ peak_buffers(struct hlo_memory *mem, const struct hlo_module *m,
     struct assignment *a, const struct sim *s, struct wire module)
 {
 	struct shape_want *want;
+	struct by_id ids;
 	ptrdiff_t *ks;
 	size_t i, j, n = 0;
 	int rc;
@@ -828,17 +922,46 @@ peak_buffers(struct hlo_memory *mem, const struct hlo_module *m,
 
 		ks[n++] = a->lbs[k].display >= 0 ? a->lbs[k].display : k;
 	}
-	for (i = 0; i < n; i++)
-		add_buffer(mem, m, a, ks[i]);
-	want = xcalloc(n + 1, sizeof *want);
-	for (i = 0; i < n; i++) {
-		want[i].instr_id = a->lbs[ks[i]].instr_id;
-		want[i].index = &a->lbs[ks[i]].shape_index;
-		want[i].out = &mem->buffers[i].shape;
+	/* The small ones last, as one. */
+	for (i = j = 0; i < n; i++)
+		if (a->lbs[ks[i]].size >= HLO_SMALL_BUFFER) {
+			ptrdiff_t k = ks[j];
+
+			ks[j++] = ks[i];
+			ks[i] = k;
+		}
+	by_id_init(&ids, m, a, ks, j);
+	for (i = 0; i < j; i++)
+		add_buffer(mem, &ids, a, ks[i]);
+	free(ids.ids);
+	free(ids.instr);
+	if (j < n) {
+		struct hlo_buffer *b;
+
+		mem->buffers = xgrow1(mem->buffers, mem->nbuffers,
+		    sizeof *mem->buffers);
+		b = &mem->buffers[mem->nbuffers++];
+		memset(b, 0, sizeof *b);
+		b->name = xstrdup("(under 1 MiB)");
+		b->shape = xstrdup("");
+		b->kind = "small";
+		b->count = (int64_t)(n - j);
+		for (i = j; i < n; i++)
+			b->size_bytes += a->lbs[ks[i]].size;
+	}
+	want = xcalloc(j + 1, sizeof *want);
+	for (i = n = 0; i < j; i++) {
+		if (mem->buffers[i].instr == NULL)
+			continue;
+		want[n].instr_id = a->lbs[ks[i]].instr_id;
+		want[n].computation = mem->buffers[i].instr->computation;
+		want[n].computation_len = strlen(want[n].computation);
+		want[n].index = &a->lbs[ks[i]].shape_index;
+		want[n++].out = &mem->buffers[i].shape;
 	}
 	if (n > 0)
 		qsort(want, n, sizeof *want, cmp_want);
-	rc = find_shapes(module, want, n);
+	rc = n > 0 ? find_shapes(module, want, n) : 0;
 	free(want);
 	free(ks);
 	if (mem->nbuffers > 0)

@@ -18,12 +18,19 @@
 struct hlo_module;
 struct hlo_instr;
 
-/* A buffer live at the program's peak; strings owned by its hlo_memory. */
+/*
+ * A buffer live at the program's peak; strings owned by its hlo_memory.
+ * Those under HLO_SMALL_BUFFER come as one, of count buffers, kind
+ * "small": many, and no one of them what holds the memory.
+ */
+#define HLO_SMALL_BUFFER	((int64_t)1 << 20)
+
 struct hlo_buffer {
 	const struct hlo_instr *instr;	/* defining instruction, or NULL */
 	char		*name;		/* "custom-call.17{0}" */
 	char		*shape;		/* "f32[1024,512]", or "" */
-	int64_t		 size_bytes;
+	int64_t		 size_bytes;	/* of all count */
+	int64_t		 count;
 	const char	*kind;		/* "parameter", "output", "temporary"... */
 };
 

@@ -63,7 +63,7 @@ for k, v in want["program"].items():
         bad.append("program %s: peak %d, xprof %d" % (k, got[k], v))
 rows = list(csv.DictReader(open(sys.argv[4])))
 got = {r["buffer"]: (int(r["count"]), int(r["size_bytes"]))
-       for r in rows if int(r["size_bytes"]) >= 2**20}
+       for r in rows if r["size_bytes"] and int(r["size_bytes"]) >= 2**20}
 for k, (n, size) in want["buffer"].items():
     if k not in got:
         bad.append("buffer %s: not among ours" % k)
