@@ -13,7 +13,7 @@
 #include "index.h"
 
 /* Statements prepared once and kept: storing many files re-parses none. */
-#define INDEX_NCACHED	64
+#define INDEX_NCACHED	80
 
 struct index {
 	sqlite3	*db;
