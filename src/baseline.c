@@ -193,6 +193,23 @@ gen_steps_compiles_transfers(yajl_gen g, const struct summary *s)
 	yajl_gen_array_close(g);
 }
 
+static void
+gen_memory(yajl_gen g, const struct summary *s)
+{
+	size_t i;
+
+	gen_str(g, "memory");
+	yajl_gen_array_open(g);
+	for (i = 0; i < s->nmemory; i++) {
+		yajl_gen_map_open(g);
+		gen_key_str(g, "kind", s->memory[i].kind);
+		gen_key_str(g, "name", s->memory[i].name);
+		gen_key_int(g, "bytes", s->memory[i].bytes);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+}
+
 int
 baseline_write(const struct summary *s, FILE *fp, char **cause)
 {
@@ -226,6 +243,7 @@ baseline_write(const struct summary *s, FILE *fp, char **cause)
 	gen_strings(g, "runs", s->runs, s->nruns);
 	gen_ops(g, s);
 	gen_steps_compiles_transfers(g, s);
+	gen_memory(g, s);
 	gen_key_int(g, "executions", s->executions);
 	yajl_gen_map_close(g);
 	yajl_gen_free(g);
@@ -456,6 +474,30 @@ read_compiles_transfers(struct reader *rd, struct summary *s, yajl_val root)
 	return 0;
 }
 
+/* Optional: baselines before it hold no memory peaks. */
+static int
+read_memory(struct reader *rd, struct summary *s, yajl_val root)
+{
+	yajl_val a = member(root, "memory");
+	size_t i;
+
+	if (a == NULL)
+		return 0;
+	if (get_array(rd, root, "memory", &a) == -1)
+		return -1;
+	s->memory = xcalloc(a->u.array.len + 1, sizeof *s->memory);
+	for (i = 0; i < a->u.array.len; i++) {
+		yajl_val v = a->u.array.values[i];
+		struct memory_peak *m = &s->memory[s->nmemory++];
+
+		if (get_str(rd, v, "kind", &m->kind) == -1 ||
+		    get_str(rd, v, "name", &m->name) == -1 ||
+		    get_int(rd, v, "bytes", &m->bytes, NULL) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /* The whole file, NUL-terminated; NULL with errno set. */
 static char *
 slurp(const char *path)
@@ -531,7 +573,8 @@ baseline_read(struct summary *s, const char *path, char **cause)
 	    get_strings(&rd, root, "runs", &s->runs, &s->nruns) == -1 ||
 	    read_ops(&rd, s, root) == -1 ||
 	    read_steps(&rd, s, root) == -1 ||
-	    read_compiles_transfers(&rd, s, root) == -1)
+	    read_compiles_transfers(&rd, s, root) == -1 ||
+	    read_memory(&rd, s, root) == -1)
 		goto fail;
 	v = member(root, "selection");
 	if (YAJL_IS_OBJECT(v) && (get_str(&rd, v, "host", &s->host_glob) ||

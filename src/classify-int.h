@@ -537,4 +537,12 @@ host_frame(struct classify *c, const struct pf_event *ev, int64_t start,
 void		host_line_end(struct classify *c);
 void		host_plane_end(struct classify *c);
 
+/* classify-memory.c: an allocator's events, below the host layer. */
+
+/* Keeps ev if it is a MemoryAllocation or MemoryDeallocation. */
+void		memory_event(struct classify *c, const struct pf_event *ev,
+		    int64_t start);
+/* The plane's memory records' string ids through map (absorbing). */
+void		memory_remap(struct plane_summary *p, const uint32_t *map);
+
 #endif

@@ -1582,6 +1582,7 @@ file_summary_absorb(struct file_summary *dst, struct file_summary *src)
 		}
 		for (j = 0; j < p->nscopes; j++)
 			p->scopes[j].name = map[p->scopes[j].name];
+		memory_remap(p, map);
 		dst->planes = xreallocarray(dst->planes, dst->nplanes + 1,
 		    sizeof *dst->planes);
 		dst->planes[dst->nplanes++] = *p;
@@ -1624,6 +1625,7 @@ file_summary_release(struct file_summary *fs)
 		free(p->gaps);
 		free(p->host_events);
 		free(p->scopes);
+		free(p->memory);
 	}
 	free(fs->planes);
 	free(fs->programs);

@@ -177,6 +177,28 @@ struct transfer_rec {
 	int64_t		start_ps, dur_ps;
 };
 
+/*
+ * One MemoryAllocation or MemoryDeallocation event of an allocator
+ * (classify-memory.c): the allocator's state after it, and what it
+ * moved.  Byte counts -1 and strings "" where the event does not say.
+ */
+enum memory_kind { MEM_ALLOC, MEM_FREE, MEM_DAMAGED };
+
+struct memory_rec {
+	uint32_t	 allocator;	/* allocator_name, else the device */
+	enum memory_kind kind;
+	uint32_t	 line;
+	int64_t		 time_ps;
+	int64_t		 heap_bytes, stack_bytes, free_bytes;
+	int64_t		 lifetime_peak_bytes;
+	double		 fragmentation;	/* -1 when not given */
+	int64_t		 requested_bytes, allocation_bytes;
+	uint64_t	 addr;
+	int64_t		 step;		/* group_id, or -1 */
+	uint32_t	 tf_op, region, data_type, shape;
+	uint32_t	 damage;	/* MEM_DAMAGED: what is wrong */
+};
+
 struct plane_summary {
 	int64_t		 id;
 	uint32_t	 name;
@@ -206,6 +228,8 @@ struct plane_summary {
 	size_t		 nhost_events;
 	struct scope_agg *scopes;
 	size_t		 nscopes;
+	struct memory_rec *memory;
+	size_t		 nmemory;
 };
 
 struct file_summary {

@@ -25,6 +25,7 @@ const struct cmd cmd_check = {
 	    "[--max-step-regression=pct] [--max-step-time=time] "
 	    "[--step-percentile=p] [--skip=n] [--max-op-regression=pct] "
 	    "[--max-new-op-share=pct] [--min-op-share=pct] [--max-compiles=n] "
+	    "[--max-memory-growth=pct] [--max-peak-memory=size] "
 	    "[--include-compile-work] [--device=glob] "
 	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] "
 	    "[--db=file] new",
@@ -51,6 +52,11 @@ const struct cmd cmd_check = {
 	    "  --max-compiles=N         no function compiled more than N "
 	    "times\n"
 	    "                           (default off)\n"
+	    "  --max-memory-growth=PCT  an allocator's or a program's peak\n"
+	    "                           memory may grow by PCT at most\n"
+	    "                           (default off)\n"
+	    "  --max-peak-memory=SIZE   no allocator's peak above SIZE (16G;\n"
+	    "                           default off)\n"
 	    "  --include-compile-work   also the ops of device work done while\n"
 	    "                           compiling (autotuning)\n"
 	    "  --device=GLOB, --host=GLOB, --run=GLOB, --latest\n"
@@ -67,6 +73,7 @@ enum setting_kind {
 	SET_PERCENT,	/* "5%" or "5": a number >= 0 */
 	SET_TIME,	/* "150ms": a number and ns, us, ms or s; in ps */
 	SET_COUNT,	/* a whole number >= 0 */
+	SET_SIZE,	/* "16G", "512M": bytes */
 };
 
 /*
@@ -86,8 +93,10 @@ struct setting {
 enum {
 	S_BASELINE,
 	S_MAX_COMPILES,
+	S_MAX_MEMORY_GROWTH,
 	S_MAX_NEW_OP_SHARE,
 	S_MAX_OP_REGRESSION,
+	S_MAX_PEAK_MEMORY,
 	S_MAX_STEP_REGRESSION,
 	S_MAX_STEP_TIME,
 	S_MIN_OP_SHARE,
@@ -101,8 +110,12 @@ enum {
 static const struct setting setting_defaults[NSETTINGS] = {
 	[S_BASELINE] = { "baseline", SET_PATH, 0, 0, 0, 0, NULL },
 	[S_MAX_COMPILES] = { "max-compiles", SET_COUNT, 1, 0, 1, 0, NULL },
+	[S_MAX_MEMORY_GROWTH] = { "max-memory-growth", SET_PERCENT, 1, 0, 1,
+	    0, NULL },
 	[S_MAX_NEW_OP_SHARE] = { "max-new-op-share", SET_PERCENT, 1, 0, 0,
 	    5, NULL },
+	[S_MAX_PEAK_MEMORY] = { "max-peak-memory", SET_SIZE, 1, 0, 1, 0,
+	    NULL },
 	[S_MAX_OP_REGRESSION] = { "max-op-regression", SET_PERCENT, 1, 0, 0,
 	    10, NULL },
 	[S_MAX_STEP_REGRESSION] = { "max-step-regression", SET_PERCENT, 1, 0,
@@ -133,6 +146,12 @@ parse_value(struct setting *s, const char *v)
 	s->off = s->is_rule && strcmp(v, "off") == 0;
 	if (s->off)
 		return 0;
+	if (s->kind == SET_SIZE) {
+		if ((ps = parse_size(v)) == -1)
+			return -1;
+		s->num = (double)ps;
+		return 0;
+	}
 	errno = 0;
 	d = strtod(v, &end);
 	if (errno != 0 || end == v || !isfinite(d) || d < 0)
@@ -155,6 +174,7 @@ parse_value(struct setting *s, const char *v)
 			return -1;
 		break;
 	case SET_PATH:
+	case SET_SIZE:
 		break;
 	}
 	s->num = d;
@@ -175,6 +195,9 @@ expected(const struct setting *s)
 	case SET_COUNT:
 		return s->is_rule ? "a whole number, or off" :
 		    "a whole number";
+	case SET_SIZE:
+		return s->is_rule ? "a size such as 16G, 512M or 1000, or off" :
+		    "a size such as 16G, 512M or 1000";
 	}
 	return "";
 }
@@ -357,6 +380,10 @@ fmt_setting(char *buf, size_t size, const struct setting *s)
 	}
 	if (s->kind == SET_TIME) {
 		fmt_ps(buf, size, s->num);
+		return;
+	}
+	if (s->kind == SET_SIZE) {
+		fmt_bytes(buf, size, (int64_t)s->num);
 		return;
 	}
 	fmt_fixed(num, sizeof num, s->num, 6);
@@ -699,6 +726,90 @@ check_compiles(struct verdict *v, const struct setting *set,
 	rule_end(v);
 }
 
+/*
+ * --max-memory-growth: each allocator's and program's peak on both sides
+ * may grow by the limit at most; --max-peak-memory: no allocator's peak
+ * above the size.  A pass row names the largest peak.
+ */
+static void
+check_memory(struct verdict *v, const struct setting *set,
+    const struct summary *base, const struct summary *new)
+{
+	const struct memory_peak *largest = NULL;
+	char subject[256], b[64], n[64], m[64], lim[64];
+	size_t i;
+	int growth;
+
+	for (growth = 1; growth >= 0; growth--) {
+		const struct setting *rule =
+		    &set[growth ? S_MAX_MEMORY_GROWTH : S_MAX_PEAK_MEMORY];
+
+		if (rule->off)
+			continue;
+		rule_begin(v);
+		if (growth)
+			fmt_pct(lim, sizeof lim, set[S_MAX_MEMORY_GROWTH].num,
+			    0);
+		else
+			fmt_bytes(lim, sizeof lim,
+			    (int64_t)set[S_MAX_PEAK_MEMORY].num);
+		largest = NULL;
+		for (i = 0; i < new->nmemory; i++) {
+			const struct memory_peak *pn = &new->memory[i];
+			const struct memory_peak *pb = summary_memory(base,
+			    pn->kind, pn->name);
+			double pct;
+			int pass;
+
+			if (growth && pb == NULL)
+				continue;
+			if (!growth && strcmp(pn->kind, "allocator") != 0)
+				continue;
+			if (largest == NULL || pn->bytes > largest->bytes)
+				largest = pn;
+			pct = pb != NULL && pb->bytes > 0 ? ((double)pn->bytes /
+			    (double)pb->bytes - 1) * 100 : 0;
+			pass = growth ? pct <= set[S_MAX_MEMORY_GROWTH].num :
+			    (double)pn->bytes <= set[S_MAX_PEAK_MEMORY].num;
+			if (pass)
+				continue;
+			snprintf(subject, sizeof subject, "peak of %s %s",
+			    pn->kind, pn->name);
+			fmt_bytes(b, sizeof b, pb != NULL ? pb->bytes : 0);
+			fmt_bytes(n, sizeof n, pn->bytes);
+			if (growth)
+				fmt_pct(m, sizeof m, pct, 1);
+			else
+				snprintf(m, sizeof m, "%s", n);
+			put_verdict(v, rule, subject, pb != NULL ? b : "",
+			    n, m, lim, 0, NULL);
+		}
+		if (!rule_failed(v)) {
+			const struct memory_peak *pb = largest == NULL ? NULL :
+			    summary_memory(base, largest->kind,
+			    largest->name);
+
+			if (largest != NULL)
+				snprintf(subject, sizeof subject, "peak of %s "
+				    "%s", largest->kind, largest->name);
+			fmt_bytes(b, sizeof b, pb != NULL ? pb->bytes : 0);
+			fmt_bytes(n, sizeof n, largest != NULL ?
+			    largest->bytes : 0);
+			if (growth)
+				fmt_pct(m, sizeof m, pb != NULL &&
+				    pb->bytes > 0 ? ((double)largest->bytes /
+				    (double)pb->bytes - 1) * 100 : 0, 1);
+			else
+				snprintf(m, sizeof m, "%s", n);
+			put_verdict(v, rule, largest == NULL ?
+			    "no memory peaks" : subject, pb != NULL ? b : "",
+			    largest != NULL ? n : "", largest != NULL ? m : "",
+			    lim, 1, NULL);
+		}
+		rule_end(v);
+	}
+}
+
 static const struct out_col columns[] = {
 	{ "rule", COL_STR, NULL },
 	{ "subject", COL_STR, NULL },
@@ -721,10 +832,14 @@ check_run(int argc, char **argv)
 		{ "include-compile-work", no_argument, NULL, 0x300 },
 		{ "max-compiles", required_argument, NULL,
 		    0x200 + S_MAX_COMPILES },
+		{ "max-memory-growth", required_argument, NULL,
+		    0x200 + S_MAX_MEMORY_GROWTH },
 		{ "max-new-op-share", required_argument, NULL,
 		    0x200 + S_MAX_NEW_OP_SHARE },
 		{ "max-op-regression", required_argument, NULL,
 		    0x200 + S_MAX_OP_REGRESSION },
+		{ "max-peak-memory", required_argument, NULL,
+		    0x200 + S_MAX_PEAK_MEMORY },
 		{ "max-step-regression", required_argument, NULL,
 		    0x200 + S_MAX_STEP_REGRESSION },
 		{ "max-step-time", required_argument, NULL,
@@ -807,6 +922,7 @@ check_run(int argc, char **argv)
 	op_pairs_release(&op);
 	if (!set[S_MAX_COMPILES].off)
 		check_compiles(&v, set, &base, &new);
+	check_memory(&v, set, &base, &new);
 	if (v.nfailed > 0)
 		line = xasprintf("FAIL: %d of %d rule%s failed.",
 		    v.nfailed, v.nrules, v.nrules == 1 ? "" : "s");

@@ -35,8 +35,9 @@ const struct cmd cmd_diff = {
 	    "                  compiling (autotuning; left out by default)\n"
 	    "  --skip=N        leave each device's first N steps out of the\n"
 	    "                  step times (default 0)\n"
-	    "  --summary       the device time, steps, compiles and transfers\n"
-	    "                  of both sides as rows (metric, base, new, change)\n"
+	    "  --summary       the device time, steps, compiles, transfers and\n"
+	    "                  memory peaks of both sides as rows (metric,\n"
+	    "                  base, new, change)\n"
 	    "                  instead of the ops; JSON has both without it\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
 	    "  --host=GLOB     only hosts matching\n"
@@ -57,6 +58,8 @@ enum {
 
 static const struct transfer_total *find_transfer(const struct summary *s,
 		    const struct transfer_total *t);
+static void	put_memory(struct output *o, const struct summary *a,
+		    const struct summary *b, int rows);
 
 /* The summary the table's title lines give, as rows (--summary, JSON). */
 static const struct out_col summary_columns[] = {
@@ -143,6 +146,7 @@ put_summary(struct output *o, const struct summary *a,
 			    (double)xb->wait_ps / 1e6 : 0);
 			free(m);
 		}
+	put_memory(o, a, b, 1);
 }
 
 /* The delta column's place in columns[]: its unit follows --by. */
@@ -320,6 +324,51 @@ add_transfer_titles(struct output *o, const struct summary *a,
 		}
 }
 
+/*
+ * Each memory peak either side has, base's first: as a title line (for
+ * allocators, and programs whose peak moved) or a summary row.
+ */
+static void
+put_memory(struct output *o, const struct summary *a,
+    const struct summary *b, int rows)
+{
+	const struct summary *side[2] = { a, b };
+	size_t k, i;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < side[k]->nmemory; i++) {
+			const struct memory_peak *m = &side[k]->memory[i];
+			const struct memory_peak *ma, *mb;
+			char x[64], y[64], c[64], *line;
+
+			ma = summary_memory(a, m->kind, m->name);
+			mb = summary_memory(b, m->kind, m->name);
+			if (k == 1 && ma != NULL)
+				continue;
+			if (rows) {
+				line = xasprintf("memory_%s_%s_bytes",
+				    m->kind, m->name);
+				summary_row(o, line, ma != NULL ?
+				    (double)ma->bytes : 0, mb != NULL ?
+				    (double)mb->bytes : 0);
+				free(line);
+				continue;
+			}
+			if (strcmp(m->kind, "program") == 0 && ma != NULL &&
+			    mb != NULL && ma->bytes == mb->bytes)
+				continue;
+			fmt_bytes(x, sizeof x, ma != NULL ? ma->bytes : 0);
+			fmt_bytes(y, sizeof y, mb != NULL ? mb->bytes : 0);
+			fmt_change(c, sizeof c, ma != NULL ?
+			    (double)ma->bytes : 0, mb != NULL ?
+			    (double)mb->bytes : 0);
+			line = xasprintf("Peak memory of %s %s: %s -> %s (%s)",
+			    m->kind, m->name, x, y, c);
+			output_title(o, line);
+			free(line);
+		}
+}
+
 static void
 add_titles(struct output *o, const struct summary *a,
     const struct summary *b, enum op_by by, enum op_group group,
@@ -348,6 +397,7 @@ add_titles(struct output *o, const struct summary *a,
 	add_step_title(o, a, b, skip);
 	add_compile_title(o, a, b);
 	add_transfer_titles(o, a, b);
+	put_memory(o, a, b, 0);
 }
 
 /* Which figure delta, ratio and share compare. */

@@ -28,6 +28,7 @@ extern const struct cmd cmd_extract;
 extern const struct cmd cmd_idle;
 extern const struct cmd cmd_index;
 extern const struct cmd cmd_list;
+extern const struct cmd cmd_memory;
 extern const struct cmd cmd_sql;
 extern const struct cmd cmd_steps;
 extern const struct cmd cmd_summary;

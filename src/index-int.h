@@ -12,7 +12,7 @@
 #include "index.h"
 
 /* Statements prepared once and kept: storing many files re-parses none. */
-#define INDEX_NCACHED	64
+#define INDEX_NCACHED	80
 
 struct index {
 	sqlite3	*db;
@@ -111,5 +111,15 @@ int	index_store_finish(struct index *ix, struct file_store *fst,
 void	index_store_abandon(struct index *ix, struct file_store *fst);
 /* Deletes every row of the file at path, inside the caller's transaction. */
 int	index_forget_file(struct index *ix, const char *path, char **cause);
+
+/* index-memory.c: a file's memory tables; -1 with *cause. */
+struct file_summary;
+struct plane_summary;
+struct hlo_set;
+int	index_write_memory_samples(struct index *ix, sqlite3_int64 file_id,
+	    const struct file_summary *fs, const struct plane_summary *p,
+	    sqlite3_int64 plane, char **cause);
+int	index_write_program_memory(struct index *ix, sqlite3_int64 file_id,
+	    const struct hlo_set *hlo, char **cause);
 
 #endif

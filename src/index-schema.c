@@ -86,6 +86,43 @@ static const char *const schema[] = {
 	    "total_ps INTEGER, self_ps INTEGER, min_ps INTEGER, "
 	    "max_ps INTEGER, flops INTEGER, bytes_accessed INTEGER, "
 	    "framework_op TEXT, source TEXT, source_function TEXT)",
+	"CREATE TABLE memory_allocators("
+	    "id INTEGER PRIMARY KEY, "
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "allocator TEXT NOT NULL, peak_bytes INTEGER NOT NULL, "
+	    "heap_bytes INTEGER, stack_bytes INTEGER, free_bytes INTEGER, "
+	    "fragmentation REAL, peak_ps INTEGER, step INTEGER, tf_op TEXT, "
+	    "lifetime_peak_bytes INTEGER, events INTEGER NOT NULL, "
+	    "damage TEXT)",
+	/*
+	 * Keyed as read, without a rowid: one B-tree to insert into, where
+	 * a table and an index on it were a sixth of a cold index of a
+	 * small GPU profile.
+	 */
+	"CREATE TABLE memory_samples("
+	    "file_id INTEGER NOT NULL, allocator INTEGER NOT NULL, "
+	    "seq INTEGER NOT NULL, time_ps INTEGER, heap_bytes INTEGER, "
+	    "stack_bytes INTEGER, PRIMARY KEY (file_id, allocator, seq)) "
+	    "WITHOUT ROWID",
+	"CREATE TABLE memory_allocations("
+	    "file_id INTEGER NOT NULL, allocator INTEGER NOT NULL, "
+	    "seq INTEGER NOT NULL, allocation_bytes INTEGER, "
+	    "requested_bytes INTEGER, time_ps INTEGER, tf_op TEXT, "
+	    "shape TEXT, data_type TEXT, region_type TEXT, "
+	    "PRIMARY KEY (file_id, allocator, seq)) WITHOUT ROWID",
+	"CREATE TABLE program_memory("
+	    "file_id INTEGER NOT NULL, program_id INTEGER, "
+	    "module TEXT NOT NULL, peak_bytes INTEGER NOT NULL, "
+	    "heap_peak_bytes INTEGER, parameter_bytes INTEGER, "
+	    "output_bytes INTEGER, constant_bytes INTEGER, "
+	    "temp_bytes INTEGER, allocations INTEGER)",
+	"CREATE TABLE memory_buffers("
+	    "file_id INTEGER NOT NULL, program_id INTEGER, "
+	    "module TEXT NOT NULL, instruction TEXT NOT NULL, "
+	    "opcode TEXT, size_bytes INTEGER NOT NULL, "
+	    "count INTEGER NOT NULL, kind TEXT NOT NULL, "
+	    "shape TEXT, op_name TEXT, source_file TEXT, "
+	    "source_line INTEGER)",
 	"CREATE TABLE stale_runs(run TEXT PRIMARY KEY)",
 	"CREATE INDEX planes_file ON planes(file_id)",
 	"CREATE INDEX run_totals_run ON run_totals(run, kernels)",
@@ -102,6 +139,9 @@ static const char *const schema[] = {
 	"CREATE INDEX gaps_file ON gaps(file_id)",
 	"CREATE INDEX scopes_file ON scopes(file_id)",
 	"CREATE INDEX programs_file ON programs(file_id)",
+	"CREATE INDEX memory_allocators_file ON memory_allocators(file_id)",
+	"CREATE INDEX program_memory_file ON program_memory(file_id)",
+	"CREATE INDEX memory_buffers_file ON memory_buffers(file_id)",
 	/*
 	 * The joins everyone writes: each row with its run, host and device,
 	 * times in microseconds (documented in jaxprof(1)).  An index of

@@ -18,6 +18,8 @@ static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
 	"compile_phases", "executions", "gaps", "host_events", "scopes",
 	"programs", "hlo_instructions", "transfer_totals",
+	"memory_allocators", "memory_samples", "memory_allocations",
+	"program_memory", "memory_buffers",
 };
 
 /* Whether table is one index_want_events() makes (index-schema.c). */
@@ -630,6 +632,8 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}
+	if (index_write_memory_samples(ix, file_id, fs, p, plane, cause) == -1)
+		return -1;
 	return write_transfer_totals(w, file_id, p, plane, cause) == -1 ? -1 :
 	    write_timeline(w, file_id, fs, p, plane, cause);
 }
@@ -674,8 +678,9 @@ store_open(struct index *ix, const struct found_file *ff,
 	fst->open = 1;
 	if (delete_file(ix, ff->path, cause) == -1 ||
 	    (fst->id = insert_file(ix, ff, fs, cause)) == -1 ||
-	    (hlo != NULL && ix->events &&
-	    write_hlo(ix, fst->id, hlo, cause) == -1)) {
+	    (hlo != NULL && ((ix->events &&
+	    write_hlo(ix, fst->id, hlo, cause) == -1) ||
+	    index_write_program_memory(ix, fst->id, hlo, cause) == -1))) {
 		index_store_abandon(ix, fst);
 		return -1;
 	}

@@ -26,6 +26,7 @@ static const struct cmd *const commands[] = {
 	&cmd_idle,
 	&cmd_index,
 	&cmd_list,
+	&cmd_memory,
 	&cmd_sql,
 	&cmd_steps,
 	&cmd_summary,

@@ -270,7 +270,7 @@ fmt_duration(char *buf, size_t size, int64_t ps)
 	(void)fmt_duration_len(buf, size, ps);
 }
 
-static void
+void
 fmt_bytes(char *buf, size_t size, int64_t b)
 {
 	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };

@@ -70,6 +70,8 @@ void		 output_discard(struct output *o);
 void		 fmt_fixed(char *buf, size_t size, double v, int decimals);
 /* Human duration of ps: "850 ns", "12.345 us", "1.234 ms", "2.500 s". */
 void		 fmt_duration(char *buf, size_t size, int64_t ps);
+/* Human bytes: "512 B", "1.50 KiB", "5.42 GiB". */
+void		 fmt_bytes(char *buf, size_t size, int64_t b);
 /* "16G", "512M", "100K", "1000": bytes (K = 1024); -1 if not a size. */
 int64_t		 parse_size(const char *arg);
 /*

@@ -36,9 +36,22 @@ pf_key_of(const char *name)
 	int k;
 
 	for (k = 1; k < PF_NKEYS; k++)
-		if (strcmp(key_names[k], name) == 0)
+		if (key_names[k] != NULL && strcmp(key_names[k], name) == 0)
 			return (enum pf_key)k;
-	return PF_KEY_OTHER;
+	return pf_memory_stat(name) >= 0 ? PF_KEY_MEMORY : PF_KEY_OTHER;
+}
+
+int
+pf_memory_stat(const char *name)
+{
+	static const char *const names[] = { PF_MEMORY_STATS };
+	size_t i;
+
+	/* A first letter apart is most names: no call then. */
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i][0] == name[0] && strcmp(names[i], name) == 0)
+			return (int)i;
+	return -1;
 }
 
 const struct pf_stat *

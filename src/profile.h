@@ -58,6 +58,12 @@ enum pf_key {
 	PF_KEY_CORRELATION_ID,		/* one CUDA graph launch's kernels share it */
 	PF_KEY_CUDA_GRAPH_ID,
 	PF_KEY_SCOPE_RANGE_ID,		/* one per thunk run (op run) */
+	/*
+	 * Any stat of an allocator's MemoryAllocation/MemoryDeallocation
+	 * events (pf_memory_stat()): a few hundred events a profile, read
+	 * by name, so one key keeps them without a key each.
+	 */
+	PF_KEY_MEMORY,
 	PF_NKEYS,
 };
 
@@ -197,6 +203,16 @@ struct pf_read_stats {
 
 /* The key of a stat name (PF_KEY_OTHER when it is not a known one). */
 enum pf_key	 pf_key_of(const char *name);
+/*
+ * Which allocator stat a PF_KEY_MEMORY stat's name is: an index in
+ * PF_MEMORY_STATS order, or -1 for another name.
+ */
+#define PF_MEMORY_STATS \
+	"allocator_name", "bytes_allocated", "bytes_reserved", \
+	"bytes_available", "peak_bytes_in_use", "requested_bytes", \
+	"allocation_bytes", "addr", "region_type", "data_type", "shape", \
+	"fragmentation", "index_on_host", "device_ordinal", "tensor_shapes"
+int		pf_memory_stat(const char *name);
 /* The stat with that key among stats, or NULL. */
 const struct pf_stat *pf_stat_find(const struct pf_stat *stats, size_t n,
 	    enum pf_key key);

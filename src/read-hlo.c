@@ -8,6 +8,7 @@
 #include "arena.h"
 #include "hlo-wire.h"
 #include "proto/hlo.pb-c.h"
+#include "read-buffers.h"
 #include "read-hlo.h"
 #include "xmalloc.h"
 
@@ -637,6 +638,7 @@ module_free(struct hlo_module *m)
 {
 	if (m == NULL)
 		return;
+	hlo_memory_free(m->memory);
 	free(m->instrs);
 	free(m->launches);
 	free(m->param_shapes);
@@ -698,6 +700,10 @@ hlo_module_read(const void *data, size_t len, int64_t program_id,
 	m->program_id = program_id != -1 ? program_id : hp->hlo_module->id;
 	/* The unpacked proto, all at once (xla__hlo_proto__free_unpacked). */
 	arena_release(&unpacked);
+	if (hlo_memory_read(data, len, m, &m->memory, cause) == -1) {
+		module_free(m);
+		return NULL;
+	}
 	return m;
 }
 

@@ -69,6 +69,8 @@ struct hlo_module {
 	uint32_t	*instr_of_name;	/* names id -> index in instrs */
 	uint32_t	*instr_of_kernel;	/* kernel_names id -> index */
 	struct strmap	 strings;	/* owns the strings instructions share */
+	/* Its buffer assignment's memory (read-buffers.h), or NULL. */
+	struct hlo_memory *memory;
 	struct arena *texts;	/* owns those of one instruction each */
 };
 

@@ -60,6 +60,11 @@ summary_release(struct summary *s)
 	for (i = 0; i < s->ntransfers; i++)
 		free(s->transfers[i].direction);
 	free(s->transfers);
+	for (i = 0; i < s->nmemory; i++) {
+		free(s->memory[i].kind);
+		free(s->memory[i].name);
+	}
+	free(s->memory);
 	memset(s, 0, sizeof *s);
 }
 
@@ -322,6 +327,7 @@ summary_from_index(struct summary *s, struct report *r, const char *path)
 	load_executions(s, r);
 	load_compiles(s, r);
 	load_transfers(s, r);
+	summary_load_memory(s, r);
 }
 
 void

@@ -48,6 +48,13 @@ struct transfer_total {
 	int64_t		 wait_ps;	/* of D2H host calls: waiting, not copying */
 };
 
+/* A peak of device memory: an allocator's in the capture, or a program's. */
+struct memory_peak {
+	char		*kind;		/* "allocator" or "program" */
+	char		*name;		/* GPU_0_bfc, jit_train_step */
+	int64_t		 bytes;
+};
+
 struct summary {
 	char		*label;		/* the PATH or baseline file given */
 	/* Provenance (a baseline's creator and time; NULL from an index). */
@@ -76,9 +83,18 @@ struct summary {
 	size_t		 ncompiles;
 	struct transfer_total *transfers;	/* sorted by direction, on_host */
 	size_t		 ntransfers;
+	struct memory_peak *memory;	/* sorted by kind, name */
+	size_t		 nmemory;
 };
 
 void	summary_init(struct summary *s);
+/*
+ * summary-memory.c: the largest peak of each allocator name and program
+ * name of the selection; the one of kind and name in s, or NULL.
+ */
+void	summary_load_memory(struct summary *s, struct report *r);
+const struct memory_peak *summary_memory(const struct summary *s,
+	    const char *kind, const char *name);
 void	summary_release(struct summary *s);
 
 /*

@@ -165,6 +165,8 @@ struct gen {
 	int		 repeat;
 	int		 gzip;
 	int		 warn;
+	int		 memory;	/* --memory: 0 none, 1 ok, 2 damaged */
+	FILE		*f_mem;
 	const char	*slow_op;
 	double		 slow_factor;
 	const char	*outdir;
@@ -177,7 +179,7 @@ struct gen {
 
 	struct plane	 plane;
 	struct line	 dline[NDEVLINES];
-	struct line	 hline[2];
+	struct line	 hline[3];
 	struct sids	 sid;
 	struct rng	 rng;		/* the current plane's generator */
 	int		 dry;		/* timing pass: emit nothing */
@@ -1324,6 +1326,46 @@ host_event(struct gen *g, struct line *l, const char *name, int64_t start,
 }
 
 /*
+ * --memory: an allocator's events on a line of their own, "memory": 64 MiB
+ * held from before the capture, then in step s an allocation of s + 1
+ * MiB as the step starts on the devices, freed after it.  The peak is the
+ * last step's.  With --memory=damaged the last free says -1 bytes in use.
+ */
+#define MEM_BASE	(64ULL << 20)
+
+static void
+memory_event(struct gen *g, struct line *l, int alloc, int64_t t,
+    uint64_t bytes, uint64_t heap, int damaged, int hostno)
+{
+	struct plane	*p = &g->plane;
+	struct buf	*b = &p->scratch;
+	uint64_t	 peak = MEM_BASE + (uint64_t)g->steps * (1ULL << 20);
+
+	ev_begin(g, l, names_id(&p->ev, alloc ? "MemoryAllocation" :
+	    "MemoryDeallocation", -1), t, 0);
+	put_stat_str(b, 4, names_id(&p->st, "allocator_name", -1),
+	    "GPU_0_bfc");
+	put_stat_varint(b, 4, names_id(&p->st, "bytes_allocated", -1), XS_INT,
+	    damaged ? (uint64_t)-1 : heap);
+	put_stat_varint(b, 4, names_id(&p->st, "bytes_reserved", -1), XS_INT,
+	    0);
+	put_stat_varint(b, 4, names_id(&p->st, "bytes_available", -1), XS_INT,
+	    (16ULL << 30) - heap);
+	put_stat_varint(b, 4, names_id(&p->st, "peak_bytes_in_use", -1),
+	    XS_INT, peak);
+	put_stat_varint(b, 4, names_id(&p->st, "requested_bytes", -1), XS_INT,
+	    bytes - 4);
+	put_stat_varint(b, 4, names_id(&p->st, "allocation_bytes", -1),
+	    XS_INT, bytes);
+	put_stat_varint(b, 4, names_id(&p->st, "addr", -1), XS_INT,
+	    0x7f0000000000ULL + bytes);
+	ev_end(g, l);
+	if (alloc && heap == peak)
+		fprintf(g->f_mem, "host%d,GPU_0_bfc,%" PRIu64 ",%" PRId64
+		    ",%" PRIu64 "\n", hostno, heap, t, bytes);
+}
+
+/*
  * The "/host:CPU" plane: one "train" step per device step, with the
  * dispatch inside it, and the compile in step 0.  Also fixes the device
  * step starts, so every device runs step s inside host step s.
@@ -1343,6 +1385,7 @@ host_run(struct gen *g, struct sink *sk, int hostno)
 	plane_reset(p);
 	line_init(py, 1234, "python", HOST_TS_NS + 7);
 	line_init(rt, 5, "tf_XLAPjRtCpuClient/5", HOST_TS_NS + 11);
+	line_init(&g->hline[2], 77, "memory", HOST_TS_NS + 13);
 	id_r = names_id(&p->st, "_r", -1);
 	id_step = names_id(&p->st, "step_num", -1);
 
@@ -1393,8 +1436,17 @@ host_run(struct gen *g, struct sink *sk, int hostno)
 			host_event(g, rt, "ThunkExecutor::Execute",
 			    (s == 0 ? ce : ps) + 14 * US, odd_ps(&g->rng,
 			    US + rng_below(&g->rng, US)));
+		if (g->memory != 0) {
+			uint64_t n = (uint64_t)(s + 1) << 20;
+
+			memory_event(g, &g->hline[2], 1, g->start[s] + US, n,
+			    MEM_BASE + n, 0, hostno);
+			memory_event(g, &g->hline[2], 0, he - 2 * US, n,
+			    MEM_BASE, g->memory == 2 && s == g->steps - 1,
+			    hostno);
+		}
 	}
-	plane_write(g, sk, 0, "/host:CPU", g->hline, 2);
+	plane_write(g, sk, 0, "/host:CPU", g->hline, g->memory != 0 ? 3 : 2);
 }
 
 static void
@@ -1735,7 +1787,8 @@ usage(FILE *fp, int status)
 	fprintf(fp, "usage: gen-xplane [-v] [--seed=N] [--hosts=H] "
 	    "[--devices=D] [--steps=S] [--ops=K]\n"
 	    "                  [--repeat=R] [--gzip] [--warn] "
-	    "[--slow-op=NAME [--slow-factor=F]] outdir\n"
+	    "[--memory=ok|damaged]\n"
+	    "                  [--slow-op=NAME [--slow-factor=F]] outdir\n"
 	    "       gen-xplane [--seed=N] [--steps=S] "
 	    "--launches=plain|graph|attention outdir\n");
 	exit(status);
@@ -1763,6 +1816,7 @@ main(int argc, char **argv)
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "hosts",	required_argument, NULL, 'H' },
 		{ "launches",	required_argument, NULL, 'L' },
+		{ "memory",	required_argument, NULL, 'M' },
 		{ "ops",	required_argument, NULL, 'K' },
 		{ "repeat",	required_argument, NULL, 'R' },
 		{ "seed",	required_argument, NULL, 'n' },
@@ -1813,6 +1867,15 @@ main(int argc, char **argv)
 			else
 				die("invalid --launches '%s' (want plain, "
 				    "graph or attention)", optarg);
+			break;
+		case 'M':
+			if (strcmp(optarg, "ok") == 0)
+				g.memory = 1;
+			else if (strcmp(optarg, "damaged") == 0)
+				g.memory = 2;
+			else
+				die("invalid --memory '%s' (want ok or "
+				    "damaged)", optarg);
 			break;
 		case 'R':
 			g.repeat = (int)num_arg("repeat", optarg, 1, 1000000);
@@ -1907,6 +1970,11 @@ main(int argc, char **argv)
 	g.f_xfer = open_out(exp, "transfers.csv");
 	g.f_brk = open_out(exp, "breakdown.csv");
 	g.f_gaps = open_out(exp, "gaps.csv");
+	if (g.memory != 0) {
+		g.f_mem = open_out(exp, "memory.csv");
+		fputs("host,allocator,peak_bytes,peak_time_ps,"
+		    "allocation_bytes\n", g.f_mem);
+	}
 	fputs("host,device,name,module,category,count,total_ps,self_ps,"
 	    "min_ps,max_ps,flops,bytes_accessed\n", g.f_topdev);
 	fputs("host,planes,events\n", g.f_list);
@@ -1930,6 +1998,8 @@ main(int argc, char **argv)
 	close_out(g.f_xfer, "transfers.csv");
 	close_out(g.f_brk, "breakdown.csv");
 	close_out(g.f_gaps, "gaps.csv");
+	if (g.memory != 0)
+		close_out(g.f_mem, "memory.csv");
 
 	for (i = 0; i < g.nkinds; i++) {
 		free(g.kinds[i].name);
@@ -1959,7 +2029,7 @@ main(int argc, char **argv)
 		buf_free(&g.dline[i].head);
 		buf_free(&g.dline[i].ev);
 	}
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		buf_free(&g.hline[i].head);
 		buf_free(&g.hline[i].ev);
 	}

@@ -12,7 +12,9 @@
 # (device ops, IDLE left out) and "source,FILE:LINE,US" from its
 # get_top_hlo_ops (per program and op; "(none)" without a source line), US the total self
 # time in microseconds.
-. "$(dirname "$0")/logdir.sh"
+set -eu
+[ $# -eq 1 ] || { echo "usage: $0 LOGDIR" >&2; exit 2; }
+. "$(dirname "$0")/lib.sh"
 "$XPROF" get_top_hlo_ops --limit=1000000 "$work/logdir" 2>/dev/null \
     >"$work/top.json"
 "$PYTHON" - "$work/logdir" "$work/top.json" 2>/dev/null <<'PY'

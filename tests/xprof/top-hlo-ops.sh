@@ -10,7 +10,9 @@
 #
 # Output: "name,source_file:source_line" of xprof get_top_hlo_ops' 20
 # top ops by self time (IDLE left out), sorted by name.
-. "$(dirname "$0")/logdir.sh"
+set -eu
+[ $# -eq 1 ] || { echo "usage: $0 LOGDIR" >&2; exit 2; }
+. "$(dirname "$0")/lib.sh"
 "$XPROF" get_top_hlo_ops --limit=21 "$work/logdir" 2>/dev/null >"$work/top.json"
 "$PYTHON" - "$work/top.json" <<'PY'
 import json, sys
