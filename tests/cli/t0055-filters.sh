@@ -18,7 +18,7 @@ awk -F'|' '/^\| .* \| (yes|no) +\|/ {
 		print line
 	}
 }' "$SRCDIR/README.md" >"$tmp/table"
-[ "$(wc -l <"$tmp/table")" -eq 14 ] || fail "the README table names not 14 commands: $(cat "$tmp/table")"
+[ "$(wc -l <"$tmp/table")" -eq 15 ] || fail "the README table names not 15 commands: $(cat "$tmp/table")"
 while IFS='|' read -r cmd host device run latest; do
 	for f in "--host=x:$host" "--device=x:$device" "--run=x:$run" "--latest:$latest"; do
 		opt=${f%:*}

@@ -131,7 +131,7 @@ expect_code 1 jaxprof check --baseline="$P/base" --max-compiles=1 "$P/extra"
 expect_stdout_match '^max-compiles .* PASS +option'
 expect_stdout_match '^max-new-op-share .* FAIL +default'
 expect_stdout_match '^max-step-regression .* default$'
-expect_stdout_match '^Rules: max-compiles = 1 \(option\), max-new-op-share = 5% \(default\), max-op-regression = 10% \(default\), max-step-regression = 5% \(default\), max-step-time = off \(default\)$'
+expect_stdout_match '^Rules: max-compiles = 1 \(option\), max-memory-growth = off \(default\), max-new-op-share = 5% \(default\), max-op-regression = 10% \(default\), max-peak-memory = off \(default\), max-step-regression = 5% \(default\), max-step-time = off \(default\)$'
 
 test_case 'a run against itself passes, as a profile and as a baseline'
 expect_code 0 jaxprof check --baseline="$P/base" "$P/base"
