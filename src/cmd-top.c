@@ -30,7 +30,8 @@ const struct cmd cmd_top = {
 	    "                  framework-op, source (file:line from the HLO),\n"
 	    "                  scope (host annotations)\n"
 	    "  --tree          with --group=scope: the nesting as a tree\n"
-	    "  -n, --limit=N   show the first N rows (default 20; 0: all)\n"
+	    "  -n, --limit=N   show the first N rows (0: all; default 20 in\n"
+	    "                  table and markdown, all in csv and json)\n"
 	    "  --include-compile-work  also the ops of device work done while\n"
 	    "                  compiling (autotuning; left out by default)\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
@@ -350,7 +351,7 @@ top_run(int argc, char **argv)
 	struct op_row *rows;
 	struct output *o;
 	size_t nrows, i, k;
-	long limit = 20;
+	long limit = -1;
 	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status = EXIT_OK;
 	int scopes = 0, tree = 0;
 	double total_self = 0, cum = 0;
@@ -393,6 +394,9 @@ top_run(int argc, char **argv)
 	}
 	if (tree && !scopes)
 		jp_errx(EXIT_TROUBLE, "--tree goes with --group=scope");
+	/* Machine formats feed programs: a silent cut would skew them. */
+	if (limit == -1)
+		limit = r.format == FMT_CSV || r.format == FMT_JSON ? 0 : 20;
 	if (scopes)
 		r.needs = INDEX_SCOPES;
 	report_open(&r, argc - optind, argv + optind);

@@ -87,11 +87,21 @@ head -n 2 "$tmp/run00-all" >"$tmp/want"
 expect_stdout_file "$tmp/want"
 expect_stderr_empty
 
-test_case 'the default limit is 20'
+test_case 'csv and json give every row by default'
 expect_code 0 jaxprof top --format=csv --run='*00' "$T"
-head -n 21 "$tmp/run00-all" >"$tmp/want"
-expect_stdout_file "$tmp/want"
+expect_stdout_file "$tmp/run00-all"
 expect_stderr_empty
+expect_code 0 jaxprof top --format=json --run='*00' "$T"
+expect_stderr_empty
+[ "$(grep -c '"rank":' "$out")" -eq "$(($(grep -c . "$tmp/run00-all") - 1))" ] ||
+    fail "top --format=json does not give every row"
+
+test_case 'the default limit of the table is 20'
+expect_code 0 jaxprof top --run='*00' "$T"
+expect_stderr_empty
+expect_stdout_match '^20  '
+! grep -q '^21 ' "$out" || fail "the table shows a 21st row"
+expect_stdout_match '^8 more rows; -n 0 shows all\.$'
 
 test_case '--group=category'
 expect_code 0 jaxprof top --group=category --run='*00' "$T"
