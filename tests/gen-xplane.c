@@ -164,6 +164,7 @@ struct gen {
 	int		 repeat;
 	int		 gzip;
 	int		 warn;
+	int64_t		 epoch_ns;	/* added to every line's timestamp */
 	const char	*slow_op;
 	double		 slow_factor;
 	const char	*outdir;
@@ -730,8 +731,8 @@ plane_write(struct gen *g, struct sink *sk, int64_t id, const char *name,
 		if (l->id != 0)
 			put_int(&l->head, 1, l->id);
 		put_str(&l->head, 2, l->name);
-		if (l->ts_ns != 0)
-			put_int(&l->head, 3, l->ts_ns);
+		if (l->ts_ns + g->epoch_ns != 0)
+			put_int(&l->head, 3, l->ts_ns + g->epoch_ns);
 		ll = l->head.len + l->ev.len;
 		total += 1 + varint_len(ll) + ll;
 	}
@@ -1623,7 +1624,7 @@ usage(FILE *fp, int status)
 	fprintf(fp, "usage: gen-xplane [-v] [--seed=N] [--hosts=H] "
 	    "[--devices=D] [--steps=S] [--ops=K]\n"
 	    "                  [--repeat=R] [--gzip] [--warn] "
-	    "[--slow-op=NAME [--slow-factor=F]] outdir\n"
+	    "[--slow-op=NAME [--slow-factor=F]] [--epoch=NS] outdir\n"
 	    "       gen-xplane [--seed=N] [--steps=S] --launches=plain|graph "
 	    "outdir\n");
 	exit(status);
@@ -1647,6 +1648,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "devices",	required_argument, NULL, 'D' },
+		{ "epoch",	required_argument, NULL, 'E' },
 		{ "gzip",	no_argument,	   NULL, 'z' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "hosts",	required_argument, NULL, 'H' },
@@ -1678,6 +1680,10 @@ main(int argc, char **argv)
 		switch (ch) {
 		case 'D':
 			g.devices = (int)num_arg("devices", optarg, 0, 1024);
+			break;
+		case 'E':
+			g.epoch_ns = num_arg("epoch", optarg, 0,
+			    4000000000000000000LL);
 			break;
 		case 'z':
 			g.gzip = 1;
