@@ -502,6 +502,8 @@ diff_run(int argc, char **argv)
 	o = output_new(r.format, stdout, cols, sizeof cols / sizeof cols[0]);
 	add_titles(o, &a, &b, by, group, (size_t)skip, ra, na, rb, nb);
 	add_norm_title(o, per, da, db);
+	summary_note_runs(&a, o, "base");
+	summary_note_runs(&b, o, "new");
 	k = limit == 0 || (size_t)limit > npairs ? npairs : (size_t)limit;
 	for (i = 0; i < k; i++)
 		put_row(o, &pairs[i], by, abs_sum, per);

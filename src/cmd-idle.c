@@ -128,7 +128,7 @@ idle_run(int argc, char **argv)
 	    "ORDER BY g.dur_ps DESC, g.run, g.host, g.device, g.start_ps");
 	sqlite3_bind_int64(st, 1, min_gap);
 	sqlite3_bind_int64(st, 2, limit != 0 ? limit : -1);
-	o = output_new(r.format, stdout, columns,
+	o = report_output(&r, columns,
 	    sizeof columns / sizeof columns[0]);
 	fmt_duration(buf, sizeof buf, min_gap);
 	note = xasprintf("Device idle gaps of %s or more (no op, kernel or "

@@ -114,7 +114,7 @@ add_titles(struct report *r, struct output *o, enum op_by by,
  * found for (docs/command-buffers.md), or NULL when there are none.
  */
 static char *
-note_unattributed(const struct op_row *rows, size_t n)
+note_unattributed(const struct op_row *rows, size_t n, int json)
 {
 	int64_t count = 0, ps = 0, all_ps = 0;
 	char dur[64];
@@ -130,11 +130,14 @@ note_unattributed(const struct op_row *rows, size_t n)
 	if (count == 0)
 		return NULL;
 	fmt_duration(dur, sizeof dur, ps);
+	/* Trace JSON has no HLO: only fusions' kernel names name ops. */
 	return xasprintf("%lld kernel run%s (%s, %.2f%% of the time) in CUDA "
-	    "graphs matched no HLO op by name or schedule: category '%s', "
-	    "under their kernel names.", (long long)count, count == 1 ? "" :
-	    "s", dur, all_ps > 0 ? 100.0 * (double)ps / (double)all_ps : 0,
-	    CATEGORY_UNATTRIBUTED);
+	    "graphs matched no HLO op %s: category '%s', under their kernel "
+	    "names.", (long long)count, count == 1 ? "" : "s", dur,
+	    all_ps > 0 ? 100.0 * (double)ps / (double)all_ps : 0, json ?
+	    "(trace JSON has no HLO: fusions are named after their kernels, "
+	    "library kernels are not; the XSpace names them all)" :
+	    "by name or schedule", CATEGORY_UNATTRIBUTED);
 }
 
 /* Host time per annotation scope (a path of nested host events). */
@@ -402,7 +405,7 @@ top_run(int argc, char **argv)
 	report_open(&r, argc - optind, argv + optind);
 	report_remember(&r, argc, argv);
 	if (scopes) {
-		o = output_new(r.format, stdout, columns,
+		o = report_output(&r, columns,
 		    sizeof columns / sizeof columns[0]);
 		print_scopes(&r, o, by, tree, limit);
 		if (output_finish(o) == -1)
@@ -411,7 +414,7 @@ top_run(int argc, char **argv)
 	}
 
 	op_rows_query(&r, group == GROUP_KERNEL, &rows, &nrows);
-	unattributed = note_unattributed(rows, nrows);
+	unattributed = note_unattributed(rows, nrows, report_has_json(&r));
 	op_rows_group(&rows, &nrows, group);
 	op_rows_sort(rows, nrows, by);
 	for (i = 0; i < nrows; i++)
@@ -419,7 +422,7 @@ top_run(int argc, char **argv)
 	if (nrows == 0)
 		jp_warnx("no ops in the selection");
 
-	o = output_new(r.format, stdout, columns,
+	o = report_output(&r, columns,
 	    sizeof columns / sizeof columns[0]);
 	add_titles(&r, o, by, group);
 	k = limit == 0 || (size_t)limit > nrows ? nrows : (size_t)limit;

@@ -91,9 +91,12 @@ const char *index_packable_table(const char *name, unsigned tables,
 /* The nth (from 0) packable table among the bits of tables; NULL past. */
 const char *index_packable_nth(size_t n, unsigned tables);
 
-/* Whether the index holds ff as it is on disk; its id if so. */
+/*
+ * Whether the index holds ff as it is on disk, read (read: 1) or listed
+ * only (0); its id if so.
+ */
 int	index_is_current(struct index *ix, const struct found_file *ff,
-	    sqlite3_int64 *id);
+	    int read, sqlite3_int64 *id);
 /*
  * Writes ff (and fs when it was read; NULL: listed only), replacing what
  * the index held for its path: all or nothing, inside the write

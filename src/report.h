@@ -61,6 +61,7 @@ struct report {
 	int		 nbad;		/* files that could not be read */
 	int		 remembered;	/* report_remember() was called */
 	char		*db_owned;
+	char		*runs_note;	/* several runs summed, or NULL */
 };
 
 void	report_init(struct report *r, const char *cmd);
@@ -108,6 +109,14 @@ sqlite3_stmt *report_prepare(struct report *r, const char *head,
  * reports then say what they could not compute.
  */
 int	report_has_json(struct report *r);
+/*
+ * The report's output on stdout, with the note that several runs were
+ * summed when they were (jaxprof(1), DESCRIPTION).
+ */
+struct output *report_output(struct report *r, const struct out_col *cols,
+	    size_t ncols);
+/* That note for runs (distinct, sorted), or NULL for one; caller frees. */
+char	*report_runs_note(char *const *runs, size_t nruns);
 /* Frees everything; returns status, or 2 if some file was unreadable. */
 int	report_close(struct report *r, int status);
 
