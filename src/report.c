@@ -180,8 +180,10 @@ check_filter(struct report *r, const char *name, const char *glob,
 	sqlite3_finalize(st);
 	if (n > 0)
 		return 0;
+	/* What there is: planes with events, not metadata or settings. */
 	sql = xasprintf("SELECT DISTINCT %s FROM %s JOIN selected s ON "
-	    "s.file_id = f.id WHERE %s <> '' ORDER BY 1", col, from, col);
+	    "s.file_id = f.id WHERE %s <> '' AND p.kind <> 'other' AND "
+	    "p.events > 0 ORDER BY 1", col, from, col);
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	while (sqlite3_step(st) == SQLITE_ROW)
