@@ -323,6 +323,33 @@ note_runs(struct report *r)
 	free(runs);
 }
 
+const char *
+report_path_of(struct report *r, int64_t file_id)
+{
+	const char *path, *best = NULL;
+	sqlite3_stmt *st;
+	size_t i, best_len = 0;
+
+	if (r->npaths < 2)
+		return NULL;
+	st = index_prepare(r->ix, "SELECT path FROM files WHERE id = ?1");
+	sqlite3_bind_int64(st, 1, file_id);
+	path = sqlite3_step(st) == SQLITE_ROW ?
+	    (const char *)sqlite3_column_text(st, 0) : "";
+	/* Roots are the PATHs resolved, in order; the deepest holds it. */
+	for (i = 0; i < r->found.nroots && i < (size_t)r->npaths; i++) {
+		size_t n = strlen(r->found.roots[i]);
+
+		if (strncmp(path, r->found.roots[i], n) == 0 &&
+		    (path[n] == '\0' || path[n] == '/') && n >= best_len) {
+			best = r->paths[i];
+			best_len = n;
+		}
+	}
+	sqlite3_finalize(st);
+	return best;
+}
+
 struct output *
 report_output(struct report *r, const struct out_col *cols, size_t ncols)
 {
@@ -454,6 +481,8 @@ report_open(struct report *r, int npaths, char **paths)
 	if (npaths == 0)
 		jp_errx(EXIT_TROUBLE, "no PATH given; see 'jaxprof %s --help'",
 		    r->cmd);
+	r->paths = paths;
+	r->npaths = npaths;
 	for (i = 0; i < npaths; i++) {
 		size_t before = found_profiles(&r->found);
 		size_t first = r->found.nfiles;

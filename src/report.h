@@ -62,6 +62,8 @@ struct report {
 	int		 remembered;	/* report_remember() was called */
 	char		*db_owned;
 	char		*runs_note;	/* several runs summed, or NULL */
+	char		**paths;	/* the PATHs given (report_open()) */
+	int		 npaths;
 };
 
 void	report_init(struct report *r, const char *cmd);
@@ -115,6 +117,11 @@ int	report_has_json(struct report *r);
  */
 struct output *report_output(struct report *r, const struct out_col *cols,
 	    size_t ncols);
+/*
+ * The PATH given on the command line that the indexed file file_id was
+ * found under, as given; NULL when only one PATH was given.
+ */
+const char *report_path_of(struct report *r, int64_t file_id);
 /* That note for runs (distinct, sorted), or NULL for one; caller frees. */
 char	*report_runs_note(char *const *runs, size_t nruns);
 /* Frees everything; returns status, or 2 if some file was unreadable. */
