@@ -111,24 +111,68 @@ make_dirs(const char *path)
 	free(p);
 }
 
+/*
+ * The profile folder of an absolute path: the folder above plugins/ or
+ * plugins/profile/ (a TensorBoard log folder), else the path when a
+ * folder, else the one holding it.  Returns a new string.
+ */
+static char *
+profile_folder(const char *path)
+{
+	const char *p, *rest;
+	struct stat st;
+
+	for (p = strstr(path, "/plugins"); p != NULL;
+	    p = strstr(p + 1, "/plugins")) {
+		rest = p + 8;
+		if (*rest == '\0' || (strncmp(rest, "/profile", 8) == 0 &&
+		    (rest[8] == '\0' || rest[8] == '/')))
+			return xstrndup(path, (size_t)(p - path));
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return xstrdup(path);
+	p = strrchr(path, '/');
+	return xstrndup(path, p != NULL ? (size_t)(p - path) : 0);
+}
+
 char *
 default_db_path(char **roots, size_t nroots)
 {
 	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	uint64_t h = 0;
-	char *dir, *path;
+	char *dir, *path, *folder = NULL;
 	size_t i;
 
-	/* Order-free, so "top a b" and "top b a" share an index. */
-	for (i = 0; i < nroots; i++)
-		h += strmap_hash(roots[i], strlen(roots[i]));
+	/*
+	 * One index per profile folder, whichever of its runs and files are
+	 * named; paths in several: the deepest folder holding them all.
+	 */
+	for (i = 0; i < nroots; i++) {
+		char *f = profile_folder(roots[i]);
+		size_t n = 0;
+
+		if (folder == NULL) {
+			folder = f;
+			continue;
+		}
+		while (folder[n] != '\0' && folder[n] == f[n])
+			n++;
+		if (!((folder[n] == '\0' || folder[n] == '/') &&
+		    (f[n] == '\0' || f[n] == '/')))
+			while (n > 0 && folder[n] != '/')
+				n--;
+		folder[n] = '\0';
+		free(f);
+	}
 	if (cache != NULL && cache[0] == '/')
 		dir = xasprintf("%s/jaxprof", cache);
 	else
 		dir = xasprintf("%s/.cache/jaxprof",
 		    home != NULL && *home != '\0' ? home : "/tmp");
 	make_dirs(dir);
-	path = xasprintf("%s/%016llx.sqlite", dir, (unsigned long long)h);
+	path = xasprintf("%s/%016llx.sqlite", dir, (unsigned long long)
+	    strmap_hash(folder != NULL ? folder : "", folder != NULL ?
+	    strlen(folder) : 0));
+	free(folder);
 	free(dir);
 	return path;
 }
