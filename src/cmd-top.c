@@ -61,6 +61,7 @@ static const struct out_col columns[] = {
 	{ "gbps", COL_RATE, "GB/s" },
 	{ "source", COL_STR, NULL },
 };
+#define NCOLUMNS	(sizeof columns / sizeof columns[0])
 
 /* The title lines: what was ranked, over which devices. */
 static void
@@ -261,10 +262,10 @@ load_scopes(struct report *r, size_t *nrows)
  */
 static void
 print_scopes(struct report *r, struct output *o, enum op_by by, int tree,
-    long limit)
+    int fields, long limit)
 {
 	struct scope_row *rows;
-	size_t n, i, k, *order;
+	size_t n, i, k, *order, *rank;
 	double self_sum = 0, top_sum = 0, cum = 0;
 
 	rows = load_scopes(r, &n);
@@ -291,13 +292,15 @@ print_scopes(struct report *r, struct output *o, enum op_by by, int tree,
 	    "scopes (paths of nested host events, ';'-separated): % is the "
 	    "share of all self time.");
 	k = limit == 0 || (size_t)limit > n ? n : (size_t)limit;
+	rank = xcalloc(n + 1, sizeof *rank);
 	for (i = 0; i < k; i++) {
 		const struct scope_row *row = &rows[order[i]];
 		double pct;
 
+		rank[order[i]] = i + 1;
 		if (tree) {
-			char *name = xasprintf("%*s%s", 2 * row->depth, "",
-			    row->name);
+			char *name = xasprintf("%*s%s", fields ? 0 :
+			    2 * row->depth, "", row->name);
 
 			pct = top_sum > 0 ? 100 * (double)row->total_ps /
 			    top_sum : 0;
@@ -328,6 +331,14 @@ print_scopes(struct report *r, struct output *o, enum op_by by, int tree,
 		output_null(o);
 		output_null(o);
 		output_str(o, "");
+		if (fields) {
+			/* Tree order: a parent is ranked before its children. */
+			output_int(o, row->depth);
+			if (row->parent != SIZE_MAX && rank[row->parent] > 0)
+				output_int(o, (int64_t)rank[row->parent]);
+			else
+				output_null(o);
+		}
 		output_end_row(o);
 	}
 	output_more_rows(o, k, n);
@@ -335,6 +346,7 @@ print_scopes(struct report *r, struct output *o, enum op_by by, int tree,
 		free(rows[i].path);
 	free(rows);
 	free(order);
+	free(rank);
 }
 
 static int
@@ -405,9 +417,19 @@ top_run(int argc, char **argv)
 	report_open(&r, argc - optind, argv + optind);
 	report_remember(&r, argc, argv);
 	if (scopes) {
-		o = report_output(&r, columns,
-		    sizeof columns / sizeof columns[0]);
-		print_scopes(&r, o, by, tree, limit);
+		struct out_col cols[NCOLUMNS + 2];
+		size_t ncols = NCOLUMNS;
+
+		memcpy(cols, columns, sizeof columns);
+		/* Programs get the tree as fields, names not indented. */
+		if (tree && (r.format == FMT_CSV || r.format == FMT_JSON)) {
+			cols[ncols++] = (struct out_col){ "depth", COL_INT,
+			    NULL };
+			cols[ncols++] = (struct out_col){ "parent_rank",
+			    COL_INT, NULL };
+		}
+		o = report_output(&r, cols, ncols);
+		print_scopes(&r, o, by, tree, ncols > NCOLUMNS, limit);
 		if (output_finish(o) == -1)
 			status = EXIT_TROUBLE;
 		return report_close(&r, status);
