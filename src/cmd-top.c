@@ -141,6 +141,34 @@ note_unattributed(const struct op_row *rows, size_t n, int json)
 	    "by name or schedule", CATEGORY_UNATTRIBUTED);
 }
 
+/*
+ * --group=module: a module runs once per launch, not once per op, so its
+ * count is its launches (table modules) and its average per launch; its
+ * ops' shortest and longest say nothing of a launch: left empty (-1).
+ */
+static void
+per_launch(struct report *r, struct op_row *rows, size_t n)
+{
+	sqlite3_stmt *st;
+	size_t i;
+
+	st = report_prepare(r, "SELECT sum(m.count) FROM modules m "
+	    "JOIN planes p ON p.id = m.plane JOIN files f ON f.id = m.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE m.name = ?1 AND "
+	    "(m.compile_work = 0 OR ?2)", "");
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_text(st, 1, rows[i].name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 2, r->include_compile_work);
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_int64(st, 0) > 0) {
+			rows[i].count = sqlite3_column_int64(st, 0);
+			rows[i].min_ps = rows[i].max_ps = -1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+}
+
 /* Host time per annotation scope (a path of nested host events). */
 struct scope_row {
 	char		*path;		/* names joined by ';' */
@@ -438,6 +466,8 @@ top_run(int argc, char **argv)
 	op_rows_query(&r, group == GROUP_KERNEL, &rows, &nrows);
 	unattributed = note_unattributed(rows, nrows, report_has_json(&r));
 	op_rows_group(&rows, &nrows, group);
+	if (group == GROUP_MODULE)
+		per_launch(&r, rows, nrows);
 	op_rows_sort(rows, nrows, by);
 	for (i = 0; i < nrows; i++)
 		total_self += (double)rows[i].self_ps;
@@ -463,8 +493,13 @@ top_run(int argc, char **argv)
 		output_ps(o, (double)row->self_ps);
 		output_ps(o, row->count > 0 ? (double)row->total_ps /
 		    (double)row->count : 0);
-		output_ps(o, (double)row->min_ps);
-		output_ps(o, (double)row->max_ps);
+		if (row->min_ps < 0) {	/* per_launch() */
+			output_null(o);
+			output_null(o);
+		} else {
+			output_ps(o, (double)row->min_ps);
+			output_ps(o, (double)row->max_ps);
+		}
 		output_double(o, pct);
 		output_double(o, cum);
 		/* FLOP per ps * 1e3 = GFLOP/s; likewise GB/s. */

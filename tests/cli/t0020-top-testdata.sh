@@ -118,13 +118,19 @@ awk -F, 'NR > 1 { n[$4] += $5 } END { for (c in n) print c, n[c] }' \
 awk -F, 'NR > 1 { print $2, $5 }' "$out" | sort >"$tmp/got"
 expect_files_equal "$tmp/want" "$tmp/got" "category counts differ from the op rows"
 
-test_case '--group=module'
+test_case '--group=module: counts and averages per launch'
 expect_code 0 jaxprof top --group=module --run='*00' "$T"
 compare_golden group-module
 expect_stderr_empty
 expect_stdout_match '^Top modules by device time$'
-expect_stdout_match '^1  jit_train_step  jit_train_step  +150  '
-expect_stdout_match '^2  jit_normalize   jit_normalize   +21  '
+# A module runs once per launch: its executions, as compile counts them.
+expect_code 0 jaxprof compile --format=csv --run='*00' "$T"
+awk -F, 'NR > 1 { print $2 "," $5 }' "$out" | sort >"$tmp/want"
+expect_code 0 jaxprof top --group=module --format=csv --run='*00' "$T"
+awk -F, 'NR > 1 { print $2 "," $5 }' "$out" | sort >"$tmp/got"
+expect_files_equal "$tmp/want" "$tmp/got" "module counts are not their executions"
+awk -F, 'NR > 1 && ($8 - $6 / $5 > 0.001 || $6 / $5 - $8 > 0.001) { exit 1 }' \
+    "$out" || fail "a module's average is not its total per launch"
 
 test_case '--group=kernel: a CPU profile has no kernels'
 expect_code 0 jaxprof top --group=kernel --format=csv --run='*00' "$T"
