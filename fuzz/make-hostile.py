@@ -39,15 +39,20 @@ def int_stat(md, v):
     return fint(1, md) + fint(4, v)
 
 
-def space(events, line_ts=0, name=b"fusion.1"):
-    """One GPU plane, one "XLA Ops" line; events are (offset, dur, stats)."""
+def space(events, line_ts=0, name=b"fusion.1", steps_ts=None):
+    """One GPU plane, one "XLA Ops" line; events are (offset, dur, stats).
+    With steps_ts, a "Steps" line stamped so, with one event, first."""
     line = fint(1, 1) + flen(2, "XLA Ops") + fint(3, line_ts)
     for off, dur, evstats in events:
         ev = fint(1, 1) + fint(2, off) + fint(3, dur)
         for st in evstats:
             ev += flen(4, st)
         line += flen(4, ev)
-    plane = fint(1, 1) + flen(2, "/device:GPU:0") + flen(3, line)
+    plane = fint(1, 1) + flen(2, "/device:GPU:0")
+    if steps_ts is not None:
+        steps = fint(1, 2) + flen(2, "Steps") + fint(3, steps_ts)
+        plane += flen(3, steps + flen(4, fint(1, 1) + fint(3, 10)))
+    plane += flen(3, line)
     meta = fint(1, 1) + flen(2, name)
     plane += flen(4, fint(1, 1) + flen(2, meta))
     for md, name in ((1, "device_offset_ps"), (2, "device_duration_ps"),
@@ -109,8 +114,10 @@ def main(out):
     write(f"{x}/negative-offset.xplane.pb", space([(-5, 10, ())]))
     write(f"{x}/int64-min-duration.xplane.pb",
           space([(0, -(1 << 63), ())]))
+    # Lines stamped with the epoch are rebased to the earliest: these two
+    # lie 2^62 ns apart, past what a time holds.
     write(f"{x}/huge-line-timestamp.xplane.pb",
-          space([(0, 10, ())], line_ts=(1 << 62)))
+          space([(0, 10, ())], line_ts=(1 << 62) + 1, steps_ts=1))
     # Class 5: a name that is not UTF-8, for --format=json.
     write(f"{x}/invalid-utf8-name.xplane.pb",
           space([(0, 10, ())], name=b"fusion\xff\xc0\xaf.1"))
@@ -126,8 +133,11 @@ def main(out):
           ('{"traceEvents":[%s]}' % (ev % (5, -1))).encode())
     write(f"{j}/negative-ts.trace.json",
           ('{"traceEvents":[%s]}' % (ev % (-5, 1))).encode())
+    # A ts past the limit is one since the epoch, rebased to the earliest
+    # (jaxprof(1)); 1 us and 9223372036854 us are too far apart for that.
     write(f"{j}/huge-ts.trace.json",
-          ('{"traceEvents":[%s]}' % (ev % ("9223372036854", 1))).encode())
+          ('{"traceEvents":[%s,%s]}' % (ev % (1, 1),
+                                        ev % ("9223372036854", 1))).encode())
     write(f"{j}/end-before-begin.trace.json", (
         '{"traceEvents":[{"ph":"B","pid":1,"tid":1,"name":"a","ts":10},'
         '{"ph":"E","pid":1,"tid":1,"ts":5}]}').encode())

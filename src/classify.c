@@ -444,6 +444,36 @@ add_kernel_busy(struct classify *c, enum busy_class k, int64_t start,
 		ivals_add(&c->busy_kernels[k], start, end);
 }
 
+/*
+ * Without the HLO (trace JSON), the op a CUDA graph's kernel runs as far
+ * as its name tells (docs/command-buffers.md, rule 1): XLA names a fusion's
+ * kernel after it, '.' as '_', so "loop_add_fusion_8" is loop_add_fusion.8
+ * (or a fusion the same as it); NO_ID for other kernels (libraries').
+ */
+static uint32_t
+kernel_name_op(struct classify *c, const struct pf_event *ev)
+{
+	const char *name = pf_event_name(ev), *p;
+	size_t len = strlen(name), digits = 0;
+	char *op;
+	uint32_t id;
+
+	for (p = name; *p != '\0'; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return NO_ID;
+	if (len == 0 || len > 256 || (strstr(name, "fusion") == NULL &&
+	    strncmp(name, "wrapped_", 8) != 0))
+		return NO_ID;
+	while (digits < len && isdigit((unsigned char)name[len - 1 - digits]))
+		digits++;
+	op = xstrdup(name);
+	if (digits > 0 && digits < len && op[len - 1 - digits] == '_')
+		op[len - 1 - digits] = '.';
+	id = intern(c, op, len);
+	free(op);
+	return id;
+}
+
 static void
 on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
@@ -476,10 +506,20 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 			/* A CUDA graph's kernel: hlo_op names its launch. */
 			parent = op_id;
 			in = graph_kernel_instr(c, ev, memo);
+		} else if (in == NULL && op.len >= 14 &&
+		    memcmp(op.ptr, "command_buffer", 14) == 0 &&
+		    event_stat(c, PF_KEY_CUDA_GRAPH_ID) != NULL) {
+			/* The same, with no HLO to match it in: by name. */
+			parent = op_id;
+			op_id = kernel_name_op(c, ev);
 		}
 		if (in != NULL) {
 			op_id = key.name = instr_name_id(c, in);
 			category = category_of(c, ev, op_id, in);
+		} else if (parent != NO_ID && op_id != NO_ID &&
+		    c->last_hlo == NULL) {
+			key.name = op_id;
+			category = category_of(c, ev, op_id, NULL);
 		} else if (parent != NO_ID) {
 			op_id = key.name = event_name_id(c, ev);
 			category = intern_str(c, CATEGORY_UNATTRIBUTED);

@@ -901,6 +901,8 @@ check_run(int argc, char **argv)
 	memset(&v, 0, sizeof v);
 	v.o = output_new(r.format, stdout, columns,
 	    sizeof columns / sizeof columns[0]);
+	summary_note_runs(&base, v.o, "baseline");
+	summary_note_runs(&new, v.o, "new");
 	line = xasprintf("Check of %s against %s", new.label, base.label);
 	output_title(v.o, line);
 	free(line);

@@ -349,7 +349,7 @@ compile_run(int argc, char **argv)
 	r.events = 1;
 	report_open(&r, argc - optind, argv + optind);
 	if (phases) {
-		o = output_new(r.format, stdout, phase_columns,
+		o = report_output(&r, phase_columns,
 		    sizeof phase_columns / sizeof phase_columns[0]);
 		output_title(o, "Compile phases per jitted function: events "
 		    "nested in each compile, and host events of 100 us or more "
@@ -360,7 +360,7 @@ compile_run(int argc, char **argv)
 		rows = load_rows(&r, &n);
 		if (n > 0)
 			qsort(rows, n, sizeof *rows, cmp_rows);
-		o = output_new(r.format, stdout, columns,
+		o = report_output(&r, columns,
 		    sizeof columns / sizeof columns[0]);
 		output_title(o, "Compile (host wall time) versus execute "
 		    "(device time) per jitted function.");

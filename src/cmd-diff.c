@@ -82,6 +82,18 @@ summary_row(struct output *o, const char *metric, double base, double new)
 	output_end_row(o);
 }
 
+/*
+ * A time row, ps in: microseconds to the nanosecond, as every report
+ * gives them (a median of two steps is no more precise).
+ */
+static void
+summary_row_us(struct output *o, const char *metric, double base_ps,
+    double new_ps)
+{
+	summary_row(o, metric, round(base_ps / 1e3) / 1e3,
+	    round(new_ps / 1e3) / 1e3);
+}
+
 /* What add_titles() says, in rows: times in microseconds. */
 static void
 put_summary(struct output *o, const struct summary *a,
@@ -99,18 +111,18 @@ put_summary(struct output *o, const struct summary *a,
 		ta += (double)ra[i].total_ps;
 	for (i = 0; i < nb; i++)
 		tb += (double)rb[i].total_ps;
-	summary_row(o, "device_time_us", ta / 1e6, tb / 1e6);
+	summary_row_us(o, "device_time_us", ta, tb);
 	ma = summary_step_percentile(a, skip, 50, &sa);
 	mb = summary_step_percentile(b, skip, 50, &sb);
 	summary_row(o, "steps", (double)sa, (double)sb);
-	summary_row(o, "step_median_us", ma / 1e6, mb / 1e6);
+	summary_row_us(o, "step_median_us", ma, mb);
 	ma = summary_step_percentile(a, skip, 90, &sa);
 	mb = summary_step_percentile(b, skip, 90, &sb);
-	summary_row(o, "step_p90_us", ma / 1e6, mb / 1e6);
+	summary_row_us(o, "step_p90_us", ma, mb);
 	pa = summary_compile_total_ps(a, &ca);
 	pb = summary_compile_total_ps(b, &cb);
 	summary_row(o, "compiles", (double)ca, (double)cb);
-	summary_row(o, "compile_time_us", (double)pa / 1e6, (double)pb / 1e6);
+	summary_row_us(o, "compile_time_us", (double)pa, (double)pb);
 	fa = summary_most_compiled(a);
 	fb = summary_most_compiled(b);
 	summary_row(o, "most_compiles_of_one_function",
@@ -133,9 +145,9 @@ put_summary(struct output *o, const struct summary *a,
 			free(m);
 			m = xasprintf("transfers_%s_%s_us", t->direction,
 			    t->on_host ? "host_calls" : "device_copies");
-			summary_row(o, m, xa != NULL ?
-			    (double)xa->total_ps / 1e6 : 0, xb != NULL ?
-			    (double)xb->total_ps / 1e6 : 0);
+			summary_row_us(o, m, xa != NULL ?
+			    (double)xa->total_ps : 0, xb != NULL ?
+			    (double)xb->total_ps : 0);
 			free(m);
 			if (!t->on_host || strcmp(t->direction, "D2H") != 0)
 				continue;
@@ -617,6 +629,8 @@ diff_run(int argc, char **argv)
 	add_norm_title(o, per, da, db);
 	if (group == GROUP_OP)
 		add_pairing_title(o, &a, &b, by_identity, pairs, npairs);
+	summary_note_runs(&a, o, "base");
+	summary_note_runs(&b, o, "new");
 	k = limit == 0 || (size_t)limit > npairs ? npairs : (size_t)limit;
 	for (i = 0; i < k; i++)
 		put_row(o, &pairs[i], by, abs_sum, per);

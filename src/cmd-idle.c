@@ -104,8 +104,10 @@ idle_run(int argc, char **argv)
 	sqlite3_finalize(st);
 	/*
 	 * The host events covering the gap's middle: the innermost one is
-	 * what the host was doing, the outermost on that thread its context.
-	 * Looked up for the gaps shown only (LIMIT -1: all).
+	 * what the host was doing, and the innermost around it on that
+	 * thread (the scope it ran in: Python calls, '$...', left out) its
+	 * context, itself when outermost.  Looked up for the gaps shown
+	 * only (LIMIT -1: all).
 	 */
 	st = report_prepare(&r, "WITH g AS (SELECT g.*, f.run, f.host, "
 	    "p.name AS device, "
@@ -117,9 +119,11 @@ idle_run(int argc, char **argv)
 	    "SELECT g.run, g.host, g.device, g.start_ps, g.dur_ps, "
 	    "(SELECT st.step FROM steps st WHERE st.plane = g.plane AND "
 	    "st.start_ps <= g.mid AND g.mid < st.start_ps + st.dur_ps), "
-	    "h.name, (SELECT h2.name FROM host_events h2 WHERE "
-	    "h2.file_id = g.file_id AND h2.line = h.line AND h2.depth = 0 AND "
-	    "h2.start_ps <= g.mid AND g.mid < h2.start_ps + h2.dur_ps), "
+	    "h.name, coalesce((SELECT h2.name FROM host_events h2 WHERE "
+	    "h2.file_id = g.file_id AND h2.line = h.line AND "
+	    "h2.depth < h.depth AND substr(h2.name, 1, 1) <> '$' AND "
+	    "h2.start_ps <= g.mid AND g.mid < h2.start_ps + h2.dur_ps "
+	    "ORDER BY h2.depth DESC LIMIT 1), h.name), "
 	    "h.line FROM g LEFT JOIN host_events h ON h.rowid = "
 	    "(SELECT h3.rowid FROM host_events h3 WHERE h3.file_id = g.file_id "
 	    "AND h3.start_ps <= g.mid AND g.mid < h3.start_ps + h3.dur_ps "
@@ -127,7 +131,7 @@ idle_run(int argc, char **argv)
 	    "ORDER BY g.dur_ps DESC, g.run, g.host, g.device, g.start_ps");
 	sqlite3_bind_int64(st, 1, min_gap);
 	sqlite3_bind_int64(st, 2, limit != 0 ? limit : -1);
-	o = output_new(r.format, stdout, columns,
+	o = report_output(&r, columns,
 	    sizeof columns / sizeof columns[0]);
 	fmt_duration(buf, sizeof buf, min_gap);
 	note = xasprintf("Device idle gaps of %s or more (no op, kernel or "

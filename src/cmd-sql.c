@@ -26,7 +26,9 @@ const struct cmd cmd_sql = {
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n"
 	    "The temporary table selected(file_id) holds the files found "
-	    "under path.\nThe query runs read-only, one statement.\n",
+	    "under path.\nThe query runs read-only, one statement; as in "
+	    "the sqlite3 shell, '.tables'\nlists the tables and '.schema "
+	    "[table]' shows how they are made.\n",
 	.run = sql_run,
 };
 
@@ -49,6 +51,43 @@ names_event_table(const char *query)
 	return names;
 }
 
+/*
+ * The sqlite3 shell's .tables and .schema [table] as SQL on the index's
+ * schema, the temporary one (selected) too; NULL for SQL.  Exits 2 on any
+ * other dot command, saying what there is.
+ */
+static char *
+dot_command(const char *query)
+{
+	static const char schema[] = "(SELECT name, tbl_name, type, sql FROM "
+	    "sqlite_schema UNION ALL SELECT name, tbl_name, type, sql FROM "
+	    "sqlite_temp_schema)";
+	char cmd[16], arg[128], *q, *sql;
+	int n;
+
+	if (*query != '.')
+		return NULL;
+	n = sscanf(query, "%15s %127s", cmd, arg);
+	if (n >= 1 && strcmp(cmd, ".tables") == 0)
+		q = sqlite3_mprintf("SELECT name FROM %s WHERE type IN "
+		    "('table', 'view') AND name NOT LIKE 'sqlite_%%' AND name "
+		    "LIKE %Q ORDER BY name", schema, n == 2 ? arg : "%");
+	else if (n >= 1 && strcmp(cmd, ".schema") == 0)
+		q = sqlite3_mprintf("SELECT sql || ';' AS sql FROM %s WHERE "
+		    "sql IS NOT NULL AND tbl_name NOT LIKE 'sqlite_%%' AND "
+		    "tbl_name LIKE %Q ORDER BY tbl_name, type = 'index', name",
+		    schema, n == 2 ? arg : "%");
+	else
+		jp_errx(EXIT_TROUBLE, "unknown dot command '%s' (jaxprof sql "
+		    "has .tables and .schema [table]; other queries are SQL)",
+		    query);
+	if (q == NULL)
+		jp_errx(EXIT_TROUBLE, "out of memory");
+	sql = xstrdup(q);
+	sqlite3_free(q);
+	return sql;
+}
+
 static int
 sql_run(int argc, char **argv)
 {
@@ -64,6 +103,7 @@ sql_run(int argc, char **argv)
 	struct out_col *cols = NULL;
 	sqlite3_stmt *st;
 	const char *query, *tail = NULL;
+	char *dot;
 	int ch, i, n, rc, status = EXIT_OK;
 
 	report_init(&r, "sql");
@@ -79,16 +119,18 @@ sql_run(int argc, char **argv)
 	if (argc - optind < 2)
 		cmd_usage_error(&cmd_sql);
 	query = argv[optind];
-	r.events = names_event_table(query);
+	dot = dot_command(query);
+	r.events = dot == NULL && names_event_table(query);
 	report_open(&r, argc - optind - 1, argv + optind + 1);
 	/* The user's statement runs as given, BEGIN and COMMIT included. */
 	report_end_snapshot(&r);
 	/* The index is jaxprof's to change: the user's query only reads. */
 	if (sqlite3_exec(index_db(r.ix), "PRAGMA query_only = ON", NULL, NULL,
 	    NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(index_db(r.ix), query, -1, &st, &tail) !=
-	    SQLITE_OK) {
+	    sqlite3_prepare_v2(index_db(r.ix), dot != NULL ? dot : query, -1,
+	    &st, &tail) != SQLITE_OK) {
 		jp_warnx("invalid query: %s", sqlite3_errmsg(index_db(r.ix)));
+		free(dot);
 		return report_close(&r, EXIT_TROUBLE);
 	}
 	while (tail != NULL && isspace((unsigned char)*tail))
@@ -97,8 +139,10 @@ sql_run(int argc, char **argv)
 	    strcmp(tail, ";") != 0)) {
 		jp_warnx("invalid query: give exactly one SQL statement");
 		sqlite3_finalize(st);
+		free(dot);
 		return report_close(&r, EXIT_TROUBLE);
 	}
+	free(dot);
 	n = sqlite3_column_count(st);
 	cols = calloc((size_t)n + 1, sizeof *cols);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -112,6 +156,8 @@ sql_run(int argc, char **argv)
 				    t == SQLITE_FLOAT ? COL_REAL : COL_STR;
 			}
 			o = output_new(r.format, stdout, cols, (size_t)n);
+			/* The user's own text: shown whole. */
+			output_whole_text(o);
 		}
 		for (i = 0; i < n; i++) {
 			switch (sqlite3_column_type(st, i)) {

@@ -75,7 +75,9 @@ static const struct out_col step_cols[] = {
 	{ "outlier", COL_INT, NULL },
 };
 
+/* "path" (the PATH given) only when several are: see print_summary(). */
 static const struct out_col summary_cols[] = {
+	{ "path", COL_STR, NULL },
 	{ "run", COL_STR, NULL },
 	{ "host", COL_STR, NULL },
 	{ "device", COL_STR, NULL },
@@ -481,11 +483,27 @@ compile_step_note(sqlite3_stmt *st, const struct device_steps *d)
 	return note;
 }
 
+/* A note under the table, "PATH: note" when several PATHs were given. */
+static void
+note_under(struct output *o, const char *path, const char *note)
+{
+	char *line;
+
+	if (path == NULL) {
+		output_note(o, note);
+		return;
+	}
+	line = xasprintf("%s: %s", path, note);
+	output_note(o, line);
+	free(line);
+}
+
 static void
 print_summary(struct report *r, struct output *o, struct device_steps *devs,
     size_t ndev, size_t skip)
 {
 	sqlite3_stmt *compiles = index_prepare(r->ix, COMPILES_IN_SQL);
+	const char *path;
 	size_t i, j;
 
 	for (i = 0; i < ndev; i++) {
@@ -507,6 +525,10 @@ print_summary(struct report *r, struct output *o, struct device_steps *devs,
 		}
 		sample_sort(&durations);
 		outliers = mark_outliers(d, &durations);
+		/* Runs of several PATHs are told apart by PATH, not time. */
+		path = report_path_of(r, d->rows[0].file_id);
+		if (r->npaths > 1)
+			output_str(o, path);
 		output_str(o, d->rows[0].run);
 		output_str(o, d->rows[0].host);
 		output_str(o, d->rows[0].device);
@@ -528,7 +550,7 @@ print_summary(struct report *r, struct output *o, struct device_steps *devs,
 			char *note = compile_step_note(compiles, d);
 
 			if (note != NULL) {
-				output_note(o, note);
+				note_under(o, path, note);
 				free(note);
 			}
 		}
@@ -543,7 +565,7 @@ print_summary(struct report *r, struct output *o, struct device_steps *devs,
 				    "(%s, above median + 3 MAD and median + "
 				    "%s%%).", d->rows[j].host, d->rows[j].device,
 				    (long long)d->rows[j].step, dur, margin);
-				output_note(o, note);
+				note_under(o, path, note);
 				free(note);
 			}
 	}
@@ -812,8 +834,10 @@ steps_run(int argc, char **argv)
 	if (n == 0)
 		jp_warnx("no steps in the selection");
 	if (view == 'S') {
-		o = output_new(r.format, stdout, summary_cols,
-		    sizeof summary_cols / sizeof summary_cols[0]);
+		size_t skip_path = r.npaths > 1 ? 0 : 1;
+
+		o = output_new(r.format, stdout, summary_cols + skip_path,
+		    sizeof summary_cols / sizeof summary_cols[0] - skip_path);
 		add_source_titles(o, devs, ndev);
 		print_summary(&r, o, devs, ndev, skip);
 	} else if (view == 'k') {

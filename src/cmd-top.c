@@ -30,7 +30,8 @@ const struct cmd cmd_top = {
 	    "                  framework-op, source (file:line from the HLO),\n"
 	    "                  scope (host annotations)\n"
 	    "  --tree          with --group=scope: the nesting as a tree\n"
-	    "  -n, --limit=N   show the first N rows (default 20; 0: all)\n"
+	    "  -n, --limit=N   show the first N rows (0: all; default 20 in\n"
+	    "                  table and markdown, all in csv and json)\n"
 	    "  --fields=LIST   the columns, by their csv names, comma-separated\n"
 	    "                  (default: those jaxprof-top(1) marks shown)\n"
 	    "  --include-compile-work  also the ops of device work done while\n"
@@ -58,7 +59,10 @@ struct top_line {
 	int		 has_cum;	/* a tree of scopes has none */
 	double		 cum;
 	int64_t		 flops, bytes;
+	int		 has_tree;	/* a scope in a tree: depth, parent */
+	int64_t		 depth, parent_rank;	/* parent_rank 0: none */
 };
+#define NCOLUMNS	(sizeof columns / sizeof columns[0])
 
 static void
 put_rank(struct output *o, const struct top_line *l)
@@ -181,6 +185,24 @@ put_source(struct output *o, const struct top_line *l)
 	output_str(o, l->source);
 }
 
+static void
+put_depth(struct output *o, const struct top_line *l)
+{
+	if (l->has_tree)
+		output_int(o, l->depth);
+	else
+		output_null(o);
+}
+
+static void
+put_parent_rank(struct output *o, const struct top_line *l)
+{
+	if (l->has_tree && l->parent_rank > 0)
+		output_int(o, l->parent_rank);
+	else
+		output_null(o);
+}
+
 /*
  * The columns of top, in their default order: the csv and json name (with
  * its unit), the kind of value (its format), the table's header, what the
@@ -207,6 +229,9 @@ static const struct top_field {
 	{ { "gbps", COL_RATE, "GB/s" }, put_gbps, 1 },
 	{ { "flop_per_byte", COL_RATE, "FLOP/B" }, put_intensity, 0 },
 	{ { "source", COL_STR, NULL }, put_source, 1 },
+	/* A scope tree's, added by default in csv and json. */
+	{ { "depth", COL_INT, NULL }, put_depth, 0 },
+	{ { "parent_rank", COL_INT, NULL }, put_parent_rank, 0 },
 };
 
 #define NFIELDS	(sizeof fields / sizeof fields[0])
@@ -234,8 +259,9 @@ bad_fields(const char *list, const char *why, const char *p, size_t len)
 	    "%s)", list, why, (int)len, p, choices);
 }
 
+/* tree_fields: the default columns and a scope tree's depth and parent. */
 static void
-choose_columns(struct top_columns *c, const char *list)
+choose_columns(struct top_columns *c, const char *list, int tree_fields)
 {
 	const char *p = list, *end;
 	size_t i, k, len;
@@ -243,7 +269,9 @@ choose_columns(struct top_columns *c, const char *list)
 	c->n = 0;
 	if (list == NULL) {
 		for (i = 0; i < NFIELDS; i++)
-			if (fields[i].shown)
+			if (fields[i].shown || (tree_fields &&
+			    (fields[i].put == put_depth ||
+			    fields[i].put == put_parent_rank)))
 				c->field[c->n++] = &fields[i];
 	}
 	for (; p != NULL && *p != '\0'; p = *end == ',' ? end + 1 : end) {
@@ -330,7 +358,7 @@ add_titles(struct report *r, struct output *o, enum op_by by,
  * found for (docs/command-buffers.md), or NULL when there are none.
  */
 static char *
-note_unattributed(const struct op_row *rows, size_t n)
+note_unattributed(const struct op_row *rows, size_t n, int json)
 {
 	int64_t count = 0, ps = 0, all_ps = 0;
 	char dur[64];
@@ -346,11 +374,42 @@ note_unattributed(const struct op_row *rows, size_t n)
 	if (count == 0)
 		return NULL;
 	fmt_duration(dur, sizeof dur, ps);
+	/* Trace JSON has no HLO: only fusions' kernel names name ops. */
 	return xasprintf("%lld kernel run%s (%s, %.2f%% of the time) in CUDA "
-	    "graphs matched no HLO op by name or schedule: category '%s', "
-	    "under their kernel names.", (long long)count, count == 1 ? "" :
-	    "s", dur, all_ps > 0 ? 100.0 * (double)ps / (double)all_ps : 0,
-	    CATEGORY_UNATTRIBUTED);
+	    "graphs matched no HLO op %s: category '%s', under their kernel "
+	    "names.", (long long)count, count == 1 ? "" : "s", dur,
+	    all_ps > 0 ? 100.0 * (double)ps / (double)all_ps : 0, json ?
+	    "(trace JSON has no HLO: fusions are named after their kernels, "
+	    "library kernels are not; the XSpace names them all)" :
+	    "by name or schedule", CATEGORY_UNATTRIBUTED);
+}
+
+/*
+ * --group=module: a module runs once per launch, not once per op, so its
+ * count is its launches (table modules) and its average per launch; its
+ * ops' shortest and longest say nothing of a launch: left empty (-1).
+ */
+static void
+per_launch(struct report *r, struct op_row *rows, size_t n)
+{
+	sqlite3_stmt *st;
+	size_t i;
+
+	st = report_prepare(r, "SELECT sum(m.count) FROM modules m "
+	    "JOIN planes p ON p.id = m.plane JOIN files f ON f.id = m.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE m.name = ?1 AND "
+	    "(m.compile_work = 0 OR ?2)", "");
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_text(st, 1, rows[i].name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 2, r->include_compile_work);
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_int64(st, 0) > 0) {
+			rows[i].count = sqlite3_column_int64(st, 0);
+			rows[i].min_ps = rows[i].max_ps = -1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
 }
 
 /* Host time per annotation scope (a path of nested host events). */
@@ -477,8 +536,9 @@ print_scopes(struct report *r, struct output *o, const struct top_columns *c,
     enum op_by by, int tree, long limit)
 {
 	struct scope_row *rows;
-	size_t n, i, k, *order;
+	size_t n, i, k, *order, *rank;
 	double self_sum = 0, top_sum = 0, cum = 0;
+	int machine = r->format == FMT_CSV || r->format == FMT_JSON;
 
 	rows = load_scopes(r, &n);
 	order = xcalloc(n + 1, sizeof *order);
@@ -504,6 +564,7 @@ print_scopes(struct report *r, struct output *o, const struct top_columns *c,
 	    "scopes (paths of nested host events, ';'-separated): % is the "
 	    "share of all self time.");
 	k = limit == 0 || (size_t)limit > n ? n : (size_t)limit;
+	rank = xcalloc(n + 1, sizeof *rank);
 	for (i = 0; i < k; i++) {
 		const struct scope_row *row = &rows[order[i]];
 		struct top_line l;
@@ -511,10 +572,17 @@ print_scopes(struct report *r, struct output *o, const struct top_columns *c,
 
 		memset(&l, 0, sizeof l);
 		l.rank = (int64_t)i + 1;
+		rank[order[i]] = i + 1;
 		if (tree) {
-			name = xasprintf("%*s%s", 2 * row->depth, "",
-			    row->name);
+			/* Machine formats give the tree as depth and parent. */
+			name = xasprintf("%*s%s", machine ? 0 : 2 * row->depth,
+			    "", row->name);
 			l.name = name;
+			l.has_tree = 1;
+			l.depth = row->depth;
+			/* Tree order: a parent is ranked before its children. */
+			l.parent_rank = row->parent != SIZE_MAX ?
+			    (int64_t)rank[row->parent] : 0;
 			l.pct = top_sum > 0 ? 100 * (double)row->total_ps /
 			    top_sum : 0;
 		} else {
@@ -539,6 +607,7 @@ print_scopes(struct report *r, struct output *o, const struct top_columns *c,
 		free(rows[i].path);
 	free(rows);
 	free(order);
+	free(rank);
 }
 
 static int
@@ -561,7 +630,7 @@ top_run(int argc, char **argv)
 	struct op_row *rows;
 	struct output *o;
 	size_t nrows, i, k;
-	long limit = 20;
+	long limit = -1;
 	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status = EXIT_OK;
 	int scopes = 0, tree = 0;
 	double total_self = 0, cum = 0;
@@ -607,10 +676,14 @@ top_run(int argc, char **argv)
 	}
 	if (tree && !scopes)
 		jp_errx(EXIT_TROUBLE, "--tree goes with --group=scope");
-	choose_columns(&cols, field_list);
+	/* Machine formats feed programs: a silent cut would skew them. */
+	if (limit == -1)
+		limit = r.format == FMT_CSV || r.format == FMT_JSON ? 0 : 20;
+	choose_columns(&cols, field_list, tree && field_list == NULL &&
+	    (r.format == FMT_CSV || r.format == FMT_JSON));
 	report_open(&r, argc - optind, argv + optind);
 	if (scopes) {
-		o = output_new(r.format, stdout, cols.col, cols.n);
+		o = report_output(&r, cols.col, cols.n);
 		print_scopes(&r, o, &cols, by, tree, limit);
 		if (output_finish(o) == -1)
 			status = EXIT_TROUBLE;
@@ -618,15 +691,17 @@ top_run(int argc, char **argv)
 	}
 
 	op_rows_query(&r, group == GROUP_KERNEL, &rows, &nrows);
-	unattributed = note_unattributed(rows, nrows);
+	unattributed = note_unattributed(rows, nrows, report_has_json(&r));
 	op_rows_group(&rows, &nrows, group);
+	if (group == GROUP_MODULE)
+		per_launch(&r, rows, nrows);
 	op_rows_sort(rows, nrows, by);
 	for (i = 0; i < nrows; i++)
 		total_self += (double)rows[i].self_ps;
 	if (nrows == 0)
 		jp_warnx("no ops in the selection");
 
-	o = output_new(r.format, stdout, cols.col, cols.n);
+	o = report_output(&r, cols.col, cols.n);
 	add_titles(&r, o, by, group);
 	k = limit == 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
 	for (i = 0; i < k; i++) {
@@ -643,7 +718,7 @@ top_run(int argc, char **argv)
 		l.self_ps = row->self_ps;
 		l.min_ps = row->min_ps;
 		l.max_ps = row->max_ps;
-		l.has_min_max = 1;
+		l.has_min_max = row->min_ps >= 0;	/* per_launch(): none */
 		l.pct = total_self > 0 ?
 		    100.0 * (double)row->self_ps / total_self : 0;
 		cum += l.pct;

@@ -224,11 +224,11 @@ transfers_run(int argc, char **argv)
 	r.events = 1;
 	report_open(&r, argc - optind, argv + optind);
 	if (events) {
-		o = output_new(r.format, stdout, event_cols,
+		o = report_output(&r, event_cols,
 		    sizeof event_cols / sizeof event_cols[0]);
 		print_events(&r, o);
 	} else {
-		o = output_new(r.format, stdout, total_cols,
+		o = report_output(&r, total_cols,
 		    sizeof total_cols / sizeof total_cols[0]);
 		print_totals(&r, o);
 	}

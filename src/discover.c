@@ -328,6 +328,45 @@ discover(struct found *f, const char *path, char **cause)
 	return 0;
 }
 
+size_t
+discover_xspace_beside(struct found *f, const char *path, char **names)
+{
+	char abs[PATH_MAX], *slash, *list = NULL;
+	struct dirent *de;
+	struct stat st;
+	size_t n = 0;
+	DIR *d;
+
+	*names = NULL;
+	if (realpath(path, abs) == NULL || (slash = strrchr(abs, '/')) == NULL)
+		return 0;
+	*slash = '\0';
+	if ((d = opendir(*abs != '\0' ? abs : "/")) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		enum file_kind kind;
+		char *file;
+
+		if (file_kind_of(de->d_name, &kind) == -1 ||
+		    kind != KIND_XPLANE)
+			continue;
+		file = xasprintf("%s/%s", abs, de->d_name);
+		if (stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
+			char *l = xasprintf("%s%s%s", list != NULL ? list : "",
+			    list != NULL ? "', '" : "", de->d_name);
+
+			add_file(f, file, &st, KIND_XPLANE);
+			free(list);
+			list = l;
+			n++;
+		}
+		free(file);
+	}
+	closedir(d);
+	*names = list;
+	return n;
+}
+
 static int
 cmp_path(const void *a, const void *b)
 {

@@ -82,6 +82,14 @@ void		 found_init(struct found *f);
 void		 found_release(struct found *f);
 /* Adds the profile files under path; -1 with *cause (caller frees). */
 int		 discover(struct found *f, const char *path, char **cause);
+/*
+ * For a trace JSON file named on its own (path, as given to discover()):
+ * adds the XSpace files in its folder, which hold the same events and
+ * what JSON lacks.  Returns how many; *names, their base names joined
+ * by "', '" (caller frees), when any.
+ */
+size_t		 discover_xspace_beside(struct found *f, const char *path,
+		    char **names);
 /* Sorts and removes duplicates; call once after the last discover(). */
 void		 found_finish(struct found *f);
 /* Keeps only the files of the newest run. */

@@ -570,6 +570,34 @@ fail:
 	return -1;
 }
 
+static int
+cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "its steps are 0 to 9" for the step numbers v (sorted), or none. */
+static char *
+steps_there(int64_t *v, size_t n)
+{
+	size_t i, distinct = 0;
+
+	if (n == 0)
+		return xstrdup("it has no steps");
+	for (i = 0; i < n; i++)
+		if (i == 0 || v[i] != v[i - 1])
+			distinct++;
+	if (distinct == 1)
+		return xasprintf("its one step is %lld", (long long)v[0]);
+	if ((uint64_t)(v[n - 1] - v[0]) + 1 == distinct)
+		return xasprintf("its steps are %lld to %lld", (long long)v[0],
+		    (long long)v[n - 1]);
+	return xasprintf("its %zu steps lie between %lld and %lld", distinct,
+	    (long long)v[0], (long long)v[n - 1]);
+}
+
 /*
  * The span of steps first..last of an XSpace: from the first one's start
  * to the last one's end, over every plane that has them.
@@ -579,8 +607,10 @@ step_window(const char *path, int64_t first, int64_t last, int64_t *start,
     int64_t *end, char **cause)
 {
 	struct file_summary fs;
-	size_t i, j;
+	int64_t *all = NULL;
+	size_t i, j, nall = 0;
 	int found = 0;
+	char *there;
 
 	if (load_file(path, KIND_XPLANE, 1, NULL, &fs, cause) == -1)
 		return -1;
@@ -588,6 +618,8 @@ step_window(const char *path, int64_t first, int64_t last, int64_t *start,
 		for (j = 0; j < fs.planes[i].nsteps; j++) {
 			const struct step_rec *s = &fs.planes[i].steps[j];
 
+			all = xreallocarray(all, nall + 1, sizeof *all);
+			all[nall++] = s->step;
 			if (s->step < first || s->step > last)
 				continue;
 			if (!found || s->start_ps < *start)
@@ -598,12 +630,18 @@ step_window(const char *path, int64_t first, int64_t last, int64_t *start,
 		}
 	file_summary_release(&fs);
 	if (!found) {
+		/* Which steps there are: what to ask for instead. */
+		if (nall > 0)
+			qsort(all, nall, sizeof *all, cmp_int64);
+		there = steps_there(all, nall);
 		*cause = last != first ? xasprintf("no step %lld to %lld in "
-		    "the profile", (long long)first, (long long)last) :
-		    xasprintf("no step %lld in the profile", (long long)first);
-		return -1;
+		    "the profile; %s", (long long)first, (long long)last,
+		    there) : xasprintf("no step %lld in the profile; %s",
+		    (long long)first, there);
+		free(there);
 	}
-	return 0;
+	free(all);
+	return found ? 0 : -1;
 }
 
 /*

@@ -68,9 +68,12 @@ int	index_rows_end(struct index_rows *r, char **cause);
 /* Inserts the rows waiting; -1 with *cause on an error. */
 int	index_rows_flush(struct index_rows *r, char **cause);
 
-/* Whether the index holds ff as it is on disk; its id if so. */
+/*
+ * Whether the index holds ff as it is on disk, read (read: 1) or listed
+ * only (0); its id if so.
+ */
 int	index_is_current(struct index *ix, const struct found_file *ff,
-	    sqlite3_int64 *id);
+	    int read, sqlite3_int64 *id);
 /*
  * Writes ff (and fs when it was read; NULL: listed only), replacing what
  * the index held for its path: all or nothing, inside the write

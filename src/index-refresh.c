@@ -701,13 +701,20 @@ index_refresh(struct index *ix, const struct found *f)
 	if (index_exec(ix, "SAVEPOINT checks", &cause) == -1)
 		goto out;
 	for (i = 0; i < f->nfiles; i++) {
+		/*
+		 * Read or listed as the files beside it say now: a trace
+		 * JSON read before its XSpace was found, or while that could
+		 * not be read (report_open()), would count twice.
+		 */
+		int read = worth_reading(f, i);
+
 		job_of[i] = SIZE_MAX;
-		if (index_is_current(ix, &f->files[i], &ids[i]))
+		if (index_is_current(ix, &f->files[i], read, &ids[i]))
 			continue;
 		if (ix->readonly)
 			break;
 		ids[i] = -1;
-		if (worth_reading(f, i)) {
+		if (read) {
 			job_of[i] = pool.njobs;
 			pool.jobs[pool.njobs].host_events_end =
 			    &pool.jobs[pool.njobs].host_events;

@@ -638,9 +638,12 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 	    write_timeline(w, file_id, fs, p, plane, cause);
 }
 
-/* Whether the index already holds ff as it is on disk; its id if so. */
+/*
+ * Whether the index already holds ff as it is on disk, read or listed
+ * only as read says; its id if so.
+ */
 int
-index_is_current(struct index *ix, const struct found_file *ff,
+index_is_current(struct index *ix, const struct found_file *ff, int read,
     sqlite3_int64 *id)
 {
 	sqlite3_stmt *st;
@@ -648,12 +651,13 @@ index_is_current(struct index *ix, const struct found_file *ff,
 
 	st = index_cached(ix, "SELECT id FROM files WHERE path = ? AND "
 	    "size = ? AND mtime_ns = ? AND kind = ? AND "
-	    "(event_rows OR NOT ?)");
+	    "(planes IS NOT NULL) = ?5 AND (event_rows OR NOT ?6 OR NOT ?5)");
 	index_bind_text(st, 1, ff->path);
 	sqlite3_bind_int64(st, 2, ff->size);
 	sqlite3_bind_int64(st, 3, ff->mtime_ns);
 	index_bind_text(st, 4, file_kind_name(ff->kind));
-	sqlite3_bind_int(st, 5, ix->events);
+	sqlite3_bind_int(st, 5, read != 0);
+	sqlite3_bind_int(st, 6, ix->events);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
 		current = 1;
@@ -730,7 +734,7 @@ index_store_file(struct index *ix, const struct found_file *ff,
 	memset(&fst, 0, sizeof fst);
 	fst.plane_base = -1;
 	/* Another jaxprof may have stored it while this one was reading. */
-	if (index_is_current(ix, ff, id))
+	if (index_is_current(ix, ff, fs != NULL, id))
 		return 0;
 	if (store_open(ix, ff, fs, fs != NULL ? fs->hlo : NULL, &fst,
 	    cause) == -1 || store_close(ix, &fst, fs, cause) == -1)
@@ -746,7 +750,7 @@ index_store_begin(struct index *ix, const struct found_file *ff,
 	memset(fst, 0, sizeof *fst);
 	fst->plane_base = -1;
 	/* As in index_store_file(): then it is left as it is. */
-	if (index_is_current(ix, ff, &fst->id))
+	if (index_is_current(ix, ff, 1, &fst->id))
 		fst->current = 1;
 	else if (store_open(ix, ff, NULL, hlo, fst, cause) == -1)
 		return -1;

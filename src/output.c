@@ -54,6 +54,7 @@ struct output {
 	char		**titles, **notes;
 	size_t		 ntitles, nnotes;
 	size_t		 emitted;	/* json: rows written */
+	int		 whole;		/* table text is never cut */
 };
 
 int
@@ -319,6 +320,12 @@ push_line(char ***v, size_t *n, const char *s)
 }
 
 void
+output_whole_text(struct output *o)
+{
+	o->whole = 1;
+}
+
+void
 output_title(struct output *o, const char *line)
 {
 	push_line(&o->titles, &o->ntitles, line);
@@ -390,7 +397,7 @@ texts_release(struct texts *t)
  * then (UTF-8 continuation bytes take no column).
  */
 static void
-measure_cell(struct cell *c, int markdown)
+measure_cell(struct cell *c, int markdown, int whole)
 {
 	const unsigned char *s = (const unsigned char *)(c->text != NULL ?
 	    c->text : "");
@@ -402,7 +409,7 @@ measure_cell(struct cell *c, int markdown)
 			c->plain = 0;
 		width += (s[i] & 0xc0) != 0x80;
 	}
-	if ((!markdown && !c->numeric && i > TABLE_MAX_NAME) ||
+	if ((!markdown && !whole && !c->numeric && i > TABLE_MAX_NAME) ||
 	    i >= (1u << 30))	/* too long for width's bits */
 		c->plain = 0;
 	c->len = (uint32_t)i;
@@ -444,7 +451,7 @@ put_cell(struct output *o, const char *text, int numeric)
 	if (text == NULL) {
 		c->text = NULL;
 		if (table)
-			measure_cell(c, o->fmt == FMT_MARKDOWN);
+			measure_cell(c, o->fmt == FMT_MARKDOWN, o->whole);
 		return;
 	}
 	if (!numeric && table && same_as_above(o, c, text))
@@ -455,7 +462,7 @@ put_cell(struct output *o, const char *text, int numeric)
 		c->plain = 1;
 		c->len = c->width = (uint32_t)len;	/* a number: a few bytes */
 	} else if (table)
-		measure_cell(c, o->fmt == FMT_MARKDOWN);
+		measure_cell(c, o->fmt == FMT_MARKDOWN, o->whole);
 }
 
 /*
@@ -793,7 +800,7 @@ line_add(struct line *l, const char *s)
  * column).
  */
 static size_t
-add_table_text(struct line *l, const struct cell *c, int markdown)
+add_table_text(struct line *l, const struct cell *c, int markdown, int whole)
 {
 	const char *s = c->text != NULL ? c->text : "";
 	size_t len = strlen(s), i, width = 0;
@@ -804,8 +811,8 @@ add_table_text(struct line *l, const struct cell *c, int markdown)
 	for (i = 0; i < len; i++) {
 		unsigned char ch = (unsigned char)s[i];
 
-		if (!markdown && !c->numeric && i == TABLE_MAX_NAME - 3 &&
-		    len > TABLE_MAX_NAME) {
+		if (!markdown && !whole && !c->numeric &&
+		    i == TABLE_MAX_NAME - 3 && len > TABLE_MAX_NAME) {
 			memcpy(out, "...", 3);
 			out += 3;
 			width += 3;
@@ -865,7 +872,7 @@ render_rows(const struct output *o, const size_t *width, size_t from,
 
 			if (!c->plain) {
 				text.len = 0;
-				w = add_table_text(&text, c, md);
+				w = add_table_text(&text, c, md, o->whole);
 				t = text.s;
 				len = text.len;
 			}
@@ -915,7 +922,7 @@ render_grid(struct output *o)
 
 			if (!c->plain) {
 				text.len = 0;
-				w = add_table_text(&text, c, md);
+				w = add_table_text(&text, c, md, o->whole);
 			}
 			if (w > width[i])
 				width[i] = w;

@@ -46,6 +46,8 @@ extern const char output_formats[];
 
 struct output	*output_new(enum out_format fmt, FILE *fp,
 		    const struct out_col *cols, size_t ncols);
+/* Tables show text whole, not cut at 80 bytes as names are. */
+void		 output_whole_text(struct output *o);
 /* A line above a table (table and markdown formats only). */
 void		 output_title(struct output *o, const char *line);
 /* A line below a table (table and markdown formats only). */

@@ -343,6 +343,8 @@ struct cur {
 	int64_t		 pid;
 	int64_t		 tid;
 	int64_t		 ts_ps;
+	int64_t		 ts_ns;		/* with ts_big: ts past PS_LIMIT */
+	int		 ts_big;
 	int64_t		 dur_ps;
 	int		 has_name;
 	struct buf	 name;
@@ -407,6 +409,15 @@ struct jr {
 	int		 stored;
 	size_t		 weight;	/* line_weight() of all lines so far */
 	char		*deferred;	/* a batch's error, found early */
+	/*
+	 * A trace stamped with the epoch (ts past PS_LIMIT): its ts are
+	 * read as ps after origin_ns, and emitted rebased to the earliest,
+	 * first_ps (pass 1 finds it); last_ps is the latest.
+	 */
+	int64_t		 origin_ns;
+	int64_t		 first_ps;
+	int64_t		 last_ps;
+	int		 timed;		/* an event with a ts was seen */
 
 	/* Parse state. */
 	int		 depth;		/* open objects and arrays */
@@ -1010,6 +1021,50 @@ keep_event(struct jr *jr)
 	return 1;
 }
 
+/*
+ * An event's ts in a trace stamped with the epoch (jaxprof(1), IMPOSSIBLE
+ * TIMES), as xprof reads one: the first ts past PS_LIMIT sets the origin,
+ * every ts is then ps after it, and a span past PS_LIMIT cannot be held.
+ * 0 on failure.
+ */
+static int
+event_time(struct jr *jr)
+{
+	struct cur *c = &jr->cur;
+	int64_t rel;
+
+	if (jr->origin_ns == 0 && !c->ts_big) {
+		jr->timed = 1;
+		return 1;
+	}
+	if (jr->origin_ns == 0) {
+		if (jr->timed)
+			return fail(jr, "pid %lld tid %lld event '%.*s': ts "
+			    "%lld ns is more than %lld ps after an earlier "
+			    "event's", (long long)c->pid, (long long)c->tid,
+			    (int)c->name.len, c->name.p != NULL ? c->name.p :
+			    "", (long long)c->ts_ns, (long long)PS_LIMIT);
+		jr->origin_ns = c->ts_ns;
+		jr->first_ps = jr->last_ps = 0;
+	}
+	rel = c->ts_big ? c->ts_ns - jr->origin_ns : -PS_LIMIT / 1000 - 1;
+	if (rel < -PS_LIMIT / 1000 || rel > PS_LIMIT / 1000 ||
+	    rel * 1000 > jr->first_ps + PS_LIMIT ||
+	    rel * 1000 < jr->last_ps - PS_LIMIT)
+		return fail(jr, "pid %lld tid %lld event '%.*s': ts %lld ns "
+		    "is more than %lld ps from the trace's other events (the "
+		    "first ts past that limit: %lld ns)", (long long)c->pid, (long long)c->tid,
+		    (int)c->name.len, c->name.p != NULL ? c->name.p : "",
+		    (long long)(c->ts_big ? c->ts_ns : c->ts_ps / 1000),
+		    (long long)PS_LIMIT, (long long)jr->origin_ns);
+	c->ts_ps = rel * 1000;
+	if (c->ts_ps < jr->first_ps)
+		jr->first_ps = c->ts_ps;
+	if (c->ts_ps > jr->last_ps)
+		jr->last_ps = c->ts_ps;
+	return 1;
+}
+
 static int
 event_end(struct jr *jr)
 {
@@ -1030,8 +1085,14 @@ event_end(struct jr *jr)
 		/* No ph (the trailing {}), or a kind that is no event. */
 		return 1;
 	}
-	/* Impossible times (jaxprof(1), IMPOSSIBLE TIMES) reject the file. */
-	if (!ps_valid(c->ts_ps) || (c->ph == 'X' && !ps_valid(c->dur_ps)))
+	if (!event_time(jr))
+		return 0;
+	/*
+	 * Impossible times (jaxprof(1), IMPOSSIBLE TIMES) reject the file;
+	 * event_time() has checked the ts of a trace with an origin.
+	 */
+	if ((jr->origin_ns == 0 && !ps_valid(c->ts_ps)) ||
+	    (c->ph == 'X' && !ps_valid(c->dur_ps)))
 		return fail(jr, "pid %lld tid %lld event '%.*s': impossible "
 		    "%s %lld ps (must be 0 to %lld)", (long long)c->pid,
 		    (long long)c->tid, (int)c->name.len,
@@ -1127,6 +1188,32 @@ time_field(struct jr *jr, const char *what, const char *s, size_t n,
 	return 1;
 }
 
+/*
+ * ts: in ps when it fits PS_LIMIT, else (ts_big) in ns, for event_time()
+ * to place once the event's kind is known.
+ */
+static inline int
+ts_field(struct jr *jr, const char *s, size_t n)
+{
+	struct cur *c = &jr->cur;
+	struct dec d;
+	int exact;
+
+	if (dec_quick(s, n, 6, &c->ts_ps) && ps_valid(c->ts_ps))
+		return 1;
+	if (dec_parse(s, n, &d) == -1)
+		return fail(jr, "ts '%.*s' is not a number",
+		    (int)(n > 40 ? 40 : n), s);
+	if (dec_to_int(&d, 6, &c->ts_ps, &exact) == 0 &&
+	    (c->ts_ps < 0 || ps_valid(c->ts_ps)))
+		return 1;
+	if (d.neg || dec_to_int(&d, 3, &c->ts_ns, &exact) == -1)
+		return fail(jr, "ts %.*s us is out of range",
+		    (int)(n > 40 ? 40 : n), s);
+	c->ts_big = 1;
+	return 1;
+}
+
 static inline int
 event_field(struct jr *jr, enum scalar t, const char *s, size_t n)
 {
@@ -1144,7 +1231,7 @@ event_field(struct jr *jr, enum scalar t, const char *s, size_t n)
 	case F_TID:
 		return int_field(jr, "tid", s, n, &jr->last_tid, &c->tid);
 	case F_TS:
-		return time_field(jr, "ts", s, n, &c->ts_ps);
+		return ts_field(jr, s, n);
 	case F_DUR:
 		return time_field(jr, "dur", s, n, &c->dur_ps);
 	case F_NAME:
@@ -1275,7 +1362,8 @@ on_start_map(void *ctx)
 		    fail(jr, "traceEvents is not an array") : 1;
 	if (jr->depth == jr->evd + 1) {
 		c->ph = 0;
-		c->pid = c->tid = c->ts_ps = c->dur_ps = 0;
+		c->pid = c->tid = c->ts_ps = c->dur_ps = c->ts_ns = 0;
+		c->ts_big = 0;
 		c->has_name = 0;
 		c->name.len = 0;
 		c->text.len = 0;
@@ -1648,7 +1736,7 @@ emit_line(const struct jr *jr, const struct pf_plane *plane,
 		ev.meta = &plane->metas[e->meta];
 		ev.meta_index = e->meta;
 		ev.metadata_id = ev.meta->id;
-		ev.offset_ps = ev.start_ps = e->start_ps;
+		ev.offset_ps = ev.start_ps = e->start_ps - jr->first_ps;
 		ev.duration_ps = e->dur_ps;
 		ev.stats = scratch->v;
 		ev.nstats = e->nstats;

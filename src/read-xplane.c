@@ -335,6 +335,7 @@ struct walker {
 	size_t		 scratch_cap;
 	int		 ahead;		/* reading a line before its turn */
 	int		 keyed_stats_only;	/* the handler's */
+	int64_t		 origin_ns;	/* subtracted from line times */
 };
 
 static int
@@ -1120,18 +1121,36 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
 /*
  * Impossible times (jaxprof(1), IMPOSSIBLE TIMES): a negative or huge line
  * timestamp, event offset or duration, or a start past PS_LIMIT, rejects
- * the file with a message naming the plane, line, event and value.
+ * the file with a message naming the plane, line, event and value.  In a
+ * file stamped with the epoch, line times are rebased to its origin here.
  */
 static int
 check_line_time(struct walker *w, const uint8_t *at,
-    const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_plane *plane, struct pf_line *line,
     struct pf_bytes name)
 {
-	if (line->timestamp_ns >= 0 && line->timestamp_ns <= PS_LIMIT / 1000)
+	int64_t ts = line->timestamp_ns, o = w->origin_ns;
+
+	if (o == 0 && ts >= 0 && ts <= PS_LIMIT / 1000)
 		return 0;
+	if (o == 0)
+		return fail(w, at, "plane '%s' line '%.*s': impossible "
+		    "timestamp_ns %lld (must be 0 to %lld)", plane->name,
+		    (int)name.len, name.ptr, (long long)ts,
+		    (long long)(PS_LIMIT / 1000));
+	/* Rebased (xspace_open()); a line without events has no times. */
+	if (ts >= o && ts - o <= PS_LIMIT / 1000) {
+		line->timestamp_ns = ts - o;
+		return 0;
+	}
+	if (line->nevents == 0) {
+		line->timestamp_ns = 0;
+		return 0;
+	}
 	return fail(w, at, "plane '%s' line '%.*s': impossible timestamp_ns "
-	    "%lld (must be 0 to %lld)", plane->name, (int)name.len, name.ptr,
-	    (long long)line->timestamp_ns, (long long)(PS_LIMIT / 1000));
+	    "%lld (must be from the earliest line's, %lld, to %lld ns after "
+	    "it)", plane->name, (int)name.len, name.ptr, (long long)ts,
+	    (long long)o, (long long)(PS_LIMIT / 1000));
 }
 
 static int
@@ -1495,7 +1514,115 @@ struct xspace {
 	struct cur	*planes;
 	char		**plane_names;	/* "" where unreadable */
 	size_t		 nplanes;
+	int64_t		 origin_ns;	/* line_origin() */
 };
+
+/*
+ * XLine c's timestamp_ns (0 when absent) and whether it has events.  With
+ * quick, stops at the first timestamp or event, as protobuf writers put
+ * the timestamp (field 3) before the events (field 4).
+ */
+static int
+line_time(struct walker *w, struct cur c, int quick, int64_t *ts,
+    int *events)
+{
+	uint32_t field;
+	int wt;
+
+	*ts = 0;
+	*events = 0;
+	while (c.p < c.end) {
+		if (get_tag(w, &c, &field, &wt, "XLine") == -1)
+			return -1;
+		if (field == 3) {
+			if (get_int_field(w, &c, wt, field, "XLine", ts) == -1)
+				return -1;
+		} else if (skip_field(w, &c, wt, "XLine") == -1)
+			return -1;
+		*events |= field == 4;
+		if (quick && (field == 3 || field == 4))
+			break;
+	}
+	return 0;
+}
+
+/*
+ * Calls fn on each XLine of the planes until it returns nonzero; that
+ * value, or -1 on a wire error (reading the plane will tell it).
+ */
+static int
+each_line(struct walker *w, const struct xspace *xs,
+    int (*fn)(struct walker *, struct cur, void *), void *arg)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < xs->nplanes; i++) {
+		struct cur c = xs->planes[i], sub;
+		uint32_t field;
+		int wt;
+
+		while (rc == 0 && c.p < c.end) {
+			if (get_tag(w, &c, &field, &wt, "XPlane") == -1)
+				return -1;
+			if (field != 3 || wt != WT_LEN) {
+				if (skip_field(w, &c, wt, "XPlane") == -1)
+					return -1;
+			} else if (get_len(w, &c, &sub, "XPlane") == -1)
+				return -1;
+			else
+				rc = fn(w, sub, arg);
+		}
+	}
+	return rc;
+}
+
+/* each_line(): 1 at a line stamped past PS_LIMIT, by the quick scan. */
+static int
+past_limit(struct walker *w, struct cur c, void *arg)
+{
+	int64_t ts;
+	int events;
+
+	(void)arg;
+	if (line_time(w, c, 1, &ts, &events) == -1)
+		return -1;
+	return ts > PS_LIMIT / 1000;
+}
+
+/* each_line(): the earliest timestamp_ns of a line with events. */
+static int
+earliest(struct walker *w, struct cur c, void *arg)
+{
+	int64_t ts, *min = arg;
+	int events;
+
+	if (line_time(w, c, 0, &ts, &events) == -1)
+		return -1;
+	if (events && ts >= 0 && (*min < 0 || ts < *min))
+		*min = ts;
+	return 0;
+}
+
+/*
+ * xplane.proto has timestamp_ns count from the Unix epoch; the profiler
+ * rebases its files to the capture start, other writers keep the epoch,
+ * which no time of PS_LIMIT can hold.  Such a file (a line stamped past
+ * the limit) is rebased to its earliest line with events, as xprof shows
+ * it; files whose times fit are read as they are.
+ */
+static int64_t
+line_origin(struct walker *w, const struct xspace *xs)
+{
+	int64_t min = -1;
+
+	if (each_line(w, xs, past_limit, NULL) != 1 ||
+	    each_line(w, xs, earliest, &min) != 0 || min < 0)
+		min = 0;
+	free(w->cause);
+	w->cause = NULL;
+	return min;
+}
 
 /*
  * A plane's name from its top-level fields (the last of several, as
@@ -1615,6 +1742,7 @@ xspace_open(struct source *src, const char *path, struct xspace **out,
 		    sizeof *xs->plane_names);
 		for (i = 0; i < xs->nplanes; i++)
 			xs->plane_names[i] = plane_name(&w, xs->planes[i]);
+		xs->origin_ns = line_origin(&w, xs);
 	}
 	if (rc == -1) {
 		*cause = w.cause;
@@ -1656,6 +1784,7 @@ xspace_read_plane(const struct xspace *xs, size_t i,
 	w.src = xs->src;
 	w.rs = rs;
 	w.released = (size_t)(xs->planes[i].p - w.base);
+	w.origin_ns = xs->origin_ns;
 	w.keyed_stats_only = h->keyed_stats_only;
 	rc = read_plane(&w, xs->planes[i], h);
 	if (rc == -1)

@@ -110,24 +110,68 @@ make_dirs(const char *path)
 	free(p);
 }
 
+/*
+ * The profile folder of an absolute path: the folder above plugins/ or
+ * plugins/profile/ (a TensorBoard log folder), else the path when a
+ * folder, else the one holding it.  Returns a new string.
+ */
+static char *
+profile_folder(const char *path)
+{
+	const char *p, *rest;
+	struct stat st;
+
+	for (p = strstr(path, "/plugins"); p != NULL;
+	    p = strstr(p + 1, "/plugins")) {
+		rest = p + 8;
+		if (*rest == '\0' || (strncmp(rest, "/profile", 8) == 0 &&
+		    (rest[8] == '\0' || rest[8] == '/')))
+			return xstrndup(path, (size_t)(p - path));
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return xstrdup(path);
+	p = strrchr(path, '/');
+	return xstrndup(path, p != NULL ? (size_t)(p - path) : 0);
+}
+
 char *
 default_db_path(char **roots, size_t nroots)
 {
 	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	uint64_t h = 0;
-	char *dir, *path;
+	char *dir, *path, *folder = NULL;
 	size_t i;
 
-	/* Order-free, so "top a b" and "top b a" share an index. */
-	for (i = 0; i < nroots; i++)
-		h += strmap_hash(roots[i], strlen(roots[i]));
+	/*
+	 * One index per profile folder, whichever of its runs and files are
+	 * named; paths in several: the deepest folder holding them all.
+	 */
+	for (i = 0; i < nroots; i++) {
+		char *f = profile_folder(roots[i]);
+		size_t n = 0;
+
+		if (folder == NULL) {
+			folder = f;
+			continue;
+		}
+		while (folder[n] != '\0' && folder[n] == f[n])
+			n++;
+		if (!((folder[n] == '\0' || folder[n] == '/') &&
+		    (f[n] == '\0' || f[n] == '/')))
+			while (n > 0 && folder[n] != '/')
+				n--;
+		folder[n] = '\0';
+		free(f);
+	}
 	if (cache != NULL && cache[0] == '/')
 		dir = xasprintf("%s/jaxprof", cache);
 	else
 		dir = xasprintf("%s/.cache/jaxprof",
 		    home != NULL && *home != '\0' ? home : "/tmp");
 	make_dirs(dir);
-	path = xasprintf("%s/%016llx.sqlite", dir, (unsigned long long)h);
+	path = xasprintf("%s/%016llx.sqlite", dir, (unsigned long long)
+	    strmap_hash(folder != NULL ? folder : "", folder != NULL ?
+	    strlen(folder) : 0));
+	free(folder);
 	free(dir);
 	return path;
 }
@@ -179,8 +223,10 @@ check_filter(struct report *r, const char *name, const char *glob,
 	sqlite3_finalize(st);
 	if (n > 0)
 		return 0;
+	/* What there is: planes with events, not metadata or settings. */
 	sql = xasprintf("SELECT DISTINCT %s FROM %s JOIN selected s ON "
-	    "s.file_id = f.id WHERE %s <> '' ORDER BY 1", col, from, col);
+	    "s.file_id = f.id WHERE %s <> '' AND p.kind <> 'other' AND "
+	    "p.events > 0 ORDER BY 1", col, from, col);
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	while (sqlite3_step(st) == SQLITE_ROW)
@@ -241,27 +287,263 @@ selected_file(const struct found_file *ff, void *arg)
 	    sqlite3_strglob(r->host_glob, ff->host) == 0;
 }
 
+/*
+ * Says why a file named on the command line holds no profile: a tool's
+ * output (its name says which) or something else.
+ */
+static void
+no_profile_file(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dot;
+
+	base = base != NULL ? base + 1 : path;
+	dot = strchr(base, '.');
+	jp_warnx("'%s' is not a profile but a file tools write beside one "
+	    "(%s); name the run folder, or the .xplane.pb or .trace.json.gz "
+	    "in it", path, dot != NULL ? dot : base);
+}
+
+/*
+ * A trace JSON named on its own, beside an XSpace: the folder's rule
+ * (jaxprof(1), DESCRIPTION) reads the XSpace, which has what JSON lacks
+ * (the HLO that names a command buffer's ops, FLOPs, bytes).
+ */
+static void
+add_xspace_beside(struct report *r, const char *path, size_t first)
+{
+	struct stat st;
+	char *names;
+
+	if (r->found.nfiles != first + 1 ||
+	    r->found.files[first].kind != KIND_TRACE_JSON ||
+	    strstr(r->found.files[first].path, FOUND_ARCHIVE_SEP) != NULL ||
+	    stat(path, &st) == -1 || !S_ISREG(st.st_mode))
+		return;
+	if (discover_xspace_beside(&r->found, path, &names) == 0)
+		return;
+	jp_warnx("note: reading '%s' beside '%s': the same events, with "
+	    "the HLO that trace JSON lacks", names, path);
+	free(names);
+}
+
+char *
+report_runs_note(char *const *runs, size_t nruns)
+{
+	char *list = NULL, *note;
+	size_t i;
+
+	if (nruns < 2)
+		return NULL;
+	for (i = 0; i < nruns && i < 4; i++)
+		list = append_quoted(list, runs[i]);
+	note = xasprintf("%zu runs summed (%s%s); choose one with --run=GLOB "
+	    "or --latest.", nruns, list, nruns > 4 ? ", ..." : "");
+	free(list);
+	return note;
+}
+
+/*
+ * The one rule on runs (jaxprof(1), DESCRIPTION): a report covers every
+ * run it selects, and one that sums them says so under its table, naming
+ * them and how to choose one.
+ */
+static void
+note_runs(struct report *r)
+{
+	char **runs;
+	size_t i, n = 0, nruns = 0;
+
+	runs = xcalloc(r->found.nfiles + 1, sizeof *runs);
+	for (i = 0; i < r->found.nfiles; i++)
+		if (r->found.files[i].kind != KIND_OTHER)
+			runs[n++] = r->found.files[i].run;
+	if (n > 0)
+		qsort(runs, n, sizeof *runs, cmp_str);
+	for (i = 0; i < n; i++)
+		if (i == 0 || strcmp(runs[i], runs[nruns - 1]) != 0)
+			runs[nruns++] = runs[i];
+	r->runs_note = report_runs_note(runs, nruns);
+	free(runs);
+}
+
+const char *
+report_path_of(struct report *r, int64_t file_id)
+{
+	const char *path, *best = NULL;
+	sqlite3_stmt *st;
+	size_t i, best_len = 0;
+
+	if (r->npaths < 2)
+		return NULL;
+	st = index_prepare(r->ix, "SELECT path FROM files WHERE id = ?1");
+	sqlite3_bind_int64(st, 1, file_id);
+	path = sqlite3_step(st) == SQLITE_ROW ?
+	    (const char *)sqlite3_column_text(st, 0) : "";
+	/* Roots are the PATHs resolved, in order; the deepest holds it. */
+	for (i = 0; i < r->found.nroots && i < (size_t)r->npaths; i++) {
+		size_t n = strlen(r->found.roots[i]);
+
+		if (strncmp(path, r->found.roots[i], n) == 0 &&
+		    (path[n] == '\0' || path[n] == '/') && n >= best_len) {
+			best = r->paths[i];
+			best_len = n;
+		}
+	}
+	sqlite3_finalize(st);
+	return best;
+}
+
+struct output *
+report_output(struct report *r, const struct out_col *cols, size_t ncols)
+{
+	struct output *o = output_new(r->format, stdout, cols, ncols);
+
+	if (r->runs_note != NULL)
+		output_note(o, r->runs_note);
+	return o;
+}
+
+/* Whether file ff was read into the index (is in the selected table). */
+static int
+was_read(struct report *r, const struct found_file *ff)
+{
+	sqlite3_stmt *st;
+	int read;
+
+	st = index_prepare(r->ix, "SELECT 1 FROM files f JOIN selected s "
+	    "ON s.file_id = f.id WHERE f.path = ?1");
+	sqlite3_bind_text(st, 1, ff->path, -1, SQLITE_STATIC);
+	read = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return read;
+}
+
+/* The folder of path, as a new string. */
+static char *
+dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return xstrndup(path, slash != NULL ? (size_t)(slash - path) : 0);
+}
+
+struct unread {
+	char		**dirs;		/* folders of XSpace files unread */
+	size_t		 n;
+};
+
+/* found_keep_if(): all but the XSpace files of the unread folders. */
+static int
+not_unread(const struct found_file *ff, void *arg)
+{
+	const struct unread *u = arg;
+	char *dir;
+	size_t i;
+	int keep = 1;
+
+	if (ff->kind != KIND_XPLANE)
+		return 1;
+	dir = dir_of(ff->path);
+	for (i = 0; keep && i < u->n; i++)
+		keep = strcmp(dir, u->dirs[i]) != 0;
+	free(dir);
+	return keep;
+}
+
+/*
+ * A folder's trace JSON is read only when it has no XSpace
+ * (index-refresh.c): when none of its XSpace files could be read, its
+ * JSON is read in their place, and said so.  Returns the files the
+ * second refresh could not read, or r->nbad when there was none.
+ */
+static int
+fall_back_to_json(struct report *r)
+{
+	struct unread u = { NULL, 0 };
+	size_t i, j;
+	int nbad;
+
+	if (r->nbad <= 0)
+		return r->nbad;
+	/* The folders where no XSpace was read and a trace JSON waits. */
+	for (i = 0; i < r->found.nfiles; i++) {
+		const struct found_file *ff = &r->found.files[i];
+		char *dir;
+		int json = 0, read = 0;
+
+		if (ff->kind != KIND_XPLANE || was_read(r, ff))
+			continue;
+		dir = dir_of(ff->path);
+		for (j = 0; j < u.n && strcmp(u.dirs[j], dir) != 0; j++)
+			;
+		if (j < u.n) {	/* the folder is known already */
+			free(dir);
+			continue;
+		}
+		for (j = 0; j < r->found.nfiles; j++) {
+			const struct found_file *o = &r->found.files[j];
+			char *od = dir_of(o->path);
+
+			if (strcmp(od, dir) == 0) {
+				json |= o->kind == KIND_TRACE_JSON;
+				read |= o->kind == KIND_XPLANE &&
+				    was_read(r, o);
+			}
+			free(od);
+		}
+		if (!json || read) {
+			free(dir);
+			continue;
+		}
+		u.dirs = xreallocarray(u.dirs, u.n + 1, sizeof *u.dirs);
+		u.dirs[u.n++] = dir;
+	}
+	if (u.n == 0)
+		return r->nbad;
+	for (i = 0; i < u.n; i++)
+		jp_warnx("note: reading the trace JSON in '%s' in place of "
+		    "its XSpace, which cannot be read", u.dirs[i]);
+	found_keep_if(&r->found, not_unread, &u);
+	nbad = index_refresh(r->ix, &r->found);
+	for (i = 0; i < u.n; i++)
+		free(u.dirs[i]);
+	free(u.dirs);
+	if (nbad == -1)
+		exit(EXIT_TROUBLE);
+	r->nbad += nbad;
+	return nbad;
+}
+
 void
 report_open(struct report *r, int npaths, char **paths)
 {
 	const char *env = getenv("JAXPROF_DB");
 	char *cause;
-	int i, failed = 0;
+	int i, failed = 0, nbad;
 
 	if (npaths == 0)
 		jp_errx(EXIT_TROUBLE, "no PATH given; see 'jaxprof %s --help'",
 		    r->cmd);
+	r->paths = paths;
+	r->npaths = npaths;
 	for (i = 0; i < npaths; i++) {
 		size_t before = found_profiles(&r->found);
+		size_t first = r->found.nfiles;
+		struct stat st;
 
 		if (discover(&r->found, paths[i], &cause) == -1) {
 			jp_warnx("%s", cause);
 			free(cause);
 			failed = 1;
 		} else if (found_profiles(&r->found) == before) {
-			jp_warnx("no profiles found under '%s'", paths[i]);
+			if (stat(paths[i], &st) == 0 && S_ISREG(st.st_mode))
+				no_profile_file(paths[i]);
+			else
+				jp_warnx("no profiles found under '%s'",
+				    paths[i]);
 			failed = 1;
-		}
+		} else
+			add_xspace_beside(r, paths[i], first);
 	}
 	if (failed)
 		exit(EXIT_TROUBLE);
@@ -273,6 +555,7 @@ report_open(struct report *r, int npaths, char **paths)
 		found_keep_latest(&r->found);
 	/* Files of other runs and hosts are never read (nor can fail). */
 	found_keep_if(&r->found, selected_file, r);
+	note_runs(r);
 	if (r->db_path == NULL && env != NULL && *env != '\0')
 		r->db_path = env;
 	if (r->db_path == NULL) {
@@ -292,6 +575,7 @@ report_open(struct report *r, int npaths, char **paths)
 	r->nbad = index_refresh(r->ix, &r->found);
 	if (r->nbad == -1)
 		exit(EXIT_TROUBLE);
+	nbad = fall_back_to_json(r);
 	/*
 	 * The report reads one snapshot in one read transaction: outside
 	 * one, SQLite locks, stats and unlocks the index for every query.
@@ -301,7 +585,7 @@ report_open(struct report *r, int npaths, char **paths)
 	    "planes p JOIN files f ON f.id = p.file_id") == -1)
 		exit(report_close(r, EXIT_TROUBLE));
 	/* Every profile unreadable (each one reported): nothing to show. */
-	if (r->nbad > 0 && (size_t)r->nbad == found_profiles(&r->found))
+	if (nbad > 0 && (size_t)nbad == found_profiles(&r->found))
 		exit(report_close(r, EXIT_TROUBLE));
 }
 
@@ -363,6 +647,7 @@ report_close(struct report *r, int status)
 	index_close(r->ix);
 	found_release(&r->found);
 	free(r->db_owned);
+	free(r->runs_note);
 	memset(r, 0, sizeof *r);
 	return bad > 0 ? EXIT_TROUBLE : status;
 }

@@ -56,6 +56,9 @@ struct report {
 	struct index	*ix;
 	int		 nbad;		/* files that could not be read */
 	char		*db_owned;
+	char		*runs_note;	/* several runs summed, or NULL */
+	char		**paths;	/* the PATHs given (report_open()) */
+	int		 npaths;
 };
 
 void	report_init(struct report *r, const char *cmd);
@@ -96,6 +99,19 @@ sqlite3_stmt *report_prepare(struct report *r, const char *head,
  * reports then say what they could not compute.
  */
 int	report_has_json(struct report *r);
+/*
+ * The report's output on stdout, with the note that several runs were
+ * summed when they were (jaxprof(1), DESCRIPTION).
+ */
+struct output *report_output(struct report *r, const struct out_col *cols,
+	    size_t ncols);
+/*
+ * The PATH given on the command line that the indexed file file_id was
+ * found under, as given; NULL when only one PATH was given.
+ */
+const char *report_path_of(struct report *r, int64_t file_id);
+/* That note for runs (distinct, sorted), or NULL for one; caller frees. */
+char	*report_runs_note(char *const *runs, size_t nruns);
 /* Frees everything; returns status, or 2 if some file was unreadable. */
 int	report_close(struct report *r, int status);
 
@@ -110,7 +126,10 @@ long	parse_long_option(const char *cmd, const char *name, const char *arg,
  * microseconds), in ps; -1 if arg is not one.
  */
 int64_t	parse_duration(const char *arg);
-/* The default index path for these roots, under $XDG_CACHE_HOME/jaxprof. */
+/*
+ * The default index path for these roots, under $XDG_CACHE_HOME/jaxprof:
+ * one per profile folder (jaxprof(1), THE INDEX).
+ */
 char	*default_db_path(char **roots, size_t nroots);
 
 #endif

@@ -419,3 +419,17 @@ summary_most_compiled(const struct summary *s)
 			most = &s->compiles[i];
 	return most;
 }
+
+void
+summary_note_runs(const struct summary *s, struct output *o,
+    const char *side)
+{
+	char *note = report_runs_note(s->runs, s->nruns), *line;
+
+	if (note == NULL)
+		return;
+	line = xasprintf("%s: %s", side, note);
+	output_note(o, line);
+	free(line);
+	free(note);
+}

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "analyze-ops.h"
+#include "output.h"
 
 struct report;
 
@@ -134,6 +135,12 @@ void	summary_op_rows(const struct summary *s, enum op_group group,
  */
 const char *summary_op_norm(const struct summary *a,
 	    const struct summary *b, double *da, double *db);
+/*
+ * Under o's table, "side: N runs summed (...)" when the summary sums
+ * several runs (report_runs_note()).
+ */
+void	summary_note_runs(const struct summary *s, struct output *o,
+	    const char *side);
 /* The most steps of any one (file, plane) series. */
 size_t	summary_nsteps(const struct summary *s);
 /* Total and count of compilations; the most of any one function. */

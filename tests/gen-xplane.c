@@ -167,6 +167,7 @@ struct gen {
 	int		 warn;
 	int		 memory;	/* --memory: 0 none, 1 ok, 2 damaged */
 	FILE		*f_mem;
+	int64_t		 epoch_ns;	/* added to every line's timestamp */
 	const char	*slow_op;
 	double		 slow_factor;
 	const char	*outdir;
@@ -736,8 +737,8 @@ plane_write(struct gen *g, struct sink *sk, int64_t id, const char *name,
 		if (l->id != 0)
 			put_int(&l->head, 1, l->id);
 		put_str(&l->head, 2, l->name);
-		if (l->ts_ns != 0)
-			put_int(&l->head, 3, l->ts_ns);
+		if (l->ts_ns + g->epoch_ns != 0)
+			put_int(&l->head, 3, l->ts_ns + g->epoch_ns);
 		ll = l->head.len + l->ev.len;
 		total += 1 + varint_len(ll) + ll;
 	}
@@ -1788,7 +1789,7 @@ usage(FILE *fp, int status)
 	    "[--devices=D] [--steps=S] [--ops=K]\n"
 	    "                  [--repeat=R] [--gzip] [--warn] "
 	    "[--memory=ok|damaged]\n"
-	    "                  [--slow-op=NAME [--slow-factor=F]] outdir\n"
+	    "                  [--slow-op=NAME [--slow-factor=F]] [--epoch=NS] outdir\n"
 	    "       gen-xplane [--seed=N] [--steps=S] "
 	    "--launches=plain|graph|attention outdir\n");
 	exit(status);
@@ -1812,6 +1813,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "devices",	required_argument, NULL, 'D' },
+		{ "epoch",	required_argument, NULL, 'E' },
 		{ "gzip",	no_argument,	   NULL, 'z' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "hosts",	required_argument, NULL, 'H' },
@@ -1844,6 +1846,10 @@ main(int argc, char **argv)
 		switch (ch) {
 		case 'D':
 			g.devices = (int)num_arg("devices", optarg, 0, 1024);
+			break;
+		case 'E':
+			g.epoch_ns = num_arg("epoch", optarg, 0,
+			    4000000000000000000LL);
 			break;
 		case 'z':
 			g.gzip = 1;

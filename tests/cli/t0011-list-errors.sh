@@ -60,4 +60,13 @@ expect_code 0 jaxprof list --format=csv "$tmp/good"
 expect_stderr_empty
 expect_stdout_match '^good,testhost,testhost\.xplane\.pb,xplane,67133,3,517,CPU,'
 
+test_case 'a tool output named on its own: what it is, exit 2'
+mkdir -p "$tmp/tool/plugins/profile/r"
+printf 'not a trace' >"$tmp/tool/plugins/profile/r/host.overview_page.pb"
+for cmd in list top; do
+	expect_code 2 jaxprof $cmd "$tmp/tool/plugins/profile/r/host.overview_page.pb"
+	expect_stdout_empty
+	expect_stderr_is "jaxprof: $cmd: '$tmp/tool/plugins/profile/r/host.overview_page.pb' is not a profile but a file tools write beside one (.overview_page.pb); name the run folder, or the .xplane.pb or .trace.json.gz in it"
+done
+
 test_done

@@ -87,11 +87,21 @@ head -n 2 "$tmp/run00-all" >"$tmp/want"
 expect_stdout_file "$tmp/want"
 expect_stderr_empty
 
-test_case 'the default limit is 20'
+test_case 'csv and json give every row by default'
 expect_code 0 jaxprof top --format=csv --run='*00' "$T"
-head -n 21 "$tmp/run00-all" >"$tmp/want"
-expect_stdout_file "$tmp/want"
+expect_stdout_file "$tmp/run00-all"
 expect_stderr_empty
+expect_code 0 jaxprof top --format=json --run='*00' "$T"
+expect_stderr_empty
+[ "$(grep -c '"rank":' "$out")" -eq "$(($(grep -c . "$tmp/run00-all") - 1))" ] ||
+    fail "top --format=json does not give every row"
+
+test_case 'the default limit of the table is 20'
+expect_code 0 jaxprof top --run='*00' "$T"
+expect_stderr_empty
+expect_stdout_match '^20  '
+! grep -q '^21 ' "$out" || fail "the table shows a 21st row"
+expect_stdout_match '^8 more rows; -n 0 shows all\.$'
 
 test_case '--group=category'
 expect_code 0 jaxprof top --group=category --run='*00' "$T"
@@ -108,13 +118,19 @@ awk -F, 'NR > 1 { n[$4] += $5 } END { for (c in n) print c, n[c] }' \
 awk -F, 'NR > 1 { print $2, $5 }' "$out" | sort >"$tmp/got"
 expect_files_equal "$tmp/want" "$tmp/got" "category counts differ from the op rows"
 
-test_case '--group=module'
+test_case '--group=module: counts and averages per launch'
 expect_code 0 jaxprof top --group=module --run='*00' "$T"
 compare_golden group-module
 expect_stderr_empty
 expect_stdout_match '^Top modules by device time$'
-expect_stdout_match '^1  jit_train_step  jit_train_step  +150  '
-expect_stdout_match '^2  jit_normalize   jit_normalize   +21  '
+# A module runs once per launch: its executions, as compile counts them.
+expect_code 0 jaxprof compile --format=csv --run='*00' "$T"
+awk -F, 'NR > 1 { print $2 "," $5 }' "$out" | sort >"$tmp/want"
+expect_code 0 jaxprof top --group=module --format=csv --run='*00' "$T"
+awk -F, 'NR > 1 { print $2 "," $5 }' "$out" | sort >"$tmp/got"
+expect_files_equal "$tmp/want" "$tmp/got" "module counts are not their executions"
+awk -F, 'NR > 1 && ($8 - $6 / $5 > 0.001 || $6 / $5 - $8 > 0.001) { exit 1 }' \
+    "$out" || fail "a module's average is not its total per launch"
 
 test_case '--group=kernel: a CPU profile has no kernels'
 expect_code 0 jaxprof top --group=kernel --format=csv --run='*00' "$T"
@@ -162,7 +178,7 @@ expect_stderr_empty
 test_case '--device=GPU:0 selects nothing in a CPU profile: exit 2, the devices listed'
 expect_code 2 jaxprof top --device=GPU:0 "$T"
 expect_stdout_empty
-expect_stderr_is "jaxprof: top: --device='GPU:0' matches no device; devices found: '/host:CPU', '/host:metadata', 'Task Environment'"
+expect_stderr_is "jaxprof: top: --device='GPU:0' matches no device; devices found: '/host:CPU'"
 
 test_case '--host=testhost (the file name prefix) is everything'
 expect_code 0 jaxprof top -n 0 --format=csv --run='*00' --host=testhost "$T"

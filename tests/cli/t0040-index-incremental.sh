@@ -59,6 +59,20 @@ expect_code 0 env -u JAXPROF_DB "$JAXPROF" index "$D"
 expect_stderr_empty
 expect_stdout_match "^$XDG_CACHE_HOME/jaxprof/[0-9a-f]{16}\\.sqlite: 6 profile files, 0 other files\$"
 
+test_case 'one index per profile folder, whichever of its runs or files are named'
+R=$D/plugins/profile/2026_01_01_00_00_00
+rm -rf "$XDG_CACHE_HOME/jaxprof"
+for p in "$D" "$D/plugins" "$R" "$R/testhost.xplane.pb" \
+    "$D/plugins/profile/2026_01_01_00_00_01 $R"; do
+	# shellcheck disable=SC2086
+	expect_code 0 env -u JAXPROF_DB "$JAXPROF" index $p
+done
+[ "$(find "$XDG_CACHE_HOME/jaxprof" -name '*.sqlite' | wc -l)" -eq 1 ] ||
+    fail "not one index for the folder: $(ls "$XDG_CACHE_HOME/jaxprof")"
+expect_code 0 env -u JAXPROF_DB "$JAXPROF" index "$TESTDATA/jax-mlp"
+[ "$(find "$XDG_CACHE_HOME/jaxprof" -name '*.sqlite' | wc -l)" -eq 2 ] ||
+    fail "another profile folder shares the index"
+
 test_case 'a second index changes nothing'
 sleep 1	# indexed_at has 1 s resolution: a re-read would show
 expect_code 0 jaxprof index "$D"

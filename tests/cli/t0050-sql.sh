@@ -149,4 +149,30 @@ expect_stderr_empty
 printf 'run\n2026_01_01_00_00_01\n' >"$tmp/want"
 expect_stdout_file "$tmp/want"
 
+test_case '.tables lists the tables, as the sqlite3 shell does'
+expect_code 0 jaxprof sql --format=csv .tables "$T"
+expect_stderr_empty
+"$PYTHON" -c '
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+names = [r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type IN ('"'"'table'"'"', '"'"'view'"'"') AND name NOT LIKE '"'"'sqlite_%'"'"'")]
+print("\n".join(["name"] + sorted(names + ["selected"])))
+' "$JAXPROF_DB" >"$tmp/want" || fail "cannot list the tables with Python"
+expect_stdout_file "$tmp/want"
+
+test_case ".schema files: the statement that made the table"
+expect_code 0 jaxprof sql --format=csv '.schema files' "$T"
+expect_stderr_empty
+expect_stdout_match '^"?CREATE TABLE files\(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, '
+[ "$(grep -c 'CREATE TABLE' "$out")" -eq 1 ] || fail "not the files table alone"
+
+test_case 'another dot command: exit 2, saying what there is'
+expect_code 2 jaxprof sql .dump "$T"
+expect_stderr_is "jaxprof: sql: unknown dot command '.dump' (jaxprof sql has .tables and .schema [table]; other queries are SQL)"
+
+test_case 'the table shows long text whole'
+expect_code 0 jaxprof sql "SELECT printf('%.100c', 'x') || 'end' AS long" "$T"
+expect_stderr_empty
+expect_stdout_match '^x{100}end$'
+
 test_done

@@ -120,4 +120,19 @@ awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $4 "," $5 "," $7 }' \
     "$tmp/all" >"$tmp/got"
 expect_files_equal "$tmp/want" "$tmp/got" "step durations differ from the protobuf reading"
 
+test_case '--summary over two PATHs: each row says the PATH it is from'
+R=$TESTDATA/jax-mlp/plugins/profile
+expect_code 0 jaxprof steps --summary --format=csv "$R/2026_01_01_00_00_00" \
+    "$R/2026_01_01_00_00_01"
+expect_stderr_empty
+[ "$(head -n 1 "$out" | cut -d, -f1-2)" = path,run ] || fail "no path column first"
+awk -F, -v r="$R" 'NR > 1 && $1 != r "/" $2 { print; bad = 1 } END { exit bad || NR != 3 }' \
+    "$out" || fail "a row whose path is not the PATH of its run"
+expect_code 0 jaxprof steps --summary "$R/2026_01_01_00_00_00" "$R/2026_01_01_00_00_01"
+expect_stdout_match "^$R/2026_01_01_00_00_01: testhost /host:CPU: step 0 .* looks like a compile step"
+
+test_case '--summary over one PATH: no path column'
+expect_code 0 jaxprof steps --summary --format=csv "$TESTDATA/jax-mlp"
+[ "$(head -n 1 "$out" | cut -d, -f1)" = run ] || fail "a path column for one PATH"
+
 test_done

@@ -133,4 +133,29 @@ n=$(sed -n 's/^\([0-9]*\) gaps, .*/\1/p' "$tmp/table" 2>/dev/null)
 [ "$(grep -c . "$out")" -gt 1 ] || fail "no gaps"
 awk -F, 'NR > 1 && $5 < 500 { exit 1 }' "$out" || fail "a gap under 500 us"
 
+# A host loop sleeping in its data loading (issue 36): the device idles
+# while the Python call "$time.py:1 sleep" runs, inside load_batch, inside
+# the step's train.
+mkdir -p "$tmp/ib/r"
+cat >"$tmp/ib/r/h.trace.json" <<'EOF'
+{"traceEvents":[
+{"ph":"M","pid":1,"name":"process_name","args":{"name":"/device:GPU:0"}},
+{"ph":"M","pid":1,"tid":1,"name":"thread_name","args":{"name":"XLA Ops"}},
+{"ph":"M","pid":2,"name":"process_name","args":{"name":"/host:CPU"}},
+{"ph":"M","pid":2,"tid":7,"name":"thread_name","args":{"name":"python"}},
+{"ph":"X","pid":1,"tid":1,"ts":0,"dur":5000,"name":"fusion.1","args":{"hlo_op":"fusion.1","hlo_module":"jit_step"}},
+{"ph":"X","pid":1,"tid":1,"ts":95000,"dur":5000,"name":"fusion.1","args":{"hlo_op":"fusion.1","hlo_module":"jit_step"}},
+{"ph":"X","pid":2,"tid":7,"ts":0,"dur":100000,"name":"train"},
+{"ph":"X","pid":2,"tid":7,"ts":1000,"dur":98000,"name":"load_batch"},
+{"ph":"X","pid":2,"tid":7,"ts":2000,"dur":96000,"name":"$time.py:1 sleep"}
+]}
+EOF
+
+test_case "inside: the innermost scope around the host's activity, Python calls passed over"
+expect_code 0 jaxprof idle --format=csv "$tmp/ib"
+expect_stderr_empty
+printf '%s\n' 'run,host,device,start_us,duration_us,step,host_activity,host_context,host_line' \
+    'r,h,/device:GPU:0,5000.000,90000.000,,$time.py:1 sleep,load_batch,python' >"$tmp/want"
+expect_stdout_file "$tmp/want"
+
 test_done

@@ -53,25 +53,25 @@ expect_stdout_match '^ 1  train  '
 expect_stdout_match '^ 2    PjitFunction\(train_step\)  '
 expect_stdout_match '^ 3      PjitFunction\(train_step\)  '
 
-test_case '--tree --format=csv: the flat list'"'"'s paths, each below its parent'
+test_case '--tree --format=csv: the flat list'"'"'s paths, as depth and parent_rank fields'
 expect_code 0 jaxprof top --group=scope --tree -n 0 --format=csv --run='*00' "$T"
 expect_stderr_empty
-# Names are indented two spaces per level: a row is at most one level
-# deeper than the row before it.  Rebuilt into ';'-paths, the rows are the
-# flat list's (path, count, total).  No name here has a comma or a quote.
+head -n 1 "$out" | grep -q ',source,depth,parent_rank$' ||
+    fail "no depth and parent_rank columns"
+# Names are not indented; each row's parent is ranked before it, one level
+# up.  Rebuilt into ';'-paths, the rows are the flat list's (path, count,
+# total).  No name here has a comma or a quote.
 awk -F, 'NR > 1 {
-	match($2, /^ */)
-	if (RLENGTH % 2 != 0) exit 1
-	lv = RLENGTH / 2
-	if (lv > prev + 1) exit 1
-	prev = lv
-	path[lv] = substr($2, RLENGTH + 1)
-	p = path[0]
-	for (i = 1; i <= lv; i++)
-		p = p ";" path[i]
-	print p "," $5 "," $6
+	if ($2 ~ /^ /) exit 1
+	if ($17 == "") { if ($16 != 0) exit 1; path[$1] = $2 }
+	else {
+		if (!($17 in path) || depth[$17] != $16 - 1) exit 1
+		path[$1] = path[$17] ";" $2
+	}
+	depth[$1] = $16
+	print path[$1] "," $5 "," $6
 }' "$out" >"$tmp/paths" ||
-    fail "a scope is more than one level below the row before it"
+    fail "a name indented, or a parent not ranked before one level up"
 sort "$tmp/paths" >"$tmp/got"
 awk -F, 'NR > 1 { print $2 "," $5 "," $6 }' "$tmp/scopes" | sort >"$tmp/want"
 expect_files_equal "$tmp/want" "$tmp/got" "--tree rows rebuilt into paths are not the flat list"

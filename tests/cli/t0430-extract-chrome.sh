@@ -307,10 +307,18 @@ for s in 3-2 x 2- -1; do
 	expect_stderr_is "jaxprof: extract: invalid --step '$s' (expected N or N-M)"
 done
 
-test_case '--step=99, a step the profile lacks: exit 2'
+test_case '--step=99, a step the profile lacks: exit 2, the steps it has said'
 expect_code 2 jaxprof extract --to=chrome --step=99 -o s.json "$X"
 expect_stdout_empty
-expect_stderr_is "jaxprof: extract: $X: no step 99 in the profile"
+expect_stderr_is "jaxprof: extract: $X: no step 99 in the profile; its steps are 0 to 5"
+expect_code 2 jaxprof extract --to=chrome --step=20-30 -o s.json "$X"
+expect_stderr_is "jaxprof: extract: $X: no step 20 to 30 in the profile; its steps are 0 to 5"
+
+test_case 'the steps said are those there are'
+for s in 0 5; do
+	expect_code 0 jaxprof extract --to=chrome --step=$s -o s$s.json "$X"
+done
+expect_code 2 jaxprof extract --to=chrome --step=6 -o s6.json "$X"
 
 test_case '--to=chrome without -o: exit 2'
 expect_code 2 jaxprof extract --to=chrome "$X"

@@ -133,4 +133,12 @@ expect_stderr_is "jaxprof: diff: cannot read baseline '$tmp/missing.json': No su
 expect_code 2 jaxprof baseline keep "$A"
 expect_stderr_match "^jaxprof: baseline: unknown action 'keep'"
 
+test_case '--summary: values to the nanosecond at most (testdata runs)'
+R=$TESTDATA/jax-mlp/plugins/profile
+expect_code 0 jaxprof diff --summary --format=csv "$R/2026_01_01_00_00_00" \
+    "$R/2026_01_01_00_00_01"
+expect_stderr_empty
+awk -F, 'NR > 1 { for (i = 2; i <= 3; i++) if ($i !~ /^-?[0-9]+(\.[0-9]?[0-9]?[0-9]?)?$/) { print; bad = 1 } }
+    END { exit bad }' "$out" || fail "a value with more than 3 decimals"
+
 test_done

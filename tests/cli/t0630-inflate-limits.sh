@@ -25,10 +25,13 @@ test_case '--max-inflated: the absolute limit'
 expect_code 2 jaxprof --max-inflated=1M --max-inflate-ratio=0 top "$tmp/bomb.xplane.pb.gz"
 expect_stderr_line "inflates to more than 1048576 bytes \(the limit; raise it with --max-inflated\)$"
 
+# Trace JSON in a folder of its own: beside an XSpace, that is read.
+mkdir -p "$tmp/json"
+
 test_case 'trace JSON of whitespace: the ratio limit'
 { printf '{"traceEvents":['; tr '\000' ' ' <"$tmp/zeros"; } |
-    gzip -1 >"$tmp/bomb.trace.json.gz"
-expect_code 2 jaxprof top "$tmp/bomb.trace.json.gz"
+    gzip -1 >"$tmp/json/bomb.trace.json.gz"
+expect_code 2 jaxprof top "$tmp/json/bomb.trace.json.gz"
 expect_stderr_line "cannot read '.*bomb\.trace\.json\.gz': inflates more than 200 times: "
 
 test_case 'an archive entry of zeros: the ratio limit'
@@ -51,7 +54,7 @@ j=$tmp/j.trace.json.gz
 cp "$TESTDATA/jax-mlp/plugins/profile/2026_01_01_00_00_01/testhost.trace.json.gz" "$j"
 for f in "$x" "$j"; do
 	size=$(wc -c <"$f")
-	case $f in *.json.gz) g=$tmp/t.trace.json.gz ;; *) g=$tmp/t.xplane.pb.gz ;; esac
+	case $f in *.json.gz) g=$tmp/json/t.trace.json.gz ;; *) g=$tmp/t.xplane.pb.gz ;; esac
 	test_case "trailing garbage: $(basename "$g")"
 	{ cat "$f"; printf 'garbage'; } >"$g"
 	expect_code 2 jaxprof top "$g"
