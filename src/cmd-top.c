@@ -62,7 +62,6 @@ struct top_line {
 	int		 has_tree;	/* a scope in a tree: depth, parent */
 	int64_t		 depth, parent_rank;	/* parent_rank 0: none */
 };
-#define NCOLUMNS	(sizeof columns / sizeof columns[0])
 
 static void
 put_rank(struct output *o, const struct top_line *l)
