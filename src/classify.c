@@ -826,14 +826,18 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 	c->line_kind = LINE_PLAIN;
 	if (c->plane->kind == PLANE_DEVICE) {
 		if (strcmp(line->name, "XLA Ops") == 0) {
-			int i;
+			int i, first = !c->has_xla_ops_line;
 
 			c->line_kind = LINE_XLA_OPS;
 			c->has_xla_ops_line = 1;
 			/* Steps are measured on the ops now, not the kernels. */
 			for (i = 0; i < NBUSY; i++)
 				ivals_release(&c->busy_kernels[i]);
-			if (c->meter == NULL)
+			/*
+			 * Only at the first: start_stream() looks at every
+			 * line, and a plane with two never streams.
+			 */
+			if (c->meter == NULL && first)
 				start_stream(c, plane, c->nline - 1);
 		} else if (strcmp(line->name, "XLA Modules") == 0)
 			c->line_kind = LINE_MODULES;
