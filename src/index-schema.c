@@ -101,7 +101,8 @@ static const char *const schema[] = {
 	    "key BLOB PRIMARY KEY, status INTEGER NOT NULL, "
 	    "stdout BLOB NOT NULL, stdout_size INTEGER NOT NULL, "
 	    "stderr BLOB NOT NULL)",
-	"CREATE INDEX planes_file ON planes(file_id)",
+	/* A run's planes of one name (run-totals.c): no scan of them all. */
+	"CREATE INDEX planes_file ON planes(file_id, name)",
 	"CREATE INDEX run_totals_run ON run_totals(run, kernels)",
 	"CREATE INDEX ops_file ON ops(file_id, plane)",
 	"CREATE INDEX kernels_file ON kernels(file_id, plane)",

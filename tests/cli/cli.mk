@@ -51,5 +51,6 @@ CLI_TESTS += tests/cli/t0620-top-hlo-h200.sh
 CLI_TESTS += tests/cli/t0900-layering.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0640-archive-many-entries.sh
+CLI_TESTS += tests/cli/t0645-scale.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/expect $(CLI_TESTS)
