@@ -12,6 +12,10 @@ gen_xplane --stress=planes:100000 "$tmp/planes.xplane.pb"
 expect_code 0 timeout $limit "$JAXPROF" top --format=csv "$tmp/planes.xplane.pb"
 expect_stdout_match '^1,fusion\.1,,fusion,100000,'
 
+test_case '100,000 planes listed'
+expect_code 0 timeout $limit "$JAXPROF" list --format=csv "$tmp/planes.xplane.pb"
+expect_stdout_match ',GPU:99998,GPU:99999",'
+
 test_case '100,000 trace JSON processes'
 awk 'BEGIN {
 	printf "{\"traceEvents\":[";
