@@ -8,7 +8,8 @@
  * decoded on a thread of its own (xplane_read_piped) and not: a different
  * stream, return or message aborts.  And twice for the stats with a key:
  * read for a handler that takes no others (pf_handler.keyed_stats_only),
- * piped or not by the input's size, and not; the same check.
+ * piped or not by the input's size, and not; the same check.  An input
+ * that is a recipe (shape.h) is first built into the XSpace it asks for.
  */
 #include "config.h"
 
@@ -19,6 +20,7 @@
 #include "fuzz.h"
 #include "load.h"
 #include "read-xplane.h"
+#include "shape.h"
 
 /* What one read gave, as a few numbers; keyed: of keyed stats only. */
 struct digest {
@@ -96,8 +98,8 @@ same_reads(const uint8_t *data, size_t size, int keyed, size_t pipe_min,
 	free(c2);
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void
+run(const uint8_t *data, size_t size)
 {
 	struct file_summary fs;
 	char *cause = NULL;
@@ -108,5 +110,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(cause);
 	same_reads(data, size, 0, 1, 0);
 	same_reads(data, size, 1, size & 1, 1);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct shape_out built;
+
+	if (!shape_is_recipe(data, size)) {
+		run(data, size);
+		return 0;
+	}
+	shape_xspace(data, size, &built);
+	run(built.data, built.len);
+	shape_out_free(&built);
 	return 0;
 }
