@@ -135,15 +135,11 @@ found_display_path(const char *path)
 	    sep + strlen(FOUND_ARCHIVE_SEP));
 }
 
-char *
-found_looks_like(const struct found_file *ff)
+static char *
+looks_like(const struct found_file *ff, enum sniffed what)
 {
-	enum sniffed what;
 	int match;
 
-	if (strstr(ff->path, FOUND_ARCHIVE_SEP) != NULL)
-		return NULL;	/* an archive entry: not on disk */
-	what = sniff_file(ff->path);
 	switch (ff->kind) {
 	case KIND_XPLANE:
 		match = what == SNIFF_XSPACE || what == SNIFF_XSPACE_GZ;
@@ -161,6 +157,22 @@ found_looks_like(const struct found_file *ff)
 	return xasprintf("its name says %s, but it looks like %s",
 	    ff->kind == KIND_XPLANE ? "an XSpace" : "trace JSON",
 	    sniffed_name(what));
+}
+
+char *
+found_looks_like(const struct found_file *ff)
+{
+	if (strstr(ff->path, FOUND_ARCHIVE_SEP) != NULL)
+		return NULL;	/* an archive entry: not on disk */
+	return looks_like(ff, sniff_file(ff->path));
+}
+
+char *
+found_looks_like_entry(const struct found_file *ff, const void *mem,
+    size_t n, const char *spool)
+{
+	return looks_like(ff, mem != NULL ? sniff_memory(mem, n) :
+	    sniff_file(spool));
 }
 
 char *
