@@ -140,6 +140,12 @@ index_schema_create(sqlite3 *db)
 		if ((rc = sqlite3_exec(db, schema[i], NULL, NULL, NULL)) !=
 		    SQLITE_OK)
 			return rc;
+	snprintf(sql, sizeof sql, "PRAGMA application_id = %ld",
+	    (long)INDEX_APPLICATION_ID);
+	if ((rc = sqlite3_exec(db, sql, NULL, NULL, NULL)) != SQLITE_OK ||
+	    (rc = sqlite3_exec(db, "INSERT INTO meta VALUES ('application', '"
+	    INDEX_APPLICATION_ROW "')", NULL, NULL, NULL)) != SQLITE_OK)
+		return rc;
 	snprintf(sql, sizeof sql,
 	    "INSERT INTO meta VALUES ('schema_version', '%d')",
 	    INDEX_SCHEMA_VERSION);

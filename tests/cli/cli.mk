@@ -13,6 +13,7 @@ CLI_TESTS += tests/cli/t0023-top-tf-gpu.sh
 CLI_TESTS += tests/cli/t0030-bad-input.sh
 CLI_TESTS += tests/cli/t0040-index-incremental.sh
 CLI_TESTS += tests/cli/t0041-index-concurrent.sh
+CLI_TESTS += tests/cli/t0043-index-foreign.sh
 CLI_TESTS += tests/cli/t0045-index-readonly.sh
 CLI_TESTS += tests/cli/t0046-report-cache.sh
 CLI_TESTS += tests/cli/t0047-index-resume.sh
