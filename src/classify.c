@@ -615,7 +615,7 @@ read_programs(struct classify *c, const struct pf_plane *plane)
 		id = strtoll(paren + 1, &end, 10);
 		if (end == paren + 1 || strcmp(end, ")") != 0)
 			continue;
-		fs->programs = xreallocarray(fs->programs, fs->nprograms + 1,
+		fs->programs = xgrow1(fs->programs, fs->nprograms,
 		    sizeof *fs->programs);
 		fs->programs[fs->nprograms].module = intern(c, name,
 		    (size_t)(paren - name));
@@ -661,8 +661,8 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	int64_t v;
 	size_t i;
 
-	fs->planes = xreallocarray(fs->planes, fs->nplanes + 1,
-	    sizeof *fs->planes);
+	/* Grown by doubling, here and in file_summary_absorb(). */
+	fs->planes = xgrow1(fs->planes, fs->nplanes, sizeof *fs->planes);
 	p = &fs->planes[fs->nplanes++];
 	memset(p, 0, sizeof *p);
 	p->id = plane->id;
@@ -1439,13 +1439,14 @@ file_summary_absorb(struct file_summary *dst, struct file_summary *src)
 		}
 		for (j = 0; j < p->nscopes; j++)
 			p->scopes[j].name = map[p->scopes[j].name];
-		dst->planes = xreallocarray(dst->planes, dst->nplanes + 1,
+		/* By doubling: one plane at a time, 100,000 of them. */
+		dst->planes = xgrow1(dst->planes, dst->nplanes,
 		    sizeof *dst->planes);
 		dst->planes[dst->nplanes++] = *p;
 	}
 	src->nplanes = 0;
 	for (i = 0; i < src->nprograms; i++) {
-		dst->programs = xreallocarray(dst->programs, dst->nprograms + 1,
+		dst->programs = xgrow1(dst->programs, dst->nprograms,
 		    sizeof *dst->programs);
 		dst->programs[dst->nprograms] = src->programs[i];
 		dst->programs[dst->nprograms].module =
