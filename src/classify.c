@@ -759,19 +759,22 @@ start_stream(struct classify *c, const struct pf_plane *plane, size_t here)
 	struct pf_handler h;
 	struct ivals_iter it;
 	struct ival iv;
-	size_t i, nxla = 0, nwin, after = 0;
+	size_t i, nxla = 0, nwin, after = 0, mine = SIZE_MAX;
 	int steps_to_come = 0;
 
 	if (!c->may_stream || c->gather == NULL || a == NULL)
 		return;
+	/* a's lines are those not empty: numbered by a->at. */
 	for (i = 0; i < a->nlines; i++) {
+		if (a->at[i] == here)
+			mine = i;
 		nxla += strcmp(a->names[i], "XLA Ops") == 0;
-		if (i > here && strcmp(a->names[i], "Steps") == 0)
+		if (a->at[i] > here && strcmp(a->names[i], "Steps") == 0)
 			steps_to_come = 1;
-		if (i > here && is_plain_line(a->names[i]))
+		if (a->at[i] > here && is_plain_line(a->names[i]))
 			after += a->nevents[i];
 	}
-	if (nxla != 1 || after > a->nevents[here] / 2)
+	if (nxla != 1 || mine == SIZE_MAX || after > a->nevents[mine] / 2)
 		return;
 	nwin = step_windows_known(c->gather, c->gather_plane, steps_to_come,
 	    &win, &c->meter_src);
@@ -783,7 +786,7 @@ start_stream(struct classify *c, const struct pf_plane *plane, size_t here)
 	h.keyed_stats_only = 1;
 	h.event = ahead_copy;
 	c->ahead_copies = &late;
-	for (i = here + 1; i < a->nlines; i++)
+	for (i = mine + 1; i < a->nlines; i++)
 		if (is_plain_line(a->names[i]) &&
 		    a->read_events(a, i, &h) != 0) {
 			ivals_release(&late);
