@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -37,11 +38,29 @@ index_errmsg(sqlite3 *db)
 	    sqlite3_errcode(db) == SQLITE_CORRUPT ? INDEX_DAMAGED_HINT : "");
 }
 
+/* Whether the filesystem holding path has no block left for SQLite. */
+static int
+disk_full(const char *path)
+{
+	struct statvfs sv;
+
+	return statvfs(path, &sv) == 0 && sv.f_bavail * sv.f_frsize < 65536;
+}
+
 int
 index_exec(struct index *ix, const char *sql, char **cause)
 {
 	if (sqlite3_exec(ix->db, sql, NULL, NULL, NULL) == SQLITE_OK)
 		return 0;
+	/*
+	 * A write that failed on a full disk rolls the transaction back
+	 * itself: COMMIT then says only "no transaction is active".
+	 */
+	if (strcmp(sql, "COMMIT") == 0 && sqlite3_get_autocommit(ix->db)) {
+		*cause = xasprintf("a write failed and was rolled back%s",
+		    disk_full(ix->path) ? ": the disk is full" : "");
+		return -1;
+	}
 	*cause = index_errmsg(ix->db);
 	return -1;
 }

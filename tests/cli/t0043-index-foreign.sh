@@ -139,4 +139,25 @@ expect_code 0 jaxprof top --format=csv "$T"
 expect_stderr_match "set aside as '$ix\.damaged', building the index again$"
 untouched "$ix.damaged" History.orig
 
+# A full disk (37.6): said so, and the index stays one that works.  A tmpfs
+# of 900 KiB, mounted in a namespace of our own where that is allowed.
+test_case 'an index on a full disk: the message says the disk is full'
+if unshare -rm sh -c 'mount -t tmpfs -o size=900k tmpfs "$1"' sh "$tmp" 2>/dev/null; then
+	mkdir small
+	expect_code 2 unshare -rm sh -c 'mount -t tmpfs -o size=900k tmpfs "$1" &&
+	    "$2" top --db "$1/ix.sqlite" "$3"' sh "$tmp/small" "$JAXPROF" "$T"
+	expect_stderr_match "index '.*/ix\.sqlite': (database or disk is full|a write failed and was rolled back: the disk is full)$"
+	if grep -q 'no transaction is active' "$err"; then
+		fail "a full disk said 'no transaction is active'"
+	fi
+	# With room, the same index builds and answers as a fresh one.
+	expect_code 0 unshare -rm sh -c 'mount -t tmpfs -o size=900k tmpfs "$1" &&
+	    "$2" top --db "$1/ix.sqlite" "$3" 2>/dev/null;
+	    mount -o remount,size=8m "$1" && "$2" top --format=csv --db "$1/ix.sqlite" "$3"' \
+	    sh "$tmp/small" "$JAXPROF" "$T"
+	expect_files_equal "$tmp/first" "$out"
+else
+	note_skip "the full disk: no tmpfs can be mounted here (unshare -rm)"
+fi
+
 test_done
