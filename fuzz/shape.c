@@ -234,16 +234,25 @@ xevent(struct recipe *r, struct shape_out *o, size_t i)
 	}								\
 } while (0)
 
+/* One time in `one_in`, an empty record as field: 1 when written. */
+static int
+empty_record(struct recipe *r, struct shape_out *o, int field,
+    unsigned one_in)
+{
+	if (next_byte(r) % one_in != 0)
+		return 0;
+	pb_bytes(o, field, NULL, 0);
+	return 1;
+}
+
 static void
 xline(struct recipe *r, struct shape_out *o, size_t i)
 {
 	struct shape_out l = { 0 };
 	size_t n, k;
 
-	if (next_byte(r) % 8 == 0) {	/* an empty record */
-		pb_bytes(o, 3, NULL, 0);
+	if (empty_record(r, o, 3, 8))
 		return;
-	}
 	pb_int(&l, 1, (int64_t)i);
 	pb_name(&l, 2, NEXT_OF(r, line_names), i);
 	if (next_byte(r) % 4 == 0)
@@ -297,10 +306,8 @@ xplane(struct recipe *r, struct shape_out *o, size_t i)
 	struct shape_out p = { 0 };
 	size_t n, k;
 
-	if (next_byte(r) % 16 == 0) {	/* an empty record */
-		pb_bytes(o, 1, NULL, 0);
+	if (empty_record(r, o, 1, 16))
 		return;
-	}
 	pb_int(&p, 1, (int64_t)i);
 	pb_name(&p, 2, NEXT_OF(r, plane_names), i);
 	n = next_count(r);

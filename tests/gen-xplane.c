@@ -1621,7 +1621,8 @@ launches_run(struct gen *g, const char *dir, const char *exp, int graph)
  * --stress=KIND:N: one file shaped to measure how time and memory grow
  * with a count (bench/, the scale tests): N planes, N `XLA Ops` lines,
  * N empty lines or N events, each plane, line and event as small as the
- * format allows.  Nothing is expected of it but that it is read.
+ * format allows; or (pids) trace JSON of N processes.  Nothing is expected
+ * of it but that it is read.
  */
 static void
 stress_line(struct buf *out, int64_t id, const char *name, int64_t nev)
@@ -1669,7 +1670,24 @@ stress_run(const char *kind, int64_t n, const char *path)
 	FILE		*fp;
 	int64_t		 i;
 
-	if (strcmp(kind, "planes") == 0) {
+	if (strcmp(kind, "pids") == 0) {
+		/* Trace JSON: N processes, each a device of one op. */
+		buf_add(&out, "{\"traceEvents\":[", 16);
+		for (i = 0; i < n; i++) {
+			char ev[512];
+			int len = snprintf(ev, sizeof(ev), "%s"
+			    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRId64
+			    ",\"args\":{\"name\":\"/device:GPU:%" PRId64 "\"}},"
+			    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRId64
+			    ",\"tid\":1,\"args\":{\"name\":\"XLA Ops\"}},"
+			    "{\"ph\":\"X\",\"name\":\"fusion.1\",\"pid\":%" PRId64
+			    ",\"tid\":1,\"ts\":%" PRId64 ",\"dur\":1}",
+			    i > 0 ? "," : "", i, i, i, i, i);
+
+			buf_add(&out, ev, (size_t)len);
+		}
+		buf_add(&out, "]}\n", 3);
+	} else if (strcmp(kind, "planes") == 0) {
 		for (i = 0; i < n; i++) {
 			pl.len = 0;
 			snprintf(name, sizeof(name), "/device:GPU:%" PRId64, i);
@@ -1688,11 +1706,12 @@ stress_run(const char *kind, int64_t n, const char *path)
 		else if (strcmp(kind, "events") == 0)
 			stress_line(&pl, 1, "XLA Ops", n);
 		else
-			die("invalid --stress '%s' (want planes, lines, empty "
-			    "or events)", kind);
+			die("invalid --stress '%s' (want planes, lines, empty, "
+			    "events or pids)", kind);
 		put_bytes(&out, 1, pl.data, pl.len);
 	}
-	put_str(&out, 4, "host0");
+	if (strcmp(kind, "pids") != 0)
+		put_str(&out, 4, "host0");
 	fp = fopen(path, "wb");
 	if (fp == NULL)
 		die("%s: %s", path, strerror(errno));
@@ -1712,7 +1731,8 @@ usage(FILE *fp, int status)
 	    "[--slow-op=NAME [--slow-factor=F]] outdir\n"
 	    "       gen-xplane [--seed=N] [--steps=S] --launches=plain|graph "
 	    "outdir\n"
-	    "       gen-xplane --stress=planes|lines|empty|events:N file\n");
+	    "       gen-xplane --stress=planes|lines|empty|events|pids:N "
+	    "file\n");
 	exit(status);
 }
 

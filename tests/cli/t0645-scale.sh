@@ -18,17 +18,7 @@ expect_code 0 timeout $limit "$JAXPROF" list --format=csv "$tmp/planes.xplane.pb
 expect_stdout_match ',GPU:99998,GPU:99999",'
 
 test_case '100,000 trace JSON processes'
-awk 'BEGIN {
-	printf "{\"traceEvents\":[";
-	for (i = 0; i < 100000; i++)
-		printf "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d," \
-		    "\"args\":{\"name\":\"/device:GPU:%d\"}}," \
-		    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":1," \
-		    "\"args\":{\"name\":\"XLA Ops\"}}," \
-		    "{\"ph\":\"X\",\"name\":\"fusion.1\",\"pid\":%d,\"tid\":1," \
-		    "\"ts\":%d,\"dur\":1}", i ? "," : "", i, i, i, i, i;
-	print "]}";
-}' >"$tmp/pids.trace.json"
+gen_xplane --stress=pids:100000 "$tmp/pids.trace.json"
 expect_code 0 timeout $limit "$JAXPROF" top --format=csv "$tmp/pids.trace.json"
 expect_stdout_match '^1,fusion\.1,,fusion,100000,'
 
