@@ -9,29 +9,31 @@
 limit=60
 
 test_case '100,000 planes'
-gen_xplane --stress=planes:100000 "$tmp/planes.xplane.pb"
-expect_code 0 timeout $limit "$JAXPROF" top --format=csv "$tmp/planes.xplane.pb"
+# Each file a run of its own (a folder), but for the case of two.
+mkdir "$tmp/planes" "$tmp/pids" "$tmp/lines" "$tmp/empty" "$tmp/two"
+gen_xplane --stress=planes:100000 "$tmp/planes/planes.xplane.pb"
+expect_code 0 timeout $limit "$JAXPROF" top --format=csv "$tmp/planes/planes.xplane.pb"
 expect_stdout_match '^1,fusion\.1,,fusion,100000,'
 
 test_case '100,000 planes listed'
-expect_code 0 timeout $limit "$JAXPROF" list --format=csv "$tmp/planes.xplane.pb"
+expect_code 0 timeout $limit "$JAXPROF" list --format=csv "$tmp/planes/planes.xplane.pb"
 expect_stdout_match ',GPU:99998,GPU:99999",'
 
 test_case '100,000 trace JSON processes'
-gen_xplane --stress=pids:100000 "$tmp/pids.trace.json"
-expect_code 0 timeout $limit "$JAXPROF" top --format=csv "$tmp/pids.trace.json"
+gen_xplane --stress=pids:100000 "$tmp/pids/pids.trace.json"
+expect_code 0 timeout $limit "$JAXPROF" top --format=csv "$tmp/pids/pids.trace.json"
 expect_stdout_match '^1,fusion\.1,,fusion,100000,'
 
 test_case "100,000 'XLA Ops' lines in one plane"
-gen_xplane --stress=lines:100000 "$tmp/lines.xplane.pb"
-expect_code 0 timeout $limit "$JAXPROF" top --format=csv "$tmp/lines.xplane.pb"
+gen_xplane --stress=lines:100000 "$tmp/lines/lines.xplane.pb"
+expect_code 0 timeout $limit "$JAXPROF" top --format=csv "$tmp/lines/lines.xplane.pb"
 expect_stdout_match '^1,fusion\.1,,fusion,100000,'
 
 test_case '5,000,000 empty lines: memory bounded by what they hold'
-gen_xplane --stress=empty:5000000 "$tmp/empty.xplane.pb"
+gen_xplane --stress=empty:5000000 "$tmp/empty/empty.xplane.pb"
 if [ -x /usr/bin/time ]; then
 	expect_code 0 timeout $limit /usr/bin/time -f 'peak %M KB' -o "$tmp/peak" \
-	    "$JAXPROF" top --format=csv "$tmp/empty.xplane.pb"
+	    "$JAXPROF" top --format=csv "$tmp/empty/empty.xplane.pb"
 	expect_stderr_line "no ops in the selection"
 	kb=$(sed -n 's/^peak \([0-9]*\) KB$/\1/p' "$tmp/peak")
 	# 14 MB here, 835 MB before; ASan's shadow adds a share of it.
@@ -40,7 +42,15 @@ if [ -x /usr/bin/time ]; then
 else
 	note_skip "the memory bound: no /usr/bin/time"
 fi
-expect_code 0 jaxprof sql --format=csv 'SELECT lines, events FROM files f WHERE f.path LIKE "%empty%"' "$tmp/empty.xplane.pb"
+expect_code 0 jaxprof sql --format=csv 'SELECT lines, events FROM files f WHERE f.path LIKE "%empty%"' "$tmp/empty/empty.xplane.pb"
 expect_stdout_match '^5000000,0$'
+
+# A run's totals per device name (run-totals.c) scanned every plane of the
+# run for each name: over 100 s for this, 5 s now.
+test_case 'a run of two files of 30,000 planes each'
+gen_xplane --stress=planes:30000 "$tmp/two/a.xplane.pb"
+cp "$tmp/two/a.xplane.pb" "$tmp/two/b.xplane.pb"
+expect_code 0 timeout $limit "$JAXPROF" top --format=csv "$tmp/two"
+expect_stdout_match '^1,fusion\.1,,fusion,60000,'
 
 test_done
