@@ -5,8 +5,9 @@
  * are read where they lie, as an archive entry's are (load_memory): an
  * exact-size buffer, so any read past its end is caught; gzip input goes
  * through a file as usual.  Then the wire reader twice more, every line
- * decoded on a thread of its own (xplane_read_piped) and not: a different
- * stream, return or message aborts.  And twice for the stats with a key:
+ * decoded on a thread of its own (xplane_read_piped; in a large input,
+ * those of a thousandth of it or more) and not: a different stream,
+ * return or message aborts.  And twice for the stats with a key:
  * read for a handler that takes no others (pf_handler.keyed_stats_only),
  * piped or not by the input's size, and not; the same check.  An input
  * that is a recipe (shape.h) is first built into the XSpace it asks for.
@@ -108,8 +109,12 @@ run(const uint8_t *data, size_t size)
 	    &fs, &cause) == 0)
 		file_summary_release(&fs);
 	free(cause);
-	same_reads(data, size, 0, 1, 0);
-	same_reads(data, size, 1, size & 1, 1);
+	/*
+	 * Every line piped in a small input; in a large one only the lines
+	 * of a thousandth of it, or 100,000 lines start 100,000 threads.
+	 */
+	same_reads(data, size, 0, 1 + size / 1024, 0);
+	same_reads(data, size, 1, (size & 1) * (1 + size / 1024), 1);
 }
 
 int
