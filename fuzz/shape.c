@@ -96,9 +96,9 @@ static const char *const stat_names[] = {
 	"Hlo Proto", "run_id", "",
 };
 static const char *const stat_strings[] = {
-	"fusion.1", "jit_train_step", "kind_src:pageable kind_dst:device "
-	"size:4096 dest:0 async:0", "loop fusion", "all-reduce", "", "0",
-	"\xc3\x28", "a\0b",
+	"fusion.1", "jit_train_step",
+	("kind_src:pageable kind_dst:device size:4096 dest:0 async:0"),
+	"loop fusion", "all-reduce", "", "0", "\xc3\x28", "a\0b",
 };
 
 /* ---- output, under one budget ---- */
