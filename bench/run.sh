@@ -9,6 +9,8 @@
 #   logdir-scale.sh indexing a logdir of 8 GiB: linear, all cores, flat
 #                   memory, resuming, warm reports
 #   archive-entries.sh  40,000 tiny profiles in one .tar.gz vs. tar -tzf
+#   scale.sh        time per item at 1k, 10k, 100k planes, lines, events,
+#                   JSON processes; memory against empty lines
 #
 #   bench/run.sh [--quick] [JAXPROF_BINARY]
 #
@@ -25,7 +27,7 @@ for arg in "$@"; do
     case $arg in
     --quick) quick=--quick ;;
     -h | --help)
-        sed -n '2,17s/^# \{0,1\}//p' "$0"
+        sed -n '2,19s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
     *) args+=("$arg") ;;
@@ -36,7 +38,8 @@ echo "# jaxprof benchmarks, $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 2^20 }' /proc/meminfo)," \
     "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 status=0
-for b in top-python xspace-speed json-speed logdir-scale archive-entries; do
+for b in top-python xspace-speed json-speed logdir-scale archive-entries \
+    scale; do
     echo
     echo "## $b"
     echo

@@ -7,7 +7,8 @@
  * through a file as usual.  Then the wire reader twice more for the stats
  * with a key: read for a handler that takes no others
  * (pf_handler.keyed_stats_only), and not: a different stream, return or
- * message aborts.
+ * message aborts.  An input that is a recipe (shape.h) is first built
+ * into the XSpace it asks for.
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include "fuzz.h"
 #include "formats.h"
 #include "read-xplane.h"
+#include "shape.h"
 
 /* What one read gave, as a few numbers (of keyed stats only). */
 struct digest {
@@ -90,8 +92,8 @@ same_reads(const uint8_t *data, size_t size)
 	free(c2);
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void
+run(const uint8_t *data, size_t size)
 {
 	struct file_summary fs;
 	char *cause = NULL;
@@ -101,5 +103,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		file_summary_release(&fs);
 	free(cause);
 	same_reads(data, size);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct shape_out built;
+
+	if (!shape_is_recipe(data, size)) {
+		run(data, size);
+		return 0;
+	}
+	shape_xspace(data, size, &built);
+	run(built.data, built.len);
+	shape_out_free(&built);
 	return 0;
 }

@@ -5,7 +5,7 @@
 FUZZ_TARGETS = xspace json archive rules baseline hlo
 FUZZ_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS) -I$(top_srcdir)/fuzz
 FUZZ_LDADD = libjaxprof.a libxplane-pb.a $(DEP_LIBS)
-FUZZ_COMMON = fuzz/fuzz.h fuzz/common.c
+FUZZ_COMMON = fuzz/fuzz.h fuzz/common.c fuzz/shape.h fuzz/shape.c
 
 check_PROGRAMS += fuzz/replay-xspace fuzz/replay-json fuzz/replay-archive \
 	fuzz/replay-rules fuzz/replay-baseline fuzz/replay-hlo

@@ -78,7 +78,8 @@ op_table_get(struct op_table *t, const struct op_key *k, uint32_t category)
 		size_t j;
 
 		free(t->slots);
-		t->cap = t->cap == 0 ? 64 : t->cap * 2;
+		/* Small at first: a file may hold 100,000 planes of one op. */
+		t->cap = t->cap == 0 ? 8 : t->cap * 2;
 		t->slots = xcalloc(t->cap, sizeof *t->slots);
 		/*
 		 * Keys stay under half the slots: room for them grows with

@@ -790,7 +790,7 @@ read_programs(struct classify *c, const struct pf_plane *plane)
 		id = strtoll(paren + 1, &end, 10);
 		if (end == paren + 1 || strcmp(end, ")") != 0)
 			continue;
-		fs->programs = xreallocarray(fs->programs, fs->nprograms + 1,
+		fs->programs = xgrow1(fs->programs, fs->nprograms,
 		    sizeof *fs->programs);
 		fs->programs[fs->nprograms].module = intern(c, name,
 		    (size_t)(paren - name));
@@ -836,8 +836,8 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	int64_t v;
 	size_t i;
 
-	fs->planes = xreallocarray(fs->planes, fs->nplanes + 1,
-	    sizeof *fs->planes);
+	/* Grown by doubling, here and in file_summary_absorb(). */
+	fs->planes = xgrow1(fs->planes, fs->nplanes, sizeof *fs->planes);
 	p = &fs->planes[fs->nplanes++];
 	memset(p, 0, sizeof *p);
 	p->id = plane->id;
@@ -934,19 +934,22 @@ start_stream(struct classify *c, const struct pf_plane *plane, size_t here)
 	struct pf_handler h;
 	struct ivals_iter it;
 	struct ival iv;
-	size_t i, nxla = 0, nwin, after = 0;
+	size_t i, nxla = 0, nwin, after = 0, mine = SIZE_MAX;
 	int steps_to_come = 0;
 
 	if (!c->may_stream || c->gather == NULL || a == NULL)
 		return;
+	/* a's lines are those not empty: numbered by a->at. */
 	for (i = 0; i < a->nlines; i++) {
+		if (a->at[i] == here)
+			mine = i;
 		nxla += strcmp(a->names[i], "XLA Ops") == 0;
-		if (i > here && strcmp(a->names[i], "Steps") == 0)
+		if (a->at[i] > here && strcmp(a->names[i], "Steps") == 0)
 			steps_to_come = 1;
-		if (i > here && is_plain_line(a->names[i]))
+		if (a->at[i] > here && is_plain_line(a->names[i]))
 			after += a->nevents[i];
 	}
-	if (nxla != 1 || after > a->nevents[here] / 2)
+	if (nxla != 1 || mine == SIZE_MAX || after > a->nevents[mine] / 2)
 		return;
 	nwin = step_windows_known(c->gather, c->gather_plane, steps_to_come,
 	    &win, &c->meter_src);
@@ -958,7 +961,7 @@ start_stream(struct classify *c, const struct pf_plane *plane, size_t here)
 	h.keyed_stats_only = 1;
 	h.event = ahead_copy;
 	c->ahead_copies = &late;
-	for (i = here + 1; i < a->nlines; i++)
+	for (i = mine + 1; i < a->nlines; i++)
 		if (is_plain_line(a->names[i]) &&
 		    a->read_events(a, i, &h) != 0) {
 			ivals_release(&late);
@@ -1001,14 +1004,18 @@ cb_line_begin(void *ctx, const struct pf_plane *plane,
 	c->line_kind = LINE_PLAIN;
 	if (c->plane->kind == PLANE_DEVICE) {
 		if (strcmp(line->name, "XLA Ops") == 0) {
-			int i;
+			int i, first = !c->has_xla_ops_line;
 
 			c->line_kind = LINE_XLA_OPS;
 			c->has_xla_ops_line = 1;
 			/* Steps are measured on the ops now, not the kernels. */
 			for (i = 0; i < NBUSY; i++)
 				ivals_release(&c->busy_kernels[i]);
-			if (c->meter == NULL)
+			/*
+			 * Only at the first: start_stream() looks at every
+			 * line, and a plane with two never streams.
+			 */
+			if (c->meter == NULL && first)
 				start_stream(c, plane, c->nline - 1);
 		} else if (strcmp(line->name, "XLA Modules") == 0)
 			c->line_kind = LINE_MODULES;
@@ -1623,13 +1630,14 @@ file_summary_absorb(struct file_summary *dst, struct file_summary *src)
 		for (j = 0; j < p->nscopes; j++)
 			p->scopes[j].name = map[p->scopes[j].name];
 		memory_remap(p, map);
-		dst->planes = xreallocarray(dst->planes, dst->nplanes + 1,
+		/* By doubling: one plane at a time, 100,000 of them. */
+		dst->planes = xgrow1(dst->planes, dst->nplanes,
 		    sizeof *dst->planes);
 		dst->planes[dst->nplanes++] = *p;
 	}
 	src->nplanes = 0;
 	for (i = 0; i < src->nprograms; i++) {
-		dst->programs = xreallocarray(dst->programs, dst->nprograms + 1,
+		dst->programs = xgrow1(dst->programs, dst->nprograms,
 		    sizeof *dst->programs);
 		dst->programs[dst->nprograms] = src->programs[i];
 		dst->programs[dst->nprograms].module =

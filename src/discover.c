@@ -87,22 +87,32 @@ found_display_path(const char *path)
 	    sep + strlen(FOUND_ARCHIVE_SEP));
 }
 
-char *
-found_looks_like(const struct found_file *ff)
+static char *
+looks_like(const struct found_file *ff, enum sniffed what)
 {
-	const struct format *f;
-	enum sniffed what;
-	int match;
+	const struct format *f = format_of_kind(ff->kind);
+	int match = f->load == NULL || format_of_sniffed(what) == f;
 
-	if (strstr(ff->path, FOUND_ARCHIVE_SEP) != NULL)
-		return NULL;	/* an archive entry: not on disk */
-	what = sniff_file(ff->path);
-	f = format_of_kind(ff->kind);
-	match = f->load == NULL || format_of_sniffed(what) == f;
 	if (match || what == SNIFF_UNKNOWN)
 		return NULL;
 	return xasprintf("its name says %s, but it looks like %s", f->what,
 	    sniffed_name(what));
+}
+
+char *
+found_looks_like(const struct found_file *ff)
+{
+	if (strstr(ff->path, FOUND_ARCHIVE_SEP) != NULL)
+		return NULL;	/* an archive entry: not on disk */
+	return looks_like(ff, sniff_file(ff->path));
+}
+
+char *
+found_looks_like_entry(const struct found_file *ff, const void *mem,
+    size_t n, const char *spool)
+{
+	return looks_like(ff, mem != NULL ? sniff_memory(mem, n) :
+	    sniff_file(spool));
 }
 
 char *

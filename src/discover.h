@@ -49,6 +49,9 @@ struct found_file;
  * like gzip'd trace JSON"; else NULL.  Returns a new string; caller frees.
  */
 char	*found_looks_like(const struct found_file *ff);
+/* The same for an archive entry's bytes: in memory, else spooled there. */
+char	*found_looks_like_entry(const struct found_file *ff, const void *mem,
+	    size_t n, const char *spool);
 
 struct found;
 /*

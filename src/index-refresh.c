@@ -230,6 +230,7 @@ struct job {
 	size_t		 memlen;
 	struct file_summary fs;
 	char		*cause;		/* set when rc is -1 */
+	char		*looks;		/* an entry's found_looks_like_entry() */
 	int		 rc;
 	int		 done;
 	/* Its HLO, read before its planes (struct load_hooks), or NULL. */
@@ -472,16 +473,19 @@ worker(void *arg)
 		else if (p->host_events_ahead &&
 		    j->ff->size <= EARLY_STORE_MAX_BYTES)
 			hooks.host_events = job_host_events;
-		if (j->mem != NULL) {
+		if (j->mem != NULL)
 			j->rc = load_memory(j->ff->path, j->mem, j->memlen,
 			    j->ff->kind, p->plane_threads, &hooks, &j->fs,
 			    &j->cause);
-			free(j->mem);
-			j->mem = NULL;
-		} else
+		else
 			j->rc = load_file(j->spool != NULL ? j->spool :
 			    j->ff->path, j->ff->kind, p->plane_threads, &hooks,
 			    &j->fs, &j->cause);
+		if (j->rc == -1 && (j->mem != NULL || j->spool != NULL))
+			j->looks = found_looks_like_entry(j->ff, j->mem,
+			    j->memlen, j->spool);
+		free(j->mem);
+		j->mem = NULL;
 		pthread_mutex_lock(&p->mu);
 		j->done = 1;
 		pthread_cond_broadcast(&p->done);
@@ -524,7 +528,8 @@ store_job(struct index *ix, struct job *j, sqlite3_int64 *id, int *bad,
 	}
 	if (j->rc == -1) {
 		char *shown = found_display_path(j->ff->path);
-		char *looks = found_looks_like(j->ff);
+		char *looks = j->looks != NULL ? j->looks :
+		    found_looks_like(j->ff);
 
 		/*
 		 * Its HLO and host events may be stored already: the file

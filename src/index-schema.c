@@ -124,7 +124,8 @@ static const char *const schema[] = {
 	    "shape TEXT, op_name TEXT, source_file TEXT, "
 	    "source_line INTEGER)",
 	"CREATE TABLE stale_runs(run TEXT PRIMARY KEY)",
-	"CREATE INDEX planes_file ON planes(file_id)",
+	/* A run's planes of one name (run-totals.c): no scan of them all. */
+	"CREATE INDEX planes_file ON planes(file_id, name)",
 	"CREATE INDEX run_totals_run ON run_totals(run, kernels)",
 	"CREATE INDEX ops_file ON ops(file_id, plane)",
 	"CREATE INDEX kernels_file ON kernels(file_id, plane)",
@@ -246,6 +247,12 @@ index_schema_create(sqlite3 *db)
 
 	if ((rc = exec_all(db, schema, sizeof schema / sizeof schema[0])) !=
 	    SQLITE_OK)
+		return rc;
+	snprintf(sql, sizeof sql, "PRAGMA application_id = %ld",
+	    (long)INDEX_APPLICATION_ID);
+	if ((rc = sqlite3_exec(db, sql, NULL, NULL, NULL)) != SQLITE_OK ||
+	    (rc = sqlite3_exec(db, "INSERT INTO meta VALUES ('application', '"
+	    INDEX_APPLICATION_ROW "')", NULL, NULL, NULL)) != SQLITE_OK)
 		return rc;
 	snprintf(sql, sizeof sql,
 	    "INSERT INTO meta VALUES ('schema_version', '%d')",

@@ -2,11 +2,14 @@
 #include "config.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -34,11 +37,29 @@ index_errmsg(sqlite3 *db)
 	    sqlite3_errcode(db) == SQLITE_CORRUPT ? INDEX_DAMAGED_HINT : "");
 }
 
+/* Whether the filesystem holding path has no block left for SQLite. */
+static int
+disk_full(const char *path)
+{
+	struct statvfs sv;
+
+	return statvfs(path, &sv) == 0 && sv.f_bavail * sv.f_frsize < 65536;
+}
+
 int
 index_exec(struct index *ix, const char *sql, char **cause)
 {
 	if (sqlite3_exec(ix->db, sql, NULL, NULL, NULL) == SQLITE_OK)
 		return 0;
+	/*
+	 * A write that failed on a full disk rolls the transaction back
+	 * itself: COMMIT then says only "no transaction is active".
+	 */
+	if (strcmp(sql, "COMMIT") == 0 && sqlite3_get_autocommit(ix->db)) {
+		*cause = xasprintf("a write failed and was rolled back%s",
+		    disk_full(ix->path) ? ": the disk is full" : "");
+		return -1;
+	}
 	*cause = index_errmsg(ix->db);
 	return -1;
 }
@@ -128,25 +149,99 @@ is_new(struct index *ix)
 }
 
 /*
- * Whether the database holds tables but no jaxprof schema version: then
- * it is somebody else's, and nothing in it may be changed.
+ * What the file at path is, read before SQLite opens it (SQLite would
+ * write beside another program's database, or block on a FIFO): nothing
+ * yet (a new index), jaxprof's (by the application id in its header), or
+ * not jaxprof's, with why in *why.
  */
+enum index_file { IXF_NEW, IXF_OURS, IXF_NOT_OURS, IXF_NOT_FILE };
+
+/* Whether the SQLite database at path has no table, index or view. */
 static int
-is_foreign(struct index *ix)
+is_empty_db(const char *path)
+{
+	unsigned char page[108];
+	char *wal = xasprintf("%s-wal", path);
+	struct stat sb;
+	int fd, empty = 0;
+
+	if (stat(wal, &sb) == -1 || sb.st_size == 0) {
+		/* Page 1's b-tree header follows the 100-byte file header. */
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) != -1) {
+			empty = read(fd, page, sizeof page) ==
+			    (ssize_t)sizeof page && page[100] == 0x0d &&
+			    page[103] == 0 && page[104] == 0;
+			(void)close(fd);
+		}
+	}
+	free(wal);
+	return empty;
+}
+
+static enum index_file
+index_file_kind(const char *path, char **why)
+{
+	static const char magic[] = "SQLite format 3";
+	unsigned char head[100];
+	struct stat sb;
+	uint32_t app;
+	ssize_t n;
+	int fd;
+
+	*why = NULL;
+	if (stat(path, &sb) == -1)
+		return IXF_NEW;		/* SQLite says why it cannot create it */
+	if (!S_ISREG(sb.st_mode)) {
+		*why = xstrdup("not a regular file");
+		return IXF_NOT_FILE;
+	}
+	if (sb.st_size == 0)
+		return IXF_NEW;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return IXF_NEW;		/* SQLite says why it cannot open it */
+	n = read(fd, head, sizeof head);
+	(void)close(fd);
+	if (n != (ssize_t)sizeof head || memcmp(head, magic, sizeof magic) != 0) {
+		*why = xstrdup("not an SQLite database");
+		return IXF_NOT_OURS;
+	}
+	/* The header's application id: 4 bytes, big-endian, at 68. */
+	app = (uint32_t)head[68] << 24 | (uint32_t)head[69] << 16 |
+	    (uint32_t)head[70] << 8 | head[71];
+	/*
+	 * A database without a table (page 1 a leaf of no cells, and no
+	 * write-ahead log that may hold some): nothing to lose, taken.
+	 */
+	if (app == 0 && is_empty_db(path))
+		return IXF_NEW;
+	if (app != INDEX_APPLICATION_ID) {
+		*why = xasprintf("an SQLite database with application id "
+		    "0x%08x, not jaxprof's 0x%08x; an index of a jaxprof "
+		    "before schema version 12 has none", (unsigned)app,
+		    (unsigned)INDEX_APPLICATION_ID);
+		return IXF_NOT_OURS;
+	}
+	return IXF_OURS;
+}
+
+/* Whether the open database holds the row that only jaxprof writes. */
+/* -1 when it cannot be read: a damaged database (SQLite's message). */
+static int
+has_jaxprof_row(struct index *ix)
 {
 	sqlite3_stmt *st;
-	int tables = 0, ours = 0;
+	int rc;
 
-	if (sqlite3_prepare_v2(ix->db, "SELECT count(*), "
-	    "count(CASE WHEN name = 'meta' THEN 1 END) FROM sqlite_master "
-	    "WHERE type = 'table'", -1, &st, NULL) != SQLITE_OK)
-		return 0;	/* not a database at all: open says so */
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		tables = sqlite3_column_int(st, 0);
-		ours = sqlite3_column_int(st, 1);
-	}
+	rc = sqlite3_prepare_v2(ix->db, "SELECT 1 FROM meta WHERE key = "
+	    "'application' AND value = '" INDEX_APPLICATION_ROW "'", -1, &st,
+	    NULL);
+	if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
+		return -1;
+	if (rc != SQLITE_OK)
+		return 0;
+	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	return tables > 0 && !ours;
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* Creates the schema, dropping an index of another version first. */
@@ -313,12 +408,27 @@ has_events(struct index *ix)
 	return has;
 }
 
-int
-index_open(struct index **ixp, const char *path, char **cause)
+/*
+ * index_open(); -1 when it fails, -2 when the file is not a jaxprof index
+ * and -3 when it is damaged (both left as they are), *cause set.
+ */
+static int
+open_index(struct index **ixp, const char *path, char **cause)
 {
-	struct index *ix = xcalloc(1, sizeof *ix);
-	int fresh;
+	struct index *ix;
+	enum index_file kind;
+	char *why;
+	int fresh, ours;
 
+	/* Another program's file is refused before SQLite touches it. */
+	if ((kind = index_file_kind(path, &why)) == IXF_NOT_FILE ||
+	    kind == IXF_NOT_OURS) {
+		*cause = xasprintf("index '%s': %s%s", path, why,
+		    kind == IXF_NOT_OURS ? " (not a jaxprof index)" : "");
+		free(why);
+		return kind == IXF_NOT_FILE ? -1 : -2;
+	}
+	ix = xcalloc(1, sizeof *ix);
 	ix->path = xstrdup(path);
 	if (is_readonly(path)) {
 		if (open_readonly(ix, cause) == -1) {
@@ -337,11 +447,19 @@ index_open(struct index **ixp, const char *path, char **cause)
 		return -1;
 	}
 	sqlite3_busy_timeout(ix->db, BUSY_TIMEOUT_MS);
-	if (is_foreign(ix)) {
-		*cause = xasprintf("index '%s': not a jaxprof index (it has tables "
-		    "but no schema_version)", path);
+	if (kind == IXF_OURS && (ours = has_jaxprof_row(ix)) != 1) {
+		if (ours == 0)
+			*cause = xasprintf("index '%s': jaxprof's application "
+			    "id but not its meta row (not a jaxprof index)",
+			    path);
+		else {
+			char *m = index_errmsg(ix->db);
+
+			*cause = xasprintf("index '%s': %s", path, m);
+			free(m);
+		}
 		index_close(ix);
-		return -1;
+		return ours == 0 ? -2 : -3;
 	}
 	/*
 	 * The index is a cache of the profiles: writes go to the operating
@@ -371,11 +489,13 @@ index_open(struct index **ixp, const char *path, char **cause)
 	    index_exec(ix, "CREATE TEMP TABLE selected("
 	    "file_id INTEGER PRIMARY KEY)", cause) == -1) {
 		char *c = *cause;
+		int damaged = sqlite3_errcode(ix->db) == SQLITE_CORRUPT ||
+		    sqlite3_errcode(ix->db) == SQLITE_NOTADB;
 
 		*cause = xasprintf("index '%s': %s", path, c);
 		free(c);
 		index_close(ix);
-		return -1;
+		return damaged ? -3 : -1;
 	}
 	ix->events = has_events(ix);
 	*ixp = ix;
@@ -407,6 +527,62 @@ index_want_events(struct index *ix, char **cause)
 		return -1;
 	ix->events = 1;
 	return 0;
+}
+
+int
+index_open(struct index **ixp, const char *path, char **cause)
+{
+	int rc = open_index(ixp, path, cause);
+	char *c;
+
+	if (rc != -2)
+		return rc == 0 ? 0 : -1;
+	c = *cause;
+	*cause = xasprintf("%s; left as it is", c);
+	free(c);
+	return -1;
+}
+
+/* Renames path and its -wal, -shm and -journal to path.damaged...; -1 on failure. */
+static int
+set_aside(const char *path, char **to)
+{
+	static const char *const side[] = { "", "-wal", "-shm", "-journal" };
+	size_t i;
+	int rc = 0;
+
+	*to = xasprintf("%s.damaged", path);
+	for (i = 0; i < sizeof side / sizeof side[0]; i++) {
+		char *from = xasprintf("%s%s", path, side[i]),
+		    *dest = xasprintf("%s%s", *to, side[i]);
+
+		if (rename(from, dest) == -1 && errno != ENOENT)
+			rc = -1;
+		free(from);
+		free(dest);
+	}
+	return rc;
+}
+
+int
+index_open_cache(struct index **ixp, const char *path, char **cause)
+{
+	char *to;
+	int rc = open_index(ixp, path, cause);
+
+	if (rc == 0 || rc == -1)
+		return rc;
+	/* A cache: what is not an index is set aside, and one is built. */
+	if (set_aside(path, &to) == -1) {
+		free(to);
+		return -1;
+	}
+	jp_warnx("%s; set aside as '%s', building the index again", *cause,
+	    to);
+	free(*cause);
+	*cause = NULL;
+	free(to);
+	return open_index(ixp, path, cause) == 0 ? 0 : -1;
 }
 
 sqlite3_stmt *

@@ -18,6 +18,12 @@
 #include "discover.h"
 
 #define INDEX_SCHEMA_VERSION	12
+/*
+ * What tells a jaxprof index from any other SQLite file: the application
+ * id in its header ("JAXP") and a meta row ('application', this).
+ */
+#define INDEX_APPLICATION_ID	0x4a415850
+#define INDEX_APPLICATION_ROW	"jaxprof profile index"
 
 struct index;
 
@@ -59,6 +65,15 @@ int	index_want_events(struct index *ix, char **cause);
  * holds every file as it is now, and index_refresh() fails otherwise.
  */
 int		 index_open(struct index **ix, const char *path, char **cause);
+/*
+ * The same for the default index, a cache: a file there that is not a
+ * jaxprof index or is damaged is renamed to path.damaged (its -wal, -shm
+ * and -journal with it), said on stderr, and a new index is built.
+ * index_open() refuses such a file and leaves it as it is; both refuse
+ * what is not a regular file before opening it.
+ */
+int		 index_open_cache(struct index **ix, const char *path,
+		    char **cause);
 void		 index_close(struct index *ix);
 sqlite3		*index_db(struct index *ix);
 /* SQLite's last error message, with INDEX_DAMAGED_HINT when it applies. */

@@ -404,17 +404,22 @@ utf8_put(unsigned int cp, char *out)
 	return 4;
 }
 
+/* U+FFFD, which stands for what JSON escapes but a name cannot hold. */
+#define REPLACEMENT	0xfffd
+
 /*
  * Unescapes s[0..n), escapes checked by lex_string(), into out (room for
- * n bytes); returns the length.  As yajl: a high surrogate takes the \u
- * escape after it as its low half, whatever it is, and becomes '?' when
- * none follows; a lone low one is encoded as it is; \u0000 is a NUL.
+ * n bytes: no escape is shorter than what it gives); returns the length.
+ * By the JSON rules (RFC 8259, 7): a high surrogate and the low one
+ * escaped right after it are one character; a surrogate without its other
+ * half is U+FFFD, and what follows is read on its own.  \u0000 is U+FFFD
+ * too: names are C strings, and a NUL would cut off the text after it.
  */
 static size_t
 unescape(const char *s, size_t n, char *out)
 {
 	size_t i = 0, o = 0;
-	unsigned int cp;
+	unsigned int cp, lo;
 
 	while (i < n) {
 		if (s[i] != '\\') {
@@ -429,17 +434,15 @@ unescape(const char *s, size_t n, char *out)
 		case 't': out[o++] = '\t'; break;
 		case 'u':
 			cp = hex4(s + i + 2);
-			if ((cp & 0xfc00) != 0xd800)
-				o += utf8_put(cp, out + o);
-			else if (i + 7 < n && s[i + 6] == '\\' &&
-			    s[i + 7] == 'u') {
-				cp = (cp & 0x3f) << 10 |
-				    ((cp >> 6 & 0xf) + 1) << 16 |
-				    (hex4(s + i + 8) & 0x3ff);
-				o += utf8_put(cp, out + o);
+			if (cp >= 0xd800 && cp <= 0xdbff && i + 11 < n &&
+			    s[i + 6] == '\\' && s[i + 7] == 'u' &&
+			    (lo = hex4(s + i + 8)) >= 0xdc00 && lo <= 0xdfff) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) +
+				    (lo - 0xdc00);
 				i += 6;
-			} else
-				out[o++] = '?';
+			} else if ((cp >= 0xd800 && cp <= 0xdfff) || cp == 0)
+				cp = REPLACEMENT;
+			o += utf8_put(cp, out + o);
 			i += 4;
 			break;
 		default:	/* '"', '\\' and '/' */

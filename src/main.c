@@ -71,7 +71,8 @@ static int
 close_stdout(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-		if (errno == EPIPE)
+		/* A command that failed said why (a full disk, once). */
+		if (errno == EPIPE || status == EXIT_TROUBLE)
 			return status;
 		jp_warn("cannot write standard output");
 		return EXIT_TROUBLE;

@@ -167,10 +167,12 @@ struct pf_event {
  */
 struct pf_handler;
 
+/* A plane's lines that are not empty (an empty one has no name or event). */
 struct pf_lines_ahead {
 	size_t		 nlines;
 	char *const	*names;		/* pf_line.name */
 	const size_t	*nevents;
+	const size_t	*at;		/* the line's number in its plane */
 	int	(*read_events)(const struct pf_lines_ahead *a, size_t i,
 		    const struct pf_handler *h);
 };

@@ -869,11 +869,22 @@ decode_stat_meta(struct walker *w, struct cur c, struct plane_tables *t,
 	return 0;
 }
 
+/*
+ * An XLine that is not empty, and its number among the plane's lines: an
+ * empty one (no byte: no id, name or event) is only counted, so that
+ * memory follows what lines hold, not how many there are.
+ */
+struct line_ref {
+	struct cur	 c;
+	size_t		 at;
+};
+
 /* The parts of an XPlane found by the first, metadata-only scan. */
 struct plane_scan {
-	struct pf_plane	 plane;
+	struct pf_plane	 plane;		/* nlines: empty ones included */
 	struct pf_bytes	 name;
-	struct cur	*lines;		/* plane.nlines XLines, in order */
+	struct line_ref	*lines;		/* the others, in order */
+	size_t		 nrefs;
 	struct cur	*metas;		/* event_metadata entries */
 	size_t		 nmetas;
 	struct cur	*stats;		/* plane stats */
@@ -938,7 +949,13 @@ scan_plane(struct walker *w, struct cur c, struct plane_tables *t,
 			    get_len(w, &c, &sub, msg) == -1)
 				goto out;
 			/* Found once: the metadata after them is long. */
-			push_cur(&ps->lines, &ps->plane.nlines, sub);
+			if (sub.p < sub.end) {
+				ps->lines = xgrow1(ps->lines, ps->nrefs,
+				    sizeof *ps->lines);
+				ps->lines[ps->nrefs].c = sub;
+				ps->lines[ps->nrefs++].at = ps->plane.nlines;
+			}
+			ps->plane.nlines++;
 			break;
 		case 4:
 			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
@@ -1366,8 +1383,8 @@ read_line(struct walker *w, const struct line_head *lh,
 
 /*
  * A plane's lines, header-scanned before the first is read (struct
- * pf_lines_ahead): heads[i] of the first nheads lines, all of them
- * when the scan found no error.
+ * pf_lines_ahead): heads[i] of the first nheads lines not empty, all of
+ * them when the scan found no error.
  */
 struct plane_ahead {
 	struct pf_lines_ahead pub;	/* first: read_ahead() casts */
@@ -1378,6 +1395,7 @@ struct plane_ahead {
 	size_t		 nheads;
 	char		**names;
 	size_t		*nevents;
+	size_t		*at;		/* their line numbers */
 };
 
 static int
@@ -1415,9 +1433,9 @@ scan_ahead(struct walker *w, const struct plane_scan *ps,
 {
 	size_t i;
 
-	for (i = 0; i < ps->plane.nlines; i++) {
+	for (i = 0; i < ps->nrefs; i++) {
 		pa->heads = xgrow1(pa->heads, pa->nheads, sizeof *pa->heads);
-		if (scan_line(w, ps->lines[i], &pa->heads[pa->nheads]) == -1) {
+		if (scan_line(w, ps->lines[i].c, &pa->heads[pa->nheads]) == -1) {
 			/* Told when the line's turn comes, after the others. */
 			free(w->cause);
 			w->cause = NULL;
@@ -1427,14 +1445,17 @@ scan_ahead(struct walker *w, const struct plane_scan *ps,
 	}
 	pa->names = xcalloc(pa->nheads + 1, sizeof *pa->names);
 	pa->nevents = xcalloc(pa->nheads + 1, sizeof *pa->nevents);
+	pa->at = xcalloc(pa->nheads + 1, sizeof *pa->at);
 	for (i = 0; i < pa->nheads; i++) {
 		pa->names[i] = xstrndup(pa->heads[i].name.ptr,
 		    pa->heads[i].name.len);
 		pa->nevents[i] = pa->heads[i].line.nevents;
+		pa->at[i] = ps->lines[i].at;
 	}
 	pa->pub.nlines = pa->nheads;
 	pa->pub.names = pa->names;
 	pa->pub.nevents = pa->nevents;
+	pa->pub.at = pa->at;
 	pa->pub.read_events = read_ahead;
 }
 
@@ -1448,6 +1469,7 @@ plane_ahead_release(struct plane_ahead *pa)
 			free(pa->names[i]);
 	free(pa->names);
 	free(pa->nevents);
+	free(pa->at);
 	free(pa->heads);
 }
 
@@ -1457,7 +1479,7 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 	struct plane_tables t;
 	struct plane_scan ps;
 	struct plane_ahead pa;
-	size_t nline;
+	size_t nline, k;
 	int rc;
 
 	memset(&t, 0, sizeof t);
@@ -1473,18 +1495,29 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 	}
 	if (rc == 0 && h->plane_begin != NULL)
 		rc = h->plane_begin(h->ctx, &ps.plane);
-	for (nline = 0; rc == 0 && nline < ps.plane.nlines; nline++) {
+	for (nline = k = 0; rc == 0 && nline < ps.plane.nlines; nline++) {
 		struct line_head lh;
 
-		if (nline < pa.nheads)
-			lh = pa.heads[nline];
-		else if (scan_line(w, ps.lines[nline], &lh) == -1) {
+		if (k == ps.nrefs || ps.lines[k].at != nline) {
+			/* An empty line, where the next one begins. */
+			const uint8_t *at = k < ps.nrefs ? ps.lines[k].c.p :
+			    c.end;
+			struct cur none = { at, at };
+
+			(void)scan_line(w, none, &lh);
+			rc = read_line(w, &lh, &t, &ps.plane, h);
+			continue;
+		}
+		if (k < pa.nheads)
+			lh = pa.heads[k];
+		else if (scan_line(w, ps.lines[k].c, &lh) == -1) {
 			rc = -1;
 			break;
 		}
 		rc = read_line(w, &lh, &t, &ps.plane, h);
 		source_release(w->src, &w->released,
-		    (size_t)(ps.lines[nline].end - w->base));
+		    (size_t)(ps.lines[k].c.end - w->base));
+		k++;
 	}
 	if (rc == 0 && h->plane_end != NULL)
 		rc = h->plane_end(h->ctx, &ps.plane);

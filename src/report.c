@@ -562,7 +562,8 @@ report_open(struct report *r, int npaths, char **paths)
 		r->db_owned = default_db_path(r->found.roots, r->found.nroots);
 		r->db_path = r->db_owned;
 	}
-	if (index_open(&r->ix, r->db_path, &cause) == -1) {
+	if ((r->db_owned != NULL ? index_open_cache : index_open)(&r->ix,
+	    r->db_path, &cause) == -1) {
 		jp_warnx("%s", cause);
 		free(cause);
 		exit(EXIT_TROUBLE);

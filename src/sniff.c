@@ -1,7 +1,9 @@
 /* What a file holds, by its first bytes (sniff.h). */
 #include "config.h"
 
+#include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -86,6 +88,19 @@ sniff_bytes(const unsigned char *p, size_t n, int gzipped)
 		return gzipped ? SNIFF_JSON_GZ : SNIFF_JSON;
 	}
 	/*
+	 * A JSON string and nothing after it: its quote is also the tag of
+	 * XSpace field 4, so it is told by the whole file being that string.
+	 */
+	if (i < n && p[i] == '"' && n < SNIFF_BYTES) {
+		for (k = i + 1; k < n && p[k] != '"'; k++)
+			if (p[k] == '\\')
+				k++;
+		for (k++; k < n && strchr(" \t\r\n", p[k]) != NULL; k++)
+			;
+		if (k == n)
+			return SNIFF_JSON_OTHER;
+	}
+	/*
 	 * XSpace: fields 1-4 (planes, errors, warnings, hostnames) are all
 	 * length-delimited: tag 0x0a, 0x12, 0x1a or 0x22, then a length.
 	 */
@@ -93,6 +108,31 @@ sniff_bytes(const unsigned char *p, size_t n, int gzipped)
 	    varint(p + 1, n - 1, &len) > 0)
 		return gzipped ? SNIFF_XSPACE_GZ : SNIFF_XSPACE;
 	return SNIFF_UNKNOWN;
+}
+
+enum sniffed
+sniff_memory(const unsigned char *p, size_t n)
+{
+	unsigned char buf[SNIFF_BYTES];
+	z_stream z;
+	size_t got;
+	int rc;
+
+	if (n < 2 || p[0] != 0x1f || p[1] != 0x8b)
+		return sniff_bytes(p, n < SNIFF_BYTES ? n : SNIFF_BYTES, 0);
+	memset(&z, 0, sizeof z);
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return SNIFF_UNKNOWN;
+	z.next_in = (unsigned char *)(uintptr_t)p;
+	z.avail_in = n > UINT_MAX ? UINT_MAX : (unsigned)n;
+	z.next_out = buf;
+	z.avail_out = sizeof buf;
+	rc = inflate(&z, Z_SYNC_FLUSH);
+	got = sizeof buf - z.avail_out;
+	(void)inflateEnd(&z);
+	if (rc != Z_OK && rc != Z_STREAM_END)
+		return SNIFF_UNKNOWN;
+	return sniff_bytes(buf, got, 1);
 }
 
 enum sniffed

@@ -1782,6 +1782,111 @@ launches_run(struct gen *g, const char *dir, const char *exp, int graph,
 	close_out(fp, "launch-ops.csv");
 }
 
+/*
+ * --stress=KIND:N: one file shaped to measure how time and memory grow
+ * with a count (bench/, the scale tests): N planes, N `XLA Ops` lines,
+ * N empty lines or N events, each plane, line and event as small as the
+ * format allows; or (pids) trace JSON of N processes.  Nothing is expected
+ * of it but that it is read.
+ */
+static void
+stress_line(struct buf *out, int64_t id, const char *name, int64_t nev)
+{
+	struct buf	 l = { 0 }, ev = { 0 };
+	int64_t		 i;
+
+	put_int(&l, 1, id);
+	put_str(&l, 2, name);
+	put_int(&l, 3, DEV_TS_NS + id);
+	for (i = 0; i < nev; i++) {
+		ev.len = 0;
+		put_uint(&ev, 1, 1);
+		put_int(&ev, 2, i * 2000);
+		put_int(&ev, 3, 1000);
+		put_bytes(&l, 4, ev.data, ev.len);
+	}
+	put_bytes(out, 3, l.data, l.len);
+	buf_free(&l);
+	buf_free(&ev);
+}
+
+/* A plane's id and name, and its event metadata 1, `fusion.1`. */
+static void
+stress_plane_head(struct buf *pl, int64_t id, const char *name)
+{
+	struct buf	 md = { 0 }, ent = { 0 };
+
+	put_int(pl, 1, id);
+	put_str(pl, 2, name);
+	put_int(&md, 1, 1);
+	put_str(&md, 2, "fusion.1");
+	put_int(&ent, 1, 1);
+	put_bytes(&ent, 2, md.data, md.len);
+	put_bytes(pl, 4, ent.data, ent.len);
+	buf_free(&md);
+	buf_free(&ent);
+}
+
+static void
+stress_run(const char *kind, int64_t n, const char *path)
+{
+	struct buf	 out = { 0 }, pl = { 0 };
+	char		 name[64];
+	FILE		*fp;
+	int64_t		 i;
+
+	if (strcmp(kind, "pids") == 0) {
+		/* Trace JSON: N processes, each a device of one op. */
+		buf_add(&out, "{\"traceEvents\":[", 16);
+		for (i = 0; i < n; i++) {
+			char ev[512];
+			int len = snprintf(ev, sizeof(ev), "%s"
+			    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRId64
+			    ",\"args\":{\"name\":\"/device:GPU:%" PRId64 "\"}},"
+			    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRId64
+			    ",\"tid\":1,\"args\":{\"name\":\"XLA Ops\"}},"
+			    "{\"ph\":\"X\",\"name\":\"fusion.1\",\"pid\":%" PRId64
+			    ",\"tid\":1,\"ts\":%" PRId64 ",\"dur\":1}",
+			    i > 0 ? "," : "", i, i, i, i, i);
+
+			buf_add(&out, ev, (size_t)len);
+		}
+		buf_add(&out, "]}\n", 3);
+	} else if (strcmp(kind, "planes") == 0) {
+		for (i = 0; i < n; i++) {
+			pl.len = 0;
+			snprintf(name, sizeof(name), "/device:GPU:%" PRId64, i);
+			stress_plane_head(&pl, i, name);
+			stress_line(&pl, 1, "XLA Ops", 1);
+			put_bytes(&out, 1, pl.data, pl.len);
+		}
+	} else {
+		stress_plane_head(&pl, 0, "/device:GPU:0");
+		if (strcmp(kind, "lines") == 0)
+			for (i = 0; i < n; i++)
+				stress_line(&pl, i, "XLA Ops", 1);
+		else if (strcmp(kind, "empty") == 0)
+			for (i = 0; i < n; i++)
+				put_bytes(&pl, 3, NULL, 0);
+		else if (strcmp(kind, "events") == 0)
+			stress_line(&pl, 1, "XLA Ops", n);
+		else
+			die("invalid --stress '%s' (want planes, lines, empty, "
+			    "events or pids)", kind);
+		put_bytes(&out, 1, pl.data, pl.len);
+	}
+	if (strcmp(kind, "pids") != 0)
+		put_str(&out, 4, "host0");
+	fp = fopen(path, "wb");
+	if (fp == NULL)
+		die("%s: %s", path, strerror(errno));
+	if (fwrite(out.data, 1, out.len, fp) != out.len)
+		die("%s: %s", path, strerror(errno));
+	close_out(fp, path);
+	buf_free(&out);
+	buf_free(&pl);
+}
+
 static _Noreturn void
 usage(FILE *fp, int status)
 {
@@ -1791,7 +1896,9 @@ usage(FILE *fp, int status)
 	    "[--memory=ok|damaged]\n"
 	    "                  [--slow-op=NAME [--slow-factor=F]] [--epoch=NS] outdir\n"
 	    "       gen-xplane [--seed=N] [--steps=S] "
-	    "--launches=plain|graph|attention outdir\n");
+	    "--launches=plain|graph|attention outdir\n"
+	    "       gen-xplane --stress=planes|lines|empty|events|pids:N "
+	    "file\n");
 	exit(status);
 }
 
@@ -1825,6 +1932,7 @@ main(int argc, char **argv)
 		{ "slow-factor", required_argument, NULL, 'F' },
 		{ "slow-op",	required_argument, NULL, 'O' },
 		{ "steps",	required_argument, NULL, 'S' },
+		{ "stress",	required_argument, NULL, 'X' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "warn",	no_argument,	   NULL, 'w' },
 		{ NULL,		0,		   NULL, 0 }
@@ -1832,6 +1940,7 @@ main(int argc, char **argv)
 	struct gen	 g;
 	FILE		*fp;
 	char		*run, *exp, *end;
+	char		*stress = NULL;
 	int		 ch, i, launches = 0;
 
 	memset(&g, 0, sizeof(g));
@@ -1906,6 +2015,9 @@ main(int argc, char **argv)
 		case 'S':
 			g.steps = (int)num_arg("steps", optarg, 1, 1000000);
 			break;
+		case 'X':
+			stress = optarg;
+			break;
 		case 'v':
 			verbose = 1;
 			break;
@@ -1918,6 +2030,16 @@ main(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		usage(stderr, 2);
+	if (stress != NULL) {
+		char *colon = strchr(stress, ':');
+
+		if (colon == NULL)
+			die("invalid --stress '%s' (want KIND:N)", stress);
+		*colon = '\0';
+		stress_run(stress, num_arg("stress", colon + 1, 0,
+		    100000000), argv[optind]);
+		return 0;
+	}
 	g.outdir = argv[optind];
 	if (g.outdir[0] == '\0')
 		die("empty outdir");

@@ -14,6 +14,7 @@ CLI_TESTS += tests/cli/t0024-top-fields.sh
 CLI_TESTS += tests/cli/t0030-bad-input.sh
 CLI_TESTS += tests/cli/t0040-index-incremental.sh
 CLI_TESTS += tests/cli/t0041-index-concurrent.sh
+CLI_TESTS += tests/cli/t0043-index-foreign.sh
 CLI_TESTS += tests/cli/t0045-index-readonly.sh
 CLI_TESTS += tests/cli/t0046-index-plain.sh
 CLI_TESTS += tests/cli/t0047-index-resume.sh
@@ -64,6 +65,7 @@ CLI_TESTS += tests/cli/t0621-json-beside.sh
 CLI_TESTS += tests/cli/t0900-layering.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0640-archive-many-entries.sh
+CLI_TESTS += tests/cli/t0645-scale.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/device_events.py \
     tests/cli/expect $(CLI_TESTS)

@@ -266,6 +266,19 @@ expect_code 2 jaxprof top lateerror
 expect_stdout_empty
 expect_stderr_line "^jaxprof: top: cannot read '.*/lateerror/h\.trace\.json': at byte 80: pid 1 tid 1: impossible 'E' at ts 5000000 ps, before its 'B' at 10000000 ps \(a negative duration\)$"
 
+mkdir escapes
+printf '%s' '{"traceEvents":[{"ph":"M","name":"process_name","pid":1,"args":{"name":"/device:GPU:0"}},{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"XLA Ops"}},{"ph":"X","pid":1,"tid":1,"ts":0,"dur":1,"name":"a\u0000b"},{"ph":"X","pid":1,"tid":1,"ts":2,"dur":2,"name":"\ud800\u0041"},{"ph":"X","pid":1,"tid":1,"ts":5,"dur":3,"name":"\udc00\ud83d\ude00"}]}' \
+    >escapes/h.trace.json
+
+# By the JSON rules (issue 37.7): bad surrogates are U+FFFD, the text after
+# them and after a NUL is kept; names cannot hold a NUL: U+FFFD too.
+test_case 'string escapes: surrogates and NUL decoded by the JSON rules'
+expect_code 0 jaxprof top --format=csv escapes
+expect_stderr_empty
+cut -d, -f2,5 "$out" >got
+printf 'name,count\n\357\277\275\360\237\230\200,1\n\357\277\275A,1\na\357\277\275b,1\n' >want
+expect_files_equal want got
+
 # Last, as it states what the reports should do on JSON rather than what
 # they all do yet: steps of run 00 from either file.
 test_case 'steps of run 00 read as .xplane.pb'

@@ -61,4 +61,20 @@ expect_code 0 jaxprof baseline save -o base.data "$T"
 expect_code 0 jaxprof diff --format=csv base.data "$T"
 expect_stderr_empty
 
+test_case 'a JSON string named on the command line is JSON, not an XSpace'
+printf '"just a string"\n' >string.xplane.pb
+expect_code 2 jaxprof list string.xplane.pb
+expect_stderr_line "^jaxprof: list: cannot read '.*/string\.xplane\.pb': at byte [0-9]+: not a trace: the JSON text is not an object or an array$"
+
+test_case 'a tar inside an archive, named inner.xplane.pb: it says what it looks like'
+mkdir -p inner && echo hello >inner/x.txt
+tar -cf inner.xplane.pb -C inner x.txt
+tar -czf outer.tar.gz inner.xplane.pb
+gzip -c inner.xplane.pb >inner.xplane.pb.gz
+tar -cf outer-gz.tar inner.xplane.pb.gz
+for f in outer.tar.gz/inner.xplane.pb outer-gz.tar/inner.xplane.pb.gz; do
+	expect_code 2 jaxprof list "${f%%/*}"
+	expect_stderr_line "^jaxprof: list: cannot read '.*/$f': .* \(its name says an XSpace, but it looks like an archive\)$"
+done
+
 test_done

@@ -354,4 +354,22 @@ else
 	note_skip "the TPU corpus file: no $TPU"
 fi
 
+# Messages (issue 37.6): a full standard output is said once; a damaged
+# input gives standard output nothing, not a short, valid-looking trace.
+test_case 'extract -o - onto a full standard output: one line, exit 2'
+expect_code 2 sh -c '"$JAXPROF" extract --to=chrome -o - "$1" >/dev/full' sh "$X"
+[ "$(wc -l <"$err")" -eq 1 ] || fail "more than one line of stderr"
+expect_stderr_line "^jaxprof: extract: cannot convert '.*testhost\.xplane\.pb' to '-': cannot write 'standard output': No space left on device$"
+
+test_case 'a report onto a full standard output: one line, exit 2'
+expect_code 2 sh -c '"$JAXPROF" top "$1" >/dev/full' sh "$T"
+[ "$(wc -l <"$err")" -eq 1 ] || fail "more than one line of stderr"
+expect_stderr_line "^jaxprof: top: cannot write standard output: No space left on device$"
+
+test_case 'extract -o - of a damaged XSpace: nothing on standard output'
+head -c 3000 "$X" >cut.xplane.pb
+expect_code 2 jaxprof extract --to=chrome -o - cut.xplane.pb
+expect_stdout_empty
+expect_stderr_line "^jaxprof: extract: cannot convert '.*cut\.xplane\.pb' to '-': at byte 1: length [0-9]+ in XSpace runs past the end"
+
 test_done
