@@ -1029,7 +1029,8 @@ thin_track(struct ov_track *t)
 		t->dropped = t->n - OV_TRACK_SPANS;
 		t->n = OV_TRACK_SPANS;
 	}
-	qsort(t->spans, t->n, sizeof *t->spans, cmp_span_start);
+	if (t->n > 0)
+		qsort(t->spans, t->n, sizeof *t->spans, cmp_span_start);
 }
 
 /* Adds to the tracks the rows of st: track name, start, dur, name. */
@@ -1157,7 +1158,8 @@ overview_load(struct overview *ov, struct report *r)
 	load_steps(ov, r);
 	attribute_gaps(ov, r);
 	mark_skipped(ov, r);
-	qsort(ov->causes, ov->ncauses, sizeof *ov->causes, cmp_cause);
+	if (ov->ncauses > 0)	/* qsort() of NULL is undefined, even for none */
+		qsort(ov->causes, ov->ncauses, sizeof *ov->causes, cmp_cause);
 	load_ops(ov, r);
 	load_compiles(ov, r);
 	apply_rules(ov);
