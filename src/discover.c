@@ -343,12 +343,13 @@ discover_xspace_beside(struct found *f, const char *path, char **names)
 {
 	char abs[PATH_MAX], *slash, *list = NULL;
 	struct dirent *de;
-	struct stat st;
+	struct stat st, self;
 	size_t n = 0;
 	DIR *d;
 
 	*names = NULL;
-	if (realpath(path, abs) == NULL || (slash = strrchr(abs, '/')) == NULL)
+	if (realpath(path, abs) == NULL || (slash = strrchr(abs, '/')) == NULL ||
+	    stat(abs, &self) == -1)
 		return 0;
 	*slash = '\0';
 	if ((d = opendir(*abs != '\0' ? abs : "/")) == NULL)
@@ -361,7 +362,9 @@ discover_xspace_beside(struct found *f, const char *path, char **names)
 		    kind != KIND_XPLANE)
 			continue;
 		file = xasprintf("%s/%s", abs, de->d_name);
-		if (stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
+		/* A JSON named as an XSpace is not beside itself. */
+		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (st.st_dev != self.st_dev || st.st_ino != self.st_ino)) {
 			char *l = xasprintf("%s%s%s", list != NULL ? list : "",
 			    list != NULL ? "', '" : "", de->d_name);
 

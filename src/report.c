@@ -644,6 +644,12 @@ report_close(struct report *r, int status)
 {
 	int bad = r->nbad;
 
+	/* Said here, once: main's check of stdout stays quiet on a failure. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno != EPIPE)
+			jp_warn("cannot write standard output");
+		status = EXIT_TROUBLE;
+	}
 	report_end_snapshot(r);
 	index_close(r->ix);
 	found_release(&r->found);

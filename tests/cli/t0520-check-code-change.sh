@@ -111,9 +111,10 @@ echo "base -> extra: coverage $1%, change $2%, added $3% of the extra time"
 le 90 "$1" || fail "paired ops cover $1% of the base's device time"
 le 80 "$3" || fail "the added ops hold $3% of the extra device time"
 # Up to 10%; on a machine whose own noise is more (CPU time shared with
-# other work), up to that noise and 10% more.
+# other work), up to twice that noise and 10% more: the noise measured
+# once is itself a sample (pairing by name gives some 90% on this pair).
 limit=10
-le "$noise" 5 || limit=$(awk -v n="$noise" 'BEGIN { print n + 10 }')
+le "$noise" 5 || limit=$(awk -v n="$noise" 'BEGIN { print 2 * n + 10 }')
 le "$2" "$limit" ||
 	fail "time-weighted change of paired ops is $2% (limit $limit%)"
 expect_code 0 jaxprof diff -n 0 --format=csv "$P/base" "$P/extra"
