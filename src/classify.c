@@ -224,6 +224,12 @@ count_kernel(struct classify *c, const struct op_key *key, uint32_t category,
 		return;
 	}
 	event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
+	if (!has_flops && !has_bytes && in != NULL && in->has_cost) {
+		/* No cost on the event (GPU): the HLO's, by hlo-cost.h. */
+		flops = (uint64_t)in->flops;
+		bytes = (uint64_t)in->bytes;
+		has_flops = has_bytes = 1;
+	}
 	flush_pending(c);
 	c->pending = 1;
 	c->pending_key = *key;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "hlo-cost.h"
 #include "hlo-wire.h"
 #include "proto/hlo.pb-c.h"
 #include "read-hlo.h"
@@ -448,6 +449,41 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth)
 	}
 }
 
+static const InstrProto *
+cost_instr(void *ctx, int64_t id)
+{
+	const struct order_ctx *o = ctx;
+	int64_t k = instr_by_id(o->m, o->sorted_ids, o->order, id);
+
+	return k < 0 ? NULL : o->protos[k];
+}
+
+static const CompProto *
+cost_comp(void *ctx, int64_t id)
+{
+	return find_comp(((const struct order_ctx *)ctx)->comps, id);
+}
+
+/* The cost of each instruction that launches device work. */
+static void
+add_costs(struct order_ctx *o)
+{
+	struct hlo_cost_env env = { cost_instr, cost_comp, o };
+	struct hlo_cost cost;
+	size_t i;
+
+	for (i = 0; i < o->m->ninstrs; i++) {
+		struct hlo_instr *hi = &o->m->instrs[i];
+
+		if (hi->launch == HLO_LAUNCH_NONE ||
+		    hlo_cost_of(&env, o->protos[i], &cost) == -1)
+			continue;
+		hi->flops = cost.flops;
+		hi->bytes = cost.bytes;
+		hi->has_cost = 1;
+	}
+}
+
 static int
 cmp_ids(const void *a, const void *b, void *ids)
 {
@@ -538,6 +574,7 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 	for (i = 0; i < m->ninstrs; i++)
 		o.sorted_ids[i] = ids[o.order[i]];
 	add_launches(&o, find_comp(&cs, mp->entry_computation_id), 0);
+	add_costs(&o);
 	comps_release(&cs);
 	free(o.sorted_ids);
 	free(o.order);

@@ -1,0 +1,501 @@
+/* Cost rules: FLOPs and bytes of HLO instructions (hlo-cost.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo-cost.h"
+#include "xmalloc.h"
+
+typedef Xla__HloInstructionProto InstrProto;
+typedef Xla__HloComputationProto CompProto;
+typedef Xla__ShapeProto ShapeProto;
+
+/* Fused computations inside fused computations, followed at most. */
+#define MAX_FUSION_DEPTH	8
+
+/* XLA PrimitiveType values the rules treat apart. */
+enum { PT_F32 = 11, PT_TUPLE = 13 };
+
+double
+hlo_cost_type_bytes(int32_t t)
+{
+	/* By PrimitiveType: sub-byte types take a byte, as XLA sizes them. */
+	static const unsigned char bytes[] = {
+		0, 1, 1, 2, 4, 8, 1, 2, 4, 8,	/* INVALID PRED S8..U64 */
+		2, 4, 8, 0, 0, 8, 2, 0, 16, 1,	/* F16 F32 F64 TUPLE OPAQUE
+						   C64 BF16 TOKEN C128 F8E5M2 */
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* F8E4M3FN S4 U4 ... */
+		1, 1, 1, 1, 1, 1,
+	};
+
+	return t >= 0 && (size_t)t < sizeof bytes ? bytes[t] : 0;
+}
+
+static double
+elements(const ShapeProto *s)
+{
+	double n = 1;
+	size_t i;
+
+	if (s == NULL)
+		return 0;
+	for (i = 0; i < s->n_dimensions; i++)
+		n *= (double)s->dimensions[i];
+	return n;
+}
+
+/* Bytes of a shape: a tuple's are its arrays'. */
+static double
+shape_bytes(const ShapeProto *s)
+{
+	double b = 0;
+	size_t i;
+
+	if (s == NULL)
+		return 0;
+	if (s->element_type != PT_TUPLE)
+		return elements(s) * hlo_cost_type_bytes(s->element_type);
+	for (i = 0; i < s->n_tuple_shapes; i++)
+		b += shape_bytes(s->tuple_shapes[i]);
+	return b;
+}
+
+/* The array a library call returns: a tuple's first (the rest is scratch). */
+static const ShapeProto *
+result_array(const ShapeProto *s)
+{
+	if (s != NULL && s->element_type == PT_TUPLE)
+		return s->n_tuple_shapes > 0 ? s->tuple_shapes[0] : NULL;
+	return s;
+}
+
+static int64_t
+dim(const ShapeProto *s, int64_t i)
+{
+	return s != NULL && i >= 0 && (size_t)i < s->n_dimensions ?
+	    s->dimensions[i] : 1;
+}
+
+static const InstrProto *
+operand(const struct hlo_cost_env *env, const InstrProto *in, size_t i)
+{
+	return i < in->n_operand_ids ? env->instr(env->ctx, in->operand_ids[i]) :
+	    NULL;
+}
+
+static const ShapeProto *
+operand_shape(const struct hlo_cost_env *env, const InstrProto *in, size_t i)
+{
+	const InstrProto *op = operand(env, in, i);
+
+	return op != NULL ? op->shape : NULL;
+}
+
+static int
+is(const InstrProto *in, const char *opcode)
+{
+	return strcmp(in->opcode, opcode) == 0;
+}
+
+static int
+in_list(const char *s, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *const elementwise_opcodes[] = {
+	"abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "clz",
+	"compare", "complex", "convert", "cosine", "divide", "erf",
+	"exponential", "exponential-minus-one", "floor", "imag", "is-finite",
+	"log", "log-plus-one", "logistic", "maximum", "minimum", "multiply",
+	"negate", "not", "or", "popcnt", "power", "real", "reduce-precision",
+	"remainder", "round-nearest-afz", "round-nearest-even", "rsqrt",
+	"shift-left", "shift-right-arithmetic", "shift-right-logical", "sign",
+	"sine", "sqrt", "subtract", "tan", "tanh", "xor", NULL,
+};
+
+/*
+ * FLOPs per element of an elementwise op on the GPU: the clock cycles of
+ * XLA's measured op profile where it has the op and type, else its
+ * default of 3.  The values are those xprof 2.24's cost analysis counts
+ * for f32 (jaxprof-top(1)); other types take the default.
+ */
+static double
+elementwise_flops(const char *opcode, int32_t type)
+{
+	static const struct {
+		const char	*opcode;
+		double		 f32;
+	} profile[] = {
+		{ "exponential", 86 }, { "tanh", 190 }, { "sqrt", 75 },
+		{ "rsqrt", 75 }, { "power", 925 },
+	};
+	size_t i;
+
+	if (type != PT_F32)
+		return 3;
+	for (i = 0; i < sizeof profile / sizeof profile[0]; i++)
+		if (strcmp(opcode, profile[i].opcode) == 0)
+			return profile[i].f32;
+	return 3;
+}
+
+static double comp_flops(const struct hlo_cost_env *env, int64_t comp_id,
+		    int depth);
+static void fusion_cost(const struct hlo_cost_env *env,
+		    const InstrProto *fusion, int depth, double *flops,
+		    double *read);
+
+/* FLOPs of a computation applied once per element (a reducer). */
+static double
+applied_flops(const struct hlo_cost_env *env, const InstrProto *in, int depth)
+{
+	return in->n_called_computation_ids > 0 ?
+	    comp_flops(env, in->called_computation_ids[0], depth + 1) : 0;
+}
+
+/* 2 x the output's elements x the contracted elements of the lhs. */
+static double
+dot_flops(const ShapeProto *lhs, const ShapeProto *out,
+    const int64_t *contracting, size_t n)
+{
+	double k = 1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		k *= (double)dim(lhs, contracting[i]);
+	return 2 * elements(out) * k;
+}
+
+/*
+ * The kernel positions of one spatial dimension that land on input, over
+ * all output positions: what padding and dilation leave of out x size.
+ */
+static double
+valid_positions(int64_t in_size, int64_t out_size,
+    const Xla__WindowDimension *w)
+{
+	int64_t stride = w->stride > 0 ? w->stride : 1;
+	int64_t wdil = w->window_dilation > 0 ? w->window_dilation : 1;
+	int64_t bdil = w->base_dilation > 0 ? w->base_dilation : 1;
+	int64_t last = (in_size - 1) * bdil, o, k;
+	double n = 0;
+
+	if (w->padding_low == 0 && w->padding_high == 0 && wdil == 1 &&
+	    bdil == 1)
+		return (double)out_size * (double)w->size;
+	for (o = 0; o < out_size; o++)
+		for (k = 0; k < w->size; k++) {
+			int64_t p = o * stride - w->padding_low + k * wdil;
+
+			if (p >= 0 && p <= last && p % bdil == 0)
+				n++;
+		}
+	return n;
+}
+
+/*
+ * 2 x FMAs: input features per group x output features x batch per group
+ * x the valid kernel positions of each spatial dimension.
+ */
+static double
+conv_flops(const InstrProto *in, const ShapeProto *lhs, const ShapeProto *out)
+{
+	const Xla__ConvolutionDimensionNumbers *d =
+	    in->convolution_dimension_numbers;
+	int64_t fg = in->feature_group_count > 0 ? in->feature_group_count : 1;
+	int64_t bg = in->batch_group_count > 0 ? in->batch_group_count : 1;
+	double fma;
+	size_t i;
+
+	if (d == NULL || lhs == NULL || out == NULL)
+		return 0;
+	fma = (double)(dim(lhs, d->input_feature_dimension) / fg) *
+	    (double)dim(out, d->output_feature_dimension) *
+	    (double)(dim(lhs, d->input_batch_dimension) / bg);
+	for (i = 0; i < d->n_output_spatial_dimensions &&
+	    i < d->n_input_spatial_dimensions; i++) {
+		if (in->window != NULL && i < in->window->n_dimensions)
+			fma *= valid_positions(
+			    dim(lhs, d->input_spatial_dimensions[i]),
+			    dim(out, d->output_spatial_dimensions[i]),
+			    in->window->dimensions[i]);
+		else
+			fma *= (double)dim(out, d->output_spatial_dimensions[i]);
+	}
+	return 2 * fma;
+}
+
+/* The numbers of a JSON array of (quoted) integers after key, up to 8. */
+static size_t
+json_ints(const char *json, const char *key, int64_t *out, size_t max)
+{
+	const char *p = strstr(json, key);
+	size_t n = 0;
+
+	if (p == NULL || (p = strchr(p + strlen(key), '[')) == NULL)
+		return 0;
+	for (p++; *p != '\0' && *p != ']' && n < max; ) {
+		char *end;
+		long long v;
+
+		if (*p == '"' || *p == ',' || *p == ' ') {
+			p++;
+			continue;
+		}
+		v = strtoll(p, &end, 10);
+		if (end == p)
+			break;
+		out[n++] = v;
+		p = end;
+	}
+	return n;
+}
+
+static int
+is_gemm_call(const char *target)
+{
+	return strncmp(target, "__cublas$", 9) == 0 ||
+	    strncmp(target, "__hipblas$", 10) == 0;
+}
+
+static int
+is_dnn_conv_call(const char *target)
+{
+	return strncmp(target, "__cudnn$conv", 12) == 0 ||
+	    strncmp(target, "__miopen$conv", 13) == 0;
+}
+
+/* FLOPs of one instruction; fused computations as the fusion's. */
+static double
+instr_flops(const struct hlo_cost_env *env, const InstrProto *in, int depth)
+{
+	const ShapeProto *s = in->shape, *a;
+	const Xla__DotDimensionNumbers *dd = in->dot_dimension_numbers;
+
+	if (is(in, "fusion")) {
+		double flops, read;
+
+		fusion_cost(env, in, depth + 1, &flops, &read);
+		return flops;
+	}
+	if (in_list(in->opcode, elementwise_opcodes))
+		return elementwise_flops(in->opcode,
+		    s != NULL ? s->element_type : 0) * elements(s);
+	if (is(in, "dot"))
+		return dd != NULL ? dot_flops(operand_shape(env, in, 0), s,
+		    dd->lhs_contracting_dimensions,
+		    dd->n_lhs_contracting_dimensions) : 0;
+	if (is(in, "convolution"))
+		return conv_flops(in, operand_shape(env, in, 0), s);
+	if (is(in, "reduce")) {
+		/* Each reduced element but one per output goes through it. */
+		a = operand_shape(env, in, 0);
+		return (elements(a) - elements(result_array(s))) *
+		    applied_flops(env, in, depth);
+	}
+	if (is(in, "reduce-window") && in->window != NULL) {
+		double w = 1;
+		size_t i;
+
+		for (i = 0; i < in->window->n_dimensions; i++)
+			w *= (double)in->window->dimensions[i]->size;
+		return elements(result_array(s)) * (w - 1) *
+		    applied_flops(env, in, depth);
+	}
+	if (is(in, "concatenate"))
+		return 6 * elements(s);	/* a compare and a branch each */
+	return 0;
+}
+
+/* Plain computations (a reducer): each instruction once. */
+static double
+comp_flops(const struct hlo_cost_env *env, int64_t comp_id, int depth)
+{
+	const CompProto *c;
+	double f = 0;
+	size_t i;
+
+	if (depth > MAX_FUSION_DEPTH || (c = env->comp(env->ctx, comp_id)) ==
+	    NULL)
+		return 0;
+	for (i = 0; i < c->n_instructions; i++)
+		f += instr_flops(env, c->instructions[i], depth);
+	return f;
+}
+
+/* The share of operand i's elements an instruction reads. */
+static double
+operand_utilization(const struct hlo_cost_env *env, const InstrProto *in,
+    size_t i)
+{
+	double n = elements(operand_shape(env, in, i));
+
+	if (n > 0 && i == 0 && (is(in, "gather") || is(in, "slice") ||
+	    is(in, "dynamic-slice")))
+		return elements(in->shape) / n;
+	return 1;
+}
+
+/*
+ * A fusion as XLA's GPU cost analysis sees it: going from the root to
+ * the parameters, an instruction is emitted once for each "root" that
+ * uses it elementwise (the fusion's root, and each operand of an
+ * instruction that is not elementwise, weighed by the share of it read),
+ * its FLOPs counted that many times; a parameter is read that share of
+ * its bytes, at most once.
+ */
+struct fused {
+	const InstrProto **ins;
+	size_t		 n;
+	double		*util;		/* per instruction */
+	double		*root_util;	/* as a root */
+	uint32_t	**roots;	/* the roots using each, as indexes */
+	size_t		*nroots;
+};
+
+static int64_t
+fused_index(const struct fused *f, int64_t id)
+{
+	size_t i;
+
+	for (i = f->n; i-- > 0; )
+		if (f->ins[i]->id == id)
+			return (int64_t)i;
+	return -1;
+}
+
+static void
+add_root(struct fused *f, size_t to, uint32_t r)
+{
+	size_t i;
+
+	for (i = 0; i < f->nroots[to]; i++)
+		if (f->roots[to][i] == r)
+			return;
+	f->roots[to] = xreallocarray(f->roots[to], f->nroots[to] + 1,
+	    sizeof **f->roots);
+	f->roots[to][f->nroots[to]++] = r;
+}
+
+static int
+passes_roots(const InstrProto *in)
+{
+	return in_list(in->opcode, elementwise_opcodes) || is(in, "copy") ||
+	    is(in, "tuple") || is(in, "get-tuple-element");
+}
+
+static void
+fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
+    int depth, double *flops, double *read)
+{
+	const CompProto *c = fusion->n_called_computation_ids > 0 ?
+	    env->comp(env->ctx, fusion->called_computation_ids[0]) : NULL;
+	struct fused f;
+	size_t i, j, k, root;
+
+	*flops = *read = 0;
+	if (c == NULL || c->n_instructions == 0 || depth > MAX_FUSION_DEPTH)
+		return;
+	f.n = c->n_instructions;
+	f.ins = (const InstrProto **)c->instructions;
+	f.util = xcalloc(f.n, sizeof *f.util);
+	f.root_util = xcalloc(f.n, sizeof *f.root_util);
+	f.roots = xcalloc(f.n, sizeof *f.roots);
+	f.nroots = xcalloc(f.n, sizeof *f.nroots);
+	root = f.n - 1;
+	for (i = 0; i < f.n; i++)
+		if (f.ins[i]->id == c->root_id)
+			root = i;
+	f.root_util[root] = 1;
+	add_root(&f, root, (uint32_t)root);
+	/* Instructions come in post order: users before their operands. */
+	for (k = f.n; k-- > 0; ) {
+		const InstrProto *in = f.ins[k];
+
+		for (j = 0; j < f.nroots[k]; j++)
+			f.util[k] += f.root_util[f.roots[k][j]];
+		*flops += f.util[k] * instr_flops(env, in, depth);
+		for (j = 0; j < in->n_operand_ids; j++) {
+			int64_t o = fused_index(&f, in->operand_ids[j]);
+			double u, n;
+
+			if (o < 0 || (size_t)o >= k)
+				continue;	/* not post order: skipped */
+			if (passes_roots(in)) {
+				for (i = 0; i < f.nroots[k]; i++)
+					add_root(&f, (size_t)o, f.roots[k][i]);
+				continue;
+			}
+			add_root(&f, (size_t)o, (uint32_t)o);
+			u = f.util[k] * operand_utilization(env, in, j);
+			/* Whole elements: a part read reads them all. */
+			n = elements(f.ins[o]->shape);
+			f.root_util[o] += n > 0 ? ceil(u * n) / n : 0;
+		}
+	}
+	for (k = 0; k < f.n; k++) {
+		if (is(f.ins[k], "parameter"))
+			*read += shape_bytes(f.ins[k]->shape) *
+			    (f.util[k] < 1 ? f.util[k] : 1);
+		free(f.roots[k]);
+	}
+	free(f.util);
+	free(f.root_util);
+	free(f.roots);
+	free(f.nroots);
+}
+
+static double
+operands_bytes(const struct hlo_cost_env *env, const InstrProto *in)
+{
+	double b = 0;
+	size_t i;
+
+	for (i = 0; i < in->n_operand_ids; i++)
+		b += shape_bytes(operand_shape(env, in, i));
+	return b;
+}
+
+int
+hlo_cost_of(const struct hlo_cost_env *env, const InstrProto *in,
+    struct hlo_cost *out)
+{
+	const char *t = in->custom_call_target;
+
+	if (in->shape == NULL)
+		return -1;
+	out->bytes = operands_bytes(env, in) + shape_bytes(in->shape);
+	if (is(in, "fusion")) {
+		double read;
+
+		fusion_cost(env, in, 0, &out->flops, &read);
+		out->bytes = read + shape_bytes(in->shape);
+		return 0;
+	}
+	if (!is(in, "custom-call")) {
+		out->flops = instr_flops(env, in, 0);
+		return 0;
+	}
+	if (is_gemm_call(t)) {
+		int64_t k[8];
+		size_t n = json_ints(in->backend_config,
+		    "\"lhs_contracting_dimensions\"", k, 8);
+
+		out->flops = dot_flops(operand_shape(env, in, 0),
+		    result_array(in->shape), k, n);
+	} else if (is_dnn_conv_call(t))
+		out->flops = conv_flops(in, operand_shape(env, in, 0),
+		    result_array(in->shape));
+	else
+		return -1;
+	/* The scratch buffer of the result's tuple is not data. */
+	out->bytes = operands_bytes(env, in) +
+	    shape_bytes(result_array(in->shape));
+	return 0;
+}
