@@ -59,12 +59,33 @@ static const struct out_col columns[] = {
 	{ "gflops_per_s", COL_RATE, "GFLOP/s" },
 	{ "gbps", COL_RATE, "GB/s" },
 	{ "source", COL_STR, NULL },
+	{ "flops", COL_INT, "FLOP" },
+	{ "bytes_accessed", COL_INT, "bytes" },
+	{ "intensity", COL_RATE, "FLOP/B" },
 };
+
+/* The cost columns: totals over the row's runs, FLOP per byte. */
+static void
+add_cost(struct output *o, const struct op_row *row)
+{
+	if (row->has_flops)
+		output_int(o, row->flops);
+	else
+		output_null(o);
+	if (row->has_bytes)
+		output_int(o, row->bytes);
+	else
+		output_null(o);
+	if (row->has_flops && row->has_bytes && row->bytes > 0)
+		output_double(o, (double)row->flops / (double)row->bytes);
+	else
+		output_null(o);
+}
 
 /* The title lines: what was ranked, over which devices. */
 static void
 add_titles(struct report *r, struct output *o, enum op_by by,
-    enum op_group group)
+    enum op_group group, int any_cost)
 {
 	sqlite3_stmt *st;
 	char *sql, *line;
@@ -106,6 +127,9 @@ add_titles(struct report *r, struct output *o, enum op_by by,
 	if (report_has_json(r))
 		output_title(o, "Read from trace JSON, which has no FLOP or "
 		    "byte counts: GFLOP/s and GB/s are empty for it.");
+	else if (!any_cost)
+		output_title(o, "FLOPs unknown: no cost stats and no HLO in "
+		    "the profile; the cost columns are empty.");
 }
 
 /*
@@ -352,7 +376,7 @@ top_run(int argc, char **argv)
 	size_t nrows, i, k;
 	long limit = 20;
 	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status = EXIT_OK;
-	int scopes = 0, tree = 0;
+	int scopes = 0, tree = 0, any_cost = 0;
 	double total_self = 0, cum = 0;
 	char *unattributed;
 
@@ -410,14 +434,16 @@ top_run(int argc, char **argv)
 	unattributed = note_unattributed(rows, nrows);
 	op_rows_group(&rows, &nrows, group);
 	op_rows_sort(rows, nrows, by);
-	for (i = 0; i < nrows; i++)
+	for (i = 0; i < nrows; i++) {
 		total_self += (double)rows[i].self_ps;
+		any_cost |= rows[i].has_flops | rows[i].has_bytes;
+	}
 	if (nrows == 0)
 		jp_warnx("no ops in the selection");
 
 	o = output_new(r.format, stdout, columns,
 	    sizeof columns / sizeof columns[0]);
-	add_titles(&r, o, by, group);
+	add_titles(&r, o, by, group, any_cost || nrows == 0);
 	k = limit == 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
 	for (i = 0; i < k; i++) {
 		struct op_row *row = &rows[i];
@@ -452,6 +478,7 @@ top_run(int argc, char **argv)
 		else
 			output_null(o);
 		output_str(o, row->source);
+		add_cost(o, row);
 		output_end_row(o);
 	}
 	op_rows_free(rows, nrows);
