@@ -48,6 +48,7 @@ CLI_TESTS += tests/cli/t0440-view.sh
 CLI_TESTS += tests/cli/t0600-fuzz-replay.sh
 CLI_TESTS += tests/cli/t0610-hostile-input.sh
 CLI_TESTS += tests/cli/t0620-top-hlo-h200.sh
+CLI_TESTS += tests/cli/t0625-top-cost-h200.sh
 CLI_TESTS += tests/cli/t0900-layering.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0640-archive-many-entries.sh
