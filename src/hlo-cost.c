@@ -133,7 +133,8 @@ elementwise_flops(const char *opcode, int32_t type)
 		double		 f32;
 	} profile[] = {
 		{ "exponential", 86 }, { "tanh", 190 }, { "sqrt", 75 },
-		{ "rsqrt", 75 }, { "power", 925 },
+		{ "rsqrt", 75 }, { "power", 925 }, { "sine", 662 },
+		{ "cosine", 662 }, { "log", 1429 },
 	};
 	size_t i;
 
@@ -353,21 +354,83 @@ operand_utilization(const struct hlo_cost_env *env, const InstrProto *in,
 struct fused {
 	const InstrProto **ins;
 	size_t		 n;
+	int64_t		*ids;		/* sorted, for index_of() */
+	uint32_t	*at;		/* instruction index, by ids' order */
+	uint32_t	*order;		/* users before their operands */
 	double		*util;		/* per instruction */
 	double		*root_util;	/* as a root */
 	uint32_t	**roots;	/* the roots using each, as indexes */
 	size_t		*nroots;
 };
 
-static int64_t
-fused_index(const struct fused *f, int64_t id)
-{
-	size_t i;
+static const int64_t *sort_ids;
 
-	for (i = f->n; i-- > 0; )
-		if (f->ins[i]->id == id)
-			return (int64_t)i;
-	return -1;
+static int
+cmp_at(const void *a, const void *b)
+{
+	int64_t x = sort_ids[*(const uint32_t *)a];
+	int64_t y = sort_ids[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* The index of instruction id in the fused computation, or -1. */
+static int64_t
+index_of(const struct fused *f, int64_t id)
+{
+	size_t lo = 0, hi = f->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->ids[f->at[mid]] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->n && f->ids[f->at[lo]] == id ? (int64_t)f->at[lo] : -1;
+}
+
+/*
+ * f->order: the instructions the root reaches, each after all its users
+ * (a reversed post order, by an explicit stack: fusions can be deep).
+ */
+static size_t
+order_from(struct fused *f, size_t root)
+{
+	uint32_t *stack = xcalloc(f->n, sizeof *stack);
+	size_t *next = xcalloc(f->n, sizeof *next);
+	uint8_t *seen = xcalloc(f->n, 1);
+	size_t sp = 0, n = 0;
+
+	stack[sp++] = (uint32_t)root;
+	seen[root] = 1;
+	while (sp > 0) {
+		uint32_t k = stack[sp - 1];
+		const InstrProto *in = f->ins[k];
+
+		if (next[k] < in->n_operand_ids) {
+			int64_t o = index_of(f, in->operand_ids[next[k]++]);
+
+			if (o >= 0 && !seen[o]) {
+				seen[o] = 1;
+				stack[sp++] = (uint32_t)o;
+			}
+			continue;
+		}
+		f->order[n++] = k;	/* post order, reversed below */
+		sp--;
+	}
+	for (sp = 0; sp < n / 2; sp++) {
+		uint32_t t = f->order[sp];
+
+		f->order[sp] = f->order[n - 1 - sp];
+		f->order[n - 1 - sp] = t;
+	}
+	free(stack);
+	free(next);
+	free(seen);
+	return n;
 }
 
 static void
@@ -397,36 +460,44 @@ fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
 	const CompProto *c = fusion->n_called_computation_ids > 0 ?
 	    env->comp(env->ctx, fusion->called_computation_ids[0]) : NULL;
 	struct fused f;
-	size_t i, j, k, root;
+	size_t i, j, k, t, root, n;
 
 	*flops = *read = 0;
 	if (c == NULL || c->n_instructions == 0 || depth > MAX_FUSION_DEPTH)
 		return;
 	f.n = c->n_instructions;
 	f.ins = (const InstrProto **)c->instructions;
+	f.ids = xcalloc(f.n, sizeof *f.ids);
+	f.at = xcalloc(f.n, sizeof *f.at);
+	f.order = xcalloc(f.n, sizeof *f.order);
 	f.util = xcalloc(f.n, sizeof *f.util);
 	f.root_util = xcalloc(f.n, sizeof *f.root_util);
 	f.roots = xcalloc(f.n, sizeof *f.roots);
 	f.nroots = xcalloc(f.n, sizeof *f.nroots);
 	root = f.n - 1;
-	for (i = 0; i < f.n; i++)
+	for (i = 0; i < f.n; i++) {
+		f.ids[i] = f.ins[i]->id;
+		f.at[i] = (uint32_t)i;
 		if (f.ins[i]->id == c->root_id)
 			root = i;
+	}
+	sort_ids = f.ids;
+	qsort(f.at, f.n, sizeof *f.at, cmp_at);
+	n = order_from(&f, root);
 	f.root_util[root] = 1;
 	add_root(&f, root, (uint32_t)root);
-	/* Instructions come in post order: users before their operands. */
-	for (k = f.n; k-- > 0; ) {
-		const InstrProto *in = f.ins[k];
+	for (t = 0; t < n; t++) {
+		const InstrProto *in = f.ins[k = f.order[t]];
 
 		for (j = 0; j < f.nroots[k]; j++)
 			f.util[k] += f.root_util[f.roots[k][j]];
 		*flops += f.util[k] * instr_flops(env, in, depth);
 		for (j = 0; j < in->n_operand_ids; j++) {
-			int64_t o = fused_index(&f, in->operand_ids[j]);
-			double u, n;
+			int64_t o = index_of(&f, in->operand_ids[j]);
+			double u, ne;
 
-			if (o < 0 || (size_t)o >= k)
-				continue;	/* not post order: skipped */
+			if (o < 0)
+				continue;
 			if (passes_roots(in)) {
 				for (i = 0; i < f.nroots[k]; i++)
 					add_root(&f, (size_t)o, f.roots[k][i]);
@@ -435,8 +506,8 @@ fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
 			add_root(&f, (size_t)o, (uint32_t)o);
 			u = f.util[k] * operand_utilization(env, in, j);
 			/* Whole elements: a part read reads them all. */
-			n = elements(f.ins[o]->shape);
-			f.root_util[o] += n > 0 ? ceil(u * n) / n : 0;
+			ne = elements(f.ins[o]->shape);
+			f.root_util[o] += ne > 0 ? ceil(u * ne) / ne : 0;
 		}
 	}
 	for (k = 0; k < f.n; k++) {
@@ -445,6 +516,9 @@ fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
 			    (f.util[k] < 1 ? f.util[k] : 1);
 		free(f.roots[k]);
 	}
+	free(f.ids);
+	free(f.at);
+	free(f.order);
 	free(f.util);
 	free(f.root_util);
 	free(f.roots);
