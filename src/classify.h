@@ -197,6 +197,8 @@ struct plane_summary {
 	size_t		 nhost_events;
 	struct scope_agg *scopes;
 	size_t		 nscopes;
+	/* Peak GFLOP/s and GB/s from the plane's stats; 0 when unknown. */
+	double		 peak_gflops, peak_gbps;
 };
 
 struct file_summary {

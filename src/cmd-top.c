@@ -62,12 +62,52 @@ static const struct out_col columns[] = {
 	{ "flops", COL_INT, "FLOP" },
 	{ "bytes_accessed", COL_INT, "bytes" },
 	{ "intensity", COL_RATE, "FLOP/B" },
+	{ "bound", COL_STR, NULL },
+	{ "roofline_pct", COL_PCT, "roof%" },
 };
 
-/* The cost columns: totals over the row's runs, FLOP per byte. */
-static void
-add_cost(struct output *o, const struct op_row *row)
+/* The peaks the roofline is drawn with; gflops 0 when none is known. */
+struct roof {
+	double		 gflops, gbps;
+};
+
+/*
+ * The device peaks of the selected planes, when they all have the same
+ * (a roofline for one kind of device); else none.
+ */
+static struct roof
+roof_of(struct report *r)
 {
+	struct roof roof = { 0, 0 };
+	sqlite3_stmt *st;
+	int n = 0;
+
+	st = report_prepare(r, "SELECT DISTINCT p.peak_gflops, p.peak_gbps "
+	    "FROM planes p JOIN files f ON f.id = p.file_id "
+	    "JOIN selected s ON s.file_id = f.id "
+	    "WHERE p.peak_gflops > 0 AND p.peak_gbps > 0", "");
+	while (sqlite3_step(st) == SQLITE_ROW && n++ == 0) {
+		roof.gflops = sqlite3_column_double(st, 0);
+		roof.gbps = sqlite3_column_double(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (n != 1)
+		roof.gflops = roof.gbps = 0;
+	return roof;
+}
+
+/*
+ * The cost columns: totals over the row's runs, FLOP per byte, and where
+ * the device's peaks are known, which roof bounds the row (its intensity
+ * against the ridge point, peak FLOP/s over peak bytes/s) and its rate as
+ * a share of that roof at its intensity.
+ */
+static void
+add_cost(struct output *o, const struct op_row *row, struct roof roof)
+{
+	double in = row->has_flops && row->has_bytes && row->bytes > 0 ?
+	    (double)row->flops / (double)row->bytes : -1;
+
 	if (row->has_flops)
 		output_int(o, row->flops);
 	else
@@ -76,10 +116,23 @@ add_cost(struct output *o, const struct op_row *row)
 		output_int(o, row->bytes);
 	else
 		output_null(o);
-	if (row->has_flops && row->has_bytes && row->bytes > 0)
-		output_double(o, (double)row->flops / (double)row->bytes);
+	if (in >= 0)
+		output_double(o, in);
 	else
 		output_null(o);
+	if (in >= 0 && roof.gflops > 0 && row->flops > 0 &&
+	    rate_meaningful((double)row->total_ps, (double)row->count)) {
+		double ridge = roof.gflops / roof.gbps;
+		double top = in >= ridge ? roof.gflops : in * roof.gbps;
+
+		output_str(o, in >= ridge ? "compute" : "memory");
+		/* FLOP per ps * 1e3 = GFLOP/s */
+		output_double(o, 100.0 * (double)row->flops /
+		    (double)row->total_ps * 1e3 / top);
+	} else {
+		output_null(o);
+		output_null(o);
+	}
 }
 
 /* The title lines: what was ranked, over which devices. */
@@ -378,6 +431,7 @@ top_run(int argc, char **argv)
 	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status = EXIT_OK;
 	int scopes = 0, tree = 0, any_cost = 0;
 	double total_self = 0, cum = 0;
+	struct roof roof;
 	char *unattributed;
 
 	report_init(&r, "top");
@@ -431,6 +485,7 @@ top_run(int argc, char **argv)
 	}
 
 	op_rows_query(&r, group == GROUP_KERNEL, &rows, &nrows);
+	roof = roof_of(&r);
 	unattributed = note_unattributed(rows, nrows);
 	op_rows_group(&rows, &nrows, group);
 	op_rows_sort(rows, nrows, by);
@@ -478,7 +533,7 @@ top_run(int argc, char **argv)
 		else
 			output_null(o);
 		output_str(o, row->source);
-		add_cost(o, row);
+		add_cost(o, row, roof);
 		output_end_row(o);
 	}
 	op_rows_free(rows, nrows);

@@ -19,7 +19,8 @@ static const char *const schema[] = {
 	"CREATE TABLE planes("
 	    "id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, "
 	    "plane_id INTEGER, name TEXT NOT NULL, kind TEXT NOT NULL, "
-	    "lines INTEGER, events INTEGER, start_ps INTEGER, end_ps INTEGER)",
+	    "lines INTEGER, events INTEGER, start_ps INTEGER, end_ps INTEGER, "
+	    "peak_gflops REAL, peak_gbps REAL)",
 	"CREATE TABLE ops("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, module TEXT NOT NULL, category TEXT NOT NULL, "

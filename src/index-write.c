@@ -172,8 +172,8 @@ writers_prepare(struct index *ix, struct writers *w,
     const struct file_summary *fs)
 {
 	w->plane = index_cached(ix, "INSERT INTO planes(file_id, plane_id, "
-	    "name, kind, lines, events, start_ps, end_ps) "
-	    "VALUES (?,?,?,?,?,?,?,?)");
+	    "name, kind, lines, events, start_ps, end_ps, peak_gflops, "
+	    "peak_gbps) VALUES (?,?,?,?,?,?,?,?,?,?)");
 	w->compile = index_cached(ix, "INSERT INTO compiles(file_id, plane, "
 	    "line, name, function, start_ps, dur_ps, autotune_ps) "
 	    "VALUES (?,?,?,?,?,?,?,?)");
@@ -490,6 +490,10 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 	if (p->nevents > 0) {
 		sqlite3_bind_int64(w->plane, 7, p->start_ps);
 		sqlite3_bind_int64(w->plane, 8, p->end_ps);
+	}
+	if (p->peak_gflops > 0) {
+		sqlite3_bind_double(w->plane, 9, p->peak_gflops);
+		sqlite3_bind_double(w->plane, 10, p->peak_gbps);
 	}
 	if (index_step(ix, w->plane, cause) == -1)
 		return -1;

@@ -17,7 +17,7 @@
 
 #include "discover.h"
 
-#define INDEX_SCHEMA_VERSION	11
+#define INDEX_SCHEMA_VERSION	12
 
 struct index;
 
