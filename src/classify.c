@@ -367,6 +367,40 @@ add_kernel_busy(struct classify *c, enum busy_class k, int64_t start,
 		ivals_add(&c->busy_kernels[k], start, end);
 }
 
+/* The kernel_details stat of the event, as a string id ("" if none). */
+static uint32_t
+kernel_details(struct classify *c)
+{
+	struct pf_bytes v;
+
+	if (!pf_stat_str(event_stat(c, PF_KEY_KERNEL_DETAILS), &v))
+		return intern_str(c, "");
+	return intern(c, v.ptr, v.len);
+}
+
+/* "file:line" of the instruction a kernel runs, as a string id, or NO_ID. */
+static uint32_t
+kernel_source(struct classify *c, const struct hlo_instr *in)
+{
+	char *src;
+	uint32_t id;
+
+	if (in == NULL || in->source_file[0] == '\0')
+		return NO_ID;
+	src = xasprintf("%s:%ld", in->source_file, (long)in->source_line);
+	id = intern_str(c, src);
+	free(src);
+	return id;
+}
+
+static int
+same_kernel(const struct kernel_agg *k, uint32_t name, uint32_t details,
+    uint32_t op, uint32_t framework)
+{
+	return k->name == name && k->details == details && k->op == op &&
+	    k->framework_op == framework;
+}
+
 static void
 on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
@@ -375,7 +409,8 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	struct pf_bytes hlo_op, op = { "", 0 };
 	int has_op = pf_stat_str(op_stat, &hlo_op);
 	struct kernel_agg *k = NULL;
-	uint32_t kname, op_id = NO_ID, category;
+	uint32_t kname, op_id = NO_ID, category = NO_ID, details, module = NO_ID;
+	uint32_t source = NO_ID, framework = NO_ID;
 	size_t i;
 
 	if (!has_op && event_stat(c, PF_KEY_KERNEL_DETAILS) == NULL)
@@ -407,6 +442,10 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		    start + dur);
 		count_kernel(c, &key, category, kname, start, dur, in,
 		    parent);
+		module = key.module;
+		source = kernel_source(c, in);
+		if (in != NULL && in->op_name[0] != '\0')
+			framework = intern_str(c, in->op_name);
 	}
 	else {
 		/* A kernel outside XLA: NCCL collectives, library calls. */
@@ -417,12 +456,18 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		    BUSY_COMPUTE, start, start + dur);
 		other_kernel_op(c, ev, start, dur);
 	}
-	/* Kernels per name, found through the metadata they share. */
+	/*
+	 * Kernels per name, launch configuration and op, found through the
+	 * metadata they share.
+	 */
+	details = kernel_details(c);
 	i = c->meta_kernel[ev->meta_index];
-	if (i != 0 && c->plane->kernels[i - 1].name == kname)
+	if (i != 0 && same_kernel(&c->plane->kernels[i - 1], kname, details,
+	    op_id, framework))
 		k = &c->plane->kernels[i - 1];
 	for (i = 0; k == NULL && i < c->plane->nkernels; i++)
-		if (c->plane->kernels[i].name == kname)
+		if (same_kernel(&c->plane->kernels[i], kname, details, op_id,
+		    framework))
 			k = &c->plane->kernels[i];
 	if (k == NULL) {
 		c->plane->kernels = xreallocarray(c->plane->kernels,
@@ -431,6 +476,11 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		memset(k, 0, sizeof *k);
 		k->name = kname;
 		k->op = op_id;
+		k->details = details;
+		k->module = module;
+		k->category = category;
+		k->source = source;
+		k->framework_op = framework;
 	}
 	c->meta_kernel[ev->meta_index] = (size_t)(k - c->plane->kernels) + 1;
 	if (k->count == 0 || dur < k->min_ps)
@@ -1423,6 +1473,15 @@ file_summary_absorb(struct file_summary *dst, struct file_summary *src)
 		}
 		for (j = 0; j < p->nkernels; j++) {
 			p->kernels[j].name = map[p->kernels[j].name];
+			p->kernels[j].details = map[p->kernels[j].details];
+			p->kernels[j].module = remap(map,
+			    p->kernels[j].module);
+			p->kernels[j].category = remap(map,
+			    p->kernels[j].category);
+			p->kernels[j].source = remap(map,
+			    p->kernels[j].source);
+			p->kernels[j].framework_op = remap(map,
+			    p->kernels[j].framework_op);
 			p->kernels[j].op = remap(map, p->kernels[j].op);
 		}
 		for (j = 0; j < p->nmodules; j++)

@@ -55,6 +55,11 @@ struct op_agg {
 
 struct kernel_agg {
 	uint32_t	name, op;
+	/*
+	 * kernel_details, the op's module, category, "file:line" and
+	 * framework op ("" or NO_ID when unknown)
+	 */
+	uint32_t	details, module, category, source, framework_op;
 	uint64_t	count;
 	int64_t		total_ps, min_ps, max_ps;
 };

@@ -10,6 +10,7 @@
 #include "classify.h"
 #include "cmd.h"
 #include "err.h"
+#include "kernel-stats.h"
 #include "output.h"
 #include "report.h"
 #include "strmap.h"
@@ -43,27 +44,43 @@ const struct cmd cmd_top = {
 	.run = top_run,
 };
 
-static const struct out_col columns[] = {
-	{ "rank", COL_INT, "#" },
-	{ "name", COL_STR, NULL },
-	{ "module", COL_STR, NULL },
-	{ "category", COL_STR, NULL },
-	{ "count", COL_INT, NULL },
-	{ "total_us", COL_PS, "total" },
-	{ "self_us", COL_PS, "self" },
-	{ "avg_us", COL_PS, "avg" },
-	{ "min_us", COL_PS, "min" },
-	{ "max_us", COL_PS, "max" },
-	{ "percent", COL_PCT, "%" },
-	{ "cum_percent", COL_PCT, "cum%" },
-	{ "gflops_per_s", COL_RATE, "GFLOP/s" },
-	{ "gbps", COL_RATE, "GB/s" },
-	{ "source", COL_STR, NULL },
-	{ "flops", COL_INT, "FLOP" },
-	{ "bytes_accessed", COL_INT, "bytes" },
-	{ "intensity", COL_RATE, "FLOP/B" },
-	{ "bound", COL_STR, NULL },
+/* The columns of every grouping; kernels have more (kernel_columns). */
+#define TOP_COLUMNS \
+	{ "rank", COL_INT, "#" }, \
+	{ "name", COL_STR, NULL }, \
+	{ "module", COL_STR, NULL }, \
+	{ "category", COL_STR, NULL }, \
+	{ "count", COL_INT, NULL }, \
+	{ "total_us", COL_PS, "total" }, \
+	{ "self_us", COL_PS, "self" }, \
+	{ "avg_us", COL_PS, "avg" }, \
+	{ "min_us", COL_PS, "min" }, \
+	{ "max_us", COL_PS, "max" }, \
+	{ "percent", COL_PCT, "%" }, \
+	{ "cum_percent", COL_PCT, "cum%" }, \
+	{ "gflops_per_s", COL_RATE, "GFLOP/s" }, \
+	{ "gbps", COL_RATE, "GB/s" }, \
+	{ "source", COL_STR, NULL }, \
+	{ "flops", COL_INT, "FLOP" }, \
+	{ "bytes_accessed", COL_INT, "bytes" }, \
+	{ "intensity", COL_RATE, "FLOP/B" }, \
+	{ "bound", COL_STR, NULL }, \
 	{ "roofline_pct", COL_PCT, "roof%" },
+
+static const struct out_col columns[] = {
+	TOP_COLUMNS
+};
+
+static const struct out_col kernel_columns[] = {
+	TOP_COLUMNS
+	{ "op", COL_STR, NULL },
+	{ "framework_op", COL_STR, NULL },
+	{ "registers_per_thread", COL_INT, "regs" },
+	{ "shared_mem_bytes", COL_INT, "shmem" },
+	{ "block", COL_STR, NULL },
+	{ "grid", COL_STR, NULL },
+	{ "occupancy_pct", COL_PCT, "occ%" },
+	{ "tensor_core", COL_STR, "TC" },
 };
 
 /* The peaks the roofline is drawn with; gflops 0 when none is known. */
@@ -133,6 +150,39 @@ add_cost(struct output *o, const struct op_row *row, struct roof roof)
 		output_null(o);
 		output_null(o);
 	}
+}
+
+/*
+ * A kernel's columns: the HLO op it runs, its launch configuration from its
+ * kernel_details (empty without), and whether it uses the tensor cores.
+ */
+static void
+add_kernel(struct output *o, const struct op_row *row)
+{
+	struct kernel_launch kl;
+	char dims[2][3 * 24];
+	int i;
+
+	output_str(o, row->hlo_op != NULL ? row->hlo_op : "");
+	output_str(o, row->framework_op);
+	if (row->details == NULL || row->details[0] == '\0') {
+		for (i = 0; i < 5; i++)
+			output_null(o);
+	} else {
+		kernel_launch_parse(row->details, &kl);
+		output_int(o, kl.regs);
+		output_int(o, kl.shared);
+		snprintf(dims[0], sizeof dims[0], "%lld,%lld,%lld",
+		    (long long)kl.block[0], (long long)kl.block[1],
+		    (long long)kl.block[2]);
+		snprintf(dims[1], sizeof dims[1], "%lld,%lld,%lld",
+		    (long long)kl.grid[0], (long long)kl.grid[1],
+		    (long long)kl.grid[2]);
+		output_str(o, dims[0]);
+		output_str(o, dims[1]);
+		output_double(o, kl.occ_pct);
+	}
+	output_str(o, kernel_uses_tensor_core(row->name) ? "yes" : "no");
 }
 
 /* The title lines: what was ranked, over which devices. */
@@ -496,8 +546,12 @@ top_run(int argc, char **argv)
 	if (nrows == 0)
 		jp_warnx("no ops in the selection");
 
-	o = output_new(r.format, stdout, columns,
-	    sizeof columns / sizeof columns[0]);
+	if (group == GROUP_KERNEL)
+		o = output_new(r.format, stdout, kernel_columns,
+		    sizeof kernel_columns / sizeof kernel_columns[0]);
+	else
+		o = output_new(r.format, stdout, columns,
+		    sizeof columns / sizeof columns[0]);
 	add_titles(&r, o, by, group, any_cost || nrows == 0);
 	k = limit == 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
 	for (i = 0; i < k; i++) {
@@ -534,6 +588,8 @@ top_run(int argc, char **argv)
 			output_null(o);
 		output_str(o, row->source);
 		add_cost(o, row, roof);
+		if (group == GROUP_KERNEL)
+			add_kernel(o, row);
 		output_end_row(o);
 	}
 	op_rows_free(rows, nrows);

@@ -32,7 +32,8 @@ static const char *const schema[] = {
 	"CREATE TABLE kernels("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, op TEXT, count INTEGER, total_ps INTEGER, "
-	    "min_ps INTEGER, max_ps INTEGER)",
+	    "min_ps INTEGER, max_ps INTEGER, details TEXT, module TEXT, "
+	    "category TEXT, source TEXT, framework_op TEXT)",
 	"CREATE TABLE modules("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, program_id INTEGER, count INTEGER, "
@@ -93,7 +94,8 @@ static const char *const schema[] = {
 	    "module TEXT NOT NULL, category TEXT, count INTEGER, "
 	    "total_ps INTEGER, self_ps INTEGER, min_ps INTEGER, "
 	    "max_ps INTEGER, flops INTEGER, bytes_accessed INTEGER, "
-	    "framework_op TEXT, source TEXT, source_function TEXT)",
+	    "framework_op TEXT, source TEXT, source_function TEXT, "
+	    "details TEXT, hlo_op TEXT)",
 	"CREATE TABLE stale_runs(run TEXT PRIMARY KEY)",
 	"CREATE TABLE packed_rows("
 	    "file_id INTEGER NOT NULL, tbl TEXT NOT NULL, rows INTEGER, "

@@ -180,7 +180,7 @@ writers_prepare(struct index *ix, struct writers *w,
 	w->phase = index_cached(ix, "INSERT INTO compile_phases VALUES "
 	    "(?,?,?,?,?)");
 	w->op = index_rows_new(ix, "ops", 17);
-	w->kernel = index_rows_new(ix, "kernels", 8);
+	w->kernel = index_rows_new(ix, "kernels", 13);
 	w->module = index_rows_new(ix, "modules", 10);
 	w->step = index_rows_new(ix, "steps", 11);
 	w->exec = index_rows_new(ix, "executions", 9);
@@ -544,6 +544,15 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		index_rows_int(rows, 6, k->total_ps);
 		index_rows_int(rows, 7, k->min_ps);
 		index_rows_int(rows, 8, k->max_ps);
+		index_rows_text(rows, 9, s[k->details]);
+		if (k->module != UINT32_MAX)
+			index_rows_text(rows, 10, s[k->module]);
+		if (k->category != UINT32_MAX)
+			index_rows_text(rows, 11, s[k->category]);
+		if (k->source != UINT32_MAX)
+			index_rows_text(rows, 12, s[k->source]);
+		if (k->framework_op != UINT32_MAX)
+			index_rows_text(rows, 13, s[k->framework_op]);
 		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}

@@ -67,11 +67,12 @@ op_rows_columns(int kernels)
 {
 	/* Kernels have no self time of their own (self is total). */
 	return kernels ?
-	    "o.name, '', o.op, o.count, o.total_ps, o.total_ps, o.min_ps, "
-	    "o.max_ps, NULL, NULL, NULL, NULL, NULL" :
+	    "o.name, coalesce(o.module, ''), coalesce(o.category, o.op), "
+	    "o.count, o.total_ps, o.total_ps, o.min_ps, o.max_ps, NULL, NULL, "
+	    "coalesce(o.framework_op, ''), o.source, NULL, o.details, o.op" :
 	    "o.name, o.module, o.category, o.count, o.total_ps, o.self_ps, "
 	    "o.min_ps, o.max_ps, o.flops, o.bytes_accessed, o.framework_op, "
-	    "o.source, o.source_function";
+	    "o.source, o.source_function, NULL, NULL";
 }
 
 void
@@ -89,23 +90,43 @@ op_rows_fold(sqlite3_stmt *st, struct op_row **rows, size_t *n)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		const char *module = (const char *)sqlite3_column_text(st, 1);
+		const char *details = (const char *)sqlite3_column_text(st, 13);
+		const char *fw = (const char *)sqlite3_column_text(st, 10);
 		size_t nlen = strlen(name), mlen = strlen(module);
+		size_t dlen = details != NULL ? strlen(details) + 1 : 0;
+		size_t flen = details != NULL && fw != NULL ? strlen(fw) + 1 : 0;
 		uint32_t id;
 
-		/* The key "name\0module": names hold no NUL. */
-		if (keycap < nlen + mlen + 1) {
-			keycap = nlen + mlen + 1;
+		/*
+		 * The key "name\0module", kernels' "\0details\0framework op"
+		 * after it: names hold no NUL.
+		 */
+		if (keycap < nlen + mlen + 1 + dlen + flen) {
+			keycap = nlen + mlen + 1 + dlen + flen;
 			key = xreallocarray(key, keycap, 1);
 		}
 		memcpy(key, name, nlen);
 		key[nlen] = '\0';
 		memcpy(key + nlen + 1, module, mlen);
-		id = strmap_intern(&ops, key, nlen + mlen + 1);
+		if (details != NULL) {
+			key[nlen + 1 + mlen] = '\0';
+			memcpy(key + nlen + mlen + 2, details, dlen - 1);
+		}
+		if (flen > 0) {
+			key[nlen + mlen + dlen + 1] = '\0';
+			memcpy(key + nlen + mlen + dlen + 2, fw, flen - 1);
+		}
+		id = strmap_intern(&ops, key, nlen + mlen + 1 + dlen + flen);
 		if (id == *n) {
 			*rows = xgrow1(*rows, *n, sizeof **rows);
 			memset(&(*rows)[*n], 0, sizeof **rows);
 			(*rows)[*n].name = xstrdup(name);
 			(*rows)[*n].module = xstrdup(module);
+			if (details != NULL)
+				(*rows)[*n].details = xstrdup(details);
+			if (sqlite3_column_text(st, 14) != NULL)
+				(*rows)[*n].hlo_op = xstrdup((const char *)
+				    sqlite3_column_text(st, 14));
 			(*n)++;
 		}
 		fold_row(&(*rows)[id], st);
@@ -126,6 +147,8 @@ op_rows_free(struct op_row *rows, size_t n)
 		free(rows[i].framework_op);
 		free(rows[i].source);
 		free(rows[i].source_function);
+		free(rows[i].details);
+		free(rows[i].hlo_op);
 	}
 	free(rows);
 }

@@ -19,6 +19,8 @@ struct op_row {
 	char		*framework_op;	/* JAX op (HLO op_name, tf_op); "" */
 	char		*source;	/* "file:line" from the HLO; "" */
 	char		*source_function;	/* the function there; "" */
+	char		*details;	/* a kernel's kernel_details; NULL */
+	char		*hlo_op;	/* the HLO op a kernel runs; NULL */
 	int64_t		 count;
 	int64_t		 total_ps;	/* device time */
 	int64_t		 self_ps;
@@ -30,7 +32,8 @@ struct op_row {
 
 /*
  * The SELECT list ("o.name, ...") of the stored rows o of table ops, or
- * of kernels, in the columns op_rows_fold() reads.
+ * of kernels, in the columns op_rows_fold() reads.  Kernel rows differ
+ * by kernel_details and framework op too, as xprof's kernel stats do.
  */
 const char	*op_rows_columns(int kernels);
 /*

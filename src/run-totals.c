@@ -14,7 +14,7 @@ run_totals_columns(void)
 {
 	return "o.name, o.module, o.category, o.count, o.total_ps, "
 	    "o.self_ps, o.min_ps, o.max_ps, o.flops, o.bytes_accessed, "
-	    "o.framework_op, o.source, o.source_function";
+	    "o.framework_op, o.source, o.source_function, o.details, o.hlo_op";
 }
 
 int
@@ -38,7 +38,7 @@ static int
 store_rows(struct index *ix, const struct part *pt, const struct op_row *rows,
     size_t n, char **cause)
 {
-	struct index_rows *w = index_rows_new(ix, "run_totals", 17);
+	struct index_rows *w = index_rows_new(ix, "run_totals", 19);
 	size_t i;
 	int rc = 0;
 
@@ -66,6 +66,10 @@ store_rows(struct index *ix, const struct part *pt, const struct op_row *rows,
 		index_rows_text(w, 15, row->framework_op);
 		index_rows_text(w, 16, row->source);
 		index_rows_text(w, 17, row->source_function);
+		if (row->details != NULL)
+			index_rows_text(w, 18, row->details);
+		if (row->hlo_op != NULL)
+			index_rows_text(w, 19, row->hlo_op);
 		rc = index_rows_end(w, cause);
 	}
 	if (rc == 0)
