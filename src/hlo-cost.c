@@ -99,15 +99,7 @@ is(const InstrProto *in, const char *opcode)
 	return strcmp(in->opcode, opcode) == 0;
 }
 
-static int
-in_list(const char *s, const char *const *list)
-{
-	for (; *list != NULL; list++)
-		if (strcmp(s, *list) == 0)
-			return 1;
-	return 0;
-}
-
+/* Sorted, for bsearch() by is_elementwise(). */
 static const char *const elementwise_opcodes[] = {
 	"abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "clz",
 	"compare", "complex", "convert", "cosine", "divide", "erf",
@@ -116,8 +108,22 @@ static const char *const elementwise_opcodes[] = {
 	"negate", "not", "or", "popcnt", "power", "real", "reduce-precision",
 	"remainder", "round-nearest-afz", "round-nearest-even", "rsqrt",
 	"shift-left", "shift-right-arithmetic", "shift-right-logical", "sign",
-	"sine", "sqrt", "subtract", "tan", "tanh", "xor", NULL,
+	"sine", "sqrt", "subtract", "tan", "tanh", "xor",
 };
+
+static int
+cmp_opcode(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+static int
+is_elementwise(const InstrProto *in)
+{
+	return bsearch(in->opcode, elementwise_opcodes,
+	    sizeof elementwise_opcodes / sizeof elementwise_opcodes[0],
+	    sizeof elementwise_opcodes[0], cmp_opcode) != NULL;
+}
 
 /*
  * FLOPs per element of an elementwise op on the GPU: the clock cycles of
@@ -285,7 +291,7 @@ instr_flops(const struct hlo_cost_env *env, const InstrProto *in, int depth)
 		fusion_cost(env, in, depth + 1, &flops, &read);
 		return flops;
 	}
-	if (in_list(in->opcode, elementwise_opcodes))
+	if (is_elementwise(in))
 		return elementwise_flops(in->opcode,
 		    s != NULL ? s->element_type : 0) * elements(s);
 	if (is(in, "dot"))
@@ -449,7 +455,7 @@ add_root(struct fused *f, size_t to, uint32_t r)
 static int
 passes_roots(const InstrProto *in)
 {
-	return in_list(in->opcode, elementwise_opcodes) || is(in, "copy") ||
+	return is_elementwise(in) || is(in, "copy") ||
 	    is(in, "tuple") || is(in, "get-tuple-element");
 }
 

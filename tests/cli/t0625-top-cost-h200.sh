@@ -1,9 +1,9 @@
 #!/bin/sh
 # FLOPs and bytes from the HLO on real H200 profiles ($CORPUS/h200): the 20
 # ops with the most time against xprof's roofline model (a golden file made
-# by tests/xprof/roofline.sh, so no xprof is needed here), within 1% per
-# run, with xprof's bound and device peaks; the command-buffer run of the
-# same program gets the same numbers.
+# by tests/xprof/roofline.sh roofline, so no xprof is needed here), within
+# 1% per run, with xprof's bound and device peaks; the command-buffer run
+# of the same program gets the same numbers.
 . "$(dirname "$0")/lib.sh"
 
 H=$CORPUS/h200

@@ -2,7 +2,7 @@
 # Kernel stats on a real H200 profile ($CORPUS/h200): top --group=kernel's
 # launch configuration, occupancy, tensor-core use, counts and times of the
 # 20 longest kernels against xprof's kernel stats (a golden file made by
-# tests/xprof/kernel-stats.sh, so no xprof is needed here).
+# tests/xprof/roofline.sh kernels, so no xprof is needed here).
 . "$(dirname "$0")/lib.sh"
 
 H=$CORPUS/h200
