@@ -60,6 +60,8 @@ struct op_table {
 struct kernel_memo {
 	const struct hlo_module *module;	/* NULL: nothing kept yet */
 	const struct hlo_instr *named;	/* hlo_module_kernel() in module */
+	struct pf_bytes	 details;	/* the kernel_details last seen */
+	uint32_t	 details_id;	/* its string id + 1; 0: none yet */
 };
 
 /*

@@ -367,15 +367,23 @@ add_kernel_busy(struct classify *c, enum busy_class k, int64_t start,
 		ivals_add(&c->busy_kernels[k], start, end);
 }
 
-/* The kernel_details stat of the event, as a string id ("" if none). */
+/*
+ * The kernel_details stat of the event, as a string id ("" if none): kept
+ * per event metadata, where the stat usually is (the same bytes again).
+ */
 static uint32_t
-kernel_details(struct classify *c)
+kernel_details(struct classify *c, struct kernel_memo *memo)
 {
 	struct pf_bytes v;
 
 	if (!pf_stat_str(event_stat(c, PF_KEY_KERNEL_DETAILS), &v))
-		return intern_str(c, "");
-	return intern(c, v.ptr, v.len);
+		v.ptr = "", v.len = 0;
+	if (memo->details_id == 0 || v.ptr != memo->details.ptr ||
+	    v.len != memo->details.len) {
+		memo->details = v;
+		memo->details_id = intern(c, v.ptr, v.len) + 1;
+	}
+	return memo->details_id - 1;
 }
 
 /* "file:line" of the instruction a kernel runs, as a string id, or NO_ID. */
@@ -395,10 +403,10 @@ kernel_source(struct classify *c, const struct hlo_instr *in)
 
 static int
 same_kernel(const struct kernel_agg *k, uint32_t name, uint32_t details,
-    uint32_t op, uint32_t framework)
+    uint32_t op, const struct hlo_instr *in)
 {
 	return k->name == name && k->details == details && k->op == op &&
-	    k->framework_op == framework;
+	    k->instr == in;
 }
 
 static void
@@ -410,15 +418,14 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	int has_op = pf_stat_str(op_stat, &hlo_op);
 	struct kernel_agg *k = NULL;
 	uint32_t kname, op_id = NO_ID, category = NO_ID, details, module = NO_ID;
-	uint32_t source = NO_ID, framework = NO_ID;
+	const struct hlo_instr *in = NULL;
+	struct kernel_memo *memo = kernel_memo(c, ev);
 	size_t i;
 
 	if (!has_op && event_stat(c, PF_KEY_KERNEL_DETAILS) == NULL)
 		return;
 	kname = event_name_id(c, ev);
 	if (has_op) {
-		struct kernel_memo *memo = kernel_memo(c, ev);
-		const struct hlo_instr *in;
 		uint32_t parent = NO_ID;
 		struct op_key key;
 
@@ -443,9 +450,6 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		count_kernel(c, &key, category, kname, start, dur, in,
 		    parent);
 		module = key.module;
-		source = kernel_source(c, in);
-		if (in != NULL && in->op_name[0] != '\0')
-			framework = intern_str(c, in->op_name);
 	}
 	else {
 		/* A kernel outside XLA: NCCL collectives, library calls. */
@@ -460,14 +464,14 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	 * Kernels per name, launch configuration and op, found through the
 	 * metadata they share.
 	 */
-	details = kernel_details(c);
+	details = kernel_details(c, memo);
 	i = c->meta_kernel[ev->meta_index];
 	if (i != 0 && same_kernel(&c->plane->kernels[i - 1], kname, details,
-	    op_id, framework))
+	    op_id, in))
 		k = &c->plane->kernels[i - 1];
 	for (i = 0; k == NULL && i < c->plane->nkernels; i++)
 		if (same_kernel(&c->plane->kernels[i], kname, details, op_id,
-		    framework))
+		    in))
 			k = &c->plane->kernels[i];
 	if (k == NULL) {
 		c->plane->kernels = xreallocarray(c->plane->kernels,
@@ -479,8 +483,10 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		k->details = details;
 		k->module = module;
 		k->category = category;
-		k->source = source;
-		k->framework_op = framework;
+		k->source = kernel_source(c, in);
+		k->framework_op = in != NULL && in->op_name[0] != '\0' ?
+		    intern_str(c, in->op_name) : NO_ID;
+		k->instr = in;
 	}
 	c->meta_kernel[ev->meta_index] = (size_t)(k - c->plane->kernels) + 1;
 	if (k->count == 0 || dur < k->min_ps)

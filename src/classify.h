@@ -53,6 +53,8 @@ struct op_agg {
 	int		compile_work;	/* of an autotuning module */
 };
 
+struct hlo_instr;
+
 struct kernel_agg {
 	uint32_t	name, op;
 	/*
@@ -60,6 +62,8 @@ struct kernel_agg {
 	 * framework op ("" or NO_ID when unknown)
 	 */
 	uint32_t	details, module, category, source, framework_op;
+	/* While classifying: the HLO instruction it runs, or NULL. */
+	const struct hlo_instr *instr;
 	uint64_t	count;
 	int64_t		total_ps, min_ps, max_ps;
 };

@@ -464,7 +464,10 @@ cost_comp(void *ctx, int64_t id)
 	return find_comp(((const struct order_ctx *)ctx)->comps, id);
 }
 
-/* The cost of each instruction that launches device work. */
+/*
+ * The cost of each instruction the program launches (not those inside
+ * fused computations, which the fusion's cost holds), once each.
+ */
 static void
 add_costs(struct order_ctx *o)
 {
@@ -472,11 +475,12 @@ add_costs(struct order_ctx *o)
 	struct hlo_cost cost;
 	size_t i;
 
-	for (i = 0; i < o->m->ninstrs; i++) {
-		struct hlo_instr *hi = &o->m->instrs[i];
+	for (i = 0; i < o->m->nlaunches; i++) {
+		uint32_t k = o->m->launches[i];
+		struct hlo_instr *hi = &o->m->instrs[k];
 
-		if (hi->launch == HLO_LAUNCH_NONE ||
-		    hlo_cost_of(&env, o->protos[i], &cost) == -1)
+		if (hi->schedule_index != (int32_t)i ||
+		    hlo_cost_of(&env, o->protos[k], &cost) == -1)
 			continue;
 		hi->flops = cost.flops;
 		hi->bytes = cost.bytes;

@@ -45,7 +45,7 @@ struct hlo_instr {
 	enum hlo_launch	 launch;
 	/* Instructions with the same kernel_class run the same kernel. */
 	uint64_t	 kernel_class;
-	/* One run's cost by hlo-cost.h, of those that launch work. */
+	/* One run's cost by hlo-cost.h, of those in launches. */
 	double		 flops, bytes;
 	int		 has_cost;
 };
