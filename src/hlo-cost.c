@@ -93,36 +93,72 @@ operand_shape(const struct hlo_cost_env *env, const InstrProto *in, size_t i)
 	return op != NULL ? op->shape : NULL;
 }
 
-static int
-is(const InstrProto *in, const char *opcode)
-{
-	return strcmp(in->opcode, opcode) == 0;
-}
+/* What the rules do with an opcode. */
+enum kind {
+	K_OTHER, K_ELEMENTWISE, K_PASS, K_SLICE, K_FUSION, K_DOT, K_CONV,
+	K_REDUCE, K_REDUCE_WINDOW, K_CONCAT, K_PARAMETER, K_CUSTOM_CALL,
+	K_SCATTER,
+};
 
-/* Sorted, for bsearch() by is_elementwise(). */
-static const char *const elementwise_opcodes[] = {
-	"abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "clz",
-	"compare", "complex", "convert", "cosine", "divide", "erf",
-	"exponential", "exponential-minus-one", "floor", "imag", "is-finite",
-	"log", "log-plus-one", "logistic", "maximum", "minimum", "multiply",
-	"negate", "not", "or", "popcnt", "power", "real", "reduce-precision",
-	"remainder", "round-nearest-afz", "round-nearest-even", "rsqrt",
-	"shift-left", "shift-right-arithmetic", "shift-right-logical", "sign",
-	"sine", "sqrt", "subtract", "tan", "tanh", "xor",
+/* Sorted, for bsearch() by kind_of(). */
+static const struct {
+	const char	*opcode;
+	enum kind	 kind;
+} kinds[] = {
+	{ "abs", K_ELEMENTWISE }, { "add", K_ELEMENTWISE },
+	{ "and", K_ELEMENTWISE }, { "atan2", K_ELEMENTWISE },
+	{ "cbrt", K_ELEMENTWISE }, { "ceil", K_ELEMENTWISE },
+	{ "clamp", K_ELEMENTWISE }, { "clz", K_ELEMENTWISE },
+	{ "compare", K_ELEMENTWISE }, { "complex", K_ELEMENTWISE },
+	{ "concatenate", K_CONCAT }, { "convert", K_ELEMENTWISE },
+	{ "convolution", K_CONV }, { "copy", K_PASS },
+	{ "cosine", K_ELEMENTWISE }, { "custom-call", K_CUSTOM_CALL },
+	{ "divide", K_ELEMENTWISE }, { "dot", K_DOT },
+	{ "dynamic-slice", K_SLICE }, { "erf", K_ELEMENTWISE },
+	{ "exponential", K_ELEMENTWISE },
+	{ "exponential-minus-one", K_ELEMENTWISE },
+	{ "floor", K_ELEMENTWISE }, { "fusion", K_FUSION },
+	{ "gather", K_SLICE }, { "get-tuple-element", K_PASS },
+	{ "imag", K_ELEMENTWISE }, { "is-finite", K_ELEMENTWISE },
+	{ "log", K_ELEMENTWISE }, { "log-plus-one", K_ELEMENTWISE },
+	{ "logistic", K_ELEMENTWISE }, { "maximum", K_ELEMENTWISE },
+	{ "minimum", K_ELEMENTWISE }, { "multiply", K_ELEMENTWISE },
+	{ "negate", K_ELEMENTWISE }, { "not", K_ELEMENTWISE },
+	{ "or", K_ELEMENTWISE }, { "parameter", K_PARAMETER },
+	{ "popcnt", K_ELEMENTWISE }, { "power", K_ELEMENTWISE },
+	{ "real", K_ELEMENTWISE }, { "reduce", K_REDUCE },
+	{ "reduce-precision", K_ELEMENTWISE },
+	{ "reduce-window", K_REDUCE_WINDOW },
+	{ "remainder", K_ELEMENTWISE },
+	{ "round-nearest-afz", K_ELEMENTWISE },
+	{ "round-nearest-even", K_ELEMENTWISE },
+	{ "rsqrt", K_ELEMENTWISE }, { "scatter", K_SCATTER },
+	{ "select", K_ELEMENTWISE },
+	{ "shift-left", K_ELEMENTWISE },
+	{ "shift-right-arithmetic", K_ELEMENTWISE },
+	{ "shift-right-logical", K_ELEMENTWISE },
+	{ "sign", K_ELEMENTWISE }, { "sine", K_ELEMENTWISE },
+	{ "slice", K_SLICE }, { "sqrt", K_ELEMENTWISE },
+	{ "subtract", K_ELEMENTWISE }, { "tan", K_ELEMENTWISE },
+	{ "tanh", K_ELEMENTWISE }, { "tuple", K_PASS },
+	{ "xor", K_ELEMENTWISE },
 };
 
 static int
-cmp_opcode(const void *key, const void *elem)
+cmp_kind(const void *key, const void *elem)
 {
 	return strcmp(key, *(const char *const *)elem);
 }
 
-static int
-is_elementwise(const InstrProto *in)
+/* One binary search per look: instructions are asked a few times each. */
+static enum kind
+kind_of(const InstrProto *in)
 {
-	return bsearch(in->opcode, elementwise_opcodes,
-	    sizeof elementwise_opcodes / sizeof elementwise_opcodes[0],
-	    sizeof elementwise_opcodes[0], cmp_opcode) != NULL;
+	const void *k = bsearch(in->opcode, kinds,
+	    sizeof kinds / sizeof kinds[0], sizeof kinds[0], cmp_kind);
+
+	return k != NULL ? ((const struct { const char *o; enum kind k; } *)
+	    k)->k : K_OTHER;
 }
 
 /*
@@ -278,46 +314,55 @@ is_dnn_conv_call(const char *target)
 	    strncmp(target, "__miopen$conv", 13) == 0;
 }
 
-/* FLOPs of one instruction; fused computations as the fusion's. */
+/* FLOPs of one instruction of kind kd; fused computations as the fusion's. */
 static double
-instr_flops(const struct hlo_cost_env *env, const InstrProto *in, int depth)
+kind_flops(const struct hlo_cost_env *env, const InstrProto *in,
+    enum kind kd, int depth)
 {
-	const ShapeProto *s = in->shape, *a;
+	const ShapeProto *s = in->shape;
 	const Xla__DotDimensionNumbers *dd = in->dot_dimension_numbers;
+	double flops, read, w = 1;
+	size_t i;
 
-	if (is(in, "fusion")) {
-		double flops, read;
-
+	switch (kd) {
+	case K_FUSION:
 		fusion_cost(env, in, depth + 1, &flops, &read);
 		return flops;
-	}
-	if (is_elementwise(in))
+	case K_ELEMENTWISE:
 		return elementwise_flops(in->opcode,
 		    s != NULL ? s->element_type : 0) * elements(s);
-	if (is(in, "dot"))
+	case K_DOT:
 		return dd != NULL ? dot_flops(operand_shape(env, in, 0), s,
 		    dd->lhs_contracting_dimensions,
 		    dd->n_lhs_contracting_dimensions) : 0;
-	if (is(in, "convolution"))
+	case K_CONV:
 		return conv_flops(in, operand_shape(env, in, 0), s);
-	if (is(in, "reduce")) {
+	case K_REDUCE:
 		/* Each reduced element but one per output goes through it. */
-		a = operand_shape(env, in, 0);
-		return (elements(a) - elements(result_array(s))) *
-		    applied_flops(env, in, depth);
-	}
-	if (is(in, "reduce-window") && in->window != NULL) {
-		double w = 1;
-		size_t i;
-
+		return (elements(operand_shape(env, in, 0)) -
+		    elements(result_array(s))) * applied_flops(env, in, depth);
+	case K_REDUCE_WINDOW:
+		if (in->window == NULL)
+			return 0;
 		for (i = 0; i < in->window->n_dimensions; i++)
 			w *= (double)in->window->dimensions[i]->size;
 		return elements(result_array(s)) * (w - 1) *
 		    applied_flops(env, in, depth);
-	}
-	if (is(in, "concatenate"))
+	case K_CONCAT:
 		return 6 * elements(s);	/* a compare and a branch each */
-	return 0;
+	case K_SCATTER:
+		/* The update computation once per update element. */
+		return elements(operand_shape(env, in, in->n_operand_ids - 1)) *
+		    applied_flops(env, in, depth);
+	default:
+		return 0;
+	}
+}
+
+static double
+instr_flops(const struct hlo_cost_env *env, const InstrProto *in, int depth)
+{
+	return kind_flops(env, in, kind_of(in), depth);
 }
 
 /* Plain computations (a reducer): each instruction once. */
@@ -336,17 +381,13 @@ comp_flops(const struct hlo_cost_env *env, int64_t comp_id, int depth)
 	return f;
 }
 
-/* The share of operand i's elements an instruction reads. */
+/* The share of its first operand's elements a slice or gather reads. */
 static double
-operand_utilization(const struct hlo_cost_env *env, const InstrProto *in,
-    size_t i)
+sliced_share(const struct hlo_cost_env *env, const InstrProto *in)
 {
-	double n = elements(operand_shape(env, in, i));
+	double n = elements(operand_shape(env, in, 0));
 
-	if (n > 0 && i == 0 && (is(in, "gather") || is(in, "slice") ||
-	    is(in, "dynamic-slice")))
-		return elements(in->shape) / n;
-	return 1;
+	return n > 0 ? elements(in->shape) / n : 1;
 }
 
 /*
@@ -452,12 +493,6 @@ add_root(struct fused *f, size_t to, uint32_t r)
 	f->roots[to][f->nroots[to]++] = r;
 }
 
-static int
-passes_roots(const InstrProto *in)
-{
-	return is_elementwise(in) || is(in, "copy") ||
-	    is(in, "tuple") || is(in, "get-tuple-element");
-}
 
 static void
 fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
@@ -494,30 +529,32 @@ fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
 	add_root(&f, root, (uint32_t)root);
 	for (t = 0; t < n; t++) {
 		const InstrProto *in = f.ins[k = f.order[t]];
+		enum kind kd = kind_of(in);
 
 		for (j = 0; j < f.nroots[k]; j++)
 			f.util[k] += f.root_util[f.roots[k][j]];
-		*flops += f.util[k] * instr_flops(env, in, depth);
+		*flops += f.util[k] * kind_flops(env, in, kd, depth);
 		for (j = 0; j < in->n_operand_ids; j++) {
 			int64_t o = index_of(&f, in->operand_ids[j]);
 			double u, ne;
 
 			if (o < 0)
 				continue;
-			if (passes_roots(in)) {
+			if (kd == K_ELEMENTWISE || kd == K_PASS) {
 				for (i = 0; i < f.nroots[k]; i++)
 					add_root(&f, (size_t)o, f.roots[k][i]);
 				continue;
 			}
 			add_root(&f, (size_t)o, (uint32_t)o);
-			u = f.util[k] * operand_utilization(env, in, j);
+			u = f.util[k] * (kd == K_SLICE && j == 0 ?
+			    sliced_share(env, in) : 1);
 			/* Whole elements: a part read reads them all. */
 			ne = elements(f.ins[o]->shape);
 			f.root_util[o] += ne > 0 ? ceil(u * ne) / ne : 0;
 		}
 	}
 	for (k = 0; k < f.n; k++) {
-		if (is(f.ins[k], "parameter"))
+		if (kind_of(f.ins[k]) == K_PARAMETER)
 			*read += shape_bytes(f.ins[k]->shape) *
 			    (f.util[k] < 1 ? f.util[k] : 1);
 		free(f.roots[k]);
@@ -547,19 +584,21 @@ hlo_cost_of(const struct hlo_cost_env *env, const InstrProto *in,
     struct hlo_cost *out)
 {
 	const char *t = in->custom_call_target;
+	enum kind kd;
 
 	if (in->shape == NULL)
 		return -1;
 	out->bytes = operands_bytes(env, in) + shape_bytes(in->shape);
-	if (is(in, "fusion")) {
+	kd = kind_of(in);
+	if (kd == K_FUSION) {
 		double read;
 
 		fusion_cost(env, in, 0, &out->flops, &read);
 		out->bytes = read + shape_bytes(in->shape);
 		return 0;
 	}
-	if (!is(in, "custom-call")) {
-		out->flops = instr_flops(env, in, 0);
+	if (kd != K_CUSTOM_CALL) {
+		out->flops = kind_flops(env, in, kd, 0);
 		return 0;
 	}
 	if (is_gemm_call(t)) {
