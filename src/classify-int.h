@@ -201,6 +201,7 @@ struct classify {
 	struct module_ids *module_ids;	/* instr_name_id(), in use order */
 	size_t		 nmodule_ids;
 	size_t		 last_module_ids;	/* the one used last */
+	struct strmap	 kernel_keys;	/* kernel_row()'s, of this plane */
 	size_t		*meta_kernel;	/* kernel index + 1 per metadata */
 	struct meta_memo *meta_memo;	/* per event metadata of the plane */
 	uint8_t		*meta_host;	/* host_name_kind(), 0 until known */

@@ -409,6 +409,31 @@ same_kernel(const struct kernel_agg *k, uint32_t name, uint32_t details,
 	    k->instr == in;
 }
 
+/*
+ * The plane's kernel row of that name, details, op and instruction, by
+ * the bytes of those four in c->kernel_keys (ids are the rows' indexes):
+ * a metadata that several ops share misses its memo often.
+ */
+static struct kernel_agg *
+kernel_row(struct classify *c, uint32_t name, uint32_t details, uint32_t op,
+    const struct hlo_instr *in)
+{
+	struct plane_summary *p = c->plane;
+	char key[3 * sizeof(uint32_t) + sizeof in];
+	uint32_t id;
+
+	memcpy(key, &name, sizeof name);
+	memcpy(key + 4, &details, sizeof details);
+	memcpy(key + 8, &op, sizeof op);
+	memcpy(key + 12, &in, sizeof in);
+	id = strmap_intern(&c->kernel_keys, key, sizeof key);
+	if (id < p->nkernels)
+		return &p->kernels[id];
+	p->kernels = xreallocarray(p->kernels, p->nkernels + 1,
+	    sizeof *p->kernels);
+	return memset(&p->kernels[p->nkernels++], 0, sizeof *p->kernels);
+}
+
 static void
 on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
@@ -469,15 +494,9 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	if (i != 0 && same_kernel(&c->plane->kernels[i - 1], kname, details,
 	    op_id, in))
 		k = &c->plane->kernels[i - 1];
-	for (i = 0; k == NULL && i < c->plane->nkernels; i++)
-		if (same_kernel(&c->plane->kernels[i], kname, details, op_id,
-		    in))
-			k = &c->plane->kernels[i];
-	if (k == NULL) {
-		c->plane->kernels = xreallocarray(c->plane->kernels,
-		    c->plane->nkernels + 1, sizeof *c->plane->kernels);
-		k = &c->plane->kernels[c->plane->nkernels++];
-		memset(k, 0, sizeof *k);
+	else
+		k = kernel_row(c, kname, details, op_id, in);
+	if (k->count == 0) {
 		k->name = kname;
 		k->op = op_id;
 		k->details = details;
@@ -758,6 +777,8 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	c->has_xla_ops_line = 0;
 	free(c->meta_kernel);
 	c->meta_kernel = xcalloc(plane->nmetas + 1, sizeof *c->meta_kernel);
+	strmap_release(&c->kernel_keys);
+	strmap_init(&c->kernel_keys);
 	free(c->meta_host);
 	c->meta_host = xcalloc(plane->nmetas + 1, sizeof *c->meta_host);
 	free(c->meta_copy);
@@ -1426,6 +1447,7 @@ classify_release(struct classify *c)
 	busy_meter_free(c->meter);
 	op_table_release(&c->scopes);
 	free(c->meta_kernel);
+	strmap_release(&c->kernel_keys);
 	free(c->meta_host);
 	free(c->meta_copy);
 	free(c->class_of);

@@ -17,7 +17,7 @@ test_case "run 1 --group=scope --format=csv: train;PjitFunction(train_step) 6 ti
 expect_code 0 jaxprof top --group=scope -n 0 --format=csv --run='*00' "$T"
 expect_stderr_empty
 [ "$(head -n 1 "$out")" = \
-    rank,name,module,category,count,total_us,self_us,avg_us,min_us,max_us,percent,cum_percent,gflops_per_s,gbps,source,flops,bytes_accessed,intensity ] ||
+    rank,name,module,category,count,total_us,self_us,avg_us,min_us,max_us,percent,cum_percent,gflops_per_s,gbps,source,flops,bytes_accessed,intensity,bound,roofline_pct ] ||
     fail "top --group=scope has not the header expected"
 [ "$(scope_row 'train;PjitFunction(train_step)' | cut -d, -f1)" = 6 ] ||
     fail "train;PjitFunction(train_step) is not there 6 times"
