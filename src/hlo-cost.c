@@ -408,6 +408,9 @@ struct fused {
 	double		*root_util;	/* as a root */
 	uint32_t	**roots;	/* the roots using each, as indexes */
 	size_t		*nroots;
+	size_t		*next;		/* order_from()'s: operand to visit */
+	uint32_t	*stack;
+	uint8_t		*seen;
 };
 
 static const int64_t *sort_ids;
@@ -445,9 +448,9 @@ index_of(const struct fused *f, int64_t id)
 static size_t
 order_from(struct fused *f, size_t root)
 {
-	uint32_t *stack = xcalloc(f->n, sizeof *stack);
-	size_t *next = xcalloc(f->n, sizeof *next);
-	uint8_t *seen = xcalloc(f->n, 1);
+	uint32_t *stack = f->stack;
+	size_t *next = f->next;
+	uint8_t *seen = f->seen;
 	size_t sp = 0, n = 0;
 
 	stack[sp++] = (uint32_t)root;
@@ -474,9 +477,6 @@ order_from(struct fused *f, size_t root)
 		f->order[sp] = f->order[n - 1 - sp];
 		f->order[n - 1 - sp] = t;
 	}
-	free(stack);
-	free(next);
-	free(seen);
 	return n;
 }
 
@@ -502,28 +502,40 @@ fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
 	    env->comp(env->ctx, fusion->called_computation_ids[0]) : NULL;
 	struct fused f;
 	size_t i, j, k, t, root, n;
+	int sorted = 1;
+	char *block;
 
 	*flops = *read = 0;
 	if (c == NULL || c->n_instructions == 0 || depth > MAX_FUSION_DEPTH)
 		return;
 	f.n = c->n_instructions;
 	f.ins = (const InstrProto **)c->instructions;
-	f.ids = xcalloc(f.n, sizeof *f.ids);
-	f.at = xcalloc(f.n, sizeof *f.at);
-	f.order = xcalloc(f.n, sizeof *f.order);
-	f.util = xcalloc(f.n, sizeof *f.util);
-	f.root_util = xcalloc(f.n, sizeof *f.root_util);
-	f.roots = xcalloc(f.n, sizeof *f.roots);
-	f.nroots = xcalloc(f.n, sizeof *f.nroots);
+	/* All arrays in one block, widest first (one allocation a fusion). */
+	block = xcalloc(f.n, 5 * 8 + sizeof *f.roots + 3 * 4 + 1);
+	f.ids = (int64_t *)(void *)block;
+	f.util = (double *)(void *)(block + f.n * 8);
+	f.root_util = (double *)(void *)(block + f.n * 16);
+	f.nroots = (size_t *)(void *)(block + f.n * 24);
+	f.next = (size_t *)(void *)(block + f.n * 32);
+	f.roots = (uint32_t **)(void *)(block + f.n * 40);
+	f.at = (uint32_t *)(void *)(block + f.n * (40 + sizeof *f.roots));
+	f.order = f.at + f.n;
+	f.stack = f.order + f.n;
+	f.seen = (uint8_t *)(f.stack + f.n);
 	root = f.n - 1;
 	for (i = 0; i < f.n; i++) {
 		f.ids[i] = f.ins[i]->id;
 		f.at[i] = (uint32_t)i;
 		if (f.ins[i]->id == c->root_id)
 			root = i;
+		if (i > 0 && f.ids[i] <= f.ids[i - 1])
+			sorted = 0;
 	}
-	sort_ids = f.ids;
-	qsort(f.at, f.n, sizeof *f.at, cmp_at);
+	/* XLA numbers a computation's instructions in order, mostly. */
+	if (!sorted) {
+		sort_ids = f.ids;
+		qsort(f.at, f.n, sizeof *f.at, cmp_at);
+	}
 	n = order_from(&f, root);
 	f.root_util[root] = 1;
 	add_root(&f, root, (uint32_t)root);
@@ -559,13 +571,7 @@ fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
 			    (f.util[k] < 1 ? f.util[k] : 1);
 		free(f.roots[k]);
 	}
-	free(f.ids);
-	free(f.at);
-	free(f.order);
-	free(f.util);
-	free(f.root_util);
-	free(f.roots);
-	free(f.nroots);
+	free(block);
 }
 
 static double
