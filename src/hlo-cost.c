@@ -81,8 +81,8 @@ dim(const ShapeProto *s, int64_t i)
 static const InstrProto *
 operand(const struct hlo_cost_env *env, const InstrProto *in, size_t i)
 {
-	return i < in->n_operand_ids ? env->instr(env->ctx, in->operand_ids[i]) :
-	    NULL;
+	return i < in->n_operand_ids ?
+	    env->instr(env->ctx, in->operand_ids[i]) : NULL;
 }
 
 static const ShapeProto *
@@ -100,48 +100,56 @@ enum kind {
 	K_SCATTER,
 };
 
-/* Sorted, for bsearch() by kind_of(). */
-static const struct {
+/*
+ * Sorted, for bsearch() by kind_of(), with the FLOPs per f32 element of
+ * the elementwise ops: the clock cycles of XLA's measured GPU op profile
+ * where it has the op, those xprof 2.24's cost analysis counts
+ * (jaxprof-top(1)); 0 for its default of 3, which other types take too.
+ */
+struct op_kind {
 	const char	*opcode;
 	enum kind	 kind;
-} kinds[] = {
-	{ "abs", K_ELEMENTWISE }, { "add", K_ELEMENTWISE },
-	{ "and", K_ELEMENTWISE }, { "atan2", K_ELEMENTWISE },
-	{ "cbrt", K_ELEMENTWISE }, { "ceil", K_ELEMENTWISE },
-	{ "clamp", K_ELEMENTWISE }, { "clz", K_ELEMENTWISE },
-	{ "compare", K_ELEMENTWISE }, { "complex", K_ELEMENTWISE },
-	{ "concatenate", K_CONCAT }, { "convert", K_ELEMENTWISE },
-	{ "convolution", K_CONV }, { "copy", K_PASS },
-	{ "cosine", K_ELEMENTWISE }, { "custom-call", K_CUSTOM_CALL },
-	{ "divide", K_ELEMENTWISE }, { "dot", K_DOT },
-	{ "dynamic-slice", K_SLICE }, { "erf", K_ELEMENTWISE },
-	{ "exponential", K_ELEMENTWISE },
-	{ "exponential-minus-one", K_ELEMENTWISE },
-	{ "floor", K_ELEMENTWISE }, { "fusion", K_FUSION },
-	{ "gather", K_SLICE }, { "get-tuple-element", K_PASS },
-	{ "imag", K_ELEMENTWISE }, { "is-finite", K_ELEMENTWISE },
-	{ "log", K_ELEMENTWISE }, { "log-plus-one", K_ELEMENTWISE },
-	{ "logistic", K_ELEMENTWISE }, { "maximum", K_ELEMENTWISE },
-	{ "minimum", K_ELEMENTWISE }, { "multiply", K_ELEMENTWISE },
-	{ "negate", K_ELEMENTWISE }, { "not", K_ELEMENTWISE },
-	{ "or", K_ELEMENTWISE }, { "parameter", K_PARAMETER },
-	{ "popcnt", K_ELEMENTWISE }, { "power", K_ELEMENTWISE },
-	{ "real", K_ELEMENTWISE }, { "reduce", K_REDUCE },
-	{ "reduce-precision", K_ELEMENTWISE },
-	{ "reduce-window", K_REDUCE_WINDOW },
-	{ "remainder", K_ELEMENTWISE },
-	{ "round-nearest-afz", K_ELEMENTWISE },
-	{ "round-nearest-even", K_ELEMENTWISE },
-	{ "rsqrt", K_ELEMENTWISE }, { "scatter", K_SCATTER },
-	{ "select", K_ELEMENTWISE },
-	{ "shift-left", K_ELEMENTWISE },
-	{ "shift-right-arithmetic", K_ELEMENTWISE },
-	{ "shift-right-logical", K_ELEMENTWISE },
-	{ "sign", K_ELEMENTWISE }, { "sine", K_ELEMENTWISE },
-	{ "slice", K_SLICE }, { "sqrt", K_ELEMENTWISE },
-	{ "subtract", K_ELEMENTWISE }, { "tan", K_ELEMENTWISE },
-	{ "tanh", K_ELEMENTWISE }, { "tuple", K_PASS },
-	{ "xor", K_ELEMENTWISE },
+	int		 f32;
+};
+
+static const struct op_kind kinds[] = {
+	{ "abs", K_ELEMENTWISE, 0 }, { "add", K_ELEMENTWISE, 0 },
+	{ "and", K_ELEMENTWISE, 0 }, { "atan2", K_ELEMENTWISE, 0 },
+	{ "cbrt", K_ELEMENTWISE, 0 }, { "ceil", K_ELEMENTWISE, 0 },
+	{ "clamp", K_ELEMENTWISE, 0 }, { "clz", K_ELEMENTWISE, 0 },
+	{ "compare", K_ELEMENTWISE, 0 }, { "complex", K_ELEMENTWISE, 0 },
+	{ "concatenate", K_CONCAT, 0 }, { "convert", K_ELEMENTWISE, 0 },
+	{ "convolution", K_CONV, 0 }, { "copy", K_PASS, 0 },
+	{ "cosine", K_ELEMENTWISE, 662 }, { "custom-call", K_CUSTOM_CALL, 0 },
+	{ "divide", K_ELEMENTWISE, 0 }, { "dot", K_DOT, 0 },
+	{ "dynamic-slice", K_SLICE, 0 }, { "erf", K_ELEMENTWISE, 0 },
+	{ "exponential", K_ELEMENTWISE, 86 },
+	{ "exponential-minus-one", K_ELEMENTWISE, 0 },
+	{ "floor", K_ELEMENTWISE, 0 }, { "fusion", K_FUSION, 0 },
+	{ "gather", K_SLICE, 0 }, { "get-tuple-element", K_PASS, 0 },
+	{ "imag", K_ELEMENTWISE, 0 }, { "is-finite", K_ELEMENTWISE, 0 },
+	{ "log", K_ELEMENTWISE, 1429 }, { "log-plus-one", K_ELEMENTWISE, 0 },
+	{ "logistic", K_ELEMENTWISE, 0 }, { "maximum", K_ELEMENTWISE, 0 },
+	{ "minimum", K_ELEMENTWISE, 0 }, { "multiply", K_ELEMENTWISE, 0 },
+	{ "negate", K_ELEMENTWISE, 0 }, { "not", K_ELEMENTWISE, 0 },
+	{ "or", K_ELEMENTWISE, 0 }, { "parameter", K_PARAMETER, 0 },
+	{ "popcnt", K_ELEMENTWISE, 0 }, { "power", K_ELEMENTWISE, 925 },
+	{ "real", K_ELEMENTWISE, 0 }, { "reduce", K_REDUCE, 0 },
+	{ "reduce-precision", K_ELEMENTWISE, 0 },
+	{ "reduce-window", K_REDUCE_WINDOW, 0 },
+	{ "remainder", K_ELEMENTWISE, 0 },
+	{ "round-nearest-afz", K_ELEMENTWISE, 0 },
+	{ "round-nearest-even", K_ELEMENTWISE, 0 },
+	{ "rsqrt", K_ELEMENTWISE, 75 }, { "scatter", K_SCATTER, 0 },
+	{ "select", K_ELEMENTWISE, 0 },
+	{ "shift-left", K_ELEMENTWISE, 0 },
+	{ "shift-right-arithmetic", K_ELEMENTWISE, 0 },
+	{ "shift-right-logical", K_ELEMENTWISE, 0 },
+	{ "sign", K_ELEMENTWISE, 0 }, { "sine", K_ELEMENTWISE, 662 },
+	{ "slice", K_SLICE, 0 }, { "sqrt", K_ELEMENTWISE, 75 },
+	{ "subtract", K_ELEMENTWISE, 0 }, { "tan", K_ELEMENTWISE, 0 },
+	{ "tanh", K_ELEMENTWISE, 190 }, { "tuple", K_PASS, 0 },
+	{ "xor", K_ELEMENTWISE, 0 },
 };
 
 static int
@@ -151,41 +159,14 @@ cmp_kind(const void *key, const void *elem)
 }
 
 /* One binary search per look: instructions are asked a few times each. */
-static enum kind
+static const struct op_kind *
 kind_of(const InstrProto *in)
 {
-	const void *k = bsearch(in->opcode, kinds,
+	static const struct op_kind other = { "", K_OTHER, 0 };
+	const struct op_kind *k = bsearch(in->opcode, kinds,
 	    sizeof kinds / sizeof kinds[0], sizeof kinds[0], cmp_kind);
 
-	return k != NULL ? ((const struct { const char *o; enum kind k; } *)
-	    k)->k : K_OTHER;
-}
-
-/*
- * FLOPs per element of an elementwise op on the GPU: the clock cycles of
- * XLA's measured op profile where it has the op and type, else its
- * default of 3.  The values are those xprof 2.24's cost analysis counts
- * for f32 (jaxprof-top(1)); other types take the default.
- */
-static double
-elementwise_flops(const char *opcode, int32_t type)
-{
-	static const struct {
-		const char	*opcode;
-		double		 f32;
-	} profile[] = {
-		{ "exponential", 86 }, { "tanh", 190 }, { "sqrt", 75 },
-		{ "rsqrt", 75 }, { "power", 925 }, { "sine", 662 },
-		{ "cosine", 662 }, { "log", 1429 },
-	};
-	size_t i;
-
-	if (type != PT_F32)
-		return 3;
-	for (i = 0; i < sizeof profile / sizeof profile[0]; i++)
-		if (strcmp(opcode, profile[i].opcode) == 0)
-			return profile[i].f32;
-	return 3;
+	return k != NULL ? k : &other;
 }
 
 static double comp_flops(const struct hlo_cost_env *env, int64_t comp_id,
@@ -269,7 +250,8 @@ conv_flops(const InstrProto *in, const ShapeProto *lhs, const ShapeProto *out)
 			    dim(out, d->output_spatial_dimensions[i]),
 			    in->window->dimensions[i]);
 		else
-			fma *= (double)dim(out, d->output_spatial_dimensions[i]);
+			fma *= (double)dim(out,
+			    d->output_spatial_dimensions[i]);
 	}
 	return 2 * fma;
 }
@@ -317,20 +299,20 @@ is_dnn_conv_call(const char *target)
 /* FLOPs of one instruction of kind kd; fused computations as the fusion's. */
 static double
 kind_flops(const struct hlo_cost_env *env, const InstrProto *in,
-    enum kind kd, int depth)
+    const struct op_kind *ok, int depth)
 {
 	const ShapeProto *s = in->shape;
 	const Xla__DotDimensionNumbers *dd = in->dot_dimension_numbers;
 	double flops, read, w = 1;
 	size_t i;
 
-	switch (kd) {
+	switch (ok->kind) {
 	case K_FUSION:
 		fusion_cost(env, in, depth + 1, &flops, &read);
 		return flops;
 	case K_ELEMENTWISE:
-		return elementwise_flops(in->opcode,
-		    s != NULL ? s->element_type : 0) * elements(s);
+		return (s != NULL && s->element_type == PT_F32 && ok->f32 > 0 ?
+		    ok->f32 : 3) * elements(s);
 	case K_DOT:
 		return dd != NULL ? dot_flops(operand_shape(env, in, 0), s,
 		    dd->lhs_contracting_dimensions,
@@ -541,11 +523,12 @@ fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
 	add_root(&f, root, (uint32_t)root);
 	for (t = 0; t < n; t++) {
 		const InstrProto *in = f.ins[k = f.order[t]];
-		enum kind kd = kind_of(in);
+		const struct op_kind *ok = kind_of(in);
+		enum kind kd = ok->kind;
 
 		for (j = 0; j < f.nroots[k]; j++)
 			f.util[k] += f.root_util[f.roots[k][j]];
-		*flops += f.util[k] * kind_flops(env, in, kd, depth);
+		*flops += f.util[k] * kind_flops(env, in, ok, depth);
 		for (j = 0; j < in->n_operand_ids; j++) {
 			int64_t o = index_of(&f, in->operand_ids[j]);
 			double u, ne;
@@ -566,7 +549,7 @@ fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
 		}
 	}
 	for (k = 0; k < f.n; k++) {
-		if (kind_of(f.ins[k]) == K_PARAMETER)
+		if (f.util[k] > 0 && kind_of(f.ins[k])->kind == K_PARAMETER)
 			*read += shape_bytes(f.ins[k]->shape) *
 			    (f.util[k] < 1 ? f.util[k] : 1);
 		free(f.roots[k]);
@@ -590,21 +573,21 @@ hlo_cost_of(const struct hlo_cost_env *env, const InstrProto *in,
     struct hlo_cost *out)
 {
 	const char *t = in->custom_call_target;
-	enum kind kd;
+	const struct op_kind *ok;
 
 	if (in->shape == NULL)
 		return -1;
 	out->bytes = operands_bytes(env, in) + shape_bytes(in->shape);
-	kd = kind_of(in);
-	if (kd == K_FUSION) {
+	ok = kind_of(in);
+	if (ok->kind == K_FUSION) {
 		double read;
 
 		fusion_cost(env, in, 0, &out->flops, &read);
 		out->bytes = read + shape_bytes(in->shape);
 		return 0;
 	}
-	if (kd != K_CUSTOM_CALL) {
-		out->flops = kind_flops(env, in, kd, 0);
+	if (ok->kind != K_CUSTOM_CALL) {
+		out->flops = kind_flops(env, in, ok, 0);
 		return 0;
 	}
 	if (is_gemm_call(t)) {
