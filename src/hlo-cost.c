@@ -395,13 +395,12 @@ struct fused {
 	uint8_t		*seen;
 };
 
-static const int64_t *sort_ids;
-
+/* By the ids it is given: modules are costed on several threads at once. */
 static int
-cmp_at(const void *a, const void *b)
+cmp_at(const void *a, const void *b, void *ids)
 {
-	int64_t x = sort_ids[*(const uint32_t *)a];
-	int64_t y = sort_ids[*(const uint32_t *)b];
+	int64_t x = ((const int64_t *)ids)[*(const uint32_t *)a];
+	int64_t y = ((const int64_t *)ids)[*(const uint32_t *)b];
 
 	return x < y ? -1 : x > y;
 }
@@ -515,8 +514,7 @@ fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
 	}
 	/* XLA numbers a computation's instructions in order, mostly. */
 	if (!sorted) {
-		sort_ids = f.ids;
-		qsort(f.at, f.n, sizeof *f.at, cmp_at);
+		qsort_r(f.at, f.n, sizeof *f.at, cmp_at, f.ids);
 	}
 	n = order_from(&f, root);
 	f.root_util[root] = 1;

@@ -55,13 +55,15 @@ add(struct mod *m, int64_t id, const char *opcode, int type, size_t n,
 	s->element_type = type;
 	s->n_dimensions = n;
 	s->dimensions = m->dims[id - 1];
-	memcpy(m->dims[id - 1], d, n * sizeof *d);
+	if (n > 0)
+		memcpy(m->dims[id - 1], d, n * sizeof *d);
 	in->id = id;
 	in->opcode = (char *)(uintptr_t)opcode;	/* only read */
 	in->shape = s;
 	in->n_operand_ids = nops;
 	in->operand_ids = m->ops[id - 1];
-	memcpy(m->ops[id - 1], ops, nops * sizeof *ops);
+	if (nops > 0)
+		memcpy(m->ops[id - 1], ops, nops * sizeof *ops);
 	return in;
 }
 
