@@ -153,7 +153,8 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	    "CROSS JOIN files f ON f.id = s.file_id "
 	    "CROSS JOIN planes p ON p.file_id = f.id "
 	    "CROSS JOIN %s o ON o.file_id = f.id AND o.plane = p.id "
-	    "WHERE 1%s%s", op_rows_columns(kernels),
+	    "WHERE 1%s%s", op_rows_columns(kernels ? OP_ROWS_KERNELS :
+	    OP_ROWS_OPS),
 	    kernels ? "kernels" : "ops", compile_work_filter,
 	    report_filter_sql());
 	if (from == FROM_FILES)
@@ -165,7 +166,8 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 		    "WHERE o.kernels = %d AND o.run IN (SELECT f.run FROM files f "
 		    "JOIN selected s ON s.file_id = f.id) AND "
 		    "o.run NOT IN single AND " REPORT_DEVICE_SQL("o.device")
-		    "%s", op_rows_columns(0), kernels, compile_work_filter);
+		    "%s", op_rows_columns(OP_ROWS_TOTALS), kernels,
+		    compile_work_filter);
 		if (from == FROM_BOTH) {
 			sql = xasprintf("%s UNION ALL %s AND f.run IN single",
 			    totals, stored);

@@ -60,6 +60,8 @@ struct op_table {
 struct kernel_memo {
 	const struct hlo_module *module;	/* NULL: nothing kept yet */
 	const struct hlo_instr *named;	/* hlo_module_kernel() in module */
+	struct pf_bytes	 details;	/* the kernel_details last seen */
+	uint32_t	 details_id;	/* its string id + 1; 0: none yet */
 };
 
 /*
@@ -214,6 +216,7 @@ struct classify {
 	struct module_ids *module_ids;	/* instr_name_id(), in use order */
 	size_t		 nmodule_ids;
 	size_t		 last_module_ids;	/* the one used last */
+	struct strmap	 kernel_keys;	/* kernel_row()'s, of this plane */
 	size_t		*meta_kernel;	/* kernel index + 1 per metadata */
 	struct meta_memo *meta_memo;	/* per event metadata of the plane */
 	uint8_t		*meta_host;	/* host_name_kind(), 0 until known */

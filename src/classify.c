@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "classify-int.h"
+#include "device-peak.h"
 #include "err.h"
 #include "ptime.h"
 #include "steps.h"
@@ -292,6 +293,12 @@ count_kernel(struct classify *c, const struct op_key *key, uint32_t category,
 		return;
 	}
 	event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
+	if (!has_flops && !has_bytes && in != NULL && in->has_cost) {
+		/* No cost on the event (GPU): the HLO's, by hlo-cost.h. */
+		flops = (uint64_t)in->flops;
+		bytes = (uint64_t)in->bytes;
+		has_flops = has_bytes = 1;
+	}
 	flush_pending(c);
 	c->pending = 1;
 	c->pending_key = *key;
@@ -474,6 +481,75 @@ kernel_name_op(struct classify *c, const struct pf_event *ev)
 	return id;
 }
 
+/*
+ * The kernel_details stat of the event, as a string id ("" if none): kept
+ * per event metadata, where the stat usually is (the same bytes again).
+ */
+static uint32_t
+kernel_details(struct classify *c, struct kernel_memo *memo)
+{
+	struct pf_bytes v;
+
+	if (!pf_stat_str(event_stat(c, PF_KEY_KERNEL_DETAILS), &v))
+		v.ptr = "", v.len = 0;
+	if (memo->details_id == 0 || v.ptr != memo->details.ptr ||
+	    v.len != memo->details.len) {
+		memo->details = v;
+		memo->details_id = intern(c, v.ptr, v.len) + 1;
+	}
+	return memo->details_id - 1;
+}
+
+/* "file:line" of the instruction a kernel runs, as a string id, or NO_ID. */
+static uint32_t
+kernel_source(struct classify *c, const struct hlo_instr *in)
+{
+	char *src;
+	uint32_t id;
+
+	if (in == NULL || in->source_file[0] == '\0')
+		return NO_ID;
+	src = xasprintf("%s:%ld", in->source_file, (long)in->source_line);
+	id = intern_str(c, src);
+	free(src);
+	return id;
+}
+
+static int
+same_kernel(const struct kernel_agg *k, uint32_t name, uint32_t details,
+    uint32_t op, const struct hlo_instr *in, uint32_t context)
+{
+	return k->name == name && k->details == details && k->op == op &&
+	    k->instr == in && k->context == context;
+}
+
+/*
+ * The plane's kernel row of that name, details, op, instruction and
+ * context, by the bytes of those five in c->kernel_keys (ids are the
+ * rows' indexes):
+ * a metadata that several ops share misses its memo often.
+ */
+static struct kernel_agg *
+kernel_row(struct classify *c, uint32_t name, uint32_t details, uint32_t op,
+    const struct hlo_instr *in, uint32_t context)
+{
+	struct plane_summary *p = c->plane;
+	char key[4 * sizeof(uint32_t) + sizeof in];
+	uint32_t id;
+
+	memcpy(key, &name, sizeof name);
+	memcpy(key + 4, &details, sizeof details);
+	memcpy(key + 8, &op, sizeof op);
+	memcpy(key + 12, &context, sizeof context);
+	memcpy(key + 16, &in, sizeof in);
+	id = strmap_intern(&c->kernel_keys, key, sizeof key);
+	if (id < p->nkernels)
+		return &p->kernels[id];
+	p->kernels = xreallocarray(p->kernels, p->nkernels + 1,
+	    sizeof *p->kernels);
+	return memset(&p->kernels[p->nkernels++], 0, sizeof *p->kernels);
+}
+
 static void
 on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
     int64_t dur)
@@ -482,15 +558,16 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 	struct pf_bytes hlo_op, op = { "", 0 };
 	int has_op = pf_stat_str(op_stat, &hlo_op);
 	struct kernel_agg *k = NULL;
-	uint32_t kname, op_id = NO_ID, category, context = c->line_context;
+	uint32_t kname, op_id = NO_ID, category = NO_ID, details, module = NO_ID;
+	uint32_t context = c->line_context;
+	const struct hlo_instr *in = NULL;
+	struct kernel_memo *memo = kernel_memo(c, ev);
 	size_t i;
 
 	if (!has_op && event_stat(c, PF_KEY_KERNEL_DETAILS) == NULL)
 		return;
 	kname = event_name_id(c, ev);
 	if (has_op) {
-		struct kernel_memo *memo = kernel_memo(c, ev);
-		const struct hlo_instr *in;
 		uint32_t parent = NO_ID;
 		struct op_key key;
 
@@ -529,6 +606,7 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		    start + dur);
 		count_kernel(c, &key, category, kname, start, dur, in,
 		    parent);
+		module = key.module;
 	}
 	else {
 		/* A kernel outside XLA: NCCL collectives, library calls. */
@@ -539,22 +617,27 @@ on_kernel(struct classify *c, const struct pf_event *ev, int64_t start,
 		    BUSY_COMPUTE, start, start + dur);
 		other_kernel_op(c, ev, start, dur);
 	}
-	/* Kernels per name, found through the metadata they share. */
+	/*
+	 * Kernels per name, launch configuration and op, found through the
+	 * metadata they share.
+	 */
+	details = kernel_details(c, memo);
 	i = c->meta_kernel[ev->meta_index];
-	if (i != 0 && c->plane->kernels[i - 1].name == kname &&
-	    c->plane->kernels[i - 1].context == context)
+	if (i != 0 && same_kernel(&c->plane->kernels[i - 1], kname, details,
+	    op_id, in, context))
 		k = &c->plane->kernels[i - 1];
-	for (i = 0; k == NULL && i < c->plane->nkernels; i++)
-		if (c->plane->kernels[i].name == kname &&
-		    c->plane->kernels[i].context == context)
-			k = &c->plane->kernels[i];
-	if (k == NULL) {
-		c->plane->kernels = xreallocarray(c->plane->kernels,
-		    c->plane->nkernels + 1, sizeof *c->plane->kernels);
-		k = &c->plane->kernels[c->plane->nkernels++];
-		memset(k, 0, sizeof *k);
+	else
+		k = kernel_row(c, kname, details, op_id, in, context);
+	if (k->count == 0) {
 		k->name = kname;
 		k->op = op_id;
+		k->details = details;
+		k->module = module;
+		k->category = category;
+		k->source = kernel_source(c, in);
+		k->framework_op = in != NULL && in->op_name[0] != '\0' ?
+		    intern_str(c, in->op_name) : NO_ID;
+		k->instr = in;
 		k->context = context;
 	}
 	c->meta_kernel[ev->meta_index] = (size_t)(k - c->plane->kernels) + 1;
@@ -833,6 +916,7 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	struct classify *c = ctx;
 	struct file_summary *fs = c->fs;
 	struct plane_summary *p;
+	struct device_peak peak;
 	int64_t v;
 	size_t i;
 
@@ -856,6 +940,11 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 		fs->profile_start_ns = v;
 	if (strcmp(plane->name, "/host:metadata") == 0)
 		read_programs(c, plane);
+	if (p->kind == PLANE_DEVICE && device_peak_of(plane->stats,
+	    plane->nstats, &peak) == 0) {
+		p->peak_gflops = peak.gflops;
+		p->peak_gbps = peak.gbps;
+	}
 	c->plane = p;
 	c->nline = 0;
 	/* The last plane's strings are gone: forget pointers into them. */
@@ -864,6 +953,8 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	c->has_xla_ops_line = 0;
 	free(c->meta_kernel);
 	c->meta_kernel = xcalloc(plane->nmetas + 1, sizeof *c->meta_kernel);
+	strmap_release(&c->kernel_keys);
+	strmap_init(&c->kernel_keys);
 	free(c->meta_host);
 	c->meta_host = xcalloc(plane->nmetas + 1, sizeof *c->meta_host);
 	free(c->meta_copy);
@@ -1548,6 +1639,7 @@ classify_release(struct classify *c)
 	busy_meter_free(c->meter);
 	op_table_release(&c->scopes);
 	free(c->meta_kernel);
+	strmap_release(&c->kernel_keys);
 	free(c->meta_host);
 	free(c->meta_copy);
 	free(c->class_of);
@@ -1602,6 +1694,15 @@ file_summary_absorb(struct file_summary *dst, struct file_summary *src)
 		}
 		for (j = 0; j < p->nkernels; j++) {
 			p->kernels[j].name = map[p->kernels[j].name];
+			p->kernels[j].details = map[p->kernels[j].details];
+			p->kernels[j].module = remap(map,
+			    p->kernels[j].module);
+			p->kernels[j].category = remap(map,
+			    p->kernels[j].category);
+			p->kernels[j].source = remap(map,
+			    p->kernels[j].source);
+			p->kernels[j].framework_op = remap(map,
+			    p->kernels[j].framework_op);
 			p->kernels[j].op = remap(map, p->kernels[j].op);
 			p->kernels[j].context = remap(map,
 			    p->kernels[j].context);

@@ -53,15 +53,25 @@ struct op_agg {
 	int		compile_work;	/* of an autotuning module */
 };
 
+struct hlo_instr;
+
 /*
- * A kernel's runs per name and context: the module of its own hlo_op, else
- * that of the last kernel before it on its line with one (NO_ID when
- * none), so that the autotuner's helper kernels (RedzoneAllocatorKernelImpl,
- * xla_fp_comparison) go with the candidates they check.
+ * A kernel's runs per name, launch configuration, op and context: the
+ * module of its own hlo_op, else that of the last kernel before it on its
+ * line with one (NO_ID when none), so that the autotuner's helper kernels
+ * (RedzoneAllocatorKernelImpl, xla_fp_comparison) go with the candidates
+ * they check.
  */
 struct kernel_agg {
 	uint32_t	name, op;
 	uint32_t	context;	/* module string id, or UINT32_MAX */
+	/*
+	 * kernel_details, the op's module, category, "file:line" and
+	 * framework op ("" or NO_ID when unknown)
+	 */
+	uint32_t	details, module, category, source, framework_op;
+	/* While classifying: the HLO instruction it runs, or NULL. */
+	const struct hlo_instr *instr;
 	uint64_t	count;
 	int64_t		total_ps, min_ps, max_ps;
 	int		compile_work;	/* autotuning, not a user program */
@@ -230,6 +240,8 @@ struct plane_summary {
 	size_t		 nscopes;
 	struct memory_rec *memory;
 	size_t		 nmemory;
+	/* Peak GFLOP/s and GB/s from the plane's stats; 0 when unknown. */
+	double		 peak_gflops, peak_gbps;
 };
 
 struct file_summary {

@@ -10,6 +10,7 @@
 #include "classify.h"
 #include "cmd.h"
 #include "err.h"
+#include "kernel-stats.h"
 #include "output.h"
 #include "report.h"
 #include "strmap.h"
@@ -46,6 +47,36 @@ const struct cmd cmd_top = {
 	.run = top_run,
 };
 
+/* The peaks the roofline is drawn with; gflops 0 when none is known. */
+struct roof {
+	double		 gflops, gbps;
+};
+
+/*
+ * The device peaks of the selected planes, when they all have the same
+ * (a roofline for one kind of device); else none.
+ */
+static struct roof
+roof_of(struct report *r)
+{
+	struct roof roof = { 0, 0 };
+	sqlite3_stmt *st;
+	int n = 0;
+
+	st = report_prepare(r, "SELECT DISTINCT p.peak_gflops, p.peak_gbps "
+	    "FROM planes p JOIN files f ON f.id = p.file_id "
+	    "JOIN selected s ON s.file_id = f.id "
+	    "WHERE p.peak_gflops > 0 AND p.peak_gbps > 0", "");
+	while (sqlite3_step(st) == SQLITE_ROW && n++ == 0) {
+		roof.gflops = sqlite3_column_double(st, 0);
+		roof.gbps = sqlite3_column_double(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (n != 1)
+		roof.gflops = roof.gbps = 0;
+	return roof;
+}
+
 /*
  * One row of the report, an op's (or group's) or a scope's, as the
  * columns read it.
@@ -59,6 +90,11 @@ struct top_line {
 	int		 has_cum;	/* a tree of scopes has none */
 	double		 cum;
 	int64_t		 flops, bytes;
+	int		 has_flops, has_bytes;
+	const struct roof *roof;	/* the device peaks; NULL: none */
+	const struct op_row *kernel;	/* --group=kernel's row, or NULL */
+	int		 has_launch;	/* the kernel's kernel_details */
+	struct kernel_launch launch;
 	int		 has_tree;	/* a scope in a tree: depth, parent */
 	int64_t		 depth, parent_rank;	/* parent_rank 0: none */
 };
@@ -168,20 +204,177 @@ put_gbps(struct output *o, const struct top_line *l)
 	put_rate(o, l, l->bytes);
 }
 
-/* Arithmetic intensity, the roofline's x axis. */
 static void
-put_intensity(struct output *o, const struct top_line *l)
+put_source(struct output *o, const struct top_line *l)
 {
-	if (l->flops > 0 && l->bytes > 0)
-		output_double(o, (double)l->flops / (double)l->bytes);
+	output_str(o, l->source);
+}
+
+static void
+put_flops(struct output *o, const struct top_line *l)
+{
+	if (l->has_flops)
+		output_int(o, l->flops);
 	else
 		output_null(o);
 }
 
 static void
-put_source(struct output *o, const struct top_line *l)
+put_bytes(struct output *o, const struct top_line *l)
 {
-	output_str(o, l->source);
+	if (l->has_bytes)
+		output_int(o, l->bytes);
+	else
+		output_null(o);
+}
+
+/* FLOP per byte accessed, the roofline's x axis; -1 when unknown. */
+static double
+intensity(const struct top_line *l)
+{
+	return l->has_flops && l->has_bytes && l->bytes > 0 ?
+	    (double)l->flops / (double)l->bytes : -1;
+}
+
+static void
+put_intensity(struct output *o, const struct top_line *l)
+{
+	double in = intensity(l);
+
+	if (in >= 0)
+		output_double(o, in);
+	else
+		output_null(o);
+}
+
+/*
+ * Whether the device's peaks bound the row: its intensity against the
+ * ridge point (peak FLOP/s over peak bytes/s); *top is the roof's GFLOP/s
+ * at its intensity.
+ */
+static int
+roof_at(const struct top_line *l, int *compute, double *top)
+{
+	double in = intensity(l), ridge;
+
+	if (in < 0 || l->roof == NULL || l->roof->gflops <= 0 ||
+	    l->flops <= 0 || !rate_meaningful((double)l->total_ps,
+	    (double)l->count))
+		return 0;
+	ridge = l->roof->gflops / l->roof->gbps;
+	*compute = in >= ridge;
+	*top = *compute ? l->roof->gflops : in * l->roof->gbps;
+	return 1;
+}
+
+static void
+put_bound(struct output *o, const struct top_line *l)
+{
+	int compute;
+	double top;
+
+	if (roof_at(l, &compute, &top))
+		output_str(o, compute ? "compute" : "memory");
+	else
+		output_null(o);
+}
+
+static void
+put_roofline_pct(struct output *o, const struct top_line *l)
+{
+	int compute;
+	double top;
+
+	/* FLOP per ps * 1e3 = GFLOP/s */
+	if (roof_at(l, &compute, &top))
+		output_double(o, 100.0 * (double)l->flops /
+		    (double)l->total_ps * 1e3 / top);
+	else
+		output_null(o);
+}
+
+static void
+put_hlo_op(struct output *o, const struct top_line *l)
+{
+	if (l->kernel != NULL)
+		output_str(o, l->kernel->hlo_op != NULL ? l->kernel->hlo_op :
+		    "");
+	else
+		output_null(o);
+}
+
+static void
+put_framework_op(struct output *o, const struct top_line *l)
+{
+	if (l->kernel != NULL)
+		output_str(o, l->kernel->framework_op);
+	else
+		output_null(o);
+}
+
+static void
+put_regs(struct output *o, const struct top_line *l)
+{
+	if (l->has_launch)
+		output_int(o, l->launch.regs);
+	else
+		output_null(o);
+}
+
+static void
+put_shared(struct output *o, const struct top_line *l)
+{
+	if (l->has_launch)
+		output_int(o, l->launch.shared);
+	else
+		output_null(o);
+}
+
+/* Launch dimensions as "x,y,z". */
+static void
+put_dims(struct output *o, const struct top_line *l, const int64_t *d)
+{
+	char s[3 * 24];
+
+	if (!l->has_launch) {
+		output_null(o);
+		return;
+	}
+	snprintf(s, sizeof s, "%lld,%lld,%lld", (long long)d[0],
+	    (long long)d[1], (long long)d[2]);
+	output_str(o, s);
+}
+
+static void
+put_block(struct output *o, const struct top_line *l)
+{
+	put_dims(o, l, l->launch.block);
+}
+
+static void
+put_grid(struct output *o, const struct top_line *l)
+{
+	put_dims(o, l, l->launch.grid);
+}
+
+static void
+put_occupancy(struct output *o, const struct top_line *l)
+{
+	if (l->has_launch)
+		output_double(o, l->launch.occ_pct);
+	else
+		output_null(o);
+}
+
+/* Whether the kernel's name shows it uses the tensor cores. */
+static void
+put_tensor_core(struct output *o, const struct top_line *l)
+{
+	if (l->kernel != NULL)
+		output_str(o, kernel_uses_tensor_core(l->kernel->name) ?
+		    "yes" : "no");
+	else
+		output_null(o);
 }
 
 static void
@@ -205,32 +398,52 @@ put_parent_rank(struct output *o, const struct top_line *l)
 /*
  * The columns of top, in their default order: the csv and json name (with
  * its unit), the kind of value (its format), the table's header, what the
- * cell holds, and whether it is shown without --fields.
+ * cell holds, and when it is shown without --fields.
  */
+enum shown {
+	SHOWN_NEVER,	/* only when --fields names it */
+	SHOWN,		/* always */
+	SHOWN_KERNEL,	/* with --group=kernel */
+	SHOWN_TREE,	/* with --tree, in csv and json */
+};
+
 static const struct top_field {
 	struct out_col	 col;
 	void		(*put)(struct output *, const struct top_line *);
-	int		 shown;
+	enum shown	 shown;
 } fields[] = {
-	{ { "rank", COL_INT, "#" }, put_rank, 1 },
-	{ { "name", COL_STR, NULL }, put_name, 1 },
-	{ { "module", COL_STR, NULL }, put_module, 1 },
-	{ { "category", COL_STR, NULL }, put_category, 1 },
-	{ { "count", COL_INT, NULL }, put_count, 1 },
-	{ { "total_us", COL_PS, "total" }, put_total, 1 },
-	{ { "self_us", COL_PS, "self" }, put_self, 1 },
-	{ { "avg_us", COL_PS, "avg" }, put_avg, 1 },
-	{ { "min_us", COL_PS, "min" }, put_min, 1 },
-	{ { "max_us", COL_PS, "max" }, put_max, 1 },
-	{ { "percent", COL_PCT, "%" }, put_pct, 1 },
-	{ { "cum_percent", COL_PCT, "cum%" }, put_cum, 1 },
-	{ { "gflops_per_s", COL_RATE, "GFLOP/s" }, put_gflops, 1 },
-	{ { "gbps", COL_RATE, "GB/s" }, put_gbps, 1 },
-	{ { "flop_per_byte", COL_RATE, "FLOP/B" }, put_intensity, 0 },
-	{ { "source", COL_STR, NULL }, put_source, 1 },
-	/* A scope tree's, added by default in csv and json. */
-	{ { "depth", COL_INT, NULL }, put_depth, 0 },
-	{ { "parent_rank", COL_INT, NULL }, put_parent_rank, 0 },
+	{ { "rank", COL_INT, "#" }, put_rank, SHOWN },
+	{ { "name", COL_STR, NULL }, put_name, SHOWN },
+	{ { "module", COL_STR, NULL }, put_module, SHOWN },
+	{ { "category", COL_STR, NULL }, put_category, SHOWN },
+	{ { "count", COL_INT, NULL }, put_count, SHOWN },
+	{ { "total_us", COL_PS, "total" }, put_total, SHOWN },
+	{ { "self_us", COL_PS, "self" }, put_self, SHOWN },
+	{ { "avg_us", COL_PS, "avg" }, put_avg, SHOWN },
+	{ { "min_us", COL_PS, "min" }, put_min, SHOWN },
+	{ { "max_us", COL_PS, "max" }, put_max, SHOWN },
+	{ { "percent", COL_PCT, "%" }, put_pct, SHOWN },
+	{ { "cum_percent", COL_PCT, "cum%" }, put_cum, SHOWN },
+	{ { "gflops_per_s", COL_RATE, "GFLOP/s" }, put_gflops, SHOWN },
+	{ { "gbps", COL_RATE, "GB/s" }, put_gbps, SHOWN },
+	{ { "source", COL_STR, NULL }, put_source, SHOWN },
+	{ { "flops", COL_INT, "FLOP" }, put_flops, SHOWN },
+	{ { "bytes_accessed", COL_INT, "bytes" }, put_bytes, SHOWN },
+	{ { "intensity", COL_RATE, "FLOP/B" }, put_intensity, SHOWN },
+	{ { "bound", COL_STR, NULL }, put_bound, SHOWN },
+	{ { "roofline_pct", COL_PCT, "roof%" }, put_roofline_pct, SHOWN },
+	{ { "op", COL_STR, NULL }, put_hlo_op, SHOWN_KERNEL },
+	{ { "framework_op", COL_STR, NULL }, put_framework_op, SHOWN_KERNEL },
+	{ { "registers_per_thread", COL_INT, "regs" }, put_regs,
+	    SHOWN_KERNEL },
+	{ { "shared_mem_bytes", COL_INT, "shmem" }, put_shared,
+	    SHOWN_KERNEL },
+	{ { "block", COL_STR, NULL }, put_block, SHOWN_KERNEL },
+	{ { "grid", COL_STR, NULL }, put_grid, SHOWN_KERNEL },
+	{ { "occupancy_pct", COL_PCT, "occ%" }, put_occupancy, SHOWN_KERNEL },
+	{ { "tensor_core", COL_STR, "TC" }, put_tensor_core, SHOWN_KERNEL },
+	{ { "depth", COL_INT, NULL }, put_depth, SHOWN_TREE },
+	{ { "parent_rank", COL_INT, NULL }, put_parent_rank, SHOWN_TREE },
 };
 
 #define NFIELDS	(sizeof fields / sizeof fields[0])
@@ -258,9 +471,13 @@ bad_fields(const char *list, const char *why, const char *p, size_t len)
 	    "%s)", list, why, (int)len, p, choices);
 }
 
-/* tree_fields: the default columns and a scope tree's depth and parent. */
+/*
+ * tree_fields: the default columns and a scope tree's depth and parent;
+ * kernel_fields: and a kernel's.
+ */
 static void
-choose_columns(struct top_columns *c, const char *list, int tree_fields)
+choose_columns(struct top_columns *c, const char *list, int tree_fields,
+    int kernel_fields)
 {
 	const char *p = list, *end;
 	size_t i, k, len;
@@ -268,9 +485,10 @@ choose_columns(struct top_columns *c, const char *list, int tree_fields)
 	c->n = 0;
 	if (list == NULL) {
 		for (i = 0; i < NFIELDS; i++)
-			if (fields[i].shown || (tree_fields &&
-			    (fields[i].put == put_depth ||
-			    fields[i].put == put_parent_rank)))
+			if (fields[i].shown == SHOWN ||
+			    (tree_fields && fields[i].shown == SHOWN_TREE) ||
+			    (kernel_fields &&
+			    fields[i].shown == SHOWN_KERNEL))
 				c->field[c->n++] = &fields[i];
 	}
 	for (; p != NULL && *p != '\0'; p = *end == ',' ? end + 1 : end) {
@@ -308,7 +526,7 @@ put_line(struct output *o, const struct top_columns *c,
 /* The title lines: what was ranked, over which devices. */
 static void
 add_titles(struct report *r, struct output *o, enum op_by by,
-    enum op_group group)
+    enum op_group group, int any_cost)
 {
 	sqlite3_stmt *st;
 	char *sql, *line;
@@ -350,6 +568,9 @@ add_titles(struct report *r, struct output *o, enum op_by by,
 	if (report_has_json(r))
 		output_title(o, "Read from trace JSON, which has no FLOP or "
 		    "byte counts: GFLOP/s and GB/s are empty for it.");
+	else if (!any_cost)
+		output_title(o, "FLOPs unknown: no cost stats and no HLO in "
+		    "the profile; the cost columns are empty.");
 }
 
 /*
@@ -631,8 +852,9 @@ top_run(int argc, char **argv)
 	size_t nrows, i, k;
 	long limit = -1;
 	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status = EXIT_OK;
-	int scopes = 0, tree = 0;
+	int scopes = 0, tree = 0, any_cost = 0;
 	double total_self = 0, cum = 0;
+	struct roof roof;
 	char *unattributed;
 
 	report_init(&r, "top");
@@ -679,7 +901,8 @@ top_run(int argc, char **argv)
 	if (limit == -1)
 		limit = r.format == FMT_CSV || r.format == FMT_JSON ? 0 : 20;
 	choose_columns(&cols, field_list, tree && field_list == NULL &&
-	    (r.format == FMT_CSV || r.format == FMT_JSON));
+	    (r.format == FMT_CSV || r.format == FMT_JSON),
+	    group == GROUP_KERNEL);
 	report_open(&r, argc - optind, argv + optind);
 	if (scopes) {
 		o = report_output(&r, cols.col, cols.n);
@@ -690,23 +913,27 @@ top_run(int argc, char **argv)
 	}
 
 	op_rows_query(&r, group == GROUP_KERNEL, &rows, &nrows);
+	roof = roof_of(&r);
 	unattributed = note_unattributed(rows, nrows, report_has_json(&r));
 	op_rows_group(&rows, &nrows, group);
 	if (group == GROUP_MODULE)
 		per_launch(&r, rows, nrows);
 	op_rows_sort(rows, nrows, by);
-	for (i = 0; i < nrows; i++)
+	for (i = 0; i < nrows; i++) {
 		total_self += (double)rows[i].self_ps;
+		any_cost |= rows[i].has_flops | rows[i].has_bytes;
+	}
 	if (nrows == 0)
 		jp_warnx("no ops in the selection");
 
 	o = report_output(&r, cols.col, cols.n);
-	add_titles(&r, o, by, group);
+	add_titles(&r, o, by, group, any_cost || nrows == 0);
 	k = limit == 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
 	for (i = 0; i < k; i++) {
 		const struct op_row *row = &rows[i];
 		struct top_line l;
 
+		memset(&l, 0, sizeof l);
 		l.rank = (int64_t)i + 1;
 		l.name = row->name;
 		l.module = row->module;
@@ -725,6 +952,14 @@ top_run(int argc, char **argv)
 		l.cum = cum;
 		l.flops = row->flops;
 		l.bytes = row->bytes;
+		l.has_flops = row->has_flops;
+		l.has_bytes = row->has_bytes;
+		l.roof = &roof;
+		l.kernel = group == GROUP_KERNEL ? row : NULL;
+		l.has_launch = l.kernel != NULL && row->details != NULL &&
+		    row->details[0] != '\0';
+		if (l.has_launch)
+			kernel_launch_parse(row->details, &l.launch);
 		put_line(o, &cols, &l);
 	}
 	op_rows_free(rows, nrows);

@@ -26,7 +26,8 @@ static const char *const schema[] = {
 	"CREATE TABLE planes("
 	    "id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, "
 	    "plane_id INTEGER, name TEXT NOT NULL, kind TEXT NOT NULL, "
-	    "lines INTEGER, events INTEGER, start_ps INTEGER, end_ps INTEGER)",
+	    "lines INTEGER, events INTEGER, start_ps INTEGER, end_ps INTEGER, "
+	    "peak_gflops REAL, peak_gbps REAL)",
 	"CREATE TABLE ops("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, module TEXT NOT NULL, category TEXT NOT NULL, "
@@ -39,7 +40,8 @@ static const char *const schema[] = {
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, op TEXT, count INTEGER, total_ps INTEGER, "
 	    "min_ps INTEGER, max_ps INTEGER, "
-	    "compile_work INTEGER NOT NULL DEFAULT 0)",
+	    "compile_work INTEGER NOT NULL DEFAULT 0, details TEXT, "
+	    "module TEXT, category TEXT, source TEXT, framework_op TEXT)",
 	"CREATE TABLE modules("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, program_id INTEGER, count INTEGER, "
@@ -85,7 +87,8 @@ static const char *const schema[] = {
 	    "module TEXT NOT NULL, category TEXT, count INTEGER, "
 	    "total_ps INTEGER, self_ps INTEGER, min_ps INTEGER, "
 	    "max_ps INTEGER, flops INTEGER, bytes_accessed INTEGER, "
-	    "framework_op TEXT, source TEXT, source_function TEXT)",
+	    "framework_op TEXT, source TEXT, source_function TEXT, "
+	    "details TEXT, hlo_op TEXT)",
 	"CREATE TABLE memory_allocators("
 	    "id INTEGER PRIMARY KEY, "
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "

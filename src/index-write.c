@@ -187,15 +187,15 @@ writers_prepare(struct index *ix, struct writers *w,
     const struct file_summary *fs)
 {
 	w->plane = index_cached(ix, "INSERT INTO planes(file_id, plane_id, "
-	    "name, kind, lines, events, start_ps, end_ps) "
-	    "VALUES (?,?,?,?,?,?,?,?)");
+	    "name, kind, lines, events, start_ps, end_ps, peak_gflops, "
+	    "peak_gbps) VALUES (?,?,?,?,?,?,?,?,?,?)");
 	w->compile = index_cached(ix, "INSERT INTO compiles(file_id, plane, "
 	    "line, name, function, start_ps, dur_ps, autotune_ps) "
 	    "VALUES (?,?,?,?,?,?,?,?)");
 	w->phase = index_cached(ix, "INSERT INTO compile_phases VALUES "
 	    "(?,?,?,?,?)");
 	w->op = index_rows_new(ix, "ops", 17);
-	w->kernel = index_rows_new(ix, "kernels", 9);
+	w->kernel = index_rows_new(ix, "kernels", 14);
 	w->module = index_rows_new(ix, "modules", 10);
 	w->step = index_rows_new(ix, "steps", 11);
 	w->exec = index_rows_new(ix, "executions", 9);
@@ -508,6 +508,10 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		sqlite3_bind_int64(w->plane, 7, p->start_ps);
 		sqlite3_bind_int64(w->plane, 8, p->end_ps);
 	}
+	if (p->peak_gflops > 0) {
+		sqlite3_bind_double(w->plane, 9, p->peak_gflops);
+		sqlite3_bind_double(w->plane, 10, p->peak_gbps);
+	}
 	if (index_step(ix, w->plane, cause) == -1)
 		return -1;
 	plane = sqlite3_last_insert_rowid(ix->db);
@@ -558,6 +562,15 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		index_rows_int(rows, 7, k->min_ps);
 		index_rows_int(rows, 8, k->max_ps);
 		index_rows_int(rows, 9, k->compile_work);
+		index_rows_text(rows, 10, s[k->details]);
+		if (k->module != UINT32_MAX)
+			index_rows_text(rows, 11, s[k->module]);
+		if (k->category != UINT32_MAX)
+			index_rows_text(rows, 12, s[k->category]);
+		if (k->source != UINT32_MAX)
+			index_rows_text(rows, 13, s[k->source]);
+		if (k->framework_op != UINT32_MAX)
+			index_rows_text(rows, 14, s[k->framework_op]);
 		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}

@@ -17,7 +17,7 @@
 
 #include "discover.h"
 
-#define INDEX_SCHEMA_VERSION	12
+#define INDEX_SCHEMA_VERSION	13
 /*
  * What tells a jaxprof index from any other SQLite file: the application
  * id in its header ("JAXP") and a meta row ('application', this).

@@ -32,22 +32,29 @@ enum fold {
  */
 static const struct op_col {
 	const char	*ops, *kernels;
+	const char	*totals;	/* run_totals', where not ops' */
 	enum fold	 fold;
 	size_t		 at, has;
 } op_cols[] = {
-	{ "name", "name", FOLD_KEY, AT(name), NONE },
-	{ "module", "''", FOLD_KEY, AT(module), NONE },
-	{ "category", "op", FOLD_MIN_TEXT, AT(category), NONE },
-	{ "count", "count", FOLD_SUM, AT(count), NONE },
-	{ "total_ps", "total_ps", FOLD_SUM, AT(total_ps), NONE },
-	{ "self_ps", "total_ps", FOLD_SUM, AT(self_ps), NONE },
-	{ "min_ps", "min_ps", FOLD_MIN, AT(min_ps), AT(has_min) },
-	{ "max_ps", "max_ps", FOLD_MAX, AT(max_ps), AT(has_max) },
-	{ "flops", NULL, FOLD_SUM, AT(flops), AT(has_flops) },
-	{ "bytes_accessed", NULL, FOLD_SUM, AT(bytes), AT(has_bytes) },
-	{ "framework_op", NULL, FOLD_MIN_TEXT, AT(framework_op), NONE },
-	{ "source", NULL, FOLD_MAX_TEXT, AT(source), NONE },
-	{ "source_function", NULL, FOLD_MAX_TEXT, AT(source_function), NONE },
+	{ "name", "name", NULL, FOLD_KEY, AT(name), NONE },
+	{ "module", "coalesce(o.module, '')", NULL, FOLD_KEY, AT(module),
+	    NONE },
+	{ "category", "coalesce(o.category, o.op)", NULL, FOLD_MIN_TEXT,
+	    AT(category), NONE },
+	{ "count", "count", NULL, FOLD_SUM, AT(count), NONE },
+	{ "total_ps", "total_ps", NULL, FOLD_SUM, AT(total_ps), NONE },
+	{ "self_ps", "total_ps", NULL, FOLD_SUM, AT(self_ps), NONE },
+	{ "min_ps", "min_ps", NULL, FOLD_MIN, AT(min_ps), AT(has_min) },
+	{ "max_ps", "max_ps", NULL, FOLD_MAX, AT(max_ps), AT(has_max) },
+	{ "flops", NULL, NULL, FOLD_SUM, AT(flops), AT(has_flops) },
+	{ "bytes_accessed", NULL, NULL, FOLD_SUM, AT(bytes), AT(has_bytes) },
+	{ "framework_op", "coalesce(o.framework_op, '')", NULL,
+	    FOLD_MIN_TEXT, AT(framework_op), NONE },
+	{ "source", "source", NULL, FOLD_MAX_TEXT, AT(source), NONE },
+	{ "source_function", NULL, NULL, FOLD_MAX_TEXT, AT(source_function),
+	    NONE },
+	{ "NULL", "details", "details", FOLD_MIN_TEXT, AT(details), NONE },
+	{ "NULL", "op", "hlo_op", FOLD_MIN_TEXT, AT(hlo_op), NONE },
 };
 
 #define NOP_COLS	(sizeof op_cols / sizeof op_cols[0])
@@ -121,27 +128,31 @@ fold_row(struct op_row *row, sqlite3_stmt *st)
 }
 
 const char *
-op_rows_columns(int kernels)
+op_rows_columns(enum op_rows_from from)
 {
-	static char *list[2];
+	static char *list[3];
 	size_t i;
 
-	if (list[kernels != 0] == NULL) {
+	if (list[from] == NULL) {
 		char *s = xstrdup(""), *more;
 
 		for (i = 0; i < NOP_COLS; i++) {
-			const char *name = kernels ? op_cols[i].kernels :
+			const char *name = from == OP_ROWS_KERNELS ?
+			    op_cols[i].kernels : from == OP_ROWS_TOTALS &&
+			    op_cols[i].totals != NULL ? op_cols[i].totals :
 			    op_cols[i].ops;
 
+			/* Plain column names are o's; expressions say so. */
 			more = xasprintf("%s%s%s%s", s, i > 0 ? ", " : "",
-			    name == NULL || name[0] == '\'' ? "" : "o.",
-			    name != NULL ? name : "NULL");
+			    name == NULL || strspn(name,
+			    "abcdefghijklmnopqrstuvwxyz_") != strlen(name) ?
+			    "" : "o.", name != NULL ? name : "NULL");
 			free(s);
 			s = more;
 		}
-		list[kernels != 0] = s;
+		list[from] = s;
 	}
-	return list[kernels != 0];
+	return list[from];
 }
 
 size_t
@@ -193,24 +204,29 @@ op_rows_fold(sqlite3_stmt *st, struct op_row **rows, size_t *n)
 	 */
 	strmap_init(&ops);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *parts[4];
-		size_t lens[4], klen = 0, p;
+		/* name, module, framework_op, source, details */
+		static const int keycols[] = { 0, 1, 10, 11, 13 };
+		const char *parts[5];
+		size_t lens[5], klen = 0, p;
 		uint32_t id;
 
-		for (p = 0; p < 4; p++) {
+		for (p = 0; p < 5; p++) {
 			parts[p] = (const char *)sqlite3_column_text(st,
-			    p < 2 ? (int)p : (int)p + 8);
+			    keycols[p]);
 			if (parts[p] == NULL)
 				parts[p] = "";
 			lens[p] = strlen(parts[p]);
 			klen += lens[p] + 1;
 		}
-		/* The key "name\0module\0framework_op\0source": no NULs. */
+		/*
+		 * The key "name\0module\0framework_op\0source\0details"
+		 * (a kernel's launch configuration): no NULs.
+		 */
 		if (keycap < klen) {
 			keycap = klen;
 			key = xreallocarray(key, keycap, 1);
 		}
-		for (klen = 0, p = 0; p < 4; p++) {
+		for (klen = 0, p = 0; p < 5; p++) {
 			memcpy(key + klen, parts[p], lens[p]);
 			key[klen + lens[p]] = '\0';
 			klen += lens[p] + 1;
@@ -241,6 +257,8 @@ op_rows_free(struct op_row *rows, size_t n)
 		free(rows[i].framework_op);
 		free(rows[i].source);
 		free(rows[i].source_function);
+		free(rows[i].details);
+		free(rows[i].hlo_op);
 	}
 	free(rows);
 }

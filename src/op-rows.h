@@ -19,6 +19,8 @@ struct op_row {
 	char		*framework_op;	/* JAX op (HLO op_name, tf_op); "" */
 	char		*source;	/* "file:line" from the HLO; "" */
 	char		*source_function;	/* the function there; "" */
+	char		*details;	/* a kernel's kernel_details; NULL */
+	char		*hlo_op;	/* the HLO op a kernel runs; NULL */
 	int64_t		 count;
 	int64_t		 total_ps;	/* device time */
 	int64_t		 self_ps;
@@ -32,10 +34,13 @@ struct index_rows;
 
 /*
  * The SELECT list ("o.name, ...") of the stored rows o of table ops, or
- * of kernels, in the columns op_rows_fold() reads (op_cols[] in
- * op-rows.c: each column's name and how it folds).
+ * of kernels, or of the run totals, in the columns op_rows_fold() reads
+ * (op_cols[] in op-rows.c: each column's name and how it folds).  Kernel
+ * rows differ by kernel_details and framework op too, as xprof's kernel
+ * stats do.
  */
-const char	*op_rows_columns(int kernels);
+enum op_rows_from { OP_ROWS_OPS, OP_ROWS_KERNELS, OP_ROWS_TOTALS };
+const char	*op_rows_columns(enum op_rows_from from);
 /* How many columns that is. */
 size_t		 op_rows_ncolumns(void);
 /*

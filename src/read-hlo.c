@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "hlo-cost.h"
 #include "hlo-wire.h"
 #include "proto/hlo.pb-c.h"
 #include "read-buffers.h"
@@ -535,6 +536,45 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth, int loop)
 	}
 }
 
+static const InstrProto *
+cost_instr(void *ctx, int64_t id)
+{
+	const struct order_ctx *o = ctx;
+	int64_t k = instr_by_id(o->m, o->sorted_ids, o->order, id);
+
+	return k < 0 ? NULL : o->protos[k];
+}
+
+static const CompProto *
+cost_comp(void *ctx, int64_t id)
+{
+	return find_comp(((const struct order_ctx *)ctx)->comps, id);
+}
+
+/*
+ * The cost of each instruction the program launches (not those inside
+ * fused computations, which the fusion's cost holds), once each.
+ */
+static void
+add_costs(struct order_ctx *o)
+{
+	struct hlo_cost_env env = { cost_instr, cost_comp, o };
+	struct hlo_cost cost;
+	size_t i;
+
+	for (i = 0; i < o->m->nlaunches; i++) {
+		uint32_t k = o->m->launches[i];
+		struct hlo_instr *hi = &o->m->instrs[k];
+
+		if (hi->schedule_index != (int32_t)i ||
+		    hlo_cost_of(&env, o->protos[k], &cost) == -1)
+			continue;
+		hi->flops = cost.flops;
+		hi->bytes = cost.bytes;
+		hi->has_cost = 1;
+	}
+}
+
 static int
 cmp_ids(const void *a, const void *b, void *ids)
 {
@@ -626,6 +666,7 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 	for (i = 0; i < m->ninstrs; i++)
 		o.sorted_ids[i] = ids[o.order[i]];
 	add_launches(&o, find_comp(&cs, mp->entry_computation_id), 0, 0);
+	add_costs(&o);
 	comps_release(&cs);
 	free(o.sorted_ids);
 	free(o.order);

@@ -1,7 +1,8 @@
 /*
  * HLO reader: the `Hlo Proto` stats of a profile's /host:metadata plane
  * (an xla.HloProto per compiled program) turned into plain instruction
- * tables.  The only file that sees the generated HLO protobuf-c types.
+ * tables.  With hlo-cost.c, the only file that sees the generated HLO
+ * protobuf-c types.
  *
  *	struct hlo_set *set = hlo_set_new();
  *	if (hlo_set_add(set, bytes, len, &cause) == -1) ... warn, go on ...
@@ -45,6 +46,9 @@ struct hlo_instr {
 	enum hlo_launch	 launch;
 	/* Instructions with the same kernel_class run the same kernel. */
 	uint64_t	 kernel_class;
+	/* One run's cost by hlo-cost.h, of those in launches. */
+	double		 flops, bytes;
+	int		 has_cost;
 };
 
 struct arena;

@@ -68,7 +68,8 @@ rebuild_part(struct index *ix, const struct part *pt, char **cause)
 	    "CROSS JOIN planes p ON p.file_id = f.id "
 	    "CROSS JOIN %s o ON o.file_id = f.id AND o.plane = p.id "
 	    "WHERE f.run = ?1 AND p.name = ?2%s",
-	    op_rows_columns(pt->kernels), pt->kernels ? "kernels" : "ops",
+	    op_rows_columns(pt->kernels ? OP_ROWS_KERNELS : OP_ROWS_OPS),
+	    pt->kernels ? "kernels" : "ops",
 	    pt->compile_work ? " AND o.compile_work != 0" :
 	    " AND o.compile_work = 0");
 	st = index_cached(ix, sql);

@@ -24,7 +24,7 @@ int		 run_totals_mark_stale(struct index *ix, const char *run,
 int		 run_totals_rebuild(struct index *ix, int in_transaction,
 		    char **cause);
 /*
- * The totals o are read as the ops are, by op_rows_columns(0) (their
+ * The totals o are read by op_rows_columns(OP_ROWS_TOTALS) (the ops'
  * columns have the same names); rows of run R (of two files or more) are
  * those "WHERE o.run = R", of its kernels "AND o.kernels = 1", of its
  * autotuning "AND o.compile_work", of a device "AND o.device =

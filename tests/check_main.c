@@ -163,6 +163,7 @@ main(void)
 	srunner_add_suite(sr, suite_json_lex());
 	srunner_add_suite(sr, suite_hlo());
 	srunner_add_suite(sr, suite_buffers());
+	srunner_add_suite(sr, suite_hlo_cost());
 	srunner_add_suite(sr, suite_stats());
 	srunner_add_suite(sr, suite_strmap());
 	srunner_add_suite(sr, suite_hlo_wire());

@@ -21,6 +21,7 @@ Suite	*suite_stats(void);
 Suite	*suite_strmap(void);
 Suite	*suite_hlo_wire(void);
 Suite	*suite_buffers(void);
+Suite	*suite_hlo_cost(void);
 
 /* Helpers shared by the suites (check_main.c); all abort the test on error. */
 

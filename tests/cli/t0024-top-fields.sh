@@ -7,7 +7,7 @@
 gen_xplane --seed=5 --devices=2 --steps=3 --ops=6 "$tmp/g" || fail "gen-xplane failed"
 G=$tmp/g
 DB=$tmp/idx.sqlite
-COLUMNS='rank, name, module, category, count, total_us, self_us, avg_us, min_us, max_us, percent, cum_percent, gflops_per_s, gbps, flop_per_byte, source, depth, parent_rank'
+COLUMNS='rank, name, module, category, count, total_us, self_us, avg_us, min_us, max_us, percent, cum_percent, gflops_per_s, gbps, source, flops, bytes_accessed, intensity, bound, roofline_pct, op, framework_op, registers_per_thread, shared_mem_bytes, block, grid, occupancy_pct, tensor_core, depth, parent_rank'
 
 # cut_columns FILE NAME...: the columns NAME... of a CSV without quotes.
 cut_columns() {
@@ -21,7 +21,7 @@ cut_columns() {
 test_case 'the default columns, as without --fields'
 expect_code 0 jaxprof top -n 0 --format=csv --db="$DB" "$G"
 save all
-head -1 "$tmp/all" | grep -qx 'rank,name,module,category,count,total_us,self_us,avg_us,min_us,max_us,percent,cum_percent,gflops_per_s,gbps,source' ||
+head -1 "$tmp/all" | grep -qx 'rank,name,module,category,count,total_us,self_us,avg_us,min_us,max_us,percent,cum_percent,gflops_per_s,gbps,source,flops,bytes_accessed,intensity,bound,roofline_pct' ||
     fail "the default CSV header changed: $(head -1 "$tmp/all")"
 
 test_case 'csv: the columns chosen, in the order given, with the same values'
@@ -42,8 +42,8 @@ test_case 'table: the headers of the columns chosen'
 expect_code 0 jaxprof top -n 1 --fields=name,total_us,gflops_per_s --db="$DB" "$G"
 expect_stdout_match '^name +total +GFLOP/s$'
 
-test_case 'flop_per_byte: FLOPs over bytes accessed, as gen-xplane wrote them'
-expect_code 0 jaxprof top -n 0 --format=csv --fields=name,flop_per_byte --db="$DB" "$G"
+test_case 'intensity: FLOPs over bytes accessed, as gen-xplane wrote them'
+expect_code 0 jaxprof top -n 0 --format=csv --fields=name,intensity --db="$DB" "$G"
 # expected/top.csv: name,module,category,count,total_ps,self_ps,min_ps,max_ps,flops,bytes_accessed
 awk -F, 'NR == FNR { if (FNR > 1 && $9 > 0 && $10 > 0) want[$1] = $9 / $10; next }
 	FNR == 1 { next }
@@ -51,7 +51,7 @@ awk -F, 'NR == FNR { if (FNR > 1 && $9 > 0 && $10 > 0) want[$1] = $9 / $10; next
 	  if (($1 in want) != ($2 != "")) { print "row " $1 ": " $2; bad = 1 }
 	  else if ($2 != "" && (want[$1] - $2 > 0.0006 || $2 - want[$1] > 0.0006)) { print $1 ": " $2 " != " want[$1]; bad = 1 } }
 	END { exit bad || seen == 0 }' "$G/expected/top.csv" "$out" ||
-    fail "flop_per_byte differs from expected/top.csv"
+    fail "intensity differs from expected/top.csv"
 
 test_case 'scopes too'
 expect_code 0 jaxprof top --group=scope -n 0 --format=csv --db="$DB" "$G"

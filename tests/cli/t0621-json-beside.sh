@@ -16,7 +16,7 @@ test_case 'the folder: the XSpace alone is read'
 expect_code 0 jaxprof top -n 0 --format=csv "$RUN"
 expect_stderr_empty
 save xspace
-expect_stdout_match '^1,.*,[0-9.]+,[0-9.]+,$'	# GFLOP/s and GB/s: an XSpace
+expect_stdout_match '^1,.*,[0-9.]+,[0-9.]+,,[0-9]+,[0-9]+,'	# GFLOP/s and GB/s: an XSpace
 
 test_case 'the JSON named on its own: the XSpace beside it is read, and said'
 expect_code 0 jaxprof top -n 0 --format=csv "$RUN/host0.trace.json"

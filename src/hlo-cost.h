@@ -1,0 +1,40 @@
+/*
+ * Cost rules: the FLOPs and bytes accessed of one HLO instruction, by the
+ * rules of XLA's GPU cost analysis (GpuHloCostAnalysis, which xprof runs
+ * on a GPU profile's HLO); jaxprof-top(1) lists the rules.  Read by
+ * read-hlo.c for the instructions that launch device work.
+ *
+ *	struct hlo_cost_env env = { find_instr, find_comp, ctx };
+ *	struct hlo_cost c;
+ *	if (hlo_cost_of(&env, in, &c) == 0) ... c.flops, c.bytes ...
+ */
+#ifndef JAXPROF_HLO_COST_H
+#define JAXPROF_HLO_COST_H
+
+#include <stdint.h>
+
+#include "proto/hlo.pb-c.h"
+
+/* How the rules find an instruction's operands and called computations. */
+struct hlo_cost_env {
+	const Xla__HloInstructionProto *(*instr)(void *ctx, int64_t id);
+	const Xla__HloComputationProto *(*comp)(void *ctx, int64_t id);
+	void		*ctx;
+};
+
+struct hlo_cost {
+	double		 flops;
+	double		 bytes;		/* read and written */
+};
+
+/*
+ * The cost of in: 0, or -1 when the rules do not know it (a custom call
+ * other than cuBLAS/cuDNN, an instruction without a shape).
+ */
+int		 hlo_cost_of(const struct hlo_cost_env *env,
+		    const Xla__HloInstructionProto *in, struct hlo_cost *out);
+
+/* The bytes of one element of XLA PrimitiveType t; 0 for none. */
+double		 hlo_cost_type_bytes(int32_t t);
+
+#endif

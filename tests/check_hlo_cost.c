@@ -1,0 +1,316 @@
+/*
+ * The cost rules (hlo-cost.c) on small HLO modules built by hand: a dot,
+ * a convolution with and without padding, fusions (elementwise, a slice
+ * read in part), a reduce, a cuBLAS call and an opaque custom call, each
+ * against FLOPs and bytes worked out by hand in the comments.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "check_suites.h"
+#include "hlo-cost.h"
+
+enum { F32 = 11, S8 = 2, TUPLE = 13 };
+
+/* A module: instructions and computations by id (an index + 1). */
+#define MAXN	16
+struct mod {
+	Xla__HloInstructionProto in[MAXN];
+	Xla__ShapeProto shape[MAXN];
+	int64_t	 dims[MAXN][4];
+	int64_t	 ops[MAXN][3];
+	Xla__HloComputationProto comp[4];
+	Xla__HloInstructionProto *comp_in[4][MAXN];
+};
+
+static const Xla__HloInstructionProto *
+find_instr(void *ctx, int64_t id)
+{
+	struct mod *m = ctx;
+
+	return id >= 1 && id <= MAXN ? &m->in[id - 1] : NULL;
+}
+
+static const Xla__HloComputationProto *
+find_comp(void *ctx, int64_t id)
+{
+	struct mod *m = ctx;
+
+	return id >= 1 && id <= 4 ? &m->comp[id - 1] : NULL;
+}
+
+/* Instruction id of opcode and shape type[d0,d1,...] (n dims), operands. */
+static Xla__HloInstructionProto *
+add(struct mod *m, int64_t id, const char *opcode, int type, size_t n,
+    const int64_t *d, size_t nops, const int64_t *ops)
+{
+	Xla__HloInstructionProto *in = &m->in[id - 1];
+	Xla__ShapeProto *s = &m->shape[id - 1];
+	Xla__HloInstructionProto init = XLA__HLO_INSTRUCTION_PROTO__INIT;
+	Xla__ShapeProto sinit = XLA__SHAPE_PROTO__INIT;
+
+	*in = init;
+	*s = sinit;
+	s->element_type = type;
+	s->n_dimensions = n;
+	s->dimensions = m->dims[id - 1];
+	if (n > 0)
+		memcpy(m->dims[id - 1], d, n * sizeof *d);
+	in->id = id;
+	in->opcode = (char *)(uintptr_t)opcode;	/* only read */
+	in->shape = s;
+	in->n_operand_ids = nops;
+	in->operand_ids = m->ops[id - 1];
+	if (nops > 0)
+		memcpy(m->ops[id - 1], ops, nops * sizeof *ops);
+	return in;
+}
+
+/* Computation cid of instructions ids[0..n-1], the last its root. */
+static void
+comp(struct mod *m, int64_t cid, size_t n, const int64_t *ids)
+{
+	Xla__HloComputationProto init = XLA__HLO_COMPUTATION_PROTO__INIT;
+	Xla__HloComputationProto *c = &m->comp[cid - 1];
+	size_t i;
+
+	*c = init;
+	c->id = cid;
+	for (i = 0; i < n; i++)
+		m->comp_in[cid - 1][i] = &m->in[ids[i] - 1];
+	c->instructions = m->comp_in[cid - 1];
+	c->n_instructions = n;
+	c->root_id = ids[n - 1];
+}
+
+static struct hlo_cost
+cost(struct mod *m, int64_t id)
+{
+	struct hlo_cost_env env = { find_instr, find_comp, m };
+	struct hlo_cost c = { -1, -1 };
+
+	ck_assert_int_eq(hlo_cost_of(&env, &m->in[id - 1], &c), 0);
+	return c;
+}
+
+START_TEST(cost_dot)
+{
+	static struct mod m;
+	Xla__DotDimensionNumbers dd = XLA__DOT_DIMENSION_NUMBERS__INIT;
+	int64_t contract[] = { 2 }, batch[] = { 0 };
+	struct hlo_cost c;
+
+	/* [2,3,4] x [2,4,5] -> [2,3,5]: batch 2, M 3, N 5, K 4. */
+	add(&m, 1, "parameter", F32, 3, (int64_t[]){ 2, 3, 4 }, 0, NULL);
+	add(&m, 2, "parameter", F32, 3, (int64_t[]){ 2, 4, 5 }, 0, NULL);
+	add(&m, 3, "dot", F32, 3, (int64_t[]){ 2, 3, 5 }, 2,
+	    (int64_t[]){ 1, 2 })->dot_dimension_numbers = &dd;
+	dd.lhs_contracting_dimensions = contract;
+	dd.n_lhs_contracting_dimensions = 1;
+	dd.lhs_batch_dimensions = batch;
+	dd.n_lhs_batch_dimensions = 1;
+	c = cost(&m, 3);
+	/* 2 x 2 x 3 x 5 x 4 */
+	ck_assert_double_eq(c.flops, 240);
+	/* (24 + 40 + 30) elements of 4 bytes */
+	ck_assert_double_eq(c.bytes, 376);
+}
+END_TEST
+
+/* A 3x3 convolution of [1,5,5,2] by [3,3,2,4] (b01f_01io->b01f). */
+static void
+conv(struct mod *m, Xla__Window *w, Xla__WindowDimension *wd,
+    Xla__ConvolutionDimensionNumbers *cd, int64_t pad, int64_t out)
+{
+	static int64_t in_sp[] = { 1, 2 }, k_sp[] = { 0, 1 };
+	Xla__HloInstructionProto *in;
+	size_t i;
+
+	add(m, 1, "parameter", F32, 4, (int64_t[]){ 1, 5, 5, 2 }, 0, NULL);
+	add(m, 2, "parameter", F32, 4, (int64_t[]){ 3, 3, 2, 4 }, 0, NULL);
+	in = add(m, 3, "convolution", F32, 4, (int64_t[]){ 1, out, out, 4 },
+	    2, (int64_t[]){ 1, 2 });
+	cd->input_batch_dimension = 0;
+	cd->input_feature_dimension = 3;
+	cd->input_spatial_dimensions = in_sp;
+	cd->n_input_spatial_dimensions = 2;
+	cd->kernel_input_feature_dimension = 2;
+	cd->kernel_output_feature_dimension = 3;
+	cd->kernel_spatial_dimensions = k_sp;
+	cd->n_kernel_spatial_dimensions = 2;
+	cd->output_batch_dimension = 0;
+	cd->output_feature_dimension = 3;
+	cd->output_spatial_dimensions = in_sp;
+	cd->n_output_spatial_dimensions = 2;
+	for (i = 0; i < 2; i++) {
+		wd[i].size = 3;
+		wd[i].stride = 1;
+		wd[i].padding_low = wd[i].padding_high = pad;
+	}
+	w->n_dimensions = 2;	/* the caller points it at wd */
+	in->window = w;
+	in->convolution_dimension_numbers = cd;
+}
+
+START_TEST(cost_convolution)
+{
+	static struct mod m;
+	Xla__Window w = XLA__WINDOW__INIT;
+	Xla__WindowDimension wd[2] = { XLA__WINDOW_DIMENSION__INIT,
+	    XLA__WINDOW_DIMENSION__INIT };
+	Xla__ConvolutionDimensionNumbers cd =
+	    XLA__CONVOLUTION_DIMENSION_NUMBERS__INIT;
+	Xla__WindowDimension *wds[2] = { &wd[0], &wd[1] };
+	struct hlo_cost c;
+
+	/* No padding: 3x3 outputs x 3x3 taps each, 2 in x 4 out features. */
+	conv(&m, &w, wd, &cd, 0, 3);
+	w.dimensions = wds;
+	c = cost(&m, 3);
+	ck_assert_double_eq(c.flops, 2.0 * 2 * 4 * (3 * 3) * (3 * 3));
+	ck_assert_double_eq(c.bytes, (50 + 72 + 36) * 4);
+	/*
+	 * Padding 1 (5x5 out): per dimension the edge outputs see 2 taps,
+	 * the 3 inner ones 3: 2 + 9 + 2 = 13, so 13 x 13 in all.
+	 */
+	conv(&m, &w, wd, &cd, 1, 5);
+	w.dimensions = wds;
+	c = cost(&m, 3);
+	ck_assert_double_eq(c.flops, 2.0 * 2 * 4 * 13 * 13);
+}
+END_TEST
+
+START_TEST(cost_fusion)
+{
+	static struct mod m;
+	Xla__HloInstructionProto *f;
+	int64_t called = 1;
+	struct hlo_cost c;
+
+	/*
+	 * fused: p0, p1 f32[4,8]; a = add(p0, p1); e = exp(a);
+	 * root = multiply(e, a).  Each runs once per element of the root:
+	 * 32 x (3 + 86 + 3) FLOPs; bytes: two operands and the output.
+	 */
+	add(&m, 1, "parameter", F32, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	add(&m, 2, "parameter", F32, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	add(&m, 3, "add", F32, 2, (int64_t[]){ 4, 8 }, 2, (int64_t[]){ 1, 2 });
+	add(&m, 4, "exponential", F32, 2, (int64_t[]){ 4, 8 }, 1,
+	    (int64_t[]){ 3 });
+	add(&m, 5, "multiply", F32, 2, (int64_t[]){ 4, 8 }, 2,
+	    (int64_t[]){ 4, 3 });
+	comp(&m, 1, 5, (int64_t[]){ 1, 2, 3, 4, 5 });
+	add(&m, 6, "parameter", F32, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	add(&m, 7, "parameter", F32, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	f = add(&m, 8, "fusion", F32, 2, (int64_t[]){ 4, 8 }, 2,
+	    (int64_t[]){ 6, 7 });
+	f->called_computation_ids = &called;
+	f->n_called_computation_ids = 1;
+	c = cost(&m, 8);
+	ck_assert_double_eq(c.flops, 32 * (3 + 86 + 3));
+	ck_assert_double_eq(c.bytes, 3 * 32 * 4);
+
+	/*
+	 * fused: p0 f32[100]; s = slice(p0) f32[10]; root = negate(s):
+	 * 10 x 3 FLOPs; a tenth of the operand read: 40 + 40 bytes.
+	 */
+	add(&m, 1, "parameter", F32, 1, (int64_t[]){ 100 }, 0, NULL);
+	add(&m, 2, "slice", F32, 1, (int64_t[]){ 10 }, 1, (int64_t[]){ 1 });
+	add(&m, 3, "negate", F32, 1, (int64_t[]){ 10 }, 1, (int64_t[]){ 2 });
+	comp(&m, 1, 3, (int64_t[]){ 1, 2, 3 });
+	add(&m, 6, "parameter", F32, 1, (int64_t[]){ 100 }, 0, NULL);
+	f = add(&m, 8, "fusion", F32, 1, (int64_t[]){ 10 }, 1,
+	    (int64_t[]){ 6 });
+	f->called_computation_ids = &called;
+	f->n_called_computation_ids = 1;
+	c = cost(&m, 8);
+	ck_assert_double_eq(c.flops, 30);
+	ck_assert_double_eq(c.bytes, 80);
+}
+END_TEST
+
+START_TEST(cost_reduce)
+{
+	static struct mod m;
+	Xla__HloInstructionProto *r;
+	int64_t reducer = 2;
+	struct hlo_cost c;
+
+	/* The reducer: add of two f32[] scalars, 3 FLOPs. */
+	add(&m, 1, "parameter", F32, 0, NULL, 0, NULL);
+	add(&m, 2, "parameter", F32, 0, NULL, 0, NULL);
+	add(&m, 3, "add", F32, 0, NULL, 2, (int64_t[]){ 1, 2 });
+	comp(&m, 2, 3, (int64_t[]){ 1, 2, 3 });
+	/* f32[8,16] -> f32[8]: (128 - 8) reductions of 3 FLOPs. */
+	add(&m, 4, "parameter", F32, 2, (int64_t[]){ 8, 16 }, 0, NULL);
+	add(&m, 5, "constant", F32, 0, NULL, 0, NULL);
+	r = add(&m, 6, "reduce", F32, 1, (int64_t[]){ 8 }, 2,
+	    (int64_t[]){ 4, 5 });
+	r->called_computation_ids = &reducer;
+	r->n_called_computation_ids = 1;
+	c = cost(&m, 6);
+	ck_assert_double_eq(c.flops, 360);
+	/* 512 in, 4 of the init value, 32 out */
+	ck_assert_double_eq(c.bytes, 548);
+}
+END_TEST
+
+START_TEST(cost_custom_calls)
+{
+	static struct mod m;
+	struct hlo_cost_env env = { find_instr, find_comp, &m };
+	static int64_t d0[] = { 64, 16 }, d1[] = { 1024 };
+	static Xla__TupleElementShapeProto parts[2] = {
+		XLA__TUPLE_ELEMENT_SHAPE_PROTO__INIT,
+		XLA__TUPLE_ELEMENT_SHAPE_PROTO__INIT,
+	};
+	Xla__TupleElementShapeProto *tuple[2] = { &parts[0], &parts[1] };
+	Xla__HloInstructionProto *cc;
+	struct hlo_cost c;
+	static char target[] = "__cublas$lt$matmul", other[] = "my_kernel";
+	static char config[] = "{\"gemm_backend_config\":{"
+	    "\"dot_dimension_numbers\":{\"lhs_contracting_dimensions\":"
+	    "[\"1\"],\"rhs_contracting_dimensions\":[\"0\"]}}}";
+
+	/* cuBLAS: [64,32] x [32,16] -> ([64,16], s8[1024] scratch). */
+	add(&m, 1, "parameter", F32, 2, (int64_t[]){ 64, 32 }, 0, NULL);
+	add(&m, 2, "parameter", F32, 2, (int64_t[]){ 32, 16 }, 0, NULL);
+	parts[0].element_type = F32;
+	parts[0].n_dimensions = 2;
+	parts[0].dimensions = d0;
+	parts[1].element_type = S8;
+	parts[1].n_dimensions = 1;
+	parts[1].dimensions = d1;
+	cc = add(&m, 3, "custom-call", TUPLE, 0, NULL, 2,
+	    (int64_t[]){ 1, 2 });
+	m.shape[2].tuple_shapes = tuple;
+	m.shape[2].n_tuple_shapes = 2;
+
+	cc->custom_call_target = target;
+	cc->backend_config = config;
+	c = cost(&m, 3);
+	ck_assert_double_eq(c.flops, 2.0 * 64 * 16 * 32);
+	/* operands and the result, not the scratch: (2048+512+1024) x 4 */
+	ck_assert_double_eq(c.bytes, 14336);
+
+	/* A custom call the rules do not know costs nothing known. */
+	cc->custom_call_target = other;
+	ck_assert_int_eq(hlo_cost_of(&env, cc, &c), -1);
+}
+END_TEST
+
+Suite *
+suite_hlo_cost(void)
+{
+	Suite *s = suite_create("hlo_cost");
+	TCase *tc = tcase_create("rules");
+
+	tcase_add_test(tc, cost_dot);
+	tcase_add_test(tc, cost_convolution);
+	tcase_add_test(tc, cost_fusion);
+	tcase_add_test(tc, cost_reduce);
+	tcase_add_test(tc, cost_custom_calls);
+	suite_add_tcase(s, tc);
+	return s;
+}
