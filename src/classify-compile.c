@@ -150,7 +150,7 @@ mark_compile_work(struct file_summary *fs)
 		struct plane_summary *p = &fs->planes[i];
 
 		for (j = 0; p->kind == PLANE_HOST && j < p->ncompiles; j++) {
-			w = xreallocarray(w, nw + 1, sizeof *w);
+			w = xgrow1(w, nw, sizeof *w);
 			w[nw].start_ps = p->compiles[j].start_ps;
 			w[nw].end_ps = p->compiles[j].start_ps +
 			    p->compiles[j].dur_ps;

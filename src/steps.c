@@ -57,7 +57,7 @@ push_window(struct window_list *l, int64_t step, const char *name,
 {
 	struct window *w;
 
-	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v = xgrow1(l->v, l->n, sizeof *l->v);
 	w = &l->v[l->n++];
 	w->step = step;
 	w->name = xstrdup(name);
@@ -69,8 +69,7 @@ push_window(struct window_list *l, int64_t step, const char *name,
 static void
 begin_steps_line(struct window_lists *l, const char *plane)
 {
-	l->device = xreallocarray(l->device, l->ndevice + 1,
-	    sizeof *l->device);
+	l->device = xgrow1(l->device, l->ndevice, sizeof *l->device);
 	l->cur = &l->device[l->ndevice++];
 	memset(l->cur, 0, sizeof *l->cur);
 	l->cur->plane = xstrdup(plane);
@@ -357,9 +356,14 @@ step_windows_event(struct step_windows *w, size_t plane,
 static void
 list_take(struct window_list *dst, struct window_list *src)
 {
+	size_t cap = 1;
+
 	if (src->n == 0)
 		return;
-	dst->v = xreallocarray(dst->v, dst->n + src->n, sizeof *dst->v);
+	/* The room xgrow1() keeps, so that push_window() may go on. */
+	while (cap < dst->n + src->n)
+		cap *= 2;
+	dst->v = xreallocarray(dst->v, cap, sizeof *dst->v);
 	memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
 	dst->n += src->n;
 	src->n = 0;
@@ -460,8 +464,8 @@ step_windows_gathered(struct step_windows *w)
 		struct window_lists *l = &w->planes[i].l;
 
 		for (j = 0; j < l->ndevice; j++) {
-			w->l.device = xreallocarray(w->l.device,
-			    w->l.ndevice + 1, sizeof *w->l.device);
+			w->l.device = xgrow1(w->l.device, w->l.ndevice,
+			    sizeof *w->l.device);
 			w->l.device[w->l.ndevice++] = l->device[j];
 		}
 		l->ndevice = 0;
@@ -573,7 +577,7 @@ add_gap(struct plane_summary *p, int64_t start, int64_t end)
 {
 	if (end - start < GAP_FLOOR_PS)
 		return;
-	p->gaps = xreallocarray(p->gaps, p->ngaps + 1, sizeof *p->gaps);
+	p->gaps = xgrow1(p->gaps, p->ngaps, sizeof *p->gaps);
 	p->gaps[p->ngaps].start_ps = start;
 	p->gaps[p->ngaps].dur_ps = end - start;
 	p->ngaps++;
