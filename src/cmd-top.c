@@ -568,7 +568,8 @@ add_titles(struct report *r, struct output *o, enum op_by by,
 	if (report_has_json(r))
 		output_title(o, "Read from trace JSON, which has no FLOP or "
 		    "byte counts: GFLOP/s and GB/s are empty for it.");
-	else if (!any_cost)
+	/* Kernels carry no costs of their own: their ops' rows have them. */
+	else if (!any_cost && group != GROUP_KERNEL)
 		output_title(o, "FLOPs unknown: no cost stats and no HLO in "
 		    "the profile; the cost columns are empty.");
 }
