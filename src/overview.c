@@ -1167,16 +1167,6 @@ overview_load(struct overview *ov, struct report *r)
 }
 
 static void
-free_strings(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-static void
 free_items(struct ov_item *v, size_t n)
 {
 	size_t i;

@@ -307,16 +307,6 @@ tables_release(struct plane_tables *t)
 	memset(t, 0, sizeof *t);
 }
 
-static void
-free_strings(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* ---- The wire walker ---- */
 
 struct cur {

@@ -20,16 +20,6 @@ summary_init(struct summary *s)
 	memset(s, 0, sizeof *s);
 }
 
-static void
-free_strings(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 void
 summary_release(struct summary *s)
 {

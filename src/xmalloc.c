@@ -91,3 +91,13 @@ xgrow1(void *ptr, size_t n, size_t size)
 		return xreallocarray(ptr, n == 0 ? 1 : 2 * n, size);
 	return ptr;
 }
+
+void
+free_strings(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

@@ -14,6 +14,8 @@ void	*xreallocarray(void *ptr, size_t nmemb, size_t size);
  * when realloc() copies.
  */
 void	*xgrow1(void *ptr, size_t n, size_t size);
+/* Frees the n strings of v, then v. */
+void	 free_strings(char **v, size_t n);
 char	*xstrdup(const char *s);
 /* A NUL-terminated copy of the first len bytes of s. */
 char	*xstrndup(const char *s, size_t len);
