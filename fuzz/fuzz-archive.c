@@ -34,7 +34,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < n && first == NULL; i++)
 			if (entries[i].type == ARC_FILE && !entries[i].unsafe)
 				first = xasprintf("%s%s%s", path,
-				    FOUND_ARCHIVE_SEP, entries[i].name);
+				    ARCHIVE_ENTRY_SEP, entries[i].name);
 		arc_entries_free(entries, n);
 	}
 	free(cause);

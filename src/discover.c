@@ -16,23 +16,6 @@
 #include "sniff.h"
 #include "xmalloc.h"
 
-const char *
-file_kind_name(enum file_kind kind)
-{
-	return format_of_kind(kind)->name;
-}
-
-int
-file_kind_of(const char *name, enum file_kind *kind)
-{
-	const struct format *f = format_of_name(name, NULL);
-
-	if (f == NULL)
-		return -1;
-	*kind = f->kind;
-	return 0;
-}
-
 static char *
 host_of(const char *name)
 {
@@ -79,12 +62,12 @@ in_run_folder(const char *path)
 char *
 found_display_path(const char *path)
 {
-	const char *sep = strstr(path, FOUND_ARCHIVE_SEP);
+	const char *sep = strstr(path, ARCHIVE_ENTRY_SEP);
 
 	if (sep == NULL)
 		return xstrdup(path);
 	return xasprintf("%.*s/%s", (int)(sep - path), path,
-	    sep + strlen(FOUND_ARCHIVE_SEP));
+	    sep + strlen(ARCHIVE_ENTRY_SEP));
 }
 
 static char *
@@ -102,7 +85,7 @@ looks_like(const struct found_file *ff, enum sniffed what)
 char *
 found_looks_like(const struct found_file *ff)
 {
-	if (strstr(ff->path, FOUND_ARCHIVE_SEP) != NULL)
+	if (strstr(ff->path, ARCHIVE_ENTRY_SEP) != NULL)
 		return NULL;	/* an archive entry: not on disk */
 	return looks_like(ff, sniff_file(ff->path));
 }
@@ -229,7 +212,7 @@ add_archive(struct found *f, const char *abs, const struct stat *st,
 			}
 			kind = KIND_OTHER;
 		}
-		path = xasprintf("%s%s%s", abs, FOUND_ARCHIVE_SEP, e[i].name);
+		path = xasprintf("%s%s%s", abs, ARCHIVE_ENTRY_SEP, e[i].name);
 		add_entry(f, path, runpath, e[i].size >= 0 ? e[i].size : 0,
 		    mtime_ns, kind);
 		free(path);

@@ -5,7 +5,7 @@
  *
  * An archive (a PATH, or a file in a tree, named like one: see
  * arc_is_archive_name()) counts as a folder: its entries that are profile
- * files become found_files named "<archive>" FOUND_ARCHIVE_SEP "<entry>",
+ * files become found_files named "<archive>" ARCHIVE_ENTRY_SEP "<entry>",
  * e.g. "/data/x.tar.gz//plugins/profile/r/h.xplane.pb", with the entry's
  * size and the archive's mtime (so the index reads them again when the
  * archive changes); source_open() reads such a path from the archive.
@@ -25,15 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The formats, their names and readers: formats.c. */
-enum file_kind {
-	KIND_XPLANE,
-	KIND_TRACE_JSON,
-	KIND_OTHER,		/* other files tools write into a run folder */
-};
-
-/* Between an archive's path and an entry's name in found_file.path. */
-#define FOUND_ARCHIVE_SEP	"//"
+#include "formats.h"
 
 /*
  * A found file's path as messages show it: an archive entry as
@@ -76,10 +68,6 @@ struct found {
 	char		**roots;	/* absolute form of each PATH given */
 	size_t		 nroots;
 };
-
-const char	*file_kind_name(enum file_kind kind);
-/* Kind of a file by its name; -1 when it is nothing jaxprof knows. */
-int		 file_kind_of(const char *name, enum file_kind *kind);
 
 void		 found_init(struct found *f);
 void		 found_release(struct found *f);

@@ -127,10 +127,10 @@ select_jobs(struct extract *x)
 		memset(jb, 0, sizeof *jb);
 		jb->ff = ff;
 		jb->shown = found_display_path(ff->path);
-		if ((sep = strstr(ff->path, FOUND_ARCHIVE_SEP)) != NULL) {
+		if ((sep = strstr(ff->path, ARCHIVE_ENTRY_SEP)) != NULL) {
 			jb->archive = xstrndup(ff->path,
 			    (size_t)(sep - ff->path));
-			jb->entry = sep + strlen(FOUND_ARCHIVE_SEP);
+			jb->entry = sep + strlen(ARCHIVE_ENTRY_SEP);
 		}
 		rel = relative_path(root, ff);
 		jb->out = x->mode->output_name(rel);

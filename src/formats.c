@@ -66,6 +66,23 @@ format_of_kind(enum file_kind kind)
 	return &formats[NFORMATS - 1];
 }
 
+const char *
+file_kind_name(enum file_kind kind)
+{
+	return format_of_kind(kind)->name;
+}
+
+int
+file_kind_of(const char *name, enum file_kind *kind)
+{
+	const struct format *f = format_of_name(name, NULL);
+
+	if (f == NULL)
+		return -1;
+	*kind = f->kind;
+	return 0;
+}
+
 static int
 has_suffix(const char *s, const char *suffix)
 {

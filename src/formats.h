@@ -14,9 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "discover.h"
 #include "load.h"
 #include "sniff.h"
+
+enum file_kind {
+	KIND_XPLANE,
+	KIND_TRACE_JSON,
+	KIND_OTHER,		/* other files tools write into a run folder */
+};
 
 /* A file name of a format: a suffix after the host, or a whole name. */
 struct format_name {
@@ -46,6 +51,10 @@ struct format {
 };
 
 const struct format *format_of_kind(enum file_kind kind);
+/* The kind's name, files.kind in the index. */
+const char	*file_kind_name(enum file_kind kind);
+/* Kind of a file by its name; -1 when it is nothing jaxprof knows. */
+int		 file_kind_of(const char *name, enum file_kind *kind);
 /* The format a file name says, and that name's rank; NULL: none. */
 const struct format *format_of_name(const char *name, int *rank);
 /*

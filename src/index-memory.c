@@ -9,7 +9,9 @@
 #include <stdlib.h>
 
 #include "classify.h"
-#include "index-int.h"
+#include "index-db.h"
+#include "index-memory.h"
+#include "index-rows.h"
 #include "memory-thin.h"
 #include "read-buffers.h"
 #include "read-hlo.h"

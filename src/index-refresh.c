@@ -19,7 +19,9 @@
 #include "cpu.h"
 #include "err.h"
 #include "formats.h"
-#include "index-int.h"
+#include "index-db.h"
+#include "index-write.h"
+#include "index.h"
 #include "load.h"
 #include "read-archive.h"
 #include "run-totals.h"
@@ -287,7 +289,7 @@ temp_dir(char *buf)
 static void
 spool_archives(struct pool *p, char *tmpdir, size_t *mem_total)
 {
-	size_t slen = strlen(FOUND_ARCHIVE_SEP);
+	size_t slen = strlen(ARCHIVE_ENTRY_SEP);
 	struct strmap archives;
 	size_t *head, *next, i, j, a;
 
@@ -296,7 +298,7 @@ spool_archives(struct pool *p, char *tmpdir, size_t *mem_total)
 	head = NULL;
 	/* Each archive's jobs, in job order: head[a], then next[j]. */
 	for (i = p->njobs; i-- > 0; ) {
-		const char *sep = strstr(p->jobs[i].ff->path, FOUND_ARCHIVE_SEP);
+		const char *sep = strstr(p->jobs[i].ff->path, ARCHIVE_ENTRY_SEP);
 		size_t n = archives.n;
 
 		next[i] = SIZE_MAX;

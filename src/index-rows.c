@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "index-int.h"
+#include "index-db.h"
+#include "index-rows.h"
 #include "xmalloc.h"
 
 /* SQLite's smallest limit on parameters of one statement (before 3.32). */

@@ -3,7 +3,6 @@
 
 #include <stdio.h>
 
-#include "index.h"
 #include "index-schema.h"
 
 /* The columns and joins of the views (below). */

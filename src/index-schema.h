@@ -4,6 +4,15 @@
 
 #include <sqlite3.h>
 
+/* Bump with any change of the schema: older indexes are rebuilt on open. */
+#define INDEX_SCHEMA_VERSION	13
+/*
+ * What tells a jaxprof index from any other SQLite file: the application
+ * id in its header ("JAXP") and a meta row ('application', this).
+ */
+#define INDEX_APPLICATION_ID	0x4a415850
+#define INDEX_APPLICATION_ROW	"jaxprof profile index"
+
 /* A new index's pages, set before its schema (index_open() says why). */
 #define INDEX_PAGE_SIZE_SQL	"PRAGMA page_size = 16384"
 

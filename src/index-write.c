@@ -7,7 +7,10 @@
 
 #include "classify.h"
 #include "err.h"
-#include "index-int.h"
+#include "index-db.h"
+#include "index-memory.h"
+#include "index-rows.h"
+#include "index-write.h"
 #include "read-hlo.h"
 #include "run-totals.h"
 #include "transfer-totals.h"

@@ -1,7 +1,7 @@
 /*
  * The SQLite index: what reports read instead of the profiles.  Its schema
  * is in index-schema.c and documented in man/jaxprof.1 (INDEX SCHEMA);
- * bump INDEX_SCHEMA_VERSION with any change, and old indexes are rebuilt
+ * bump INDEX_SCHEMA_VERSION (index-schema.h) with any change, and old indexes are rebuilt
  * on open.
  *
  *	struct index *ix;
@@ -16,14 +16,7 @@
 #include <sqlite3.h>
 
 #include "discover.h"
-
-#define INDEX_SCHEMA_VERSION	13
-/*
- * What tells a jaxprof index from any other SQLite file: the application
- * id in its header ("JAXP") and a meta row ('application', this).
- */
-#define INDEX_APPLICATION_ID	0x4a415850
-#define INDEX_APPLICATION_ROW	"jaxprof profile index"
+#include "index-db.h"
 
 struct index;
 
@@ -55,10 +48,6 @@ int	index_want_events(struct index *ix, char **cause);
 #define INDEX_WRITABLE_HINT	"give a writable index with --db=FILE or " \
 	"$JAXPROF_DB, or set $XDG_CACHE_HOME to a writable folder"
 
-/* After SQLite's message when the index is damaged. */
-#define INDEX_DAMAGED_HINT	" (a damaged index: delete it, and jaxprof " \
-	"builds it again from the profiles)"
-
 /*
  * Opens or creates the database at path; -1 with *cause (caller frees).
  * An index on read-only storage is opened read-only: it answers when it
@@ -75,9 +64,6 @@ int		 index_open(struct index **ix, const char *path, char **cause);
 int		 index_open_cache(struct index **ix, const char *path,
 		    char **cause);
 void		 index_close(struct index *ix);
-sqlite3		*index_db(struct index *ix);
-/* SQLite's last error message, with INDEX_DAMAGED_HINT when it applies. */
-char		*index_errmsg(sqlite3 *db);
 
 /*
  * Brings the index up to date with the files found: unchanged files (same
@@ -90,14 +76,5 @@ char		*index_errmsg(sqlite3 *db);
  */
 int		 index_refresh(struct index *ix, const struct found *found);
 
-/* A prepared statement, or exits 2 naming the SQLite error. */
-sqlite3_stmt	*index_prepare(struct index *ix, const char *sql);
-/* A new copy of text column i of the current row; "" for NULL. */
-char		*index_column_text(sqlite3_stmt *st, int i);
-/*
- * Integer column i of the current row as SQL's ORDER BY ranks it (NULL
- * first, as INT64_MIN): for sorting rows in C.
- */
-sqlite3_int64	 index_column_order(sqlite3_stmt *st, int i);
 
 #endif

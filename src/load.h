@@ -17,7 +17,6 @@
 #include <stdint.h>
 
 #include "classify.h"
-#include "discover.h"
 
 /*
  * What a load tells its caller as it goes, from the load's threads.

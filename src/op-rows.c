@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "index-int.h"
+#include "index-rows.h"
 #include "op-rows.h"
 #include "strmap.h"
 #include "xmalloc.h"

@@ -33,6 +33,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Between an archive's path and an entry's name: "<archive>//<entry>". */
+#define ARCHIVE_ENTRY_SEP	"//"
+
 enum arc_type {
 	ARC_FILE,		/* a regular file: the only kind with data */
 	ARC_DIR,

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "read-buffers.h"
-#include "read-hlo.h"
+#include "hlo.h"
 #include "xmalloc.h"
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };

@@ -325,7 +325,7 @@ comp_has(struct comps *cs, int64_t i, enum held what, int depth)
  * hold, everything else by opcode.
  */
 static const char *
-category_of(struct comps *cs, const InstrProto *in)
+hlo_category_of(struct comps *cs, const InstrProto *in)
 {
 	const char *t = in->custom_call_target;
 
@@ -434,7 +434,7 @@ fill_instr(struct hlo_module *m, struct comps *cs, const char *comp_name,
 	out->name = m->names.strings[name];
 	opcode = strmap_intern(&m->strings, in->opcode, strlen(in->opcode));
 	out->opcode = m->strings.strings[opcode];
-	category = category_of(cs, in);
+	category = hlo_category_of(cs, in);
 	/* A category is a literal or the opcode, kept just above. */
 	out->category = category == in->opcode ? out->opcode : category;
 	out->fusion_kind = keep(m, in->fusion_kind);

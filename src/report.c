@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "err.h"
+#include "read-archive.h"
 #include "report.h"
 #include "strmap.h"
 #include "xmalloc.h"
@@ -316,7 +317,7 @@ add_xspace_beside(struct report *r, const char *path, size_t first)
 
 	if (r->found.nfiles != first + 1 ||
 	    r->found.files[first].kind != KIND_TRACE_JSON ||
-	    strstr(r->found.files[first].path, FOUND_ARCHIVE_SEP) != NULL ||
+	    strstr(r->found.files[first].path, ARCHIVE_ENTRY_SEP) != NULL ||
 	    stat(path, &st) == -1 || !S_ISREG(st.st_mode))
 		return;
 	if (discover_xspace_beside(&r->found, path, &names) == 0)

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "index-int.h"
+#include "index-db.h"
+#include "index-rows.h"
 #include "op-rows.h"
 #include "run-totals.h"
 #include "xmalloc.h"

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "discover.h"
 #include "err.h"
 #include "fdio.h"
 #include "gzip.h"
@@ -72,14 +71,14 @@ inflate_to(int in, int out, source_check_fn *check, char **cause)
 }
 
 /*
- * An entry of an archive, "<archive>//<entry>" (discover.h), spooled into
+ * An entry of an archive, "<archive>//<entry>" (read-archive.h), spooled into
  * an unlinked temporary file: only that entry is read, never the whole
  * archive unpacked.  Returns the file, rewound, or -1 with *cause.
  */
 static int
 open_entry(const char *path, char **cause)
 {
-	const char *sep = strstr(path, FOUND_ARCHIVE_SEP);
+	const char *sep = strstr(path, ARCHIVE_ENTRY_SEP);
 	char *archive;
 	int fd;
 
@@ -87,7 +86,7 @@ open_entry(const char *path, char **cause)
 	if ((fd = temp_fd()) == -1) {
 		*cause = xasprintf("cannot create temporary file: %s",
 		    strerror(errno));
-	} else if (arc_copy_entry(archive, sep + strlen(FOUND_ARCHIVE_SEP), fd,
+	} else if (arc_copy_entry(archive, sep + strlen(ARCHIVE_ENTRY_SEP), fd,
 	    cause) == -1 || lseek(fd, 0, SEEK_SET) == -1) {
 		if (*cause == NULL)
 			*cause = xstrdup(strerror(errno));
@@ -115,7 +114,7 @@ source_open_check(struct source *src, const char *path,
 	memset(src, 0, sizeof *src);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
 		if ((errno == ENOENT || errno == ENOTDIR) &&
-		    strstr(path, FOUND_ARCHIVE_SEP) != NULL) {
+		    strstr(path, ARCHIVE_ENTRY_SEP) != NULL) {
 			*cause = NULL;
 			if ((fd = open_entry(path, cause)) == -1)
 				return -1;

@@ -26,7 +26,7 @@ struct source {
 };
 
 /*
- * Opens path.  A path "<archive>//<entry>" (discover.h) that is no file
+ * Opens path.  A path "<archive>//<entry>" (read-archive.h) that is no file
  * names an archive entry: that entry alone is spooled into an unlinked
  * temporary file (then inflated like a file when gzip).  Returns 0, or
  * -1 with *cause a new message naming what is wrong (caller frees), e.g.

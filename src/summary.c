@@ -300,6 +300,41 @@ load_executions(struct summary *s, struct report *r)
 	sqlite3_finalize(st);
 }
 
+/* The largest peak of each allocator name and program name of the selection. */
+static void
+load_memory_peaks(struct summary *s, struct report *r)
+{
+	sqlite3_stmt *st;
+
+	/*
+	 * Of several files (hosts) or programs of one name, the largest:
+	 * what must fit on a device.  Damaged samples count for nothing.
+	 * --device names planes, not allocators: it does not narrow these.
+	 */
+	st = index_prepare(r->ix, "SELECT kind, name, max(bytes) FROM ("
+	    "SELECT 'allocator' AS kind, m.allocator AS name, "
+	    "m.peak_bytes AS bytes FROM memory_allocators m JOIN files f ON "
+	    "f.id = m.file_id JOIN selected s ON s.file_id = f.id WHERE "
+	    "m.damage IS NULL AND f.host GLOB ?101 AND f.run GLOB ?103 "
+	    "UNION ALL "
+	    "SELECT 'program', pm.module, pm.peak_bytes FROM program_memory pm "
+	    "JOIN files f ON f.id = pm.file_id JOIN selected s ON "
+	    "s.file_id = f.id WHERE f.host GLOB ?101 AND f.run GLOB ?103) "
+	    "GROUP BY kind, name ORDER BY kind, name");
+	report_bind_filters(r, st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct memory_peak *m;
+
+		s->memory = xreallocarray(s->memory, s->nmemory + 1,
+		    sizeof *s->memory);
+		m = &s->memory[s->nmemory++];
+		m->kind = index_column_text(st, 0);
+		m->name = index_column_text(st, 1);
+		m->bytes = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+}
+
 void
 summary_from_index(struct summary *s, struct report *r, const char *path)
 {
@@ -317,7 +352,19 @@ summary_from_index(struct summary *s, struct report *r, const char *path)
 	load_executions(s, r);
 	load_compiles(s, r);
 	load_transfers(s, r);
-	summary_load_memory(s, r);
+	load_memory_peaks(s, r);
+}
+
+const struct memory_peak *
+summary_memory(const struct summary *s, const char *kind, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nmemory; i++)
+		if (strcmp(s->memory[i].kind, kind) == 0 &&
+		    strcmp(s->memory[i].name, name) == 0)
+			return &s->memory[i];
+	return NULL;
 }
 
 void

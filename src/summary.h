@@ -89,11 +89,7 @@ struct summary {
 };
 
 void	summary_init(struct summary *s);
-/*
- * summary-memory.c: the largest peak of each allocator name and program
- * name of the selection; the one of kind and name in s, or NULL.
- */
-void	summary_load_memory(struct summary *s, struct report *r);
+/* The memory peak of kind ("allocator", "program") and name in s, or NULL. */
 const struct memory_peak *summary_memory(const struct summary *s,
 	    const char *kind, const char *name);
 void	summary_release(struct summary *s);
