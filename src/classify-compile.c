@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classify-compile.h"
 #include "classify-int.h"
 #include "xmalloc.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "classify-int.h"
+#include "classify-event.h"
 #include "err.h"
 #include "ptime.h"
 #include "xmalloc.h"

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "classify-int.h"
+#include "classify-host.h"
+#include "classify-memory.h"
 #include "ptime.h"
 #include "xmalloc.h"
 
@@ -428,27 +429,6 @@ cmp_exec_start(const void *a, const void *b)
 	const struct exec_rec *x = a, *y = b;
 
 	return (x->start_ps > y->start_ps) - (x->start_ps < y->start_ps);
-}
-
-void
-host_event_batch_free(struct host_event_batch *b)
-{
-	if (b == NULL)
-		return;
-	free(b->rows);
-	free(b->text);
-	free(b);
-}
-
-void
-host_event_batches_free(struct host_event_batch *first)
-{
-	while (first != NULL) {
-		struct host_event_batch *next = first->next;
-
-		host_event_batch_free(first);
-		first = next;
-	}
 }
 
 void

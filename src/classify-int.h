@@ -1,13 +1,13 @@
 /*
- * The classifier's private parts, in three layers that call downwards
- * only: classify-event.c (op tables, the current event, categories),
- * classify-host.c (host events), classify.c (devices, ops, the stream
- * callbacks).
+ * The classifier's state, shared by the classify-*.c files, and the
+ * accessors of the current event that call nothing.  Each file's
+ * functions are declared in its own header; they call downwards only:
+ * classify.c -> classify-host.c -> classify-memory.c -> classify-event.c.
  */
 #ifndef JAXPROF_CLASSIFY_INT_H
 #define JAXPROF_CLASSIFY_INT_H
 
-#include "classify.h"
+#include "file-summary.h"
 #include "hlo-match.h"
 #include "ptime.h"
 #include "timeline.h"
@@ -264,7 +264,7 @@ struct classify {
 	uint64_t	 pending_exec;	/* run_seq of its execution, or 0 */
 };
 
-/* classify-event.c */
+/* The current event and its ops, inline: they run for every event. */
 static inline int
 op_key_eq(const struct op_key *a, const struct op_key *b)
 {
@@ -272,31 +272,11 @@ op_key_eq(const struct op_key *a, const struct op_key *b)
 	    a->program_id == b->program_id;
 }
 
-uint32_t	intern(struct classify *c, const char *s, size_t len);
-uint32_t	intern_str(struct classify *c, const char *s);
-/* The id of an HLO instruction's name, interned once per instruction. */
-uint32_t	instr_name_id(struct classify *c, const struct hlo_instr *in);
-void		free_module_ids(struct classify *c);
 /* The current event's stat with that key (its own, else its metadata's). */
 static inline const struct pf_stat *
 event_stat(const struct classify *c, enum pf_key key)
 {
 	return (c->ev_keys >> key) & 1 ? c->ev_view[key] : c->md_view[key];
-}
-
-/* Loads the current event's stats for event_stat(). */
-void		load_view(struct classify *c, const struct pf_event *ev);
-void		free_meta_views(struct classify *c);
-/* Interns the event's display name into its metadata's cache slot. */
-uint32_t	event_name_intern(struct classify *c, const struct pf_event *ev);
-
-/* The display name of an event as a string id, cached per metadata. */
-static inline uint32_t
-event_name_id(struct classify *c, const struct pf_event *ev)
-{
-	uint32_t id = c->meta_memo[ev->meta_index].name;
-
-	return id != NO_ID ? id : event_name_intern(c, ev);
 }
 
 /* Adds an open op's self time to its aggregate. */
@@ -347,205 +327,5 @@ event_span(const struct classify *c, const struct pf_event *ev,
 		*dur = ev->duration_ps;
 	}
 }
-struct pf_bytes	last_component(struct pf_bytes s);
-int		split_tf_op(const char *name, size_t *name_len);
-uint32_t	category_of(struct classify *c, const struct pf_event *ev,
-		    uint32_t op, const struct hlo_instr *in);
-const struct hlo_module *event_hlo_module(struct classify *c,
-		    const struct op_key *k);
-const struct hlo_instr *event_hlo_instr(struct classify *c,
-		    const struct op_key *k, struct pf_bytes op);
-void		op_key_from_event(struct classify *c, uint32_t name,
-		    struct op_key *k);
-void		event_cost(struct classify *c, uint64_t *flops,
-		    int *has_flops, uint64_t *bytes, int *has_bytes);
-size_t		op_table_get(struct op_table *t, const struct op_key *k,
-		    uint32_t category);
-void		op_table_release(struct op_table *t);
-/* A new op's framework op, source line and parent, from its first event. */
-void		describe_op(struct classify *c, struct op_agg *a);
-/* The framework op the current event of op `name` gives (describe_op). */
-uint32_t	event_framework_op(struct classify *c, uint32_t name);
-/* Room for one more open op. */
-void		grow_ops_stack(struct classify *c);
-
-/*
- * One occurrence of op k in candidate table cand (hint: the index + 1 this
- * event's metadata led to last time, or NULL): its sums and its self time,
- * as the ops open around it close.  Kernels, which never nest on a stream,
- * go through add_kernel_occurrence() (classify.c).  Always inlined (the compiler would not): it runs for
- * every op event, its call was a quarter of its cost, and each caller's
- * constants (cand, hint) fold away.
- */
-static inline __attribute__((always_inline)) void
-add_op_occurrence(struct classify *c, enum candidate cand,
-    const struct op_key *k, uint32_t category, int64_t start, int64_t dur,
-    uint64_t flops, int has_flops, uint64_t bytes, int has_bytes,
-    size_t *hint)
-{
-	struct op_table *t = &c->cand[cand];
-	struct open_op *o;
-	struct op_agg *a;
-	size_t i;
-
-	if (hint != NULL && *hint != 0 && op_key_eq(&t->keys[*hint - 1], k))
-		i = *hint - 1;
-	else
-		i = op_table_get(t, k, category);
-	if (hint != NULL)
-		*hint = i + 1;
-	a = &t->aggs[i];
-	if (a->count == 0) {
-		describe_op(c, a);
-		a->min_ps = a->max_ps = dur;
-	} else if (dur < a->min_ps)
-		a->min_ps = dur;
-	else if (dur > a->max_ps)
-		a->max_ps = dur;
-	a->count++;
-	a->total_ps = ps_add(a->total_ps, dur);
-	a->flops += flops;
-	a->bytes_accessed += bytes;
-	a->has_flops |= has_flops;
-	a->has_bytes |= has_bytes;
-	/* Close the open ops it is not inside: a child lies in its parent. */
-	while (c->nops_stack > 0) {
-		o = &c->ops_stack[c->nops_stack - 1];
-		if (o->start_ps <= start && start + dur <= o->end_ps)
-			break;
-		close_op(c, o);
-		c->nops_stack--;
-	}
-	if (c->nops_stack > 0)
-		c->ops_stack[c->nops_stack - 1].child_ps =
-		    ps_add(c->ops_stack[c->nops_stack - 1].child_ps, dur);
-	if (c->nops_stack == c->ops_stack_cap)
-		grow_ops_stack(c);
-	o = &c->ops_stack[c->nops_stack++];
-	o->start_ps = start;
-	o->end_ps = start + dur;
-	o->dur_ps = dur;
-	o->child_ps = 0;
-	o->agg_index = i;
-	o->cand = cand;
-}
-void		add_transfer(struct classify *c, const struct pf_event *ev,
-		    enum transfer_dir dir, int on_host, int64_t bytes,
-		    int64_t start, int64_t dur);
-enum busy_class	busy_class_of(const char *category);
-enum busy_class	busy_class_id(struct classify *c, uint32_t category);
-
-/* classify-compile.c: marks autotuning, once a file's planes are all in. */
-void		mark_compile_work(struct file_summary *fs);
-
-/* classify-host.c */
-
-/*
- * What a host event's metadata makes it, found once per metadata
- * (host_name_kind()): HOST_NAME_COMPILE, or HOST_NAME_TRANSFER + its
- * host_transfer_names index, or HOST_NAME_OTHER; with HOST_NAME_TF_OP
- * set where the name is a TensorFlow op's, "name:Type", and
- * HOST_NAME_FRAME where it is a Python tracer's frame ("$...") of no
- * stat of a known key.
- */
-enum {
-	HOST_NAME_UNKNOWN,	/* not looked at yet */
-	HOST_NAME_OTHER,
-	HOST_NAME_COMPILE,
-	HOST_NAME_TRANSFER,
-	HOST_NAME_FRAME = 0x40,
-	HOST_NAME_TF_OP = 0x80,
-};
-
-/*
- * Whether ev is a Python frame with no stats: most of a JAX profile's
- * host events (2.2 of 2.5 million in one with three compiles), which
- * only nest (host_frame()), so that their stats need no look.
- */
-static inline int
-host_is_frame(const struct classify *c, const struct pf_event *ev)
-{
-	return ev->nstats == 0 &&
-	    (c->meta_host[ev->meta_index] & HOST_NAME_FRAME) != 0;
-}
-
-void		host_event(struct classify *c, const struct pf_event *ev,
-		    int64_t start, int64_t dur);
-/*
- * What a host event may be beside a place on its line's stack: a phase of
- * the compile it is directly in, and a long event kept.
- */
-void		note_event(struct classify *c, const struct pf_event *ev,
-		    int64_t start, int64_t dur);
-
-/*
- * Host events nest on their line's stack.  The functions a frame takes
- * are inline here, so that cb_event() calls none for most events.
- */
-static inline void
-close_event(struct classify *c, const struct open_event *o)
-{
-	/* Children that overlap each other can add up past the parent. */
-	if (o->scope != NO_SCOPE && o->child_ps < o->dur_ps)
-		c->scopes.aggs[o->scope].self_ps = ps_add(
-		    c->scopes.aggs[o->scope].self_ps, o->dur_ps - o->child_ps);
-}
-
-/* Closes the open events that do not contain [start, end]. */
-static inline void
-close_events_before(struct classify *c, int64_t end)
-{
-	while (c->nev_stack > 0 &&
-	    end > c->ev_stack[c->nev_stack - 1].end_ps)
-		close_event(c, &c->ev_stack[--c->nev_stack]);
-}
-
-/*
- * What every host event does: note_event(), where it is more than a
- * place on the stack, and the place, as the innermost open event of its
- * line.  name: the event's, or NULL for a frame (never a PjitFunction).
- */
-static inline void
-nest_event(struct classify *c, const struct pf_event *ev, const char *name,
-    int64_t start, int64_t dur, size_t compile, uint32_t scope)
-{
-	struct open_event *o;
-
-	if (dur >= HOST_EVENT_FLOOR_PS || (c->nev_stack > 0 &&
-	    c->ev_stack[c->nev_stack - 1].compile != NONE))
-		note_event(c, ev, start, dur);
-	if (c->nev_stack == c->ev_stack_cap) {
-		c->ev_stack_cap = c->ev_stack_cap == 0 ? 16 :
-		    c->ev_stack_cap * 2;
-		c->ev_stack = xreallocarray(c->ev_stack, c->ev_stack_cap,
-		    sizeof *c->ev_stack);
-	}
-	o = &c->ev_stack[c->nev_stack++];
-	o->scope = scope;
-	o->end_ps = start + dur;
-	o->dur_ps = dur;
-	o->name = name;
-	o->compile = compile;
-	o->child_ps = 0;
-}
-
-/* host_event() for a frame (host_is_frame()): no op, compile or scope. */
-static inline void
-host_frame(struct classify *c, const struct pf_event *ev, int64_t start,
-    int64_t dur)
-{
-	close_events_before(c, start + dur);
-	nest_event(c, ev, NULL, start, dur, NONE, NO_SCOPE);
-}
-void		host_line_end(struct classify *c);
-void		host_plane_end(struct classify *c);
-
-/* classify-memory.c: an allocator's events, below the host layer. */
-
-/* Keeps ev if it is a MemoryAllocation or MemoryDeallocation. */
-void		memory_event(struct classify *c, const struct pf_event *ev,
-		    int64_t start);
-/* The plane's memory records' string ids through map (absorbing). */
-void		memory_remap(struct plane_summary *p, const uint32_t *map);
 
 #endif

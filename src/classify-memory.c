@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "classify-int.h"
+#include "classify-event.h"
+#include "classify-memory.h"
 #include "xmalloc.h"
 
 /* PF_MEMORY_STATS, by index. */

@@ -9,70 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "classify-int.h"
+#include "classify.h"
+#include "classify-compile.h"
+#include "classify-host.h"
+#include "classify-memory.h"
 #include "device-peak.h"
 #include "err.h"
 #include "ptime.h"
 #include "steps.h"
 #include "xmalloc.h"
-
-const char *
-plane_kind_name(enum plane_kind kind)
-{
-	switch (kind) {
-	case PLANE_DEVICE:
-		return "device";
-	case PLANE_HOST:
-		return "host";
-	default:
-		return "other";
-	}
-}
-
-const char *
-op_source_name(enum op_source src)
-{
-	switch (src) {
-	case OPS_DEVICE:
-		return "device";
-	case OPS_HOST_XLA:
-		return "host-xla";
-	case OPS_HOST_TF:
-		return "host-tf";
-	default:
-		return "none";
-	}
-}
-
-const char *
-step_source_name(enum step_source src)
-{
-	switch (src) {
-	case STEP_DEVICE:
-		return "device";
-	case STEP_HOST:
-		return "host";
-	default:
-		return "module";
-	}
-}
-
-const char *
-transfer_dir_name(enum transfer_dir dir)
-{
-	switch (dir) {
-	case XFER_H2D:
-		return "H2D";
-	case XFER_D2H:
-		return "D2H";
-	case XFER_D2D:
-		return "D2D";
-	case XFER_MEMSET:
-		return "memset";
-	default:
-		return "other";
-	}
-}
 
 /* A kernel op's complete occurrence into its min and max. */
 static void

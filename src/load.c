@@ -17,6 +17,7 @@
 #include "read-json.h"
 #include "read-xplane.h"
 #include "source.h"
+#include "steps.h"
 #include "xmalloc.h"
 
 /* One plane, classified into a summary of its own. */

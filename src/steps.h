@@ -7,8 +7,35 @@
 #ifndef JAXPROF_STEPS_H
 #define JAXPROF_STEPS_H
 
-#include "classify.h"
+#include "file-summary.h"
 #include "timeline.h"
+
+/*
+ * Steps in two passes over a stream: the first, cheap one
+ * (steps_prepass_new) finds the step boundaries: device "Steps" lines and
+ * host StepTraceAnnotation events, which may come after the device planes
+ * they apply to.  The second (classify_new) does the rest, with them.
+ * (load.c reads files in one pass; it runs this one for the error such a
+ * read would have stopped at first.)
+ */
+struct step_windows;
+
+struct step_windows *steps_prepass_new(struct pf_handler *h);
+/* Orders the windows; after this they are only read (from any thread). */
+void		 step_windows_sort(struct step_windows *w);
+void		 step_windows_free(struct step_windows *w);
+/*
+ * A file's planes (an XSpace's, a trace JSON's), read in one pass and in
+ * parallel, gather the windows as they go (classify_gather_steps),
+ * names[i] being plane i's name.  A plane whose windows are not known when it ends (those of host
+ * planes still being read) keeps its busy time for classify_steps_later().
+ * step_windows_gathered() completes them once every plane is read.
+ */
+struct step_windows *step_windows_gather(char *const *names, size_t nplanes);
+void		 step_windows_gathered(struct step_windows *w);
+/* Forgets what plane number `plane` gathered into w: it is read again. */
+void		 step_windows_plane_reset(struct step_windows *w,
+		    size_t plane);
 
 /* One step boundary; the name is owned by struct step_windows. */
 struct window {

@@ -13,9 +13,11 @@
 
 #include "check_suites.h"
 #include "classify.h"
+#include "classify-event.h"
 #include "formats.h"
 #include "read-xplane.h"
 #include "source.h"
+#include "steps.h"
 #include "timeline.h"
 
 static const struct {
