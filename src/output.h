@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "units.h"
+
 enum out_format {
 	FMT_TABLE,
 	FMT_CSV,
@@ -64,31 +66,5 @@ void		 output_more_rows(struct output *o, size_t shown, size_t total);
 int		 output_finish(struct output *o);
 /* Frees o without rendering anything. */
 void		 output_discard(struct output *o);
-
-/*
- * Number formatting that ignores the locale: v with `decimals` decimals
- * into buf (at least 64 bytes).
- */
-void		 fmt_fixed(char *buf, size_t size, double v, int decimals);
-/* Human duration of ps: "850 ns", "12.345 us", "1.234 ms", "2.500 s". */
-void		 fmt_duration(char *buf, size_t size, int64_t ps);
-/* Human bytes: "512 B", "1.50 KiB", "5.42 GiB". */
-void		 fmt_bytes(char *buf, size_t size, int64_t b);
-/* "16G", "512M", "100K", "1000": bytes (K = 1024); -1 if not a size. */
-int64_t		 parse_size(const char *arg);
-/*
- * The length of the valid UTF-8 sequence (2 to 4 bytes) that starts at p,
- * or 0 when it is not one (JSON writers replace such a byte by U+FFFD).
- */
-size_t		 utf8_seq_len(const unsigned char *p, size_t n);
-
-/*
- * A rate (GB/s, GFLOP/s) over count occurrences taking total_ps in all is
- * shown only when they took RATE_MIN_PS (1 us) each on average: below
- * that, a duration is an issue or launch stamp (copy-start), not the time
- * the work took, and the quotient means nothing.
- */
-#define RATE_MIN_PS	1000000
-int		 rate_meaningful(double total_ps, double count);
 
 #endif

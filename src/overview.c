@@ -11,6 +11,7 @@
 #include "index.h"
 #include "load.h"
 #include "output.h"
+#include "utf8.h"
 #include "overview.h"
 #include "report.h"
 #include "read-hlo.h"

@@ -13,7 +13,7 @@
 #include "err.h"
 #include "hlo-match.h"
 #include "profile.h"
-#include "output.h"
+#include "utf8.h"
 #include "write-chrome.h"
 #include "xmalloc.h"
 
