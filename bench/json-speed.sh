@@ -48,8 +48,8 @@ trap 'rm -rf "$tmp"' EXIT
 # json-lex.c and what it uses, outside the build tree: an empty config.h.
 : >"$tmp/config.h"
 # shellcheck disable=SC2046 # pkg-config prints several flags
-cc -O2 -I"$tmp" -I"$root/src" -o "$tmp/json-walk" "$here/json-walk.c" "$root/src/json-lex.c" \
-    "$root/src/xmalloc.c" "$root/src/err.c" $(pkg-config --cflags --libs yajl 2>/dev/null || echo -lyajl) ||
+cc -O2 -I"$tmp" -I"$root/src" -o "$tmp/json-walk" "$here/json-walk.c" "$root/src/read/json-lex.c" \
+    "$root/src/lib/xmalloc.c" "$root/src/lib/err.c" $(pkg-config --cflags --libs yajl 2>/dev/null || echo -lyajl) ||
     die "cannot build bench/json-walk.c (needs libyajl-dev)"
 
 # --- the trace ------------------------------------------------------------------

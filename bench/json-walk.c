@@ -1,9 +1,9 @@
 /*
  * The bare tokenizer pass that bench/json-speed.sh compares jaxprof with:
  * reads JSON on stdin and streams it through a tokenizer in chunks of
- * src/read-json.c's size, counting tokens and nothing else.  The
+ * src/read/read-json.c's size, counting tokens and nothing else.  The
  * tokenizer is yajl (as read-json.c used it: yajl_dont_validate_strings),
- * or with --lex src/json-lex.c, the one read-json.c uses now.
+ * or with --lex src/read/json-lex.c, the one read-json.c uses now.
  *
  *	zcat trace.json.gz | json-walk [--lex]	prints "N tokens"
  */
@@ -13,9 +13,9 @@
 
 #include <yajl/yajl_parse.h>
 
-#include "json-lex.h"
+#include "read/json-lex.h"
 
-#define CHUNK	(256 * 1024)	/* READ_CHUNK of src/read-json.c */
+#define CHUNK	(256 * 1024)	/* READ_CHUNK of src/read/read-json.c */
 
 static unsigned long long ntokens;
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fdio.h"
+#include "lib/fdio.h"
 #include "fuzz.h"
 
 static char	dir[4096];

@@ -11,13 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "discover.h"
-#include "err.h"
-#include "xmalloc.h"
+#include "load/discover.h"
+#include "lib/err.h"
+#include "lib/xmalloc.h"
 #include "fuzz.h"
-#include "read-archive.h"
-#include "source.h"
-#include "xmalloc.h"
+#include "input/read-archive.h"
+#include "input/source.h"
+#include "lib/xmalloc.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "baseline.h"
+#include "report/baseline.h"
 #include "fuzz.h"
-#include "summary.h"
+#include "report/summary.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

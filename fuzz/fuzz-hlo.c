@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "hlo-match.h"
-#include "read-hlo.h"
+#include "classify/hlo-match.h"
+#include "read/read-hlo.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

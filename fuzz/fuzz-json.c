@@ -1,7 +1,7 @@
 /*
  * Fuzz target: a Chrome trace JSON file (plain or gzip) through the whole
  * load of a report: the streaming reader, the step pre-pass and the
- * classification of every plane (src/load.c), in one thread; then the
+ * classification of every plane (src/load/load.c), in one thread; then the
  * reader alone with a small batch budget (a quarter of the file), so that
  * the first pass gives up keeping the events part way and the batches
  * read them again.  An
@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "discover.h"
+#include "load/discover.h"
 #include "fuzz.h"
-#include "formats.h"
-#include "read-json.h"
+#include "load/formats.h"
+#include "read/read-json.h"
 #include "shape.h"
 
 int

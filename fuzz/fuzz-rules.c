@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "fuzz.h"
 
 int

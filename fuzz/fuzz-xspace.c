@@ -1,7 +1,7 @@
 /*
  * Fuzz target: an XSpace (`*.xplane.pb`, plain or gzip) through the whole
  * load of a report: the wire reader, the step pre-pass and the
- * classification of every plane (src/load.c), in one thread.  The bytes
+ * classification of every plane (src/load/load.c), in one thread.  The bytes
  * are read where they lie, as an archive entry's are (load_memory): an
  * exact-size buffer, so any read past its end is caught; gzip input goes
  * through a file as usual.  Then the wire reader twice more for the stats
@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "discover.h"
+#include "load/discover.h"
 #include "fuzz.h"
-#include "formats.h"
-#include "read-xplane.h"
+#include "load/formats.h"
+#include "read/read-xplane.h"
 #include "shape.h"
 
 /* What one read gave, as a few numbers (of keyed stats only). */

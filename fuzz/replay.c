@@ -12,10 +12,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fdio.h"
+#include "lib/fdio.h"
 #include "fuzz.h"
-#include "err.h"
-#include "xmalloc.h"
+#include "lib/err.h"
+#include "lib/xmalloc.h"
 
 static int
 run_file(const char *path)

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "shape.h"
-#include "xmalloc.h"
+#include "lib/xmalloc.h"
 
 struct recipe {
 	const uint8_t	*p, *end;

@@ -12,9 +12,9 @@
 #include <zlib.h>
 
 #include "check_suites.h"
-#include "discover.h"
-#include "read-archive.h"
-#include "source.h"
+#include "load/discover.h"
+#include "input/read-archive.h"
+#include "input/source.h"
 
 struct member {
 	const char	*name;

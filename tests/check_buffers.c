@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "read-buffers.h"
-#include "read-hlo.h"
+#include "read/read-buffers.h"
+#include "read/read-hlo.h"
 
 #define MIB	((uint64_t)1 << 20)
 

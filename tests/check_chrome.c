@@ -21,13 +21,13 @@
 #include <zlib.h>
 
 #include "check_suites.h"
-#include "err.h"
-#include "profile.h"
-#include "read-xplane.h"
-#include "source.h"
-#include "strmap.h"
-#include "write-chrome.h"
-#include "xmalloc.h"
+#include "lib/err.h"
+#include "model/profile.h"
+#include "read/read-xplane.h"
+#include "input/source.h"
+#include "lib/strmap.h"
+#include "load/write-chrome.h"
+#include "lib/xmalloc.h"
 
 #define JAX_MLP "/jax-mlp/plugins/profile/2026_01_01_00_00_00/" \
 	"testhost.xplane.pb"

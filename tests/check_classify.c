@@ -12,13 +12,13 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "classify.h"
-#include "classify-event.h"
-#include "formats.h"
-#include "read-xplane.h"
-#include "source.h"
-#include "steps.h"
-#include "timeline.h"
+#include "classify/classify.h"
+#include "classify/classify-event.h"
+#include "load/formats.h"
+#include "read/read-xplane.h"
+#include "input/source.h"
+#include "classify/steps.h"
+#include "lib/timeline.h"
 
 static const struct {
 	const char	*name;

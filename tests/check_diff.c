@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze-diff.h"
+#include "report/analyze-diff.h"
 #include "check_suites.h"
 
 START_TEST(test_stem)

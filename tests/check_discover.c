@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "discover.h"
+#include "load/discover.h"
 
 static char	*tree;		/* the fixture's temporary folder */
 static char	 root[PATH_MAX];	/* its real path */

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 
 #include "check_suites.h"
-#include "hlo-match.h"
-#include "read-hlo.h"
-#include "read-xplane.h"
-#include "source.h"
+#include "classify/hlo-match.h"
+#include "read/read-hlo.h"
+#include "read/read-xplane.h"
+#include "input/source.h"
 
 /* ---- a tiny protobuf wire walk, independent of protobuf-c ---- */
 

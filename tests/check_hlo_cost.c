@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "hlo-cost.h"
+#include "model/hlo-cost.h"
 
 enum { F32 = 11, S8 = 2, TUPLE = 13 };
 

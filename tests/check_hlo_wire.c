@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "hlo-wire.h"
+#include "read/hlo-wire.h"
 #include "proto/hlo.pb-c.h"
 
 static void *

@@ -20,16 +20,16 @@
 #include <sqlite3.h>
 
 #include "check_suites.h"
-#include "discover.h"
-#include "index.h"
-#include "index-rows.h"
-#include "index-write.h"
-#include "index.h"
-#include "index-schema.h"
-#include "formats.h"
-#include "read-hlo.h"
-#include "transfer-totals.h"
-#include "xmalloc.h"
+#include "load/discover.h"
+#include "index/index.h"
+#include "index/index-rows.h"
+#include "index/index-write.h"
+#include "index/index.h"
+#include "index/index-schema.h"
+#include "load/formats.h"
+#include "read/read-hlo.h"
+#include "classify/transfer-totals.h"
+#include "lib/xmalloc.h"
 
 static char	*tmp;			/* the fixture's folder */
 static char	 prof[PATH_MAX];	/* tmp/a: the profile tree */

@@ -14,12 +14,12 @@
 #include <zlib.h>
 
 #include "check_suites.h"
-#include "profile.h"
-#include "read-json.h"
-#include "read-xplane.h"
-#include "source.h"
-#include "strmap.h"
-#include "xmalloc.h"
+#include "model/profile.h"
+#include "read/read-json.h"
+#include "read/read-xplane.h"
+#include "input/source.h"
+#include "lib/strmap.h"
+#include "lib/xmalloc.h"
 
 #define JAX_RUN		"/jax-mlp/plugins/profile/2026_01_01_00_00_00/"
 #define AMPERE_RUN	"/ampere/natural_language_processing/huggingface/" \

@@ -16,8 +16,8 @@
 #include <yajl/yajl_parse.h>
 
 #include "check_suites.h"
-#include "gzip.h"
-#include "json-lex.h"
+#include "input/gzip.h"
+#include "read/json-lex.h"
 
 /* ---- A transcript of the callbacks, from either parser ---- */
 

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "err.h"
-#include "output.h"
-#include "xmalloc.h"
+#include "lib/err.h"
+#include "output/output.h"
+#include "lib/xmalloc.h"
 
 static const struct out_col cols[] = {
 	{ "name", COL_STR, NULL },

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "check_suites.h"
-#include "stats.h"
+#include "lib/stats.h"
 
 static int
 cmp_ref(const void *a, const void *b)

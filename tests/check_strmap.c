@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "strmap.h"
+#include "lib/strmap.h"
 
 #define NKEYS	3000
 #define MAXLEN	41

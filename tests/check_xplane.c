@@ -18,10 +18,10 @@
 #include <zlib.h>
 
 #include "check_suites.h"
-#include "profile.h"
-#include "read-xplane.h"
-#include "source.h"
-#include "varint.h"
+#include "model/profile.h"
+#include "read/read-xplane.h"
+#include "input/source.h"
+#include "lib/varint.h"
 
 /* ---- A canonical text dump of everything a reader emits ---- */
 

@@ -19,7 +19,7 @@ test_case 'ar with the Makefile flags prints nothing'
 ar=$(sed -n 's/^AR = //p' "$builddir/Makefile")
 arflags=$(sed -n 's/^ARFLAGS = //p' "$builddir/Makefile")
 [ -n "$ar" ] || fail "no AR in '$builddir/Makefile'"
-cp "$builddir/src/libjaxprof_a-err.o" "$tmp/err.o"
+cp "$builddir/src/lib/libjaxprof_a-err.o" "$tmp/err.o"
 $ar $arflags "$tmp/t.a" "$tmp/err.o" >"$out" 2>"$err" || fail "ar failed"
 expect_stderr_empty
 

@@ -1,0 +1,61 @@
+/* Build or refresh the index of the profiles under each path. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd/cmd.h"
+#include "lib/err.h"
+#include "report/report.h"
+
+static int	index_run(int argc, char **argv);
+
+enum { OPT_EVENTS = OPT_REPORT_LAST };
+
+const struct cmd cmd_index = {
+	.name = "index",
+	.usage = "jaxprof index [--events] [--latest] [--db=file] path ...",
+	.summary = "build or refresh the index of the profiles under each path",
+	.options =
+	    "  --events        the event-level tables too (host_events,\n"
+	    "                  executions, hlo_instructions; see jaxprof(1))\n"
+	    "  --latest        only the newest run\n"
+	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
+	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
+	.run = index_run,
+};
+
+static int
+index_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "latest", no_argument, NULL, OPT_LATEST },
+		{ "events", no_argument, NULL, OPT_EVENTS },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report r;
+	int ch;
+
+	report_init(&r, "index");
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (report_option(&r, ch, optarg))
+			continue;
+		if (ch == OPT_EVENTS) {
+			r.events = 1;
+			continue;
+		}
+		if (ch == 'h') {
+			cmd_print_help(&cmd_index, stdout);
+			return EXIT_OK;
+		}
+		cmd_usage_error(&cmd_index);
+	}
+	report_open(&r, argc - optind, argv + optind);
+	printf("%s: %zu profile files, %zu other files\n", r.db_path,
+	    found_profiles(&r.found), r.found.nfiles -
+	    found_profiles(&r.found));
+	return report_close(&r, EXIT_OK);
+}

@@ -1,0 +1,363 @@
+/* What bounds a run and what to do about it, on one screen or one page. */
+#include "config.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "lib/err.h"
+#include "report/html-page.h"
+#include "index/index.h"
+#include "output/output.h"
+#include "report/overview.h"
+#include "report/report.h"
+#include "lib/xmalloc.h"
+
+static int	summary_run(int argc, char **argv);
+
+const struct cmd cmd_summary = {
+	.name = "summary",
+	.usage = "jaxprof summary [-o file] [--device=glob] [--host=glob] "
+	    "[--run=glob] [--latest] [--format=fmt] [--db=file] path ...",
+	.summary = "what bounds the run, with the numbers, and what to do",
+	.options =
+	    "  -o, --output=FILE  write to FILE (needed for --format=html)\n"
+	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
+	    "  --host=GLOB     only hosts matching\n"
+	    "  --run=GLOB      only runs matching\n"
+	    "  --latest        only the newest run\n"
+	    "  --format=FMT    table (default), json, markdown, html\n"
+	    "  --db=FILE       the index to use\n",
+	.run = summary_run,
+};
+
+static char *
+joined(char **v, size_t n)
+{
+	char *s = xstrdup(""), *t;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		t = xasprintf("%s%s%s", s, i > 0 ? ", " : "", v[i]);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+static const struct out_col kv_cols[] = {
+	{ "what", COL_STR, NULL },
+	{ "value", COL_STR, NULL },
+};
+
+static void
+kv(struct output *o, const char *what, char *value)
+{
+	output_str(o, what);
+	output_str(o, value);
+	output_end_row(o);
+	free(value);
+}
+
+static int
+print_run(const struct overview *ov, enum out_format fmt, FILE *fp)
+{
+	struct output *o = output_new(fmt, fp, kv_cols, 2);
+	char med[40], lo[40], p90[40], hi[40], sd[40];
+	size_t i, j;
+
+	output_title(o, "Summary: what bounds the run (jaxprof-summary(1) "
+	    "gives the rules).");
+	kv(o, "runs", joined(ov->runs, ov->nruns));
+	kv(o, "hosts", joined(ov->hosts, ov->nhosts));
+	kv(o, "devices", ov->ndevices > 0 ? joined(ov->devices,
+	    ov->ndevices) : xstrdup(ov->cpu_only ? "none (CPU-only: the "
+	    "host's threads ran the ops)" : "none"));
+	fmt_duration(med, sizeof med, (int64_t)ov->median_ps);
+	fmt_duration(lo, sizeof lo, (int64_t)ov->min_ps);
+	fmt_duration(p90, sizeof p90, (int64_t)ov->p90_ps);
+	fmt_duration(hi, sizeof hi, (int64_t)ov->max_ps);
+	fmt_duration(sd, sizeof sd, (int64_t)ov->stddev_ps);
+	kv(o, "steps", ov->nsteps == 0 ? xstrdup("none found") :
+	    xasprintf("%zu (from %s events) on %zu device%s, median %s",
+	    ov->nsteps, ov->step_source, ov->nseries, ov->nseries == 1 ? "" :
+	    "s", med));
+	if (ov->nkept > 0) {
+		kv(o, "spread", xasprintf("min %s, p90 %s, max %s", lo, p90,
+		    hi));
+		kv(o, "stddev", xasprintf("%s, %.1f%% of the median", sd,
+		    100 * ov->stddev_ps / ov->median_ps));
+	}
+	for (i = 0; i < ov->nseries; i++)
+		for (j = 0; j < ov->series[i].n; j++) {
+			const struct ov_step *s = &ov->series[i].steps[j];
+
+			if (s->skip_why == NULL)
+				continue;
+			fmt_duration(med, sizeof med, s->dur_ps);
+			kv(o, "skipped", xasprintf("%s step %lld (%s): %s",
+			    ov->series[i].device, (long long)s->step, med,
+			    s->skip_why));
+		}
+	return output_finish(o);
+}
+
+static const struct out_col part_cols[] = {
+	{ "part", COL_STR, NULL },
+	{ "per_step_us", COL_PS, "per step" },
+	{ "percent", COL_PCT, "%" },
+};
+
+static int
+print_parts(const struct overview *ov, enum out_format fmt, FILE *fp)
+{
+	struct output *o = output_new(fmt, fp, part_cols, 3);
+	char *t;
+	int k;
+
+	t = xasprintf("The step broken down (all %zu steps; idle split by what "
+	    "the host ran meanwhile):", ov->nsteps);
+	output_title(o, t);
+	free(t);
+	for (k = 0; k < OV_NPARTS; k++) {
+		output_str(o, ov_part_words[k]);
+		output_ps(o, ov->nsteps > 0 ? (double)ov->part_ps[k] /
+		    (double)ov->nsteps : 0);
+		output_double(o, overview_part_pct(ov, (enum ov_part)k));
+		output_end_row(o);
+	}
+	t = xasprintf("Verdict: %s.", ov->verdict);
+	output_note(o, t);
+	free(t);
+	return output_finish(o);
+}
+
+static const struct out_col cause_cols[] = {
+	{ "part", COL_STR, NULL },
+	{ "host_activity", COL_STR, "host was running" },
+	{ "host_context", COL_STR, "inside" },
+	{ "gaps", COL_INT, NULL },
+	{ "per_step_us", COL_PS, "per step" },
+	{ "percent", COL_PCT, "% of step" },
+};
+
+static int
+print_causes(const struct overview *ov, enum out_format fmt, FILE *fp)
+{
+	struct output *o = output_new(fmt, fp, cause_cols, 6);
+	size_t i, n = ov->ncauses < 5 ? ov->ncauses : 5;
+
+	output_title(o, "Device idle by what the host was running (gaps of "
+	    "100 us or more; idle while compiling):");
+	for (i = 0; i < n; i++) {
+		const struct ov_cause *c = &ov->causes[i];
+
+		output_str(o, ov_part_words[c->part]);
+		output_str(o, c->activity);
+		output_str(o, c->context);
+		output_int(o, c->gaps);
+		output_ps(o, ov->nsteps > 0 ? (double)c->ps /
+		    (double)ov->nsteps : 0);
+		output_double(o, ov->steps_ps > 0 ? 100.0 * (double)c->ps /
+		    (double)ov->steps_ps : 0);
+		output_end_row(o);
+	}
+	output_more_rows(o, n, ov->ncauses);
+	return output_finish(o);
+}
+
+static const struct out_col item_cols[] = {
+	{ "rank", COL_INT, "#" },
+	{ "name", COL_STR, NULL },
+	{ "count", COL_INT, NULL },
+	{ "total_us", COL_PS, "total" },
+	{ "percent", COL_PCT, "%" },
+	{ "where", COL_STR, NULL },
+};
+
+static int
+print_items(const struct ov_item *v, size_t n, const char *title,
+    enum out_format fmt, FILE *fp)
+{
+	struct output *o = output_new(fmt, fp, item_cols, 6);
+	size_t i, k = n < 5 ? n : 5;
+
+	output_title(o, title);
+	for (i = 0; i < k; i++) {
+		output_int(o, (int64_t)i + 1);
+		output_str(o, v[i].name);
+		output_int(o, v[i].count);
+		output_ps(o, (double)v[i].total_ps);
+		output_double(o, v[i].pct);
+		output_str(o, v[i].detail);
+		output_end_row(o);
+	}
+	return output_finish(o);
+}
+
+static const struct out_col compile_cols[] = {
+	{ "function", COL_STR, NULL },
+	{ "compiles", COL_INT, NULL },
+	{ "compile_us", COL_PS, "compile" },
+	{ "executions", COL_INT, NULL },
+	{ "execute_us", COL_PS, "execute" },
+	{ "steps", COL_STR, "in steps" },
+	{ "programs", COL_STR, NULL },
+	{ "shapes", COL_STR, "differing shapes" },
+};
+
+static int
+print_compiles(const struct overview *ov, enum out_format fmt, FILE *fp)
+{
+	struct output *o;
+	size_t i;
+
+	if (ov->ncompiles == 0)
+		return 0;
+	o = output_new(fmt, fp, compile_cols, 8);
+	output_title(o, "Compilations in the profile (host wall time) and "
+	    "executions:");
+	for (i = 0; i < ov->ncompiles; i++) {
+		const struct ov_compile *c = &ov->compiles[i];
+
+		output_str(o, c->function);
+		output_int(o, c->count);
+		output_ps(o, (double)c->total_ps);
+		output_int(o, c->exec_count);
+		output_ps(o, (double)c->exec_ps);
+		output_str(o, c->steps);
+		output_str(o, c->programs);
+		output_str(o, c->shapes);
+		output_end_row(o);
+	}
+	return output_finish(o);
+}
+
+static const struct out_col rec_cols[] = {
+	{ "rank", COL_INT, "#" },
+	{ "rule", COL_STR, NULL },
+	{ "value", COL_REAL, NULL },
+	{ "threshold", COL_REAL, NULL },
+};
+
+static int
+print_recs(const struct overview *ov, enum out_format fmt, FILE *fp)
+{
+	struct output *o = output_new(fmt, fp, rec_cols, 4);
+	size_t i;
+	char *t;
+
+	output_title(o, "Recommendations, each with the measured value of "
+	    "its rule and the rule's threshold:");
+	for (i = 0; i < ov->nrecs; i++) {
+		output_int(o, (int64_t)i + 1);
+		output_str(o, ov->recs[i].rule);
+		output_double(o, round(ov->recs[i].value * 10) / 10);
+		output_double(o, ov->recs[i].threshold);
+		output_end_row(o);
+	}
+	/* Notes, not cells: a table cuts long cells. */
+	for (i = 0; i < ov->nrecs; i++) {
+		t = xasprintf("%zu. %s.", i + 1, ov->recs[i].text);
+		output_note(o, t);
+		free(t);
+	}
+	return output_finish(o);
+}
+
+static int
+print_text(const struct overview *ov, enum out_format fmt, FILE *fp)
+{
+	int rc = 0;
+
+	rc |= print_run(ov, fmt, fp);
+	fputc('\n', fp);
+	rc |= print_parts(ov, fmt, fp);
+	if (ov->ncauses > 0) {
+		fputc('\n', fp);
+		rc |= print_causes(ov, fmt, fp);
+	}
+	fputc('\n', fp);
+	rc |= print_items(ov->ops, ov->nops, "Top ops by device time:", fmt,
+	    fp);
+	fputc('\n', fp);
+	rc |= print_items(ov->lines, ov->nlines, "Top source lines by "
+	    "device time:", fmt, fp);
+	if (ov->ncompiles > 0) {
+		fputc('\n', fp);
+		rc |= print_compiles(ov, fmt, fp);
+	}
+	fputc('\n', fp);
+	rc |= print_recs(ov, fmt, fp);
+	return rc != 0 ? -1 : 0;
+}
+
+static int
+summary_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "output", required_argument, NULL, 'o' },
+		REPORT_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report r;
+	struct overview ov;
+	const char *out_path = NULL;
+	FILE *fp = stdout;
+	int ch, html = 0, rc, status = EXIT_OK;
+
+	report_init(&r, "summary");
+	r.events = 1;	/* host events and executions */
+	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+		if (ch == OPT_FORMAT && strcmp(optarg, "html") == 0) {
+			html = 1;
+			continue;
+		}
+		if (ch == OPT_FORMAT && strcmp(optarg, "csv") == 0)
+			jp_errx(EXIT_TROUBLE, "invalid --format 'csv' (choose "
+			    "from table, json, markdown, html)");
+		if (ch == OPT_FORMAT)
+			html = 0;	/* the last --format counts */
+		if (report_option(&r, ch, optarg))
+			continue;
+		switch (ch) {
+		case 'h':
+			cmd_print_help(&cmd_summary, stdout);
+			return EXIT_OK;
+		case 'o':
+			out_path = optarg;
+			break;
+		default:
+			cmd_usage_error(&cmd_summary);
+		}
+	}
+	if (html && out_path == NULL)
+		jp_errx(EXIT_TROUBLE, "--format=html needs -o FILE");
+	report_open(&r, argc - optind, argv + optind);
+	overview_load(&ov, &r);
+	report_end_snapshot(&r);
+	if (out_path != NULL && (fp = fopen(out_path, "w")) == NULL) {
+		jp_warn("cannot write '%s'", out_path);
+		overview_release(&ov);
+		return report_close(&r, EXIT_TROUBLE);
+	}
+	if (html)
+		rc = html_page_write(&ov, fp);
+	else if (r.format == FMT_JSON)
+		rc = overview_write_json(&ov, fp);
+	else
+		rc = print_text(&ov, r.format, fp);
+	if (fp != stdout && fclose(fp) != 0)
+		rc = -1;
+	if (rc == -1) {
+		jp_warn("cannot write '%s'", out_path != NULL ? out_path :
+		    "standard output");
+		status = EXIT_TROUBLE;
+	}
+	overview_release(&ov);
+	return report_close(&r, status);
+}

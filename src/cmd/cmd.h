@@ -1,0 +1,51 @@
+/*
+ * Subcommands.  Adding one:
+ *  1. src/cmd-<name>.c defining `const struct cmd cmd_<name>` and its run();
+ *  2. a row in the sorted table in src/cmd/main.c and a declaration below;
+ *  3. the file in libjaxprof_a_SOURCES in Makefile.am;
+ *  4. man/jaxprof-<name>.1 (SYNOPSIS = .usage, word for word) in
+ *     dist_man_MANS, and a line in man/jaxprof.1;
+ *  5. CLI tests tests/cli/tNNNN-<name>-*.sh.
+ */
+#ifndef JAXPROF_CMD_H
+#define JAXPROF_CMD_H
+
+#include <stdio.h>
+
+struct cmd {
+	const char	*name;
+	const char	*usage;		/* the man page SYNOPSIS */
+	const char	*summary;
+	const char	*options;	/* the option list --help prints */
+	int		(*run)(int argc, char **argv);
+};
+
+extern const struct cmd cmd_baseline;
+extern const struct cmd cmd_check;
+extern const struct cmd cmd_compile;
+extern const struct cmd cmd_diff;
+extern const struct cmd cmd_extract;
+extern const struct cmd cmd_idle;
+extern const struct cmd cmd_index;
+extern const struct cmd cmd_list;
+extern const struct cmd cmd_memory;
+extern const struct cmd cmd_sql;
+extern const struct cmd cmd_steps;
+extern const struct cmd cmd_summary;
+extern const struct cmd cmd_top;
+extern const struct cmd cmd_transfers;
+extern const struct cmd cmd_view;
+
+/* Prints cmd's usage and option list to fp. */
+void	cmd_print_help(const struct cmd *cmd, FILE *fp);
+/* Usage on stderr and exit 2: a misuse. */
+void	cmd_usage_error(const struct cmd *cmd) __attribute__((noreturn));
+/* Resets getopt so a command can parse its own arguments. */
+void	cmd_reset_getopt(void);
+/*
+ * Reads a check rules file (jaxprof-check(1)) as --rules would, keeping
+ * nothing: 0, or -1 with *cause (caller frees).  For the fuzz target.
+ */
+int	check_rules_validate(const char *path, char **cause);
+
+#endif

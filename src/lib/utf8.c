@@ -1,0 +1,39 @@
+/* UTF-8 as JSON writers check it. */
+#include "config.h"
+
+#include "lib/utf8.h"
+
+/*
+ * The length of the valid UTF-8 sequence (2 to 4 bytes) that starts at p,
+ * or 0 when it is not one: overlong forms, surrogates and code points
+ * beyond U+10FFFF are invalid (Unicode 15, table 3-7).
+ */
+size_t
+utf8_seq_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+	} else
+		return 0;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return len;
+}

@@ -1,0 +1,630 @@
+/* Cost rules: FLOPs and bytes of HLO instructions (hlo-cost.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/hlo-cost.h"
+#include "lib/xmalloc.h"
+
+typedef Xla__HloInstructionProto InstrProto;
+typedef Xla__HloComputationProto CompProto;
+typedef Xla__ShapeProto ShapeProto;
+
+/* Fused computations inside fused computations, followed at most. */
+#define MAX_FUSION_DEPTH	8
+
+/* XLA PrimitiveType values the rules treat apart. */
+enum { PT_F32 = 11, PT_TUPLE = 13 };
+
+double
+hlo_cost_type_bytes(int32_t t)
+{
+	/* By PrimitiveType: sub-byte types take a byte, as XLA sizes them. */
+	static const unsigned char bytes[] = {
+		0, 1, 1, 2, 4, 8, 1, 2, 4, 8,	/* INVALID PRED S8..U64 */
+		2, 4, 8, 0, 0, 8, 2, 0, 16, 1,	/* F16 F32 F64 TUPLE OPAQUE
+						   C64 BF16 TOKEN C128 F8E5M2 */
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* F8E4M3FN S4 U4 ... */
+		1, 1, 1, 1, 1, 1,
+	};
+
+	return t >= 0 && (size_t)t < sizeof bytes ? bytes[t] : 0;
+}
+
+static double
+elements(const ShapeProto *s)
+{
+	double n = 1;
+	size_t i;
+
+	if (s == NULL)
+		return 0;
+	for (i = 0; i < s->n_dimensions; i++)
+		n *= (double)s->dimensions[i];
+	return n;
+}
+
+/*
+ * A tuple's element i as a shape of its own, in *tmp (the schema reads
+ * tuples one level deep: a tuple in it has no elements).
+ */
+static const ShapeProto *
+tuple_element(const ShapeProto *s, size_t i, ShapeProto *tmp)
+{
+	static const ShapeProto init = XLA__SHAPE_PROTO__INIT;
+	const Xla__TupleElementShapeProto *e = s->tuple_shapes[i];
+
+	*tmp = init;
+	tmp->element_type = e->element_type;
+	tmp->n_dimensions = e->n_dimensions;
+	tmp->dimensions = e->dimensions;
+	return tmp;
+}
+
+/* Bytes of a shape: a tuple's are its arrays'. */
+static double
+shape_bytes(const ShapeProto *s)
+{
+	ShapeProto tmp;
+	double b = 0;
+	size_t i;
+
+	if (s == NULL)
+		return 0;
+	if (s->element_type != PT_TUPLE)
+		return elements(s) * hlo_cost_type_bytes(s->element_type);
+	for (i = 0; i < s->n_tuple_shapes; i++)
+		b += shape_bytes(tuple_element(s, i, &tmp));
+	return b;
+}
+
+/*
+ * The array a library call returns: a tuple's first (the rest is
+ * scratch), in *tmp.
+ */
+static const ShapeProto *
+result_array(const ShapeProto *s, ShapeProto *tmp)
+{
+	if (s != NULL && s->element_type == PT_TUPLE)
+		return s->n_tuple_shapes > 0 ? tuple_element(s, 0, tmp) : NULL;
+	return s;
+}
+
+static int64_t
+dim(const ShapeProto *s, int64_t i)
+{
+	return s != NULL && i >= 0 && (size_t)i < s->n_dimensions ?
+	    s->dimensions[i] : 1;
+}
+
+static const InstrProto *
+operand(const struct hlo_cost_env *env, const InstrProto *in, size_t i)
+{
+	return i < in->n_operand_ids ?
+	    env->instr(env->ctx, in->operand_ids[i]) : NULL;
+}
+
+static const ShapeProto *
+operand_shape(const struct hlo_cost_env *env, const InstrProto *in, size_t i)
+{
+	const InstrProto *op = operand(env, in, i);
+
+	return op != NULL ? op->shape : NULL;
+}
+
+/* What the rules do with an opcode. */
+enum kind {
+	K_OTHER, K_ELEMENTWISE, K_PASS, K_SLICE, K_FUSION, K_DOT, K_CONV,
+	K_REDUCE, K_REDUCE_WINDOW, K_CONCAT, K_PARAMETER, K_CUSTOM_CALL,
+	K_SCATTER,
+};
+
+/*
+ * Sorted, for bsearch() by kind_of(), with the FLOPs per f32 element of
+ * the elementwise ops: the clock cycles of XLA's measured GPU op profile
+ * where it has the op, those xprof 2.24's cost analysis counts
+ * (jaxprof-top(1)); 0 for its default of 3, which other types take too.
+ */
+struct op_kind {
+	const char	*opcode;
+	enum kind	 kind;
+	int		 f32;
+};
+
+static const struct op_kind kinds[] = {
+	{ "abs", K_ELEMENTWISE, 0 }, { "add", K_ELEMENTWISE, 0 },
+	{ "and", K_ELEMENTWISE, 0 }, { "atan2", K_ELEMENTWISE, 0 },
+	{ "cbrt", K_ELEMENTWISE, 0 }, { "ceil", K_ELEMENTWISE, 0 },
+	{ "clamp", K_ELEMENTWISE, 0 }, { "clz", K_ELEMENTWISE, 0 },
+	{ "compare", K_ELEMENTWISE, 0 }, { "complex", K_ELEMENTWISE, 0 },
+	{ "concatenate", K_CONCAT, 0 }, { "convert", K_ELEMENTWISE, 0 },
+	{ "convolution", K_CONV, 0 }, { "copy", K_PASS, 0 },
+	{ "cosine", K_ELEMENTWISE, 662 }, { "custom-call", K_CUSTOM_CALL, 0 },
+	{ "divide", K_ELEMENTWISE, 0 }, { "dot", K_DOT, 0 },
+	{ "dynamic-slice", K_SLICE, 0 }, { "erf", K_ELEMENTWISE, 0 },
+	{ "exponential", K_ELEMENTWISE, 86 },
+	{ "exponential-minus-one", K_ELEMENTWISE, 0 },
+	{ "floor", K_ELEMENTWISE, 0 }, { "fusion", K_FUSION, 0 },
+	{ "gather", K_SLICE, 0 }, { "get-tuple-element", K_PASS, 0 },
+	{ "imag", K_ELEMENTWISE, 0 }, { "is-finite", K_ELEMENTWISE, 0 },
+	{ "log", K_ELEMENTWISE, 1429 }, { "log-plus-one", K_ELEMENTWISE, 0 },
+	{ "logistic", K_ELEMENTWISE, 0 }, { "maximum", K_ELEMENTWISE, 0 },
+	{ "minimum", K_ELEMENTWISE, 0 }, { "multiply", K_ELEMENTWISE, 0 },
+	{ "negate", K_ELEMENTWISE, 0 }, { "not", K_ELEMENTWISE, 0 },
+	{ "or", K_ELEMENTWISE, 0 }, { "parameter", K_PARAMETER, 0 },
+	{ "popcnt", K_ELEMENTWISE, 0 }, { "power", K_ELEMENTWISE, 925 },
+	{ "real", K_ELEMENTWISE, 0 }, { "reduce", K_REDUCE, 0 },
+	{ "reduce-precision", K_ELEMENTWISE, 0 },
+	{ "reduce-window", K_REDUCE_WINDOW, 0 },
+	{ "remainder", K_ELEMENTWISE, 0 },
+	{ "round-nearest-afz", K_ELEMENTWISE, 0 },
+	{ "round-nearest-even", K_ELEMENTWISE, 0 },
+	{ "rsqrt", K_ELEMENTWISE, 75 }, { "scatter", K_SCATTER, 0 },
+	{ "select", K_ELEMENTWISE, 0 },
+	{ "shift-left", K_ELEMENTWISE, 0 },
+	{ "shift-right-arithmetic", K_ELEMENTWISE, 0 },
+	{ "shift-right-logical", K_ELEMENTWISE, 0 },
+	{ "sign", K_ELEMENTWISE, 0 }, { "sine", K_ELEMENTWISE, 662 },
+	{ "slice", K_SLICE, 0 }, { "sqrt", K_ELEMENTWISE, 75 },
+	{ "subtract", K_ELEMENTWISE, 0 }, { "tan", K_ELEMENTWISE, 0 },
+	{ "tanh", K_ELEMENTWISE, 190 }, { "tuple", K_PASS, 0 },
+	{ "xor", K_ELEMENTWISE, 0 },
+};
+
+static int
+cmp_kind(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+/* One binary search per look: instructions are asked a few times each. */
+static const struct op_kind *
+kind_of(const InstrProto *in)
+{
+	static const struct op_kind other = { "", K_OTHER, 0 };
+	const struct op_kind *k = bsearch(in->opcode, kinds,
+	    sizeof kinds / sizeof kinds[0], sizeof kinds[0], cmp_kind);
+
+	return k != NULL ? k : &other;
+}
+
+static double comp_flops(const struct hlo_cost_env *env, int64_t comp_id,
+		    int depth);
+static void fusion_cost(const struct hlo_cost_env *env,
+		    const InstrProto *fusion, int depth, double *flops,
+		    double *read);
+
+/* FLOPs of a computation applied once per element (a reducer). */
+static double
+applied_flops(const struct hlo_cost_env *env, const InstrProto *in, int depth)
+{
+	return in->n_called_computation_ids > 0 ?
+	    comp_flops(env, in->called_computation_ids[0], depth + 1) : 0;
+}
+
+/* 2 x the output's elements x the contracted elements of the lhs. */
+static double
+dot_flops(const ShapeProto *lhs, const ShapeProto *out,
+    const int64_t *contracting, size_t n)
+{
+	double k = 1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		k *= (double)dim(lhs, contracting[i]);
+	return 2 * elements(out) * k;
+}
+
+/*
+ * The kernel positions of one spatial dimension that land on input, over
+ * all output positions: what padding and dilation leave of out x size.
+ */
+static double
+valid_positions(int64_t in_size, int64_t out_size,
+    const Xla__WindowDimension *w)
+{
+	int64_t stride = w->stride > 0 ? w->stride : 1;
+	int64_t wdil = w->window_dilation > 0 ? w->window_dilation : 1;
+	int64_t bdil = w->base_dilation > 0 ? w->base_dilation : 1;
+	int64_t last = (in_size - 1) * bdil, o, k;
+	double n = 0;
+
+	if (w->padding_low == 0 && w->padding_high == 0 && wdil == 1 &&
+	    bdil == 1)
+		return (double)out_size * (double)w->size;
+	for (o = 0; o < out_size; o++)
+		for (k = 0; k < w->size; k++) {
+			int64_t p = o * stride - w->padding_low + k * wdil;
+
+			if (p >= 0 && p <= last && p % bdil == 0)
+				n++;
+		}
+	return n;
+}
+
+/*
+ * 2 x FMAs: input features per group x output features x batch per group
+ * x the valid kernel positions of each spatial dimension.
+ */
+static double
+conv_flops(const InstrProto *in, const ShapeProto *lhs, const ShapeProto *out)
+{
+	const Xla__ConvolutionDimensionNumbers *d =
+	    in->convolution_dimension_numbers;
+	int64_t fg = in->feature_group_count > 0 ? in->feature_group_count : 1;
+	int64_t bg = in->batch_group_count > 0 ? in->batch_group_count : 1;
+	double fma;
+	size_t i;
+
+	if (d == NULL || lhs == NULL || out == NULL)
+		return 0;
+	fma = (double)(dim(lhs, d->input_feature_dimension) / fg) *
+	    (double)dim(out, d->output_feature_dimension) *
+	    (double)(dim(lhs, d->input_batch_dimension) / bg);
+	for (i = 0; i < d->n_output_spatial_dimensions &&
+	    i < d->n_input_spatial_dimensions; i++) {
+		if (in->window != NULL && i < in->window->n_dimensions)
+			fma *= valid_positions(
+			    dim(lhs, d->input_spatial_dimensions[i]),
+			    dim(out, d->output_spatial_dimensions[i]),
+			    in->window->dimensions[i]);
+		else
+			fma *= (double)dim(out,
+			    d->output_spatial_dimensions[i]);
+	}
+	return 2 * fma;
+}
+
+/* The numbers of a JSON array of (quoted) integers after key, up to 8. */
+static size_t
+json_ints(const char *json, const char *key, int64_t *out, size_t max)
+{
+	const char *p = strstr(json, key);
+	size_t n = 0;
+
+	if (p == NULL || (p = strchr(p + strlen(key), '[')) == NULL)
+		return 0;
+	for (p++; *p != '\0' && *p != ']' && n < max; ) {
+		char *end;
+		long long v;
+
+		if (*p == '"' || *p == ',' || *p == ' ') {
+			p++;
+			continue;
+		}
+		v = strtoll(p, &end, 10);
+		if (end == p)
+			break;
+		out[n++] = v;
+		p = end;
+	}
+	return n;
+}
+
+static int
+is_gemm_call(const char *target)
+{
+	return strncmp(target, "__cublas$", 9) == 0 ||
+	    strncmp(target, "__hipblas$", 10) == 0;
+}
+
+static int
+is_dnn_conv_call(const char *target)
+{
+	return strncmp(target, "__cudnn$conv", 12) == 0 ||
+	    strncmp(target, "__miopen$conv", 13) == 0;
+}
+
+/* FLOPs of one instruction of kind kd; fused computations as the fusion's. */
+static double
+kind_flops(const struct hlo_cost_env *env, const InstrProto *in,
+    const struct op_kind *ok, int depth)
+{
+	const ShapeProto *s = in->shape;
+	const Xla__DotDimensionNumbers *dd = in->dot_dimension_numbers;
+	ShapeProto tmp;
+	double flops, read, w = 1;
+	size_t i;
+
+	switch (ok->kind) {
+	case K_FUSION:
+		fusion_cost(env, in, depth + 1, &flops, &read);
+		return flops;
+	case K_ELEMENTWISE:
+		return (s != NULL && s->element_type == PT_F32 && ok->f32 > 0 ?
+		    ok->f32 : 3) * elements(s);
+	case K_DOT:
+		return dd != NULL ? dot_flops(operand_shape(env, in, 0), s,
+		    dd->lhs_contracting_dimensions,
+		    dd->n_lhs_contracting_dimensions) : 0;
+	case K_CONV:
+		return conv_flops(in, operand_shape(env, in, 0), s);
+	case K_REDUCE:
+		/* Each reduced element but one per output goes through it. */
+		return (elements(operand_shape(env, in, 0)) -
+		    elements(result_array(s, &tmp))) * applied_flops(env, in, depth);
+	case K_REDUCE_WINDOW:
+		if (in->window == NULL)
+			return 0;
+		for (i = 0; i < in->window->n_dimensions; i++)
+			w *= (double)in->window->dimensions[i]->size;
+		return elements(result_array(s, &tmp)) * (w - 1) *
+		    applied_flops(env, in, depth);
+	case K_CONCAT:
+		return 6 * elements(s);	/* a compare and a branch each */
+	case K_SCATTER:
+		/* The update computation once per update element. */
+		return elements(operand_shape(env, in, in->n_operand_ids - 1)) *
+		    applied_flops(env, in, depth);
+	default:
+		return 0;
+	}
+}
+
+static double
+instr_flops(const struct hlo_cost_env *env, const InstrProto *in, int depth)
+{
+	return kind_flops(env, in, kind_of(in), depth);
+}
+
+/* Plain computations (a reducer): each instruction once. */
+static double
+comp_flops(const struct hlo_cost_env *env, int64_t comp_id, int depth)
+{
+	const CompProto *c;
+	double f = 0;
+	size_t i;
+
+	if (depth > MAX_FUSION_DEPTH || (c = env->comp(env->ctx, comp_id)) ==
+	    NULL)
+		return 0;
+	for (i = 0; i < c->n_instructions; i++)
+		f += instr_flops(env, c->instructions[i], depth);
+	return f;
+}
+
+/* The share of its first operand's elements a slice or gather reads. */
+static double
+sliced_share(const struct hlo_cost_env *env, const InstrProto *in)
+{
+	double n = elements(operand_shape(env, in, 0));
+
+	return n > 0 ? elements(in->shape) / n : 1;
+}
+
+/*
+ * A fusion as XLA's GPU cost analysis sees it: going from the root to
+ * the parameters, an instruction is emitted once for each "root" that
+ * uses it elementwise (the fusion's root, and each operand of an
+ * instruction that is not elementwise, weighed by the share of it read),
+ * its FLOPs counted that many times; a parameter is read that share of
+ * its bytes, at most once.
+ */
+struct fused {
+	const InstrProto **ins;
+	size_t		 n;
+	int64_t		*ids;		/* sorted, for index_of() */
+	uint32_t	*at;		/* instruction index, by ids' order */
+	uint32_t	*order;		/* users before their operands */
+	double		*util;		/* per instruction */
+	double		*root_util;	/* as a root */
+	uint32_t	**roots;	/* the roots using each, as indexes */
+	size_t		*nroots;
+	size_t		*next;		/* order_from()'s: operand to visit */
+	uint32_t	*stack;
+	uint8_t		*seen;
+};
+
+/* By the ids it is given: modules are costed on several threads at once. */
+static int
+cmp_at(const void *a, const void *b, void *ids)
+{
+	int64_t x = ((const int64_t *)ids)[*(const uint32_t *)a];
+	int64_t y = ((const int64_t *)ids)[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* The index of instruction id in the fused computation, or -1. */
+static int64_t
+index_of(const struct fused *f, int64_t id)
+{
+	size_t lo = 0, hi = f->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->ids[f->at[mid]] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->n && f->ids[f->at[lo]] == id ? (int64_t)f->at[lo] : -1;
+}
+
+/*
+ * f->order: the instructions the root reaches, each after all its users
+ * (a reversed post order, by an explicit stack: fusions can be deep).
+ */
+static size_t
+order_from(struct fused *f, size_t root)
+{
+	uint32_t *stack = f->stack;
+	size_t *next = f->next;
+	uint8_t *seen = f->seen;
+	size_t sp = 0, n = 0;
+
+	stack[sp++] = (uint32_t)root;
+	seen[root] = 1;
+	while (sp > 0) {
+		uint32_t k = stack[sp - 1];
+		const InstrProto *in = f->ins[k];
+
+		if (next[k] < in->n_operand_ids) {
+			int64_t o = index_of(f, in->operand_ids[next[k]++]);
+
+			if (o >= 0 && !seen[o]) {
+				seen[o] = 1;
+				stack[sp++] = (uint32_t)o;
+			}
+			continue;
+		}
+		f->order[n++] = k;	/* post order, reversed below */
+		sp--;
+	}
+	for (sp = 0; sp < n / 2; sp++) {
+		uint32_t t = f->order[sp];
+
+		f->order[sp] = f->order[n - 1 - sp];
+		f->order[n - 1 - sp] = t;
+	}
+	return n;
+}
+
+static void
+add_root(struct fused *f, size_t to, uint32_t r)
+{
+	size_t i;
+
+	for (i = 0; i < f->nroots[to]; i++)
+		if (f->roots[to][i] == r)
+			return;
+	f->roots[to] = xreallocarray(f->roots[to], f->nroots[to] + 1,
+	    sizeof **f->roots);
+	f->roots[to][f->nroots[to]++] = r;
+}
+
+
+static void
+fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
+    int depth, double *flops, double *read)
+{
+	const CompProto *c = fusion->n_called_computation_ids > 0 ?
+	    env->comp(env->ctx, fusion->called_computation_ids[0]) : NULL;
+	struct fused f;
+	size_t i, j, k, t, root, n;
+	int sorted = 1;
+	char *block;
+
+	*flops = *read = 0;
+	if (c == NULL || c->n_instructions == 0 || depth > MAX_FUSION_DEPTH)
+		return;
+	f.n = c->n_instructions;
+	f.ins = (const InstrProto **)c->instructions;
+	/* All arrays in one block, widest first (one allocation a fusion). */
+	block = xcalloc(f.n, 5 * 8 + sizeof *f.roots + 3 * 4 + 1);
+	f.ids = (int64_t *)(void *)block;
+	f.util = (double *)(void *)(block + f.n * 8);
+	f.root_util = (double *)(void *)(block + f.n * 16);
+	f.nroots = (size_t *)(void *)(block + f.n * 24);
+	f.next = (size_t *)(void *)(block + f.n * 32);
+	f.roots = (uint32_t **)(void *)(block + f.n * 40);
+	f.at = (uint32_t *)(void *)(block + f.n * (40 + sizeof *f.roots));
+	f.order = f.at + f.n;
+	f.stack = f.order + f.n;
+	f.seen = (uint8_t *)(f.stack + f.n);
+	root = f.n - 1;
+	for (i = 0; i < f.n; i++) {
+		f.ids[i] = f.ins[i]->id;
+		f.at[i] = (uint32_t)i;
+		if (f.ins[i]->id == c->root_id)
+			root = i;
+		if (i > 0 && f.ids[i] <= f.ids[i - 1])
+			sorted = 0;
+	}
+	/* XLA numbers a computation's instructions in order, mostly. */
+	if (!sorted) {
+		qsort_r(f.at, f.n, sizeof *f.at, cmp_at, f.ids);
+	}
+	n = order_from(&f, root);
+	f.root_util[root] = 1;
+	add_root(&f, root, (uint32_t)root);
+	for (t = 0; t < n; t++) {
+		const InstrProto *in = f.ins[k = f.order[t]];
+		const struct op_kind *ok = kind_of(in);
+		enum kind kd = ok->kind;
+
+		for (j = 0; j < f.nroots[k]; j++)
+			f.util[k] += f.root_util[f.roots[k][j]];
+		*flops += f.util[k] * kind_flops(env, in, ok, depth);
+		for (j = 0; j < in->n_operand_ids; j++) {
+			int64_t o = index_of(&f, in->operand_ids[j]);
+			double u, ne;
+
+			if (o < 0)
+				continue;
+			if (kd == K_ELEMENTWISE || kd == K_PASS) {
+				for (i = 0; i < f.nroots[k]; i++)
+					add_root(&f, (size_t)o, f.roots[k][i]);
+				continue;
+			}
+			add_root(&f, (size_t)o, (uint32_t)o);
+			u = f.util[k] * (kd == K_SLICE && j == 0 ?
+			    sliced_share(env, in) : 1);
+			/* Whole elements: a part read reads them all. */
+			ne = elements(f.ins[o]->shape);
+			f.root_util[o] += ne > 0 ? ceil(u * ne) / ne : 0;
+		}
+	}
+	for (k = 0; k < f.n; k++) {
+		if (f.util[k] > 0 && kind_of(f.ins[k])->kind == K_PARAMETER)
+			*read += shape_bytes(f.ins[k]->shape) *
+			    (f.util[k] < 1 ? f.util[k] : 1);
+		free(f.roots[k]);
+	}
+	free(block);
+}
+
+static double
+operands_bytes(const struct hlo_cost_env *env, const InstrProto *in)
+{
+	double b = 0;
+	size_t i;
+
+	for (i = 0; i < in->n_operand_ids; i++)
+		b += shape_bytes(operand_shape(env, in, i));
+	return b;
+}
+
+int
+hlo_cost_of(const struct hlo_cost_env *env, const InstrProto *in,
+    struct hlo_cost *out)
+{
+	const char *t = in->custom_call_target;
+	const struct op_kind *ok;
+	ShapeProto tmp;
+
+	if (in->shape == NULL)
+		return -1;
+	out->bytes = operands_bytes(env, in) + shape_bytes(in->shape);
+	ok = kind_of(in);
+	if (ok->kind == K_FUSION) {
+		double read;
+
+		fusion_cost(env, in, 0, &out->flops, &read);
+		out->bytes = read + shape_bytes(in->shape);
+		return 0;
+	}
+	if (ok->kind != K_CUSTOM_CALL) {
+		out->flops = kind_flops(env, in, ok, 0);
+		return 0;
+	}
+	if (is_gemm_call(t)) {
+		int64_t k[8];
+		size_t n = json_ints(in->backend_config,
+		    "\"lhs_contracting_dimensions\"", k, 8);
+
+		out->flops = dot_flops(operand_shape(env, in, 0),
+		    result_array(in->shape, &tmp), k, n);
+	} else if (is_dnn_conv_call(t))
+		out->flops = conv_flops(in, operand_shape(env, in, 0),
+		    result_array(in->shape, &tmp));
+	else
+		return -1;
+	/* The scratch buffer of the result's tuple is not data. */
+	out->bytes = operands_bytes(env, in) +
+	    shape_bytes(result_array(in->shape, &tmp));
+	return 0;
+}

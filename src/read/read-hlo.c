@@ -1,0 +1,828 @@
+/* HLO reader: serialized xla.HloProto -> struct hlo_module (read-hlo.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/arena.h"
+#include "model/hlo-cost.h"
+#include "read/hlo-wire.h"
+#include "proto/hlo.pb-c.h"
+#include "read/read-buffers.h"
+#include "read/read-hlo.h"
+#include "lib/xmalloc.h"
+
+/* Nesting of called computations followed when ordering launches. */
+#define MAX_CALL_DEPTH	64
+/*
+ * Computations spliced into the launch order, at most, per instruction
+ * of the module: a call graph that shares computations can otherwise
+ * splice exponentially many (found by fuzzing); XLA's do not come near.
+ */
+#define SPLICES_PER_INSTR	16
+
+struct hlo_set {
+	struct hlo_module **mods;
+	size_t		 n;
+};
+
+static void *
+pb_alloc(void *arena, size_t n)
+{
+	return arena_alloc(arena, n);
+}
+
+static void
+pb_free(void *arena, void *p)
+{
+	(void)arena;
+	(void)p;
+}
+
+typedef Xla__HloModuleProto ModuleProto;
+typedef Xla__HloComputationProto CompProto;
+typedef Xla__HloInstructionProto InstrProto;
+
+/* A string many instructions share (opcodes, fusion kinds, files...). */
+static const char *
+keep(struct hlo_module *m, const char *s)
+{
+	uint32_t id;
+
+	if (s == NULL || *s == '\0')
+		return "";
+	id = strmap_intern(&m->strings, s, strlen(s));
+	return m->strings.strings[id];
+}
+
+/* A string of mostly one instruction each: copied, not looked up. */
+static const char *
+copy(struct hlo_module *m, const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	return memcpy(arena_alloc(m->texts, len), s, len);
+}
+
+/* XLA's PrimitiveType numbers (xla_data.proto) as HLO text writes them. */
+static const char *const element_types[] = {
+	"invalid", "pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32",
+	"u64", "f16", "f32", "f64", "tuple", "opaque", "c64", "bf16", "token",
+	"c128",
+};
+
+/* An array shape as HLO text writes it: "f32[8,128]" at buf + strlen. */
+static void
+array_text(char *buf, size_t size, int32_t type, const int64_t *dims,
+    size_t ndims)
+{
+	size_t len = strlen(buf), i;
+
+	if (type == 13) {	/* a tuple inside a tuple: not read */
+		snprintf(buf + len, size - len, "(...)");
+		return;
+	}
+	if (type >= 0 && (size_t)type <
+	    sizeof element_types / sizeof element_types[0])
+		snprintf(buf + len, size - len, "%s[", element_types[type]);
+	else
+		snprintf(buf + len, size - len, "type%d[", (int)type);
+	for (i = 0; i < ndims; i++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%lld", i > 0 ? "," : "",
+		    (long long)dims[i]);
+	}
+	len = strlen(buf);
+	snprintf(buf + len, size - len, "]");
+}
+
+/* A shape as HLO text writes it, "f32[8,128]" or "(s32[], f32[2])". */
+static void
+shape_text(char *buf, size_t size, const Xla__ShapeProto *sp)
+{
+	size_t i, len;
+
+	buf[0] = '\0';
+	if (sp == NULL)
+		return;
+	if (sp->n_tuple_shapes == 0 && sp->element_type != 13) {
+		array_text(buf, size, sp->element_type, sp->dimensions,
+		    sp->n_dimensions);
+		return;
+	}
+	snprintf(buf, size, "(");
+	for (i = 0; i < sp->n_tuple_shapes; i++) {
+		const Xla__TupleElementShapeProto *e = sp->tuple_shapes[i];
+
+		len = strlen(buf);
+		if (i > 0)
+			snprintf(buf + len, size - len, ", ");
+		array_text(buf, size, e->element_type, e->dimensions,
+		    e->n_dimensions);
+	}
+	len = strlen(buf);
+	snprintf(buf + len, size - len, ")");
+}
+
+/* The entry's parameter shapes and names (host_program_shape). */
+static void
+params_build(struct hlo_module *m, const ModuleProto *mp)
+{
+	const Xla__ProgramShapeProto *ps = mp->host_program_shape;
+	char buf[256];
+	size_t i;
+
+	if (ps == NULL || ps->n_parameters == 0)
+		return;
+	m->nparams = ps->n_parameters;
+	m->param_shapes = xcalloc(m->nparams, sizeof *m->param_shapes);
+	m->param_names = xcalloc(m->nparams, sizeof *m->param_names);
+	for (i = 0; i < m->nparams; i++) {
+		shape_text(buf, sizeof buf, ps->parameters[i]);
+		m->param_shapes[i] = keep(m, buf);
+		m->param_names[i] = i < ps->n_parameter_names ?
+		    keep(m, ps->parameter_names[i]) : "";
+	}
+}
+
+static int
+in_list(const char *s, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+/* Opcodes that run nothing of their own on the device. */
+static const char *const no_launch_opcodes[] = {
+	"parameter", "constant", "get-tuple-element", "tuple", "bitcast",
+	"after-all", "add-dependency", "opt-barrier", "domain",
+	"partition-id", "replica-id", "call", "while", "conditional",
+	"async-start", "async-update", "async-done", "copy-done",
+	"all-reduce-done", "all-gather-done", "collective-permute-done",
+	"send-done", "recv-done", "get-dimension-size", NULL,
+};
+
+/* Opcodes that a library (cuBLAS, cuDNN, NCCL, cuFFT...) runs. */
+static const char *const library_opcodes[] = {
+	"custom-call", "all-reduce", "all-reduce-start", "all-gather",
+	"all-gather-start", "reduce-scatter", "all-to-all",
+	"collective-permute", "collective-permute-start",
+	"collective-broadcast", "send", "recv", "fft", "triangular-solve",
+	"cholesky", "convolution", "dot", NULL,
+};
+
+static enum hlo_launch
+launch_of(const char *opcode)
+{
+	if (in_list(opcode, no_launch_opcodes))
+		return HLO_LAUNCH_NONE;
+	if (in_list(opcode, library_opcodes))
+		return HLO_LAUNCH_LIBRARY;
+	return HLO_LAUNCH_KERNEL;
+}
+
+/*
+ * launch_of() once per opcode of a module, by its id in m->strings: its
+ * string compares are too many to run per instruction.
+ */
+struct launch_memo {
+	uint8_t		*by_id;		/* launch + 1; 0 not yet known */
+	size_t		 n;
+};
+
+static enum hlo_launch
+launch_of_kept(struct launch_memo *lm, const struct hlo_module *m,
+    uint32_t id)
+{
+	if (id >= lm->n) {
+		size_t n = m->strings.n;
+
+		lm->by_id = xreallocarray(lm->by_id, n, 1);
+		memset(lm->by_id + lm->n, 0, n - lm->n);
+		lm->n = n;
+	}
+	if (lm->by_id[id] == 0)
+		lm->by_id[id] = (uint8_t)launch_of(m->strings.strings[id]) + 1;
+	return (enum hlo_launch)(lm->by_id[id] - 1);
+}
+
+/* What fused computations are asked about (comp_has()). */
+enum held { HOLDS_CONVOLUTION, HOLDS_DOT, NHELD };
+static const char *const held_opcode[NHELD] = { "convolution", "dot" };
+enum { HELD_UNKNOWN, HELD_LOOKING, HELD_NO, HELD_YES };
+
+/* A module's computations by id, and what each was found to hold. */
+struct comps {
+	const ModuleProto *mp;
+	uint32_t	*by_id;		/* indexes of computations, by id */
+	uint8_t		*held[NHELD];	/* per computation: HELD_* */
+};
+
+static int
+cmp_comp_ids(const void *a, const void *b, void *mp)
+{
+	CompProto *const *c = ((const ModuleProto *)mp)->computations;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (c[x]->id != c[y]->id)
+		return c[x]->id < c[y]->id ? -1 : 1;
+	return x < y ? -1 : x > y;	/* the first of an id is found */
+}
+
+static void
+comps_init(struct comps *cs, const ModuleProto *mp)
+{
+	size_t i;
+
+	cs->mp = mp;
+	cs->by_id = xcalloc(mp->n_computations + 1, sizeof *cs->by_id);
+	for (i = 0; i < mp->n_computations; i++)
+		cs->by_id[i] = (uint32_t)i;
+	qsort_r(cs->by_id, mp->n_computations, sizeof *cs->by_id,
+	    cmp_comp_ids, (void *)mp);
+	for (i = 0; i < NHELD; i++)
+		cs->held[i] = xcalloc(mp->n_computations + 1,
+		    sizeof *cs->held[i]);
+}
+
+static void
+comps_release(struct comps *cs)
+{
+	size_t i;
+
+	free(cs->by_id);
+	for (i = 0; i < NHELD; i++)
+		free(cs->held[i]);
+}
+
+/* The index of the (first) computation of that id, or -1. */
+static int64_t
+comp_index(const struct comps *cs, int64_t id)
+{
+	CompProto *const *c = cs->mp->computations;
+	size_t lo = 0, hi = cs->mp->n_computations;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c[cs->by_id[mid]]->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < cs->mp->n_computations && c[cs->by_id[lo]]->id == id ?
+	    (int64_t)cs->by_id[lo] : -1;
+}
+
+static const CompProto *
+find_comp(const struct comps *cs, int64_t id)
+{
+	int64_t i = comp_index(cs, id);
+
+	return i < 0 ? NULL : cs->mp->computations[i];
+}
+
+/*
+ * Whether computation i (or one it calls) holds an instruction of the
+ * opcode asked.  Each computation is looked into once per question: a
+ * call graph that shares computations was explored path by path before,
+ * exponentially long (found by fuzzing).  One on a cycle, or deeper than
+ * MAX_CALL_DEPTH, holds nothing.
+ */
+static int
+comp_has(struct comps *cs, int64_t i, enum held what, int depth)
+{
+	const CompProto *c;
+	uint8_t *state;
+	size_t k, j;
+	int yes = 0;
+
+	if (i < 0 || depth > MAX_CALL_DEPTH)
+		return 0;
+	state = &cs->held[what][i];
+	if (*state != HELD_UNKNOWN)
+		return *state == HELD_YES;
+	*state = HELD_LOOKING;
+	c = cs->mp->computations[i];
+	for (k = 0; !yes && k < c->n_instructions; k++) {
+		const InstrProto *in = c->instructions[k];
+
+		yes = strcmp(in->opcode, held_opcode[what]) == 0;
+		for (j = 0; !yes && j < in->n_called_computation_ids; j++)
+			yes = comp_has(cs, comp_index(cs,
+			    in->called_computation_ids[j]), what, depth + 1);
+	}
+	*state = yes ? HELD_YES : HELD_NO;
+	return yes;
+}
+
+/*
+ * The category of an instruction (jaxprof-top(1) lists the rules): library
+ * calls by what they compute, fusions by kind or the dot/convolution they
+ * hold, everything else by opcode.
+ */
+static const char *
+hlo_category_of(struct comps *cs, const InstrProto *in)
+{
+	const char *t = in->custom_call_target;
+
+	if (strcmp(in->opcode, "custom-call") == 0) {
+		if (strstr(t, "cublas") != NULL || strstr(t, "hipblas") != NULL ||
+		    strstr(t, "gemm") != NULL || strstr(t, "matmul") != NULL)
+			return "gemm";
+		if (strstr(t, "conv") != NULL)
+			return "convolution";
+		if (strstr(t, "fmha") != NULL || strstr(t, "attention") != NULL ||
+		    strstr(t, "attn") != NULL)
+			return "attention";
+		return "custom-call";
+	}
+	if (strcmp(in->opcode, "fusion") == 0) {
+		int64_t fused = in->n_called_computation_ids > 0 ?
+		    comp_index(cs, in->called_computation_ids[0]) : -1;
+
+		if (comp_has(cs, fused, HOLDS_CONVOLUTION, 0))
+			return "convolution fusion";
+		if (comp_has(cs, fused, HOLDS_DOT, 0))
+			return "gemm fusion";
+		if (strcmp(in->fusion_kind, "kLoop") == 0)
+			return "loop fusion";
+		if (strcmp(in->fusion_kind, "kInput") == 0)
+			return "input fusion";
+		if (strcmp(in->fusion_kind, "kOutput") == 0)
+			return "output fusion";
+		if (strcmp(in->fusion_kind, "kCustom") == 0)
+			return "custom fusion";
+		return "fusion";
+	}
+	if (strcmp(in->opcode, "dot") == 0)
+		return "gemm";
+	return in->opcode;
+}
+
+/*
+ * Fusions whose fused computations hold the same opcodes in the same order
+ * may share one kernel: XLA compiles identical fusions once and names the
+ * kernel after the first.  Other instructions are a class of their own.
+ */
+static uint64_t
+kernel_class_of(const struct comps *cs, const InstrProto *in)
+{
+	const CompProto *fused;
+	uint64_t h;
+	size_t i;
+
+	if (strcmp(in->opcode, "fusion") != 0 ||
+	    in->n_called_computation_ids == 0 ||
+	    (fused = find_comp(cs, in->called_computation_ids[0])) == NULL)
+		return strmap_hash(in->name, strlen(in->name));
+	h = strmap_hash(in->fusion_kind, strlen(in->fusion_kind));
+	for (i = 0; i < fused->n_instructions; i++)
+		h = (h ^ strmap_hash(fused->instructions[i]->opcode,
+		    strlen(fused->instructions[i]->opcode))) *
+		    0x100000001b3ULL;
+	return h;
+}
+
+/* The innermost frame of the module's stack-frame tables (1-based ids). */
+static void
+frame_source(struct hlo_module *m, const ModuleProto *mp, int32_t frame_id,
+    struct hlo_instr *out)
+{
+	const Xla__StackFrameIndexProto *sfi = mp->stack_frame_index;
+	const Xla__StackFrameIndexProto__FileLocation *loc;
+	int32_t loc_id;
+
+	if (sfi == NULL || frame_id < 1 || (size_t)frame_id > sfi->n_stack_frames)
+		return;
+	loc_id = sfi->stack_frames[frame_id - 1]->file_location_id;
+	if (loc_id < 1 || (size_t)loc_id > sfi->n_file_locations)
+		return;
+	loc = sfi->file_locations[loc_id - 1];
+	if (loc->file_name_id >= 1 &&
+	    (size_t)loc->file_name_id <= sfi->n_file_names)
+		out->source_file = keep(m, sfi->file_names[loc->file_name_id - 1]);
+	if (loc->function_name_id >= 1 &&
+	    (size_t)loc->function_name_id <= sfi->n_function_names)
+		out->source_function = keep(m,
+		    sfi->function_names[loc->function_name_id - 1]);
+	out->source_line = loc->line;
+}
+
+/*
+ * Fills m->instrs[k] from in, of computation c (its name copied once by
+ * the caller), and records its name in m->names.
+ */
+static void
+fill_instr(struct hlo_module *m, struct comps *cs, const char *comp_name,
+    const InstrProto *in, size_t k, struct launch_memo *lm)
+{
+	const Xla__OpMetadata *md = in->metadata;
+	struct hlo_instr *out = &m->instrs[k];
+	size_t nnames = m->names.n;
+	uint32_t name = strmap_intern(&m->names, in->name, strlen(in->name));
+	const char *category;
+	uint32_t opcode;
+
+	/* The first of instructions of the same name is the one found. */
+	if (m->names.n > nnames)
+		m->instr_of_name[name] = (uint32_t)k;
+	memset(out, 0, sizeof *out);
+	out->name = m->names.strings[name];
+	opcode = strmap_intern(&m->strings, in->opcode, strlen(in->opcode));
+	out->opcode = m->strings.strings[opcode];
+	category = hlo_category_of(cs, in);
+	/* A category is a literal or the opcode, kept just above. */
+	out->category = category == in->opcode ? out->opcode : category;
+	out->fusion_kind = keep(m, in->fusion_kind);
+	out->custom_call_target = keep(m, in->custom_call_target);
+	out->computation = comp_name;
+	out->op_name = md != NULL && md->op_name[0] != '\0' ?
+	    copy(m, md->op_name) : "";
+	out->op_type = md != NULL ? keep(m, md->op_type) : "";
+	out->source_file = "";
+	out->source_function = "";
+	if (md != NULL && md->source_file[0] != '\0') {
+		out->source_file = keep(m, md->source_file);
+		out->source_line = md->source_line;
+	} else if (md != NULL)
+		frame_source(m, cs->mp, md->stack_frame_id, out);
+	out->id = in->id;
+	out->schedule_index = -1;
+	out->launch = launch_of_kept(lm, m, opcode);
+	out->kernel_class = kernel_class_of(cs, in);
+}
+
+/* The index in m->instrs of the instruction with that id, or -1. */
+static int64_t
+instr_by_id(const struct hlo_module *m, const int64_t *sorted_ids,
+    const uint32_t *order, int64_t id)
+{
+	size_t lo = 0, hi = m->ninstrs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sorted_ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->ninstrs && sorted_ids[lo] == id ? (int64_t)order[lo] : -1;
+}
+
+struct order_ctx {
+	struct hlo_module *m;
+	const ModuleProto *mp;
+	const struct comps *comps;
+	int64_t		*sorted_ids;
+	uint32_t	*order;
+	const InstrProto **protos;	/* of m->instrs, index for index */
+	size_t		 cap;
+	size_t		 splices_left;	/* SPLICES_PER_INSTR of them */
+};
+
+/* Appends the launches of computation c in run order (see read-hlo.h). */
+static void
+add_launches(struct order_ctx *o, const CompProto *c, int depth, int loop)
+{
+	const Xla__HloScheduleProto *sched = o->mp->schedule;
+	const int64_t *ids = NULL;
+	size_t n = 0, i, j;
+
+	if (c == NULL || c->is_fusion_computation || depth > MAX_CALL_DEPTH ||
+	    o->splices_left == 0)
+		return;
+	o->splices_left--;
+	for (i = 0; sched != NULL && i < sched->n_sequences; i++)
+		if (sched->sequences[i]->key == c->id &&
+		    sched->sequences[i]->value != NULL) {
+			ids = sched->sequences[i]->value->instruction_ids;
+			n = sched->sequences[i]->value->n_instruction_ids;
+		}
+	if (ids == NULL)
+		n = c->n_instructions;
+	for (i = 0; i < n; i++) {
+		int64_t id = ids != NULL ? ids[i] : c->instructions[i]->id;
+		int64_t k = instr_by_id(o->m, o->sorted_ids, o->order, id);
+		const InstrProto *in;
+		struct hlo_instr *hi;
+
+		if (k < 0)
+			continue;
+		hi = &o->m->instrs[k];
+		if (hi->launch != HLO_LAUNCH_NONE) {
+			if (o->m->nlaunches == o->cap) {
+				o->cap = o->cap == 0 ? 64 : o->cap * 2;
+				o->m->launches = xreallocarray(o->m->launches,
+				    o->cap, sizeof *o->m->launches);
+			}
+			/* A computation called twice runs it twice too. */
+			hi->in_loop |= loop || hi->schedule_index >= 0;
+			if (hi->schedule_index < 0)
+				hi->schedule_index = (int32_t)o->m->nlaunches;
+			o->m->launches[o->m->nlaunches++] = (uint32_t)k;
+			continue;
+		}
+		/* A call, loop or branch runs its computations here. */
+		in = o->protos[k];
+		for (j = 0; j < in->n_called_computation_ids; j++)
+			add_launches(o, find_comp(o->comps,
+			    in->called_computation_ids[j]), depth + 1,
+			    loop || strcmp(in->opcode, "while") == 0);
+	}
+}
+
+static const InstrProto *
+cost_instr(void *ctx, int64_t id)
+{
+	const struct order_ctx *o = ctx;
+	int64_t k = instr_by_id(o->m, o->sorted_ids, o->order, id);
+
+	return k < 0 ? NULL : o->protos[k];
+}
+
+static const CompProto *
+cost_comp(void *ctx, int64_t id)
+{
+	return find_comp(((const struct order_ctx *)ctx)->comps, id);
+}
+
+/*
+ * The cost of each instruction the program launches (not those inside
+ * fused computations, which the fusion's cost holds), once each.
+ */
+static void
+add_costs(struct order_ctx *o)
+{
+	struct hlo_cost_env env = { cost_instr, cost_comp, o };
+	struct hlo_cost cost;
+	size_t i;
+
+	for (i = 0; i < o->m->nlaunches; i++) {
+		uint32_t k = o->m->launches[i];
+		struct hlo_instr *hi = &o->m->instrs[k];
+
+		if (hi->schedule_index != (int32_t)i ||
+		    hlo_cost_of(&env, o->protos[k], &cost) == -1)
+			continue;
+		hi->flops = cost.flops;
+		hi->bytes = cost.bytes;
+		hi->has_cost = 1;
+	}
+}
+
+static int
+cmp_ids(const void *a, const void *b, void *ids)
+{
+	int64_t x = ((const int64_t *)ids)[*(const uint32_t *)a];
+	int64_t y = ((const int64_t *)ids)[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* The kernel name XLA gives an instruction: [A-Za-z0-9_] kept, rest '_'. */
+static void
+kernel_name(const char *name, char *out)
+{
+	for (; *name != '\0'; name++)
+		*out++ = (*name >= 'a' && *name <= 'z') ||
+		    (*name >= 'A' && *name <= 'Z') ||
+		    (*name >= '0' && *name <= '9') || *name == '_' ? *name : '_';
+	*out = '\0';
+}
+
+/* The instructions by the names XLA gives their kernels. */
+static void
+index_kernel_names(struct hlo_module *m)
+{
+	char *kname = NULL;
+	size_t i, cap = 0;
+
+	for (i = 0; i < m->ninstrs; i++) {
+		const char *name = m->instrs[i].name;
+		size_t len = strlen(name), before = m->kernel_names.n;
+		uint32_t id;
+
+		if (len + 1 > cap) {
+			cap = (len + 1) * 2;
+			kname = xreallocarray(kname, cap, 1);
+		}
+		kernel_name(name, kname);
+		id = strmap_intern(&m->kernel_names, kname, len);
+		if (m->kernel_names.n > before)
+			m->instr_of_kernel[id] = (uint32_t)i;
+	}
+	free(kname);
+}
+
+static void
+module_build(struct hlo_module *m, const ModuleProto *mp)
+{
+	struct launch_memo lm = { NULL, 0 };
+	struct order_ctx o;
+	struct comps cs;
+	int64_t *ids;
+	size_t i, j, k;
+
+	comps_init(&cs, mp);
+	m->name = keep(m, mp->name);
+	m->program_id = mp->id;
+	params_build(m, mp);
+	for (i = 0; i < mp->n_computations; i++)
+		m->ninstrs += mp->computations[i]->n_instructions;
+	m->instrs = xcalloc(m->ninstrs + 1, sizeof *m->instrs);
+	m->instr_of_name = xcalloc(m->ninstrs + 1, sizeof *m->instr_of_name);
+	m->instr_of_kernel = xcalloc(m->ninstrs + 1,
+	    sizeof *m->instr_of_kernel);
+	ids = xcalloc(m->ninstrs + 1, sizeof *ids);
+	memset(&o, 0, sizeof o);
+	o.protos = xcalloc(m->ninstrs + 1, sizeof *o.protos);
+	for (i = k = 0; i < mp->n_computations; i++) {
+		const CompProto *c = mp->computations[i];
+		const char *comp_name = copy(m, c->name);
+
+		for (j = 0; j < c->n_instructions; j++, k++) {
+			o.protos[k] = c->instructions[j];
+			fill_instr(m, &cs, comp_name, o.protos[k], k, &lm);
+			ids[k] = m->instrs[k].id;
+		}
+	}
+	free(lm.by_id);
+	index_kernel_names(m);
+
+	o.m = m;
+	o.mp = mp;
+	o.comps = &cs;
+	o.splices_left = SPLICES_PER_INSTR * (m->ninstrs + 1);
+	o.order = xcalloc(m->ninstrs + 1, sizeof *o.order);
+	for (i = 0; i < m->ninstrs; i++)
+		o.order[i] = (uint32_t)i;
+	qsort_r(o.order, m->ninstrs, sizeof *o.order, cmp_ids, ids);
+	o.sorted_ids = xcalloc(m->ninstrs + 1, sizeof *o.sorted_ids);
+	for (i = 0; i < m->ninstrs; i++)
+		o.sorted_ids[i] = ids[o.order[i]];
+	add_launches(&o, find_comp(&cs, mp->entry_computation_id), 0, 0);
+	add_costs(&o);
+	comps_release(&cs);
+	free(o.sorted_ids);
+	free(o.order);
+	free(o.protos);
+	free(ids);
+}
+
+static void
+module_free(struct hlo_module *m)
+{
+	if (m == NULL)
+		return;
+	hlo_memory_free(m->memory);
+	free(m->instrs);
+	free(m->launches);
+	free(m->param_shapes);
+	free(m->param_names);
+	free(m->instr_of_name);
+	free(m->instr_of_kernel);
+	strmap_release(&m->names);
+	strmap_release(&m->kernel_names);
+	strmap_release(&m->strings);
+	arena_release(m->texts);
+	free(m->texts);
+	free(m);
+}
+
+struct hlo_set *
+hlo_set_new(void)
+{
+	return xcalloc(1, sizeof(struct hlo_set));
+}
+
+void
+hlo_set_free(struct hlo_set *set)
+{
+	size_t i;
+
+	if (set == NULL)
+		return;
+	for (i = 0; i < set->n; i++)
+		module_free(set->mods[i]);
+	free(set->mods);
+	free(set);
+}
+
+struct hlo_module *
+hlo_module_read(const void *data, size_t len, int64_t program_id,
+    char **cause)
+{
+	struct arena unpacked = ARENA_INIT;
+	ProtobufCAllocator alloc = { pb_alloc, pb_free, &unpacked };
+	Xla__HloProto *hp;
+	struct hlo_module *m;
+
+	hp = (Xla__HloProto *)hlo_wire_unpack(&xla__hlo_proto__descriptor,
+	    &alloc, data, len);
+	if (hp == NULL)
+		hp = xla__hlo_proto__unpack(&alloc, len, data);
+	if (hp == NULL || hp->hlo_module == NULL) {
+		*cause = xstrdup(hp == NULL ? "not a valid xla.HloProto" :
+		    "xla.HloProto without a module");
+		arena_release(&unpacked);
+		return NULL;
+	}
+	m = xcalloc(1, sizeof *m);
+	strmap_init(&m->strings);
+	strmap_init(&m->names);
+	strmap_init(&m->kernel_names);
+	m->texts = xcalloc(1, sizeof *m->texts);
+	module_build(m, hp->hlo_module);
+	m->program_id = program_id != -1 ? program_id : hp->hlo_module->id;
+	/* The unpacked proto, all at once (xla__hlo_proto__free_unpacked). */
+	arena_release(&unpacked);
+	if (hlo_memory_read(data, len, m, &m->memory, cause) == -1) {
+		module_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void
+hlo_set_keep(struct hlo_set *set, struct hlo_module *m)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		if (set->mods[i]->program_id == m->program_id) {
+			module_free(m);
+			return;
+		}
+	set->mods = xreallocarray(set->mods, set->n + 1, sizeof *set->mods);
+	set->mods[set->n++] = m;
+}
+
+int
+hlo_set_add(struct hlo_set *set, const void *data, size_t len,
+    int64_t program_id, char **cause)
+{
+	struct hlo_module *m = hlo_module_read(data, len, program_id, cause);
+
+	if (m == NULL)
+		return -1;
+	hlo_set_keep(set, m);
+	return 0;
+}
+
+size_t
+hlo_set_count(const struct hlo_set *set)
+{
+	return set != NULL ? set->n : 0;
+}
+
+const struct hlo_module *
+hlo_set_module(const struct hlo_set *set, size_t i)
+{
+	return set->mods[i];
+}
+
+const struct hlo_module *
+hlo_set_find(const struct hlo_set *set, int64_t program_id, const char *name,
+    size_t name_len)
+{
+	const struct hlo_module *found = NULL;
+	size_t i;
+
+	if (set == NULL)
+		return NULL;
+	if (program_id != -1)
+		for (i = 0; i < set->n; i++)
+			if (set->mods[i]->program_id == program_id)
+				return set->mods[i];
+	if (name == NULL)
+		return NULL;
+	for (i = 0; i < set->n; i++)
+		if (strlen(set->mods[i]->name) == name_len &&
+		    memcmp(set->mods[i]->name, name, name_len) == 0) {
+			if (found != NULL)
+				return NULL;	/* recompiled: ambiguous */
+			found = set->mods[i];
+		}
+	return found;
+}
+
+const struct hlo_instr *
+hlo_module_instr(const struct hlo_module *m, const char *name, size_t len)
+{
+	int64_t id = strmap_find(&m->names, name, len);
+
+	return id < 0 ? NULL : &m->instrs[m->instr_of_name[id]];
+}
+
+const struct hlo_instr *
+hlo_module_kernel(const struct hlo_module *m, const char *kernel, size_t len)
+{
+	int64_t id = strmap_find(&m->kernel_names, kernel, len);
+
+	return id < 0 ? NULL : &m->instrs[m->instr_of_kernel[id]];
+}

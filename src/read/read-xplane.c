@@ -1,0 +1,2072 @@
+/* XSpace (`*.xplane.pb`) reader: a wire walker, and a protobuf-c reference. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/xplane.pb-c.h"
+
+#include "lib/arena.h"
+#include "lib/err.h"
+#include "lib/ptime.h"
+#include "read/read-xplane.h"
+#include "lib/varint.h"
+#include "lib/xmalloc.h"
+
+/* Field numbers and wire types of proto/xplane.proto (FORMATS.md 2.1). */
+enum {
+	WT_VARINT = 0,
+	WT_FIXED64 = 1,
+	WT_LEN = 2,
+	WT_GROUP_START = 3,
+	WT_GROUP_END = 4,
+	WT_FIXED32 = 5,
+};
+
+/*
+ * int64 -> dense index, open addressing; the map keys of XPlane.  Keys
+ * below IDMAP_DIRECT (writers number their metadata 1, 2, ...) are kept
+ * in an array instead: one load per event and stat.
+ */
+#define IDMAP_DIRECT	4096
+
+struct idmap {
+	uint32_t	*direct;	/* ndirect; val + 1, 0 when absent */
+	size_t		 ndirect;
+	int64_t		*keys;
+	uint32_t	*vals;
+	uint8_t		*used;
+	size_t		 cap;		/* power of two */
+	size_t		 n;
+};
+
+static size_t
+idmap_slot(const struct idmap *m, int64_t key)
+{
+	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 17) & (m->cap - 1);
+}
+
+static void
+idmap_put(struct idmap *m, int64_t key, uint32_t val)
+{
+	size_t i;
+
+	if (key >= 0 && key < IDMAP_DIRECT) {
+		if ((size_t)key >= m->ndirect) {
+			size_t n = (size_t)key < 32 ? 64 : (size_t)key * 2;
+
+			if (n > IDMAP_DIRECT)
+				n = IDMAP_DIRECT;
+			m->direct = xreallocarray(m->direct, n,
+			    sizeof *m->direct);
+			memset(m->direct + m->ndirect, 0,
+			    (n - m->ndirect) * sizeof *m->direct);
+			m->ndirect = n;
+		}
+		m->direct[key] = val + 1;
+		return;
+	}
+	if ((m->n + 1) * 2 > m->cap) {
+		struct idmap old = *m;
+		size_t j;
+
+		m->cap = old.cap == 0 ? 64 : old.cap * 2;
+		m->keys = xcalloc(m->cap, sizeof *m->keys);
+		m->vals = xcalloc(m->cap, sizeof *m->vals);
+		m->used = xcalloc(m->cap, 1);
+		m->n = 0;
+		for (j = 0; j < old.cap; j++)
+			if (old.used[j])
+				idmap_put(m, old.keys[j], old.vals[j]);
+		free(old.keys);
+		free(old.vals);
+		free(old.used);
+	}
+	for (i = idmap_slot(m, key); m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key) {
+			m->vals[i] = val;
+			return;
+		}
+	m->used[i] = 1;
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->n++;
+}
+
+/* 1 and *val when found. */
+static inline int
+idmap_get(const struct idmap *m, int64_t key, uint32_t *val)
+{
+	size_t i;
+
+	if (key >= 0 && key < IDMAP_DIRECT) {
+		if ((size_t)key >= m->ndirect || m->direct[key] == 0)
+			return 0;
+		*val = m->direct[key] - 1;
+		return 1;
+	}
+	if (m->cap == 0)
+		return 0;
+	for (i = idmap_slot(m, key); m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key) {
+			*val = m->vals[i];
+			return 1;
+		}
+	return 0;
+}
+
+static void
+idmap_release(struct idmap *m)
+{
+	free(m->direct);
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	memset(m, 0, sizeof *m);
+}
+
+/*
+ * Plane state shared by both read paths: stat names, event metadata and
+ * the scratch arrays that events reuse.
+ */
+struct plane_tables {
+	/* The stat and event metadata names: thousands, freed together. */
+	struct arena	 names;
+	struct idmap	 stat_ids;	/* stat metadata id -> stat_names index */
+	char		**stat_names;
+	size_t		*stat_lens;	/* strlen of each, for ref values */
+	enum pf_key	*stat_keys;	/* the key of each stat name */
+	size_t		 nstat_names;
+	/*
+	 * The key of each stat metadata id of one or two bytes on the wire
+	 * (nearly every id), NO_ID_KEY where the plane has no such entry:
+	 * what is_unkeyed_stat() needs.
+	 */
+	uint8_t		*id_keys;
+	size_t		 nid_keys;
+	struct idmap	 meta_ids;	/* event metadata id -> metas index */
+	struct pf_event_meta *metas;	/* nmetas, + 1 empty once finished */
+	size_t		 nmetas;
+	struct pf_stat	*stat_pool;	/* metadata and plane stats */
+	size_t		 nstat_pool;
+	int64_t		*child_pool;
+	size_t		 nchild_pool;
+};
+
+static const char *
+tables_stat_name(const struct plane_tables *t, int64_t id,
+    struct pf_read_stats *rs, enum pf_key *key, size_t *len)
+{
+	uint32_t i;
+
+	if (idmap_get(&t->stat_ids, id, &i)) {
+		*key = t->stat_keys[i];
+		*len = t->stat_lens[i];
+		return t->stat_names[i];
+	}
+	rs->missing_stat_metadata++;
+	*key = PF_KEY_OTHER;
+	*len = 0;
+	return "";
+}
+
+/*
+ * /host:__ScopeRangeCallStack__ keys its plane stats by scope range id,
+ * not by stat metadata (FORMATS.md 3.1): no names to miss there.
+ */
+static int
+stats_are_ids(const char *plane_name)
+{
+	return strcmp(plane_name, "/host:__ScopeRangeCallStack__") == 0;
+}
+
+/* Resolves a stat's name and, for a reference, its string value. */
+static void
+tables_resolve_stat(const struct plane_tables *t, struct pf_stat *st,
+    struct pf_read_stats *rs)
+{
+	enum pf_key unused;
+	size_t len;
+
+	st->name = tables_stat_name(t, st->metadata_id, rs, &st->key, &len);
+	if (st->kind == PF_REF)
+		st->str.ptr = tables_stat_name(t, (int64_t)st->num.u, rs,
+		    &unused, &st->str.len);
+}
+
+#define NO_ID_KEY	0xff
+#define ID_KEYS_MAX	(1 << 14)	/* the ids of two varint bytes */
+
+/* Keeps t->id_keys in step with the stat names. */
+static void
+tables_key_id(struct plane_tables *t, int64_t id, enum pf_key key)
+{
+	size_t n;
+
+	if (id < 0 || id >= ID_KEYS_MAX)
+		return;
+	if ((size_t)id >= t->nid_keys) {
+		n = 2 * (size_t)id + 16 < ID_KEYS_MAX ? 2 * (size_t)id + 16 :
+		    ID_KEYS_MAX;
+		t->id_keys = xreallocarray(t->id_keys, n, 1);
+		memset(t->id_keys + t->nid_keys, NO_ID_KEY, n - t->nid_keys);
+		t->nid_keys = n;
+	}
+	t->id_keys[id] = (uint8_t)key;
+}
+
+static void
+tables_add_stat_name(struct plane_tables *t, int64_t id, const char *name,
+    size_t len)
+{
+	uint32_t i;
+
+	if (!idmap_get(&t->stat_ids, id, &i)) {
+		i = (uint32_t)t->nstat_names;
+		t->stat_names = xgrow1(t->stat_names, i, sizeof *t->stat_names);
+		t->stat_keys = xgrow1(t->stat_keys, i, sizeof *t->stat_keys);
+		t->stat_lens = xgrow1(t->stat_lens, i, sizeof *t->stat_lens);
+		t->nstat_names++;
+		idmap_put(&t->stat_ids, id, i);
+	}
+	t->stat_names[i] = arena_strndup(&t->names, name, len);
+	t->stat_lens[i] = strlen(t->stat_names[i]);	/* to a NUL within */
+	t->stat_keys[i] = pf_key_of(t->stat_names[i]);
+	tables_key_id(t, id, t->stat_keys[i]);
+}
+
+/*
+ * Returns the slot for event metadata `id`: a later entry with the same key
+ * replaces the earlier one in place (protobuf map semantics, last wins).
+ */
+static struct pf_event_meta *
+tables_meta_slot(struct plane_tables *t, int64_t id)
+{
+	struct pf_event_meta *m;
+	uint32_t i;
+
+	if (idmap_get(&t->meta_ids, id, &i))
+		m = &t->metas[i];
+	else {
+		t->metas = xgrow1(t->metas, t->nmetas, sizeof *t->metas);
+		i = (uint32_t)t->nmetas++;
+		idmap_put(&t->meta_ids, id, i);
+		m = &t->metas[i];
+	}
+	memset(m, 0, sizeof *m);
+	m->id = id;
+	m->index = i;
+	return m;
+}
+
+/* Adds the empty entry that events with an unknown metadata id point to. */
+static void
+tables_finish_metas(struct plane_tables *t)
+{
+	struct pf_event_meta *m;
+
+	t->metas = xgrow1(t->metas, t->nmetas, sizeof *t->metas);
+	m = &t->metas[t->nmetas];
+	memset(m, 0, sizeof *m);
+	m->index = (uint32_t)t->nmetas;
+	m->name = m->display_name = "";
+}
+
+/* Sets ev->meta and ev->meta_index from ev->metadata_id. */
+static inline __attribute__((always_inline)) void
+tables_event_meta(const struct plane_tables *t, struct pf_event *ev,
+    struct pf_read_stats *rs)
+{
+	uint32_t i;
+
+	if (!idmap_get(&t->meta_ids, ev->metadata_id, &i)) {
+		rs->missing_event_metadata++;
+		i = (uint32_t)t->nmetas;
+	}
+	ev->meta = &t->metas[i];
+	ev->meta_index = i;
+}
+
+static void
+tables_release(struct plane_tables *t)
+{
+	arena_release(&t->names);
+	free(t->stat_names);
+	free(t->stat_keys);
+	free(t->stat_lens);
+	free(t->id_keys);
+	free(t->metas);
+	free(t->stat_pool);
+	free(t->child_pool);
+	idmap_release(&t->stat_ids);
+	idmap_release(&t->meta_ids);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- The wire walker ---- */
+
+struct cur {
+	const uint8_t	*p;
+	const uint8_t	*end;
+};
+
+struct walker {
+	const uint8_t	*base;		/* byte 0 of the file */
+	const uint8_t	*limit;		/* its end: readable up to here */
+	struct source	*src;
+	size_t		 released;	/* pages before this offset dropped */
+	char		*cause;
+	struct pf_read_stats *rs;
+	struct pf_stat	*scratch;	/* one event's stats */
+	size_t		 scratch_cap;
+	int		 ahead;		/* reading a line before its turn */
+	int		 keyed_stats_only;	/* the handler's */
+	int64_t		 origin_ns;	/* subtracted from line times */
+};
+
+static int
+fail(struct walker *w, const uint8_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+fail(struct walker *w, const uint8_t *at, const char *fmt, ...)
+{
+	va_list ap;
+	char *what;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	what = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(what, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	w->cause = xasprintf("at byte %zu: %s", (size_t)(at - w->base), what);
+	free(what);
+	return -1;
+}
+
+static int
+get_varint_slow(struct walker *w, struct cur *c, uint64_t *v,
+    const char *msg)
+{
+	const uint8_t *start = c->p;
+	uint64_t x = 0;
+	int shift;
+
+	for (shift = 0; shift < 70; shift += 7) {
+		uint8_t b;
+
+		if (c->p >= c->end)
+			return fail(w, start, "truncated varint in %s", msg);
+		b = *c->p++;
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if ((b & 0x80) == 0) {
+			*v = x;
+			return 0;
+		}
+	}
+	return fail(w, start, "varint longer than 10 bytes in %s", msg);
+}
+
+/*
+ * Most varints on the wire (tags, small ids) are one byte; times and
+ * durations a few.  With 10 bytes left in the file a varint cannot run
+ * past the mapping: no bounds test per byte then, one at the end (a
+ * small message often ends less than 10 bytes after a varint).
+ */
+static inline __attribute__((always_inline)) int
+get_varint(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
+{
+	const uint8_t *p = c->p;
+	size_t n;
+
+	if (p < c->end && *p < 0x80) {
+		*v = *p;
+		c->p = p + 1;
+		return 0;
+	}
+	if (p >= c->end || w->limit - p < 10 ||
+	    (n = varint_word(p, v)) == 0 ||
+	    n > (size_t)(c->end - p))
+		return get_varint_slow(w, c, v, msg);	/* and its message */
+	c->p = p + n;
+	return 0;
+}
+
+static int
+get_tag_slow(struct walker *w, struct cur *c, uint32_t *field, int *wt,
+    const char *msg)
+{
+	const uint8_t *start = c->p;
+	uint64_t tag;
+
+	*field = 0;
+	*wt = 0;
+	if (get_varint(w, c, &tag, msg) == -1)
+		return -1;
+	*wt = (int)(tag & 7);
+	if ((tag >> 3) == 0 || (tag >> 3) > 0x1fffffff)
+		return fail(w, start, "invalid field number %llu in %s",
+		    (unsigned long long)(tag >> 3), msg);
+	*field = (uint32_t)(tag >> 3);
+	return 0;
+}
+
+/* Fields 1-15 have one-byte tags: nearly every tag on the wire. */
+static inline int
+get_tag(struct walker *w, struct cur *c, uint32_t *field, int *wt,
+    const char *msg)
+{
+	if (c->p < c->end && *c->p >= 8 && *c->p < 0x80) {
+		*wt = *c->p & 7;
+		*field = *c->p++ >> 3;
+		return 0;
+	}
+	return get_tag_slow(w, c, field, wt, msg);
+}
+
+static int
+len_past_end(struct walker *w, const uint8_t *start, uint64_t len,
+    const struct cur *c, const char *msg)
+{
+	return fail(w, start, "length %llu in %s runs past the end of its "
+	    "message (%zu bytes left)", (unsigned long long)len, msg,
+	    (size_t)(c->end - c->p));
+}
+
+/* A length-delimited payload as a sub-cursor. */
+static inline int
+get_len(struct walker *w, struct cur *c, struct cur *sub, const char *msg)
+{
+	const uint8_t *start = c->p;
+	uint64_t len;
+
+	sub->p = sub->end = c->p;
+	if (get_varint(w, c, &len, msg) == -1)
+		return -1;
+	if (len > (uint64_t)(c->end - c->p))
+		return len_past_end(w, start, len, c, msg);
+	sub->p = c->p;
+	sub->end = c->p + len;
+	c->p += len;
+	return 0;
+}
+
+static int
+get_fixed64(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
+{
+	int i;
+
+	if (c->end - c->p < 8)
+		return fail(w, c->p, "truncated 64-bit value in %s", msg);
+	*v = 0;
+	for (i = 7; i >= 0; i--)
+		*v = (*v << 8) | c->p[i];
+	c->p += 8;
+	return 0;
+}
+
+static int
+skip_field(struct walker *w, struct cur *c, int wt, const char *msg)
+{
+	struct cur sub;
+	uint64_t v;
+
+	switch (wt) {
+	case WT_VARINT:
+		return get_varint(w, c, &v, msg);
+	case WT_FIXED64:
+		return get_fixed64(w, c, &v, msg);
+	case WT_LEN:
+		return get_len(w, c, &sub, msg);
+	case WT_FIXED32:
+		if (c->end - c->p < 4)
+			return fail(w, c->p, "truncated 32-bit value in %s",
+			    msg);
+		c->p += 4;
+		return 0;
+	case WT_GROUP_START:
+	case WT_GROUP_END:
+		return fail(w, c->p, "unsupported group wire type in %s", msg);
+	default:
+		return fail(w, c->p, "invalid wire type %d in %s", wt, msg);
+	}
+}
+
+/* Checks that field `field` of msg came with the wire type it must have. */
+static int
+want_wt(struct walker *w, const uint8_t *at, int wt, int want, uint32_t field,
+    const char *msg)
+{
+	if (wt == want)
+		return 0;
+	return fail(w, at, "field %u of %s has wire type %d, expected %d",
+	    field, msg, wt, want);
+}
+
+static int
+get_string(struct walker *w, struct cur *c, int wt, uint32_t field,
+    const char *msg, struct pf_bytes *out)
+{
+	const uint8_t *at = c->p;
+	struct cur sub;
+
+	if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+	    get_len(w, c, &sub, msg) == -1)
+		return -1;
+	out->ptr = (const char *)sub.p;
+	out->len = (size_t)(sub.end - sub.p);
+	return 0;
+}
+
+static inline int
+get_int_field(struct walker *w, struct cur *c, int wt, uint32_t field,
+    const char *msg, int64_t *out)
+{
+	uint64_t v;
+
+	if (wt != WT_VARINT) {
+		(void)want_wt(w, c->p, wt, WT_VARINT, field, msg);
+		return -1;	/* with want_wt's message */
+	}
+	if (get_varint(w, c, &v, msg) == -1)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+/*
+ * The kind of XStat's integer fields 3, 4 and 7, by a table: the branches
+ * of a choice mispredict, as kinds change stat to stat.
+ */
+static const enum pf_value_kind int_kind_of_field[8] = {
+	[3] = PF_UINT64, [4] = PF_INT64, [7] = PF_REF,
+};
+
+/* Decodes one XStat; the name is resolved later. */
+static int
+decode_stat(struct walker *w, struct cur c, struct pf_stat *st)
+{
+	static const char msg[] = "XStat";
+
+	memset(st, 0, sizeof *st);
+	/*
+	 * Nearly every stat is a one-byte metadata id, then an integer or a
+	 * reference: those two fields read straight, as the loop would.
+	 */
+	if (c.end - c.p >= 3 && c.p[0] == (1 << 3 | WT_VARINT) &&
+	    c.p[1] < 0x80 && (c.p[2] == (3 << 3 | WT_VARINT) ||
+	    c.p[2] == (4 << 3 | WT_VARINT) || c.p[2] == (7 << 3 | WT_VARINT))) {
+		uint32_t field = c.p[2] >> 3;
+		uint64_t v;
+
+		st->metadata_id = c.p[1];
+		c.p += 3;
+		if (get_varint(w, &c, &v, msg) == -1)
+			return -1;
+		st->num.u = v;
+		st->kind = int_kind_of_field[field];
+	}
+	while (c.p < c.end) {
+		const uint8_t *at;
+		uint32_t field;
+		uint64_t v = 0;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			return -1;
+		at = c.p;
+		switch (field) {
+		case 1:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &st->metadata_id) == -1)
+				return -1;
+			break;
+		case 2:
+			if (want_wt(w, at, wt, WT_FIXED64, field, msg) == -1 ||
+			    get_fixed64(w, &c, &v, msg) == -1)
+				return -1;
+			memcpy(&st->num.d, &v, sizeof v);
+			st->kind = PF_DOUBLE;
+			st->str.ptr = NULL;
+			st->str.len = 0;
+			break;
+		case 3:
+		case 4:
+		case 7:
+			if (want_wt(w, at, wt, WT_VARINT, field, msg) == -1 ||
+			    get_varint(w, &c, &v, msg) == -1)
+				return -1;
+			st->num.u = v;
+			st->kind = int_kind_of_field[field];
+			st->str.ptr = NULL;
+			st->str.len = 0;
+			break;
+		case 5:
+		case 6:
+			if (get_string(w, &c, wt, field, msg, &st->str) == -1)
+				return -1;
+			st->kind = field == 5 ? PF_STR : PF_BYTES;
+			st->num.u = 0;
+			break;
+		default:
+			if (skip_field(w, &c, wt, msg) == -1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Whether one varint (of at most 10 bytes) fills [p, end). */
+static inline int
+varint_fills(const uint8_t *p, const uint8_t *end)
+{
+	if (end <= p || end - p > 10 || end[-1] >= 0x80)
+		return 0;
+	for (end--; p < end; p++)
+		if (*p < 0x80)
+			return 0;
+	return 1;
+}
+
+/* Whether the value of a stat without a key fills [p, end) (see below). */
+static inline __attribute__((always_inline)) int
+unkeyed_value_fills(const struct plane_tables *t, const uint8_t *p,
+    const uint8_t *end)
+{
+	uint64_t v = 0;
+	uint32_t unused;
+	size_t n;
+	int shift;
+
+	if (p == end)
+		return 0;
+	switch (*p++) {
+	case 2 << 3 | WT_FIXED64:
+		return end - p == 8;
+	case 3 << 3 | WT_VARINT:
+	case 4 << 3 | WT_VARINT:
+		return varint_fills(p, end);
+	case 7 << 3 | WT_VARINT:
+		/* A reference resolves to a name: it must exist. */
+		if (!varint_fills(p, end))
+			return 0;
+		for (shift = 0; p < end; shift += 7)
+			v |= (uint64_t)(*p++ & 0x7f) << shift;
+		return idmap_get(&t->stat_ids, (int64_t)v, &unused);
+	case 5 << 3 | WT_LEN:
+	case 6 << 3 | WT_LEN:
+		for (n = 0, shift = 0; p < end && shift < 70; shift += 7) {
+			n |= (size_t)(*p & 0x7f) << shift;
+			if (*p++ < 0x80)
+				return (size_t)(end - p) == n;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * Whether XStat c may be left out for a handler that reads stats by key
+ * only: its name has no key, and it has the form nearly every stat has,
+ * a metadata id of one or two bytes and one value filling the rest.  Then
+ * decoding it could neither fail nor count a missing name; any other stat
+ * is decoded in full, and so checked, as for every handler.
+ */
+static inline __attribute__((always_inline)) int
+is_unkeyed_stat(const struct plane_tables *t, struct cur c)
+{
+	const uint8_t *p = c.p;
+	size_t id;
+
+	if (c.end - p < 4 || p[0] != (1 << 3 | WT_VARINT))
+		return 0;
+	if (p[1] < 0x80) {
+		id = p[1];
+		p += 2;
+	} else if (p[2] < 0x80 && p[2] > 0) {
+		id = (size_t)(p[1] & 0x7f) | (size_t)p[2] << 7;
+		p += 3;
+	} else
+		return 0;
+	return id < t->nid_keys && t->id_keys[id] == PF_KEY_OTHER &&
+	    unkeyed_value_fills(t, p, c.end);
+}
+
+/* Appends one stat to the plane's pool; returns its index. */
+static size_t
+pool_stat(struct plane_tables *t)
+{
+	t->stat_pool = xgrow1(t->stat_pool, t->nstat_pool,
+	    sizeof *t->stat_pool);
+	return t->nstat_pool++;
+}
+
+/*
+ * Event metadata values point into the pools by index while the pools
+ * grow; pointers are fixed up once the plane's tables are complete.
+ */
+struct meta_ref {
+	size_t	stat_first, nstats;
+	size_t	child_first, nchild;
+};
+
+static int
+decode_event_meta(struct walker *w, struct plane_tables *t, struct cur c,
+    struct pf_event_meta *m, struct meta_ref *ref)
+{
+	static const char msg[] = "XEventMetadata";
+	struct pf_bytes name = { "", 0 }, display = { "", 0 };
+
+	ref->stat_first = t->nstat_pool;
+	ref->child_first = t->nchild_pool;
+	ref->nstats = ref->nchild = 0;
+	while (c.p < c.end) {
+		const uint8_t *at;
+		struct cur sub;
+		uint32_t field;
+		uint64_t v;
+		int64_t id;
+		size_t k;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			return -1;
+		at = c.p;
+		switch (field) {
+		case 1:
+			if (get_int_field(w, &c, wt, field, msg, &id) == -1)
+				return -1;
+			break;
+		case 2:
+			if (get_string(w, &c, wt, field, msg, &name) == -1)
+				return -1;
+			break;
+		case 3:
+			if (get_string(w, &c, wt, field, msg,
+			    &m->metadata) == -1)
+				return -1;
+			break;
+		case 4:
+			if (get_string(w, &c, wt, field, msg, &display) == -1)
+				return -1;
+			break;
+		case 5:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1)
+				return -1;
+			k = pool_stat(t);
+			if (decode_stat(w, sub, &t->stat_pool[k]) == -1)
+				return -1;
+			ref->nstats++;
+			break;
+		case 6:
+			/* child_id: packed or not, as protobuf accepts both */
+			if (wt == WT_LEN) {
+				if (get_len(w, &c, &sub, msg) == -1)
+					return -1;
+				while (sub.p < sub.end) {
+					if (get_varint(w, &sub, &v, msg) == -1)
+						return -1;
+					t->child_pool = xgrow1(t->child_pool,
+					    t->nchild_pool,
+					    sizeof *t->child_pool);
+					t->child_pool[t->nchild_pool++] =
+					    (int64_t)v;
+					ref->nchild++;
+				}
+				break;
+			}
+			if (get_int_field(w, &c, wt, field, msg, &id) == -1)
+				return -1;
+			t->child_pool = xgrow1(t->child_pool, t->nchild_pool,
+			    sizeof *t->child_pool);
+			t->child_pool[t->nchild_pool++] = id;
+			ref->nchild++;
+			break;
+		default:
+			if (skip_field(w, &c, wt, msg) == -1)
+				return -1;
+		}
+	}
+	m->name = arena_strndup(&t->names, name.ptr, name.len);
+	m->display_name = display.len == 0 ? "" :
+	    arena_strndup(&t->names, display.ptr, display.len);
+	return 0;
+}
+
+/* A map entry: key (field 1, int64) and value (field 2, a message). */
+static int
+decode_map_entry(struct walker *w, struct cur c, const char *msg,
+    int64_t *key, struct cur *value)
+{
+	*key = 0;
+	value->p = value->end = c.p;	/* absent value: empty message */
+	while (c.p < c.end) {
+		const uint8_t *at;
+		uint32_t field;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			return -1;
+		at = c.p;
+		if (field == 1) {
+			if (get_int_field(w, &c, wt, field, msg, key) == -1)
+				return -1;
+		} else if (field == 2) {
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, value, msg) == -1)
+				return -1;
+		} else if (skip_field(w, &c, wt, msg) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+decode_stat_meta(struct walker *w, struct cur c, struct plane_tables *t,
+    int64_t key)
+{
+	static const char msg[] = "XStatMetadata";
+	struct pf_bytes name = { "", 0 }, unused;
+
+	while (c.p < c.end) {
+		uint32_t field;
+		int64_t id;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			return -1;
+		if (field == 1) {
+			if (get_int_field(w, &c, wt, field, msg, &id) == -1)
+				return -1;
+		} else if (field == 2) {
+			if (get_string(w, &c, wt, field, msg, &name) == -1)
+				return -1;
+		} else if (field == 3) {
+			if (get_string(w, &c, wt, field, msg, &unused) == -1)
+				return -1;
+		} else if (skip_field(w, &c, wt, msg) == -1)
+			return -1;
+	}
+	tables_add_stat_name(t, key, name.ptr, name.len);
+	return 0;
+}
+
+/*
+ * An XLine that is not empty, and its number among the plane's lines: an
+ * empty one (no byte: no id, name or event) is only counted, so that
+ * memory follows what lines hold, not how many there are.
+ */
+struct line_ref {
+	struct cur	 c;
+	size_t		 at;
+};
+
+/* The parts of an XPlane found by the first, metadata-only scan. */
+struct plane_scan {
+	struct pf_plane	 plane;		/* nlines: empty ones included */
+	struct pf_bytes	 name;
+	struct line_ref	*lines;		/* the others, in order */
+	size_t		 nrefs;
+	struct cur	*metas;		/* event_metadata entries */
+	size_t		 nmetas;
+	struct cur	*stats;		/* plane stats */
+	size_t		 nstats;
+};
+
+static void
+plane_scan_release(struct plane_scan *ps)
+{
+	free((char *)ps->plane.name);
+	free(ps->lines);
+	free(ps->metas);
+	free(ps->stats);
+	memset(ps, 0, sizeof *ps);
+}
+
+static void
+push_cur(struct cur **v, size_t *n, struct cur c)
+{
+	*v = xgrow1(*v, *n, sizeof **v);
+	(*v)[(*n)++] = c;
+}
+
+/*
+ * First pass over an XPlane: everything but the lines, so that names are
+ * known before the first event (protobuf writes metadata after lines).
+ */
+static int
+scan_plane(struct walker *w, struct cur c, struct plane_tables *t,
+    struct plane_scan *ps)
+{
+	static const char msg[] = "XPlane";
+	struct pf_read_stats ignored;
+	struct meta_ref *refs = NULL;
+	size_t i;
+	int rc = -1;
+
+	memset(ps, 0, sizeof *ps);
+	ps->name.ptr = "";
+	while (c.p < c.end) {
+		const uint8_t *at;
+		struct cur sub, value;
+		uint32_t field;
+		int64_t key;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			goto out;
+		at = c.p;
+		switch (field) {
+		case 1:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &ps->plane.id) == -1)
+				goto out;
+			break;
+		case 2:
+			if (get_string(w, &c, wt, field, msg, &ps->name) == -1)
+				goto out;
+			break;
+		case 3:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1)
+				goto out;
+			/* Found once: the metadata after them is long. */
+			if (sub.p < sub.end) {
+				ps->lines = xgrow1(ps->lines, ps->nrefs,
+				    sizeof *ps->lines);
+				ps->lines[ps->nrefs].c = sub;
+				ps->lines[ps->nrefs++].at = ps->plane.nlines;
+			}
+			ps->plane.nlines++;
+			break;
+		case 4:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1)
+				goto out;
+			push_cur(&ps->metas, &ps->nmetas, sub);
+			break;
+		case 5:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1 ||
+			    decode_map_entry(w, sub, "XPlane.stat_metadata entry",
+			    &key, &value) == -1 ||
+			    decode_stat_meta(w, value, t, key) == -1)
+				goto out;
+			break;
+		case 6:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1)
+				goto out;
+			push_cur(&ps->stats, &ps->nstats, sub);
+			break;
+		default:
+			if (skip_field(w, &c, wt, msg) == -1)
+				goto out;
+		}
+	}
+	ps->plane.name = xstrndup(ps->name.ptr, ps->name.len);
+
+	/* Event metadata, now that every stat name is known. */
+	refs = xcalloc(ps->nmetas, sizeof *refs);
+	for (i = 0; i < ps->nmetas; i++) {
+		struct pf_event_meta *m;
+		struct cur value;
+		int64_t key;
+
+		if (decode_map_entry(w, ps->metas[i],
+		    "XPlane.event_metadata entry", &key, &value) == -1)
+			goto out;
+		m = tables_meta_slot(t, key);
+		if (decode_event_meta(w, t, value, m, &refs[m->index]) == -1)
+			goto out;
+	}
+	{
+		size_t first = t->nstat_pool;
+
+		for (i = 0; i < ps->nstats; i++) {
+			size_t k = pool_stat(t);
+
+			if (decode_stat(w, ps->stats[i], &t->stat_pool[k]) ==
+			    -1)
+				goto out;
+		}
+		memset(&ignored, 0, sizeof ignored);
+		for (i = 0; i < t->nstat_pool; i++)
+			tables_resolve_stat(t, &t->stat_pool[i],
+			    i >= first && stats_are_ids(ps->plane.name) ?
+			    &ignored : w->rs);
+		/* No pool yet is NULL, and NULL + 0 is undefined. */
+		ps->plane.stats = t->stat_pool != NULL ?
+		    t->stat_pool + first : NULL;
+		ps->plane.nstats = ps->nstats;
+	}
+	for (i = 0; i < t->nmetas; i++) {
+		t->metas[i].stats = t->stat_pool != NULL ?
+		    t->stat_pool + refs[i].stat_first : NULL;
+		t->metas[i].nstats = refs[i].nstats;
+		t->metas[i].child_ids = t->child_pool != NULL ?
+		    t->child_pool + refs[i].child_first : NULL;
+		t->metas[i].nchild_ids = refs[i].nchild;
+	}
+	tables_finish_metas(t);
+	ps->plane.metas = t->metas;
+	ps->plane.nmetas = t->nmetas;
+	rc = 0;
+out:
+	free(refs);
+	return rc;
+}
+
+static struct pf_stat *
+scratch_stat(struct walker *w, size_t n)
+{
+	if (n >= w->scratch_cap) {
+		w->scratch_cap = w->scratch_cap == 0 ? 16 : w->scratch_cap * 2;
+		w->scratch = xreallocarray(w->scratch, w->scratch_cap,
+		    sizeof *w->scratch);
+	}
+	return &w->scratch[n];
+}
+
+/* The hot loop: one XEvent, decoded by hand, inlined in read_line(). */
+static inline __attribute__((always_inline)) int
+decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
+    int64_t line_ps, struct pf_event *ev)
+{
+	static const char msg[] = "XEvent";
+	/* 8 bytes can be read at any varint of the event (varint_word()). */
+	int roomy = w->limit - c.end >= 8;
+	uint64_t v;
+	size_t i, n;
+
+	memset(ev, 0, sizeof *ev);
+	/*
+	 * Nearly every event begins with its metadata id, offset and
+	 * duration, in that order: those read straight, as the loop would,
+	 * each a word at a time when it ends inside the event.
+	 */
+#define USUAL_FIELD(number, to)						\
+	if (c.p < c.end && *c.p == ((number) << 3 | WT_VARINT)) {	\
+		if (roomy && (n = varint_word(c.p + 1, &v)) != 0 && \
+		    n < (size_t)(c.end - c.p))				\
+			c.p += 1 + n;					\
+		else if (c.p++, get_varint(w, &c, &v, msg) == -1)	\
+			return -1;					\
+		(to) = (int64_t)v;					\
+	}
+	USUAL_FIELD(1, ev->metadata_id)
+	USUAL_FIELD(2, ev->offset_ps)
+	USUAL_FIELD(3, ev->duration_ps)
+#undef USUAL_FIELD
+	while (c.p < c.end) {
+		const uint8_t *at;
+		struct cur sub;
+		uint32_t field;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1)
+			return -1;
+		at = c.p;
+		switch (field) {
+		case 1:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &ev->metadata_id) == -1)
+				return -1;
+			break;
+		case 2:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &ev->offset_ps) == -1)
+				return -1;
+			ev->aggregated = 0;
+			ev->num_occurrences = 0;
+			break;
+		case 3:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &ev->duration_ps) == -1)
+				return -1;
+			break;
+		case 4:
+			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
+			    get_len(w, &c, &sub, msg) == -1)
+				return -1;
+			if (w->keyed_stats_only && is_unkeyed_stat(t, sub))
+				break;
+			if (decode_stat(w, sub, scratch_stat(w, ev->nstats)) ==
+			    -1)
+				return -1;
+			ev->nstats++;
+			break;
+		case 5:
+			if (get_int_field(w, &c, wt, field, msg,
+			    &ev->num_occurrences) == -1)
+				return -1;
+			ev->aggregated = 1;
+			ev->offset_ps = 0;
+			break;
+		default:
+			if (skip_field(w, &c, wt, msg) == -1)
+				return -1;
+		}
+	}
+	for (i = 0; i < ev->nstats; i++)
+		tables_resolve_stat(t, &w->scratch[i], w->rs);
+	ev->stats = w->scratch;
+	tables_event_meta(t, ev, w->rs);
+	/* -1 past the range: check_event_times() says which field is out. */
+	ev->start_ps = ps_valid(ev->offset_ps) ? line_ps + ev->offset_ps : -1;
+	return 0;
+}
+
+/*
+ * Impossible times (jaxprof(1), IMPOSSIBLE TIMES): a negative or huge line
+ * timestamp, event offset or duration, or a start past PS_LIMIT, rejects
+ * the file with a message naming the plane, line, event and value.  In a
+ * file stamped with the epoch, line times are rebased to its origin here.
+ */
+static int
+check_line_time(struct walker *w, const uint8_t *at,
+    const struct pf_plane *plane, struct pf_line *line,
+    struct pf_bytes name)
+{
+	int64_t ts = line->timestamp_ns, o = w->origin_ns;
+
+	if (o == 0 && ts >= 0 && ts <= PS_LIMIT / 1000)
+		return 0;
+	if (o == 0)
+		return fail(w, at, "plane '%s' line '%.*s': impossible "
+		    "timestamp_ns %lld (must be 0 to %lld)", plane->name,
+		    (int)name.len, name.ptr, (long long)ts,
+		    (long long)(PS_LIMIT / 1000));
+	/* Rebased (xspace_open()); a line without events has no times. */
+	if (ts >= o && ts - o <= PS_LIMIT / 1000) {
+		line->timestamp_ns = ts - o;
+		return 0;
+	}
+	if (line->nevents == 0) {
+		line->timestamp_ns = 0;
+		return 0;
+	}
+	return fail(w, at, "plane '%s' line '%.*s': impossible timestamp_ns "
+	    "%lld (must be from the earliest line's, %lld, to %lld ns after "
+	    "it)", plane->name, (int)name.len, name.ptr, (long long)ts,
+	    (long long)o, (long long)(PS_LIMIT / 1000));
+}
+
+static int
+bad_event_time(struct walker *w, const uint8_t *at,
+    const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_event *ev)
+{
+	const char *what;
+	int64_t v;
+
+	if (!ps_valid(ev->duration_ps)) {
+		what = "duration_ps";
+		v = ev->duration_ps;
+	} else if (!ps_valid(ev->offset_ps)) {
+		what = "offset_ps";
+		v = ev->offset_ps;
+	} else if (!ps_valid(ev->start_ps)) {
+		what = "start (timestamp_ns * 1000 + offset_ps)";
+		v = line->timestamp_ns * 1000 + ev->offset_ps;
+	} else
+		return 0;
+	return fail(w, at, "plane '%s' line '%s' event '%s': impossible %s "
+	    "%lld (must be 0 to %lld)", plane->name, line->name,
+	    pf_event_name(ev), what, (long long)v, (long long)PS_LIMIT);
+}
+
+/* Inlined in both event loops, as decode_event(). */
+static inline __attribute__((always_inline)) int
+check_event_times(struct walker *w, const uint8_t *at,
+    const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_event *ev)
+{
+	/* A start in range has its offset in range (decode_event()). */
+	if (ps_valid(ev->duration_ps) && ps_valid(ev->start_ps))
+		return 0;
+	return bad_event_time(w, at, plane, line, ev);
+}
+
+/*
+ * Whether an XLine's field at p (before end) is an event under 128 bytes
+ * whole before end: a one-byte tag and length, most of a line's events.
+ */
+static inline int
+is_short_event(const uint8_t *p, const uint8_t *end)
+{
+	return end - p >= 2 && p[0] == (4 << 3 | WT_LEN) && p[1] < 0x80 &&
+	    p[1] <= end - p - 2;
+}
+
+/* An XLine's fields but its events, from the header scan. */
+struct line_head {
+	struct cur	 c;		/* the whole XLine */
+	struct pf_line	 line;		/* but its names */
+	struct pf_bytes	 name, display;
+};
+
+/* The header scan of XLine c into *lh. */
+static int
+scan_line(struct walker *w, struct cur c, struct line_head *lh)
+{
+	static const char msg[] = "XLine";
+	struct pf_line *line = &lh->line;
+	struct cur scan = c, sub;
+	size_t scan_mark = (size_t)(c.p - w->base);
+	int rc;
+
+	memset(lh, 0, sizeof *lh);
+	lh->c = c;
+	lh->name.ptr = lh->display.ptr = "";
+	while (scan.p < scan.end) {
+		const uint8_t *at, *p = scan.p;
+		size_t hops = 0;
+		uint32_t field;
+		int wt;
+
+		/*
+		 * Most of a line is events under 128 bytes: tag, length,
+		 * bytes, hopped over in a loop of their own.
+		 */
+		while (is_short_event(p, scan.end)) {
+			p += 2 + p[1];
+			if ((++hops & 63) == 0)
+				source_release(w->src, &scan_mark,
+				    (size_t)(p - w->base));
+		}
+		if (hops > 0) {
+			scan.p = p;
+			line->nevents += hops;
+			continue;
+		}
+		if (get_tag(w, &scan, &field, &wt, msg) == -1)
+			return -1;
+		at = scan.p;
+		switch (field) {
+		case 1:
+			rc = get_int_field(w, &scan, wt, field, msg, &line->id);
+			break;
+		case 2:
+			rc = get_string(w, &scan, wt, field, msg, &lh->name);
+			break;
+		case 3:
+			rc = get_int_field(w, &scan, wt, field, msg,
+			    &line->timestamp_ns);
+			break;
+		case 4:
+			rc = want_wt(w, at, wt, WT_LEN, field, msg);
+			if (rc == 0)
+				rc = get_len(w, &scan, &sub, msg);
+			/* The events are read next: hold no page meanwhile. */
+			if ((++line->nevents & 63) == 0)
+				source_release(w->src, &scan_mark,
+				    (size_t)(scan.p - w->base));
+			break;
+		case 9:
+			rc = get_int_field(w, &scan, wt, field, msg,
+			    &line->duration_ps);
+			break;
+		case 10:
+			rc = get_int_field(w, &scan, wt, field, msg,
+			    &line->display_id);
+			break;
+		case 11:
+			rc = get_string(w, &scan, wt, field, msg, &lh->display);
+			break;
+		default:
+			rc = skip_field(w, &scan, wt, msg);
+		}
+		if (rc == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The next event of line fields c, decoded into *ev and its times checked:
+ * 1, 0 past the line's last, or -1 with w->cause set.  Inlined in
+ * read_line()'s event loop.
+ */
+static inline __attribute__((always_inline)) int
+next_event(struct walker *w, struct cur *c, const struct plane_tables *t,
+    const struct pf_plane *plane, const struct pf_line *line,
+    struct pf_event *ev)
+{
+	static const char msg[] = "XLine";
+	struct cur sub;
+	uint32_t field;
+	int wt;
+
+	while (c->p < c->end) {
+		const uint8_t *p = c->p;
+
+		if (is_short_event(p, c->end)) {
+			sub.p = p + 2;
+			sub.end = c->p = sub.p + p[1];
+		} else {
+			/* The header scan validated every tag and length. */
+			(void)get_tag(w, c, &field, &wt, msg);
+			if (field != 4) {
+				(void)skip_field(w, c, wt, msg);
+				continue;
+			}
+			(void)get_len(w, c, &sub, msg);
+		}
+		/* Its timestamp is in range (check_line_time()). */
+		if (decode_event(w, sub, t, line->timestamp_ns * 1000, ev) ==
+		    -1 ||
+		    check_event_times(w, sub.p, plane, line, ev) == -1)
+			return -1;
+		return 1;
+	}
+	return 0;
+}
+
+/* One XLine, its header scanned: its events in order. */
+static int
+read_line(struct walker *w, const struct line_head *lh,
+    const struct plane_tables *t, const struct pf_plane *plane,
+    const struct pf_handler *h)
+{
+	struct pf_line line = lh->line;
+	struct cur c = lh->c;
+	size_t n;
+	int rc;
+
+	if (check_line_time(w, c.p, plane, &line, lh->name) == -1)
+		return -1;
+	line.name = xstrndup(lh->name.ptr, lh->name.len);
+	line.display_name = xstrndup(lh->display.ptr, lh->display.len);
+	rc = h->line_begin != NULL ? h->line_begin(h->ctx, plane, &line) : 0;
+	if (rc == PF_SKIP)
+		c.p = c.end;
+	for (n = 0; rc == 0; n++) {
+		struct pf_event ev;
+		int got = next_event(w, &c, t, plane, &line, &ev);
+
+		if (got == 0)
+			break;
+		if (got == -1)
+			rc = -1;
+		else if (h->event != NULL)
+			rc = h->event(h->ctx, plane, &line, &ev);
+		/* Lines can be most of a file: give pages back within them. */
+		if ((n & 63) == 0 && !w->ahead)
+			source_release(w->src, &w->released,
+			    (size_t)(c.p - w->base));
+	}
+	if (rc == 0 && h->line_end != NULL)
+		rc = h->line_end(h->ctx, plane, &line);
+	free((char *)line.name);
+	free((char *)line.display_name);
+	return rc == PF_SKIP ? 0 : rc;
+}
+
+/*
+ * A plane's lines, header-scanned before the first is read (struct
+ * pf_lines_ahead): heads[i] of the first nheads lines not empty, all of
+ * them when the scan found no error.
+ */
+struct plane_ahead {
+	struct pf_lines_ahead pub;	/* first: read_ahead() casts */
+	struct walker	*w;
+	const struct plane_tables *t;
+	const struct pf_plane *plane;
+	struct line_head *heads;
+	size_t		 nheads;
+	char		**names;
+	size_t		*nevents;
+	size_t		*at;		/* their line numbers */
+};
+
+static int
+read_ahead(const struct pf_lines_ahead *a, size_t i,
+    const struct pf_handler *h)
+{
+	const struct plane_ahead *pa = (const struct plane_ahead *)a;
+	struct walker *w = pa->w;
+	struct pf_read_stats ignored, *rs = w->rs;
+	struct pf_handler events = *h;
+	int rc, keyed = w->keyed_stats_only;
+
+	/* Its missing metadata and its pages count when its turn comes. */
+	memset(&ignored, 0, sizeof ignored);
+	events.line_begin = NULL;
+	events.line_end = NULL;
+	w->rs = &ignored;
+	w->ahead = 1;
+	w->keyed_stats_only = h->keyed_stats_only;
+	rc = read_line(w, &pa->heads[i], pa->t, pa->plane, &events);
+	w->keyed_stats_only = keyed;
+	w->ahead = 0;
+	w->rs = rs;
+	if (rc == -1) {
+		free(w->cause);
+		w->cause = NULL;
+	}
+	return rc;
+}
+
+/* The header scans of the plane's lines, as far as they succeed. */
+static void
+scan_ahead(struct walker *w, const struct plane_scan *ps,
+    struct plane_ahead *pa)
+{
+	size_t i;
+
+	for (i = 0; i < ps->nrefs; i++) {
+		pa->heads = xgrow1(pa->heads, pa->nheads, sizeof *pa->heads);
+		if (scan_line(w, ps->lines[i].c, &pa->heads[pa->nheads]) == -1) {
+			/* Told when the line's turn comes, after the others. */
+			free(w->cause);
+			w->cause = NULL;
+			return;
+		}
+		pa->nheads++;
+	}
+	pa->names = xcalloc(pa->nheads + 1, sizeof *pa->names);
+	pa->nevents = xcalloc(pa->nheads + 1, sizeof *pa->nevents);
+	pa->at = xcalloc(pa->nheads + 1, sizeof *pa->at);
+	for (i = 0; i < pa->nheads; i++) {
+		pa->names[i] = xstrndup(pa->heads[i].name.ptr,
+		    pa->heads[i].name.len);
+		pa->nevents[i] = pa->heads[i].line.nevents;
+		pa->at[i] = ps->lines[i].at;
+	}
+	pa->pub.nlines = pa->nheads;
+	pa->pub.names = pa->names;
+	pa->pub.nevents = pa->nevents;
+	pa->pub.at = pa->at;
+	pa->pub.read_events = read_ahead;
+}
+
+static void
+plane_ahead_release(struct plane_ahead *pa)
+{
+	size_t i;
+
+	if (pa->names != NULL)
+		for (i = 0; i < pa->nheads; i++)
+			free(pa->names[i]);
+	free(pa->names);
+	free(pa->nevents);
+	free(pa->at);
+	free(pa->heads);
+}
+
+static int
+read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
+{
+	struct plane_tables t;
+	struct plane_scan ps;
+	struct plane_ahead pa;
+	size_t nline, k;
+	int rc;
+
+	memset(&t, 0, sizeof t);
+	memset(&pa, 0, sizeof pa);
+	rc = scan_plane(w, c, &t, &ps);
+	if (rc == 0) {
+		pa.w = w;
+		pa.t = &t;
+		pa.plane = &ps.plane;
+		scan_ahead(w, &ps, &pa);
+		if (pa.pub.read_events != NULL)
+			ps.plane.ahead = &pa.pub;
+	}
+	if (rc == 0 && h->plane_begin != NULL)
+		rc = h->plane_begin(h->ctx, &ps.plane);
+	for (nline = k = 0; rc == 0 && nline < ps.plane.nlines; nline++) {
+		struct line_head lh;
+
+		if (k == ps.nrefs || ps.lines[k].at != nline) {
+			/* An empty line, where the next one begins. */
+			const uint8_t *at = k < ps.nrefs ? ps.lines[k].c.p :
+			    c.end;
+			struct cur none = { at, at };
+
+			(void)scan_line(w, none, &lh);
+			rc = read_line(w, &lh, &t, &ps.plane, h);
+			continue;
+		}
+		if (k < pa.nheads)
+			lh = pa.heads[k];
+		else if (scan_line(w, ps.lines[k].c, &lh) == -1) {
+			rc = -1;
+			break;
+		}
+		rc = read_line(w, &lh, &t, &ps.plane, h);
+		source_release(w->src, &w->released,
+		    (size_t)(ps.lines[k].c.end - w->base));
+		k++;
+	}
+	if (rc == 0 && h->plane_end != NULL)
+		rc = h->plane_end(h->ctx, &ps.plane);
+	plane_ahead_release(&pa);
+	plane_scan_release(&ps);
+	tables_release(&t);
+	return rc == PF_SKIP ? 0 : rc;
+}
+
+static int
+push_string(struct walker *w, struct cur *c, int wt, uint32_t field,
+    char ***v, size_t *n)
+{
+	struct pf_bytes s;
+
+	if (get_string(w, c, wt, field, "XSpace", &s) == -1)
+		return -1;
+	*v = xgrow1(*v, *n, sizeof **v);
+	(*v)[(*n)++] = xstrndup(s.ptr, s.len);
+	return 0;
+}
+
+/* Where an XSpace's planes are, and its hostnames, errors, warnings. */
+struct xspace {
+	struct source	*src;
+	struct pf_space	 space;
+	struct cur	*planes;
+	char		**plane_names;	/* "" where unreadable */
+	size_t		 nplanes;
+	int64_t		 origin_ns;	/* line_origin() */
+};
+
+/*
+ * XLine c's timestamp_ns (0 when absent) and whether it has events.  With
+ * quick, stops at the first timestamp or event, as protobuf writers put
+ * the timestamp (field 3) before the events (field 4).
+ */
+static int
+line_time(struct walker *w, struct cur c, int quick, int64_t *ts,
+    int *events)
+{
+	uint32_t field;
+	int wt;
+
+	*ts = 0;
+	*events = 0;
+	while (c.p < c.end) {
+		if (get_tag(w, &c, &field, &wt, "XLine") == -1)
+			return -1;
+		if (field == 3) {
+			if (get_int_field(w, &c, wt, field, "XLine", ts) == -1)
+				return -1;
+		} else if (skip_field(w, &c, wt, "XLine") == -1)
+			return -1;
+		*events |= field == 4;
+		if (quick && (field == 3 || field == 4))
+			break;
+	}
+	return 0;
+}
+
+/*
+ * Calls fn on each XLine of the planes until it returns nonzero; that
+ * value, or -1 on a wire error (reading the plane will tell it).
+ */
+static int
+each_line(struct walker *w, const struct xspace *xs,
+    int (*fn)(struct walker *, struct cur, void *), void *arg)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < xs->nplanes; i++) {
+		struct cur c = xs->planes[i], sub;
+		uint32_t field;
+		int wt;
+
+		while (rc == 0 && c.p < c.end) {
+			if (get_tag(w, &c, &field, &wt, "XPlane") == -1)
+				return -1;
+			if (field != 3 || wt != WT_LEN) {
+				if (skip_field(w, &c, wt, "XPlane") == -1)
+					return -1;
+			} else if (get_len(w, &c, &sub, "XPlane") == -1)
+				return -1;
+			else
+				rc = fn(w, sub, arg);
+		}
+	}
+	return rc;
+}
+
+/* each_line(): 1 at a line stamped past PS_LIMIT, by the quick scan. */
+static int
+past_limit(struct walker *w, struct cur c, void *arg)
+{
+	int64_t ts;
+	int events;
+
+	(void)arg;
+	if (line_time(w, c, 1, &ts, &events) == -1)
+		return -1;
+	return ts > PS_LIMIT / 1000;
+}
+
+/* each_line(): the earliest timestamp_ns of a line with events. */
+static int
+earliest(struct walker *w, struct cur c, void *arg)
+{
+	int64_t ts, *min = arg;
+	int events;
+
+	if (line_time(w, c, 0, &ts, &events) == -1)
+		return -1;
+	if (events && ts >= 0 && (*min < 0 || ts < *min))
+		*min = ts;
+	return 0;
+}
+
+/*
+ * xplane.proto has timestamp_ns count from the Unix epoch; the profiler
+ * rebases its files to the capture start, other writers keep the epoch,
+ * which no time of PS_LIMIT can hold.  Such a file (a line stamped past
+ * the limit) is rebased to its earliest line with events, as xprof shows
+ * it; files whose times fit are read as they are.
+ */
+static int64_t
+line_origin(struct walker *w, const struct xspace *xs)
+{
+	int64_t min = -1;
+
+	if (each_line(w, xs, past_limit, NULL) != 1 ||
+	    each_line(w, xs, earliest, &min) != 0 || min < 0)
+		min = 0;
+	free(w->cause);
+	w->cause = NULL;
+	return min;
+}
+
+/*
+ * A plane's name from its top-level fields (the last of several, as
+ * protobuf reads them), else "": reading the plane will say what is
+ * wrong with it.
+ */
+static char *
+plane_name(struct walker *w, struct cur c)
+{
+	static const char msg[] = "XPlane";
+	struct pf_bytes name = { "", 0 };
+
+	while (c.p < c.end) {
+		uint32_t field;
+		int wt;
+
+		if (get_tag(w, &c, &field, &wt, msg) == -1 ||
+		    (field == 2 ? get_string(w, &c, wt, field, msg, &name) :
+		    skip_field(w, &c, wt, msg)) == -1) {
+			name.ptr = "";
+			name.len = 0;
+			break;
+		}
+	}
+	free(w->cause);
+	w->cause = NULL;
+	return xstrndup(name.ptr, name.len);
+}
+
+int
+xplane_check_start(const uint8_t *p, size_t n, char **cause)
+{
+	static const char msg[] = "XSpace";
+	struct cur c = { p, p + n };
+	struct walker w;
+	uint32_t field;
+	int wt, rc = 0;
+
+	/* A cut tag may be the whole (tiny) file: the reader decides. */
+	if (n < 10)
+		return 0;
+	memset(&w, 0, sizeof w);
+	w.base = p;
+	w.limit = p + n;
+	if (get_tag(&w, &c, &field, &wt, msg) == -1)
+		rc = -1;
+	else if (field >= 1 && field <= 4)
+		rc = want_wt(&w, c.p, wt, WT_LEN, field, msg);
+	else if (wt == WT_GROUP_START || wt == WT_GROUP_END)
+		rc = fail(&w, c.p, "unsupported group wire type in %s", msg);
+	else if (wt > WT_FIXED32)
+		rc = fail(&w, c.p, "invalid wire type %d in %s", wt, msg);
+	if (rc == -1)
+		*cause = w.cause;
+	return rc;
+}
+
+int
+xspace_open(struct source *src, const char *path, struct xspace **out,
+    char **cause)
+{
+	struct xspace *xs = xcalloc(1, sizeof *xs);
+	struct pf_read_stats rs;
+	struct walker w;
+	struct cur c = { src->data, src->data + src->size };
+	int rc = 0;
+
+	memset(&w, 0, sizeof w);
+	memset(&rs, 0, sizeof rs);
+	w.base = src->data;
+	w.limit = src->data + src->size;
+	w.src = src;
+	w.rs = &rs;
+	xs->src = src;
+	xs->space.path = path;
+	/* Hostnames, errors and warnings follow the planes on the wire. */
+	while (rc == 0 && c.p < c.end) {
+		const uint8_t *at;
+		struct cur sub;
+		uint32_t field;
+		int wt;
+
+		if (get_tag(&w, &c, &field, &wt, "XSpace") == -1) {
+			rc = -1;
+			break;
+		}
+		at = c.p;
+		switch (field) {
+		case 1:
+			rc = want_wt(&w, at, wt, WT_LEN, field, "XSpace");
+			if (rc == 0)
+				rc = get_len(&w, &c, &sub, "XSpace");
+			if (rc == 0)
+				push_cur(&xs->planes, &xs->nplanes, sub);
+			break;
+		case 2:
+			rc = push_string(&w, &c, wt, field, &xs->space.errors,
+			    &xs->space.nerrors);
+			break;
+		case 3:
+			rc = push_string(&w, &c, wt, field,
+			    &xs->space.warnings, &xs->space.nwarnings);
+			break;
+		case 4:
+			rc = push_string(&w, &c, wt, field,
+			    &xs->space.hostnames, &xs->space.nhostnames);
+			break;
+		default:
+			rc = skip_field(&w, &c, wt, "XSpace");
+		}
+	}
+	xs->space.nplanes = xs->nplanes;
+	if (rc == 0) {
+		size_t i;
+
+		xs->plane_names = xcalloc(xs->nplanes + 1,
+		    sizeof *xs->plane_names);
+		for (i = 0; i < xs->nplanes; i++)
+			xs->plane_names[i] = plane_name(&w, xs->planes[i]);
+		xs->origin_ns = line_origin(&w, xs);
+	}
+	if (rc == -1) {
+		*cause = w.cause;
+		xspace_free(xs);
+		return -1;
+	}
+	*out = xs;
+	return 0;
+}
+
+size_t
+xspace_nplanes(const struct xspace *xs)
+{
+	return xs->nplanes;
+}
+
+char *const *
+xspace_plane_names(const struct xspace *xs)
+{
+	return xs->plane_names;
+}
+
+int
+xspace_read_space(const struct xspace *xs, const struct pf_handler *h)
+{
+	return h->space != NULL ? h->space(h->ctx, &xs->space) : 0;
+}
+
+int
+xspace_read_plane(const struct xspace *xs, size_t i,
+    const struct pf_handler *h, struct pf_read_stats *rs, char **cause)
+{
+	struct walker w;
+	int rc;
+
+	memset(&w, 0, sizeof w);
+	w.base = xs->src->data;
+	w.limit = xs->src->data + xs->src->size;
+	w.src = xs->src;
+	w.rs = rs;
+	w.released = (size_t)(xs->planes[i].p - w.base);
+	w.origin_ns = xs->origin_ns;
+	w.keyed_stats_only = h->keyed_stats_only;
+	rc = read_plane(&w, xs->planes[i], h);
+	if (rc == -1)
+		*cause = w.cause;
+	else
+		free(w.cause);
+	free(w.scratch);
+	return rc;
+}
+
+void
+xspace_free(struct xspace *xs)
+{
+	if (xs == NULL)
+		return;
+	free(xs->planes);
+	free_strings(xs->plane_names, xs->plane_names != NULL ? xs->nplanes :
+	    0);
+	free_strings(xs->space.hostnames, xs->space.nhostnames);
+	free_strings(xs->space.errors, xs->space.nerrors);
+	free_strings(xs->space.warnings, xs->space.nwarnings);
+	free(xs);
+}
+
+int
+xplane_read(struct source *src, const char *path, const struct pf_handler *h,
+    struct pf_read_stats *rs, char **cause)
+{
+	struct xspace *xs;
+	size_t i;
+	int rc;
+
+	memset(rs, 0, sizeof *rs);
+	rs->bytes = src->size;
+	if (xspace_open(src, path, &xs, cause) == -1)
+		return -1;
+	rc = xspace_read_space(xs, h);
+	for (i = 0; rc == 0 && i < xs->nplanes; i++)
+		rc = xspace_read_plane(xs, i, h, rs, cause);
+	xspace_free(xs);
+	return rc;
+}
+
+/* ---- The protobuf-c reference ---- */
+
+static void
+convert_stat(const Tensorflow__Profiler__XStat *in, struct pf_stat *out)
+{
+	memset(out, 0, sizeof *out);
+	out->metadata_id = in->metadata_id;
+	switch (in->value_case) {
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_DOUBLE_VALUE:
+		out->kind = PF_DOUBLE;
+		out->num.d = in->double_value;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_UINT64_VALUE:
+		out->kind = PF_UINT64;
+		out->num.u = in->uint64_value;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE:
+		out->kind = PF_INT64;
+		out->num.i = in->int64_value;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE:
+		out->kind = PF_STR;
+		out->str.ptr = in->str_value;
+		out->str.len = strlen(in->str_value);
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_BYTES_VALUE:
+		out->kind = PF_BYTES;
+		out->str.ptr = (const char *)in->bytes_value.data;
+		out->str.len = in->bytes_value.len;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_REF_VALUE:
+		out->kind = PF_REF;
+		out->num.u = in->ref_value;
+		break;
+	default:
+		out->kind = PF_NONE;
+	}
+}
+
+static void
+build_tables(const Tensorflow__Profiler__XPlane *p, struct plane_tables *t,
+    struct pf_read_stats *rs)
+{
+	struct pf_read_stats ignored;
+	struct meta_ref *refs;
+	size_t i, j;
+
+	for (i = 0; i < p->n_stat_metadata; i++) {
+		const char *name = p->stat_metadata[i]->value != NULL ?
+		    p->stat_metadata[i]->value->name : "";
+
+		tables_add_stat_name(t, p->stat_metadata[i]->key, name,
+		    strlen(name));
+	}
+	refs = xcalloc(p->n_event_metadata, sizeof *refs);
+	for (i = 0; i < p->n_event_metadata; i++) {
+		const Tensorflow__Profiler__XEventMetadata *v =
+		    p->event_metadata[i]->value;
+		struct pf_event_meta *m;
+		struct meta_ref *r;
+
+		m = tables_meta_slot(t, p->event_metadata[i]->key);
+		r = &refs[m->index];
+		r->stat_first = t->nstat_pool;
+		r->child_first = t->nchild_pool;
+		r->nstats = r->nchild = 0;
+		m->name = v != NULL ? arena_strndup(&t->names, v->name,
+		    strlen(v->name)) : "";
+		m->display_name = v != NULL ? arena_strndup(&t->names,
+		    v->display_name, strlen(v->display_name)) : "";
+		if (v == NULL)
+			continue;
+		m->metadata.ptr = (const char *)v->metadata.data;
+		m->metadata.len = v->metadata.len;
+		for (j = 0; j < v->n_stats; j++) {
+			size_t k = pool_stat(t);
+
+			convert_stat(v->stats[j], &t->stat_pool[k]);
+			r->nstats++;
+		}
+		for (j = 0; j < v->n_child_id; j++) {
+			t->child_pool = xgrow1(t->child_pool, t->nchild_pool,
+			    sizeof *t->child_pool);
+			t->child_pool[t->nchild_pool++] = v->child_id[j];
+			r->nchild++;
+		}
+	}
+	for (i = 0; i < p->n_stats; i++) {
+		size_t k = pool_stat(t);
+
+		convert_stat(p->stats[i], &t->stat_pool[k]);
+	}
+	memset(&ignored, 0, sizeof ignored);
+	for (i = 0; i < t->nstat_pool; i++)
+		tables_resolve_stat(t, &t->stat_pool[i],
+		    i >= t->nstat_pool - p->n_stats && stats_are_ids(p->name) ?
+		    &ignored : rs);
+	for (i = 0; i < t->nmetas; i++) {
+		t->metas[i].stats = t->stat_pool + refs[i].stat_first;
+		t->metas[i].nstats = refs[i].nstats;
+		t->metas[i].child_ids = t->child_pool + refs[i].child_first;
+		t->metas[i].nchild_ids = refs[i].nchild;
+	}
+	tables_finish_metas(t);
+	free(refs);
+}
+
+static int
+emit_unpacked_plane(const Tensorflow__Profiler__XPlane *p,
+    const struct pf_handler *h, struct pf_read_stats *rs)
+{
+	struct plane_tables t;
+	struct pf_plane plane;
+	struct pf_stat *stats = NULL;
+	size_t i, j, k, cap = 0;
+	int rc;
+
+	memset(&t, 0, sizeof t);
+	build_tables(p, &t, rs);
+	memset(&plane, 0, sizeof plane);
+	plane.id = p->id;
+	plane.name = p->name;
+	plane.stats = t.stat_pool + (t.nstat_pool - p->n_stats);
+	plane.nstats = p->n_stats;
+	plane.nlines = p->n_lines;
+	plane.metas = t.metas;
+	plane.nmetas = t.nmetas;
+	rc = h->plane_begin != NULL ? h->plane_begin(h->ctx, &plane) : 0;
+	for (i = 0; rc == 0 && i < p->n_lines; i++) {
+		const Tensorflow__Profiler__XLine *l = p->lines[i];
+		struct pf_line line;
+
+		memset(&line, 0, sizeof line);
+		line.id = l->id;
+		line.display_id = l->display_id;
+		line.name = l->name;
+		line.display_name = l->display_name;
+		line.timestamp_ns = l->timestamp_ns;
+		line.duration_ps = l->duration_ps;
+		line.nevents = l->n_events;
+		rc = h->line_begin != NULL ?
+		    h->line_begin(h->ctx, &plane, &line) : 0;
+		if (rc == PF_SKIP) {
+			rc = 0;
+			continue;
+		}
+		for (j = 0; rc == 0 && j < l->n_events; j++) {
+			const Tensorflow__Profiler__XEvent *e = l->events[j];
+			struct pf_event ev;
+
+			if (e->n_stats > cap) {
+				cap = e->n_stats;
+				stats = xreallocarray(stats, cap,
+				    sizeof *stats);
+			}
+			memset(&ev, 0, sizeof ev);
+			for (k = 0; k < e->n_stats; k++) {
+				convert_stat(e->stats[k], &stats[k]);
+				tables_resolve_stat(&t, &stats[k], rs);
+			}
+			ev.stats = stats;
+			ev.nstats = e->n_stats;
+			ev.metadata_id = e->metadata_id;
+			ev.aggregated = e->data_case ==
+			    TENSORFLOW__PROFILER__XEVENT__DATA_NUM_OCCURRENCES;
+			if (ev.aggregated)
+				ev.num_occurrences = e->num_occurrences;
+			else if (e->data_case ==
+			    TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS)
+				ev.offset_ps = e->offset_ps;
+			ev.duration_ps = e->duration_ps;
+			tables_event_meta(&t, &ev, rs);
+			ev.start_ps = (int64_t)((uint64_t)l->timestamp_ns *
+			    1000u + (uint64_t)ev.offset_ps);
+			if (h->event != NULL)
+				rc = h->event(h->ctx, &plane, &line, &ev);
+		}
+		if (rc == 0 && h->line_end != NULL)
+			rc = h->line_end(h->ctx, &plane, &line);
+	}
+	if (rc == 0 && h->plane_end != NULL)
+		rc = h->plane_end(h->ctx, &plane);
+	free(stats);
+	tables_release(&t);
+	return rc == PF_SKIP ? 0 : rc;
+}
+
+int
+xplane_read_unpacked(const uint8_t *data, size_t size, const char *path,
+    const struct pf_handler *h, struct pf_read_stats *rs, char **cause)
+{
+	Tensorflow__Profiler__XSpace *xs;
+	struct pf_space space;
+	size_t i;
+	int rc = 0;
+
+	memset(rs, 0, sizeof *rs);
+	rs->bytes = size;
+	xs = tensorflow__profiler__xspace__unpack(NULL, size, data);
+	if (xs == NULL) {
+		*cause = xstrdup("protobuf-c cannot unpack it as an XSpace");
+		return -1;
+	}
+	memset(&space, 0, sizeof space);
+	space.path = path;
+	space.hostnames = xs->hostnames;
+	space.nhostnames = xs->n_hostnames;
+	space.errors = xs->errors;
+	space.nerrors = xs->n_errors;
+	space.warnings = xs->warnings;
+	space.nwarnings = xs->n_warnings;
+	space.nplanes = xs->n_planes;
+	if (h->space != NULL)
+		rc = h->space(h->ctx, &space);
+	for (i = 0; rc == 0 && i < xs->n_planes; i++)
+		rc = emit_unpacked_plane(xs->planes[i], h, rs);
+	tensorflow__profiler__xspace__free_unpacked(xs, NULL);
+	return rc;
+}

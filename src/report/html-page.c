@@ -1,0 +1,494 @@
+/* The summary page: HTML with inline CSS and SVG (html-page.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html-page.h"
+#include "output/output.h"
+#include "report/overview.h"
+#include "lib/xmalloc.h"
+
+/* One colour per part, named in the words beside each chart. */
+static const char *const part_colour[OV_NPARTS] = {
+	"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#edc948",
+	"#76b7b2", "#bab0ac",
+};
+
+static const char *const span_colour[] = {
+	"#4e79a7", "#59a14f", "#e15759", "#9c755f",
+};
+
+static void
+esc(FILE *fp, const char *s)
+{
+	for (; *s != '\0'; s++)
+		switch (*s) {
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		default:
+			fputc(*s, fp);
+		}
+}
+
+/* Prose: `names` in backticks become <code>. */
+static void
+esc_prose(FILE *fp, const char *s)
+{
+	int open = 0;
+	const char *tick;
+
+	while ((tick = strchr(s, '`')) != NULL) {
+		char *part = xstrndup(s, (size_t)(tick - s));
+
+		esc(fp, part);
+		free(part);
+		fputs(open ? "</code>" : "<code>", fp);
+		open = !open;
+		s = tick + 1;
+	}
+	esc(fp, s);
+	if (open)
+		fputs("</code>", fp);
+}
+
+/* Microseconds with 3 decimals: the JSON report's *_us. */
+static void
+us(FILE *fp, double ps)
+{
+	char buf[64];
+
+	fmt_fixed(buf, sizeof buf, ps / 1e6, 3);
+	fputs(buf, fp);
+}
+
+static void
+pct(FILE *fp, double v)
+{
+	char buf[64];
+
+	fmt_fixed(buf, sizeof buf, v, 2);
+	fputs(buf, fp);
+}
+
+static void
+dur(FILE *fp, double ps)
+{
+	char buf[40];
+
+	fmt_duration(buf, sizeof buf, (int64_t)ps);
+	fputs(buf, fp);
+}
+
+/* "compute (blue), ...": the key, in the sentence above a chart. */
+static void
+part_key(FILE *fp)
+{
+	int k;
+
+	for (k = 0; k < OV_NPARTS; k++)
+		fprintf(fp, "<span class=\"key\"><i style=\"background:%s\">"
+		    "</i>%s</span>", part_colour[k], ov_part_words[k]);
+}
+
+static void
+head(const struct overview *ov, FILE *fp)
+{
+	size_t i;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	    "<title>jaxprof summary</title><style>"
+	    "body{font:14px/1.4 system-ui,sans-serif;margin:24px;max-width:1100px;"
+	    "color:#222}h1{font-size:20px}h2{font-size:16px;margin-top:28px}"
+	    ".verdict{font-size:17px;padding:10px 14px;background:#fff4e5;"
+	    "border-left:5px solid #e15759}"
+	    ".key{margin-right:12px;white-space:nowrap}.key i{display:inline-block;"
+	    "width:11px;height:11px;margin-right:4px;vertical-align:middle}"
+	    "svg text{font:11px system-ui,sans-serif}table{border-collapse:collapse}"
+	    "td,th{padding:2px 8px;text-align:left}td.n{text-align:right}"
+	    "code{background:#f3f3f3;padding:0 3px}.muted{color:#777}"
+	    "</style></head><body>\n<h1>jaxprof summary</h1>\n<p>", fp);
+	fputs("Runs: ", fp);
+	for (i = 0; i < ov->nruns; i++) {
+		esc(fp, ov->runs[i]);
+		fputs(i + 1 < ov->nruns ? ", " : "", fp);
+	}
+	fputs(". Hosts: ", fp);
+	for (i = 0; i < ov->nhosts; i++) {
+		esc(fp, ov->hosts[i]);
+		fputs(i + 1 < ov->nhosts ? ", " : "", fp);
+	}
+	fputs(". Devices: ", fp);
+	for (i = 0; i < ov->ndevices; i++) {
+		esc(fp, ov->devices[i]);
+		fputs(i + 1 < ov->ndevices ? ", " : "", fp);
+	}
+	if (ov->ndevices == 0)
+		fputs(ov->cpu_only ? "none (CPU-only: the host's threads ran "
+		    "the ops)" : "none", fp);
+	fprintf(fp, ".</p>\n<p id=\"steps-line\" data-steps=\"%zu\" "
+	    "data-median-us=\"", ov->nsteps);
+	us(fp, ov->median_ps);
+	fprintf(fp, "\">%zu steps, median ", ov->nsteps);
+	dur(fp, ov->median_ps);
+	fputs(", p90 ", fp);
+	dur(fp, ov->p90_ps);
+	fputs(", max ", fp);
+	dur(fp, ov->max_ps);
+	fprintf(fp, "; %zu left out of median and spread.</p>\n",
+	    ov->nsteps - ov->nkept);
+	fprintf(fp, "<p class=\"verdict\" id=\"verdict\" data-rule=\"%s\">"
+	    "<b>Verdict:</b> ", ov->verdict_rule);
+	esc_prose(fp, ov->verdict);
+	fputs(".</p>\n", fp);
+}
+
+static void
+recommendations(const struct overview *ov, FILE *fp)
+{
+	size_t i;
+
+	fputs("<h2>What to do</h2>\n<ol id=\"recommendations\">", fp);
+	for (i = 0; i < ov->nrecs; i++) {
+		char v[64];
+
+		fmt_fixed(v, sizeof v, ov->recs[i].value, 1);
+		fprintf(fp, "<li data-rule=\"%s\" data-value=\"%s\">",
+		    ov->recs[i].rule, v);
+		esc_prose(fp, ov->recs[i].text);
+		fputs("</li>", fp);
+	}
+	fputs("</ol>\n", fp);
+}
+
+/* The step's parts as one stacked bar, labelled where they fit. */
+static void
+breakdown(const struct overview *ov, FILE *fp)
+{
+	double x = 0;
+	int k;
+
+	fputs("<h2>The step broken down</h2>\n<p>", fp);
+	part_key(fp);
+	fputs("</p>\n<svg id=\"breakdown\" data-chart=\"breakdown\" "
+	    "width=\"1000\" height=\"34\" viewBox=\"0 0 1000 34\">", fp);
+	for (k = 0; k < OV_NPARTS; k++) {
+		double w = overview_part_pct(ov, (enum ov_part)k) * 10;
+
+		if (w <= 0)
+			continue;
+		fprintf(fp, "<rect x=\"%.1f\" y=\"0\" width=\"%.1f\" "
+		    "height=\"22\" fill=\"%s\" data-part=\"%s\" "
+		    "data-percent=\"", x, w, part_colour[k], ov_part_keys[k]);
+		pct(fp, overview_part_pct(ov, (enum ov_part)k));
+		fprintf(fp, "\"><title>%s ", ov_part_words[k]);
+		pct(fp, overview_part_pct(ov, (enum ov_part)k));
+		fputs("%</title></rect>", fp);
+		if (w > 60) {
+			fprintf(fp, "<text x=\"%.1f\" y=\"15\" fill=\"#fff\">"
+			    "%s ", x + 4, ov_part_words[k]);
+			pct(fp, overview_part_pct(ov, (enum ov_part)k));
+			fputs("%</text>", fp);
+		}
+		x += w;
+	}
+	fputs("</svg>\n", fp);
+}
+
+/*
+ * Steps over time: one stacked bar per step of the first device, or per
+ * bin of consecutive steps (their mean) beyond HTML_MAX_STEP_BARS.
+ */
+static void
+steps_chart(const struct overview *ov, FILE *fp)
+{
+	const struct ov_series *se;
+	size_t nbars, per, b, i;
+	double hi = 0, all = 0, bw;
+	int k;
+
+	if (ov->nseries == 0)
+		return;
+	se = &ov->series[0];
+	per = (se->n + HTML_MAX_STEP_BARS - 1) / HTML_MAX_STEP_BARS;
+	if (per == 0)
+		per = 1;
+	nbars = (se->n + per - 1) / per;
+	/*
+	 * The scale of the kept steps: a compile step 100 times as long
+	 * would flatten them.  Longer bars are cut at the top, their
+	 * duration written there.
+	 */
+	for (i = 0; i < se->n; i++)
+		if (se->steps[i].skip_why == NULL &&
+		    (double)se->steps[i].dur_ps > hi)
+			hi = (double)se->steps[i].dur_ps;
+	for (i = 0; i < se->n; i++)
+		if ((double)se->steps[i].dur_ps > all)
+			all = (double)se->steps[i].dur_ps;
+	if (hi == 0 || all < 1.5 * hi)
+		hi = all;
+	else
+		hi *= 1.25;
+	bw = 960.0 / (double)(nbars > 0 ? nbars : 1);
+	fputs("<h2>Steps over time</h2>\n<p>", fp);
+	esc(fp, se->device);
+	fprintf(fp, ": each bar a step%s, its height the step's time, "
+	    "split as ", per > 1 ? " bin (the mean of consecutive steps)" :
+	    "");
+	part_key(fp);
+	fputs("; hatched: left out of median and spread.</p>\n", fp);
+	fprintf(fp, "<svg id=\"steps\" data-chart=\"steps\" data-per-bar="
+	    "\"%zu\" width=\"1000\" height=\"240\" viewBox=\"0 0 1000 240\">"
+	    "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" "
+	    "patternUnits=\"userSpaceOnUse\"><path d=\"M0 6L6 0\" "
+	    "stroke=\"#000\" stroke-opacity=\".35\"/></pattern></defs>", per);
+	fputs("<text x=\"0\" y=\"30\">", fp);
+	dur(fp, hi);
+	fputs("</text><line x1=\"40\" y1=\"20\" x2=\"1000\" y2=\"20\" "
+	    "stroke=\"#ddd\"/><line x1=\"40\" y1=\"220\" x2=\"1000\" y2=\"220\" "
+	    "stroke=\"#999\"/>", fp);
+	for (b = 0; b < nbars; b++) {
+		double parts[OV_NPARTS] = { 0 }, total = 0, y = 220, cut;
+		size_t from = b * per, to = from + per < se->n ? from + per :
+		    se->n, skipped = 0;
+
+		for (i = from; i < to; i++) {
+			for (k = 0; k < OV_NPARTS; k++)
+				parts[k] += (double)se->steps[i].part_ps[k];
+			total += (double)se->steps[i].dur_ps;
+			skipped += se->steps[i].skip_why != NULL;
+		}
+		for (k = 0; k < OV_NPARTS; k++)
+			parts[k] /= (double)(to - from);
+		total /= (double)(to - from);
+		fprintf(fp, "<g class=\"step\" data-step=\"%lld\" "
+		    "data-duration-us=\"", (long long)se->steps[from].step);
+		us(fp, total);
+		fprintf(fp, "\"><title>step %lld%s: ",
+		    (long long)se->steps[from].step, per > 1 ? " on" : "");
+		dur(fp, total);
+		if (to - from == 1 && skipped)
+			fprintf(fp, " (left out: %s)", se->steps[from].skip_why);
+		fputs("</title>", fp);
+		cut = total > hi ? hi / total : 1;
+		for (k = 0; k < OV_NPARTS; k++) {
+			double h = hi > 0 ? parts[k] * cut / hi * 200 : 0;
+
+			if (h <= 0)
+				continue;
+			y -= h;
+			fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			    "height=\"%.1f\" fill=\"%s\" data-part=\"%s\" "
+			    "data-us=\"", 40 + (double)b * bw, y,
+			    bw > 3 ? bw - 1 : bw, h, part_colour[k],
+			    ov_part_keys[k]);
+			us(fp, parts[k]);
+			fputs("\"/>", fp);
+		}
+		if (skipped == to - from)
+			fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			    "height=\"%.1f\" fill=\"url(#hatch)\"/>",
+			    40 + (double)b * bw, y, bw > 3 ? bw - 1 : bw,
+			    220 - y);
+		if (cut < 1) {
+			fprintf(fp, "<text x=\"%.1f\" y=\"16\">",
+			    42 + (double)b * bw);
+			dur(fp, total);
+			fputs("</text>", fp);
+		}
+		fputs("</g>", fp);
+	}
+	fprintf(fp, "<text x=\"40\" y=\"234\">step %lld</text>"
+	    "<text x=\"1000\" y=\"234\" text-anchor=\"end\">step %lld</text>"
+	    "</svg>\n", (long long)se->steps[0].step,
+	    (long long)se->steps[se->n - 1].step);
+}
+
+/* Horizontal bars: label, bar, value, for the ops and the lines. */
+static void
+bars(const char *id, const char *title, const struct ov_item *v, size_t n,
+    FILE *fp)
+{
+	double hi = n > 0 ? v[0].pct : 0;
+	size_t i;
+
+	if (n == 0)
+		return;
+	fprintf(fp, "<h2>%s</h2>\n<svg id=\"%s\" data-chart=\"%s\" "
+	    "width=\"1000\" height=\"%zu\" viewBox=\"0 0 1000 %zu\">", title,
+	    id, id, n * 20 + 4, n * 20 + 4);
+	for (i = 0; i < n; i++) {
+		double w = hi > 0 ? v[i].pct / hi * 400 : 0;
+		double y = (double)i * 20;
+
+		fputs("<g class=\"bar\" data-name=\"", fp);
+		esc(fp, v[i].name);
+		fputs("\" data-percent=\"", fp);
+		pct(fp, v[i].pct);
+		fputs("\" data-total-us=\"", fp);
+		us(fp, (double)v[i].total_ps);
+		fprintf(fp, "\"><text x=\"440\" y=\"%.0f\" text-anchor=\"end\">",
+		    y + 14);
+		/* Long names keep their end: the line number, the op. */
+		esc(fp, strlen(v[i].name) > 70 ? v[i].name +
+		    strlen(v[i].name) - 70 : v[i].name);
+		fprintf(fp, "</text><rect x=\"448\" y=\"%.0f\" width=\"%.1f\" "
+		    "height=\"15\" fill=\"#4e79a7\"><title>", y + 3, w);
+		esc(fp, v[i].name);
+		if (v[i].detail[0] != '\0') {
+			fputs(" ", fp);
+			esc(fp, v[i].detail);
+		}
+		fputs("</title></rect>", fp);
+		fprintf(fp, "<text x=\"%.1f\" y=\"%.0f\">", 452 + w, y + 14);
+		pct(fp, v[i].pct);
+		fputs("% · ", fp);
+		dur(fp, (double)v[i].total_ps);
+		fputs("</text></g>", fp);
+	}
+	fputs("</svg>\n", fp);
+}
+
+/* Compile (host wall time) and execute (device time) per function. */
+static void
+compile_chart(const struct overview *ov, FILE *fp)
+{
+	double hi = 0;
+	size_t i;
+
+	fputs("<h2>Compile vs execute</h2>\n", fp);
+	if (ov->ncompiles == 0) {
+		fputs("<p id=\"compile\" data-chart=\"compile\" data-compiles="
+		    "\"0\">No compilation in the profile: every program was "
+		    "compiled before it.</p>\n", fp);
+		return;
+	}
+	for (i = 0; i < ov->ncompiles; i++) {
+		if ((double)ov->compiles[i].total_ps > hi)
+			hi = (double)ov->compiles[i].total_ps;
+		if ((double)ov->compiles[i].exec_ps > hi)
+			hi = (double)ov->compiles[i].exec_ps;
+	}
+	fprintf(fp, "<p><span class=\"key\"><i style=\"background:#edc948\">"
+	    "</i>compile (host)</span><span class=\"key\"><i style=\""
+	    "background:#4e79a7\"></i>execute (device)</span></p>\n"
+	    "<svg id=\"compile\" data-chart=\"compile\" data-compiles=\"%zu\" "
+	    "width=\"1000\" height=\"%zu\" viewBox=\"0 0 1000 %zu\">",
+	    ov->ncompiles, ov->ncompiles * 40 + 4, ov->ncompiles * 40 + 4);
+	for (i = 0; i < ov->ncompiles; i++) {
+		const struct ov_compile *c = &ov->compiles[i];
+		double y = (double)i * 40;
+		double wc = hi > 0 ? (double)c->total_ps / hi * 560 : 0;
+		double we = hi > 0 ? (double)c->exec_ps / hi * 560 : 0;
+
+		fputs("<g class=\"fn\" data-function=\"", fp);
+		esc(fp, c->function);
+		fprintf(fp, "\" data-count=\"%lld\" data-compile-us=\"",
+		    (long long)c->count);
+		us(fp, (double)c->total_ps);
+		fputs("\" data-execute-us=\"", fp);
+		us(fp, (double)c->exec_ps);
+		fprintf(fp, "\"><text x=\"300\" y=\"%.0f\" text-anchor=\"end\">",
+		    y + 22);
+		esc(fp, c->function);
+		fprintf(fp, " (%lld×)</text><rect x=\"308\" y=\"%.0f\" "
+		    "width=\"%.1f\" height=\"15\" fill=\"#edc948\"/>"
+		    "<text x=\"%.1f\" y=\"%.0f\">", (long long)c->count, y + 3,
+		    wc, 312 + wc, y + 15);
+		dur(fp, (double)c->total_ps);
+		fprintf(fp, " compile</text><rect x=\"308\" y=\"%.0f\" "
+		    "width=\"%.1f\" height=\"15\" fill=\"#4e79a7\"/>"
+		    "<text x=\"%.1f\" y=\"%.0f\">", y + 20, we, 312 + we,
+		    y + 32);
+		dur(fp, (double)c->exec_ps);
+		fputs(" execute</text></g>", fp);
+	}
+	fputs("</svg>\n", fp);
+}
+
+/* One step's timeline: a row per device line and host thread. */
+static void
+timeline(const struct overview *ov, FILE *fp)
+{
+	size_t i, j, nt = ov->ntracks < HTML_MAX_TRACKS ? ov->ntracks :
+	    HTML_MAX_TRACKS;
+	double scale = ov->tl_dur_ps > 0 ? 760.0 / (double)ov->tl_dur_ps : 0;
+
+	if (nt == 0)
+		return;
+	fprintf(fp, "<h2>Step %lld on a timeline</h2>\n<p>The step closest "
+	    "to the median (", (long long)ov->tl_step);
+	dur(fp, (double)ov->tl_dur_ps);
+	fputs("): <span class=\"key\"><i style=\"background:#4e79a7\"></i>"
+	    "programs</span><span class=\"key\"><i style=\"background:#59a14f"
+	    "\"></i>copies</span><span class=\"key\"><i style=\"background:"
+	    "#e15759\"></i>device idle</span><span class=\"key\"><i style=\""
+	    "background:#9c755f\"></i>host events</span>; hover a bar for its "
+	    "name.</p>\n", fp);
+	fprintf(fp, "<svg id=\"timeline\" data-chart=\"timeline\" "
+	    "data-step=\"%lld\" data-tracks=\"%zu\" width=\"1000\" "
+	    "height=\"%zu\" viewBox=\"0 0 1000 %zu\">", (long long)ov->tl_step,
+	    nt, nt * 22 + 20, nt * 22 + 20);
+	for (i = 0; i < nt; i++) {
+		const struct ov_track *t = &ov->tracks[i];
+		double y = (double)i * 22;
+
+		fprintf(fp, "<g class=\"track\" data-spans=\"%zu\" "
+		    "data-dropped=\"%zu\"><text x=\"230\" y=\"%.0f\" "
+		    "text-anchor=\"end\">", t->n, t->dropped, y + 14);
+		esc(fp, strlen(t->name) > 38 ? t->name + strlen(t->name) -
+		    38 : t->name);
+		fputs("</text>", fp);
+		for (j = 0; j < t->n; j++) {
+			const struct ov_span *s = &t->spans[j];
+			double w = (double)s->dur_ps * scale;
+
+			fprintf(fp, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" "
+			    "height=\"16\" fill=\"%s\"><title>",
+			    236 + (double)s->start_ps * scale, y + 2,
+			    w < 0.5 ? 0.5 : w, span_colour[s->kind & 3]);
+			esc(fp, s->name);
+			fputc(' ', fp);
+			dur(fp, (double)s->dur_ps);
+			fputs("</title></rect>", fp);
+		}
+		fputs("</g>", fp);
+	}
+	fprintf(fp, "<text x=\"236\" y=\"%zu\">0</text><text x=\"996\" "
+	    "y=\"%zu\" text-anchor=\"end\">", nt * 22 + 14, nt * 22 + 14);
+	dur(fp, (double)ov->tl_dur_ps);
+	fputs("</text></svg>\n", fp);
+}
+
+/*
+ * The page's sections in order; charts of other reports (memory over
+ * time, the roofline) take their place here as they come.
+ */
+int
+html_page_write(const struct overview *ov, FILE *fp)
+{
+	head(ov, fp);
+	recommendations(ov, fp);
+	breakdown(ov, fp);
+	steps_chart(ov, fp);
+	bars("ops", "Top ops by device time", ov->ops, ov->nops, fp);
+	bars("lines", "Time by source line", ov->lines, ov->nlines, fp);
+	compile_chart(ov, fp);
+	timeline(ov, fp);
+	fputs("<p class=\"muted\">Made by jaxprof " PACKAGE_VERSION
+	    " summary; every number here is in its --format=json.</p>\n"
+	    "</body></html>\n", fp);
+	return ferror(fp) ? -1 : 0;
+}
