@@ -94,7 +94,7 @@ summary_row_us(struct output *o, const char *metric, double base_ps,
 	    round(new_ps / 1e3) / 1e3);
 }
 
-/* What add_titles() says, in rows: times in microseconds. */
+/* What diff_titles() says, in rows: times in microseconds. */
 static void
 put_summary(struct output *o, const struct summary *a,
     const struct summary *b, size_t skip, const struct op_row *ra,
@@ -382,7 +382,7 @@ put_memory(struct output *o, const struct summary *a,
 }
 
 static void
-add_titles(struct output *o, const struct summary *a,
+diff_titles(struct output *o, const struct summary *a,
     const struct summary *b, enum op_by by, enum op_group group,
     size_t skip, const struct op_row *ra, size_t na,
     const struct op_row *rb, size_t nb)
@@ -607,7 +607,7 @@ diff_run(int argc, char **argv)
 			fputs("{\"summary\": ", stdout);
 		o = output_new(r.format, stdout, summary_columns,
 		    sizeof summary_columns / sizeof summary_columns[0]);
-		add_titles(o, &a, &b, by, group, (size_t)skip, ra, na, rb, nb);
+		diff_titles(o, &a, &b, by, group, (size_t)skip, ra, na, rb, nb);
 		put_summary(o, &a, &b, (size_t)skip, ra, na, rb, nb);
 		if (output_finish(o) == -1)
 			status = EXIT_TROUBLE;
@@ -625,7 +625,7 @@ diff_run(int argc, char **argv)
 		cols[NORM_COL + 1].type = COL_RATE;
 	}
 	o = output_new(r.format, stdout, cols, sizeof cols / sizeof cols[0]);
-	add_titles(o, &a, &b, by, group, (size_t)skip, ra, na, rb, nb);
+	diff_titles(o, &a, &b, by, group, (size_t)skip, ra, na, rb, nb);
 	add_norm_title(o, per, da, db);
 	if (group == GROUP_OP)
 		add_pairing_title(o, &a, &b, by_identity, pairs, npairs);

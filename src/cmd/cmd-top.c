@@ -525,7 +525,7 @@ put_line(struct output *o, const struct top_columns *c,
 
 /* The title lines: what was ranked, over which devices. */
 static void
-add_titles(struct report *r, struct output *o, enum op_by by,
+top_titles(struct report *r, struct output *o, enum op_by by,
     enum op_group group, int any_cost)
 {
 	sqlite3_stmt *st;
@@ -928,7 +928,7 @@ top_run(int argc, char **argv)
 		jp_warnx("no ops in the selection");
 
 	o = report_output(&r, cols.col, cols.n);
-	add_titles(&r, o, by, group, any_cost || nrows == 0);
+	top_titles(&r, o, by, group, any_cost || nrows == 0);
 	k = limit == 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
 	for (i = 0; i < k; i++) {
 		const struct op_row *row = &rows[i];

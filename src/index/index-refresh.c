@@ -181,7 +181,7 @@ same_dir(const char *a, const char *b)
 
 /* The file name at the end of path. */
 static const char *
-base_name(const char *path)
+path_base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -199,7 +199,7 @@ static int
 worth_reading(const struct found *f, size_t i)
 {
 	const struct found_file *ff = &f->files[i];
-	int rank = format_rank(ff->kind, base_name(ff->path)), other;
+	int rank = format_rank(ff->kind, path_base_name(ff->path)), other;
 	size_t j;
 
 	if (rank < 0)
@@ -209,7 +209,7 @@ worth_reading(const struct found *f, size_t i)
 
 		if (j == i || !same_dir(o->path, ff->path))
 			continue;
-		other = format_rank(o->kind, base_name(o->path));
+		other = format_rank(o->kind, path_base_name(o->path));
 		if (other >= 0 && other < rank)
 			return 0;
 	}

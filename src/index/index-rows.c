@@ -181,7 +181,7 @@ statement(struct index_rows *r, sqlite3_stmt **st, int nrows)
 
 /* The rows waiting in cells inserted. */
 static int
-drain(struct index_rows *r, char **cause)
+rows_drain(struct index_rows *r, char **cause)
 {
 	int i, rc = 0;
 
@@ -200,14 +200,14 @@ drain(struct index_rows *r, char **cause)
 int
 index_rows_flush(struct index_rows *r, char **cause)
 {
-	return drain(r, cause);
+	return rows_drain(r, cause);
 }
 
 int
 index_rows_end(struct index_rows *r, char **cause)
 {
 	if (++r->nrows == r->max_rows)
-		return drain(r, cause);
+		return rows_drain(r, cause);
 	if (r->nrows == r->cap_rows) {
 		r->cap_rows = r->cap_rows * 2 < r->max_rows ? r->cap_rows * 2 :
 		    r->max_rows;

@@ -43,7 +43,7 @@ has_at(const unsigned char *p, size_t n, size_t off, const char *magic,
 
 /* A protobuf varint at p; 0 if there is none in n bytes. */
 static size_t
-varint(const unsigned char *p, size_t n, unsigned long long *v)
+sniff_varint(const unsigned char *p, size_t n, unsigned long long *v)
 {
 	size_t i;
 
@@ -105,7 +105,7 @@ sniff_bytes(const unsigned char *p, size_t n, int gzipped)
 	 * length-delimited: tag 0x0a, 0x12, 0x1a or 0x22, then a length.
 	 */
 	if ((p[0] == 0x0a || p[0] == 0x12 || p[0] == 0x1a || p[0] == 0x22) &&
-	    varint(p + 1, n - 1, &len) > 0)
+	    sniff_varint(p + 1, n - 1, &len) > 0)
 		return gzipped ? SNIFF_XSPACE_GZ : SNIFF_XSPACE;
 	return SNIFF_UNKNOWN;
 }

@@ -67,7 +67,7 @@ free_blocks(struct ivals *s)
 
 /* The varint at p into *v; returns the byte after it. */
 static inline const uint8_t *
-get_varint(const uint8_t *p, uint64_t *v)
+ivals_varint(const uint8_t *p, uint64_t *v)
 {
 	uint64_t x = p[0];
 	int shift;
@@ -155,8 +155,8 @@ ivals_read(struct ivals_iter *it, struct ival *out, size_t max)
 	p = b->data + it->off;
 	end = b->data + b->len;
 	while (n < max && p < end) {
-		p = get_varint(p, &z);
-		p = get_varint(p, &len);
+		p = ivals_varint(p, &z);
+		p = ivals_varint(p, &len);
 		/* Modulo 2^64, as encode() wrote them: exact for any int64. */
 		out[n].start = (int64_t)(prev_end + ((z >> 1) ^ (~(z & 1) + 1)));
 		prev_end = (uint64_t)out[n].start + len;

@@ -70,7 +70,7 @@ errno_text(void)
 }
 
 static void
-drain(struct chrome_writer *w)
+chrome_drain(struct chrome_writer *w)
 {
 	if (w->len == 0)
 		return;
@@ -95,13 +95,13 @@ drain(struct chrome_writer *w)
 }
 
 static void
-put(struct chrome_writer *w, const char *s, size_t n)
+put_raw(struct chrome_writer *w, const char *s, size_t n)
 {
 	while (n > 0) {
 		size_t room = sizeof w->buf - w->len;
 
 		if (room == 0) {
-			drain(w);
+			chrome_drain(w);
 			room = sizeof w->buf;
 		}
 		if (room > n)
@@ -116,7 +116,7 @@ put(struct chrome_writer *w, const char *s, size_t n)
 static void
 puts_(struct chrome_writer *w, const char *s)
 {
-	put(w, s, strlen(s));
+	put_raw(w, s, strlen(s));
 }
 
 static void
@@ -162,32 +162,32 @@ put_str(struct chrome_writer *w, const char *s, size_t n)
 	size_t i = 0, run, len;
 	char esc[8];
 
-	put(w, "\"", 1);
+	put_raw(w, "\"", 1);
 	while (i < n) {
 		for (run = i; run < n && p[run] >= 0x20 && p[run] < 0x80 &&
 		    p[run] != '"' && p[run] != '\\'; run++)
 			;
-		put(w, s + i, run - i);
+		put_raw(w, s + i, run - i);
 		if ((i = run) == n)
 			break;
 		if (p[i] == '"' || p[i] == '\\') {
 			esc[0] = '\\';
 			esc[1] = (char)p[i];
-			put(w, esc, 2);
+			put_raw(w, esc, 2);
 			i++;
 		} else if (p[i] < 0x20) {
 			snprintf(esc, sizeof esc, "\\u%04x", p[i]);
-			put(w, esc, 6);
+			put_raw(w, esc, 6);
 			i++;
 		} else if ((len = utf8_seq_len(p + i, n - i)) > 0) {
-			put(w, s + i, len);
+			put_raw(w, s + i, len);
 			i += len;
 		} else {
 			puts_(w, "\\ufffd");
 			i++;
 		}
 	}
-	put(w, "\"", 1);
+	put_raw(w, "\"", 1);
 }
 
 static void
@@ -415,7 +415,7 @@ put_attribution(struct chrome_writer *w, const struct hlo_instr *in,
 	char line[32];
 
 	if (!first)
-		put(w, ",", 1);
+		put_raw(w, ",", 1);
 	puts_(w, "\"hlo_op\":");
 	put_cstr(w, in->name);
 	if (launch.len > 0) {
@@ -478,7 +478,7 @@ put_args(struct chrome_writer *w, const struct pf_event *ev)
 		if (in != NULL && attribution_key(st))
 			continue;	/* ours say it, as top does */
 		if (!first)
-			put(w, ",", 1);
+			put_raw(w, ",", 1);
 		first = 0;
 		if (st->name[0] != '\0')
 			put_cstr(w, st->name);
@@ -489,7 +489,7 @@ put_args(struct chrome_writer *w, const struct pf_event *ev)
 			    st->metadata_id);
 			puts_(w, key);
 		}
-		put(w, ":", 1);
+		put_raw(w, ":", 1);
 		put_stat_value(w, st);
 	}
 	if (in != NULL)
@@ -571,9 +571,9 @@ on_event(void *ctx, const struct pf_plane *plane, const struct pf_line *line,
 	puts_(w, ",\"name\":");
 	name = pf_event_name(ev);
 	put_cstr(w, name);
-	put(w, ",", 1);
+	put_raw(w, ",", 1);
 	put_args(w, ev);
-	put(w, "}", 1);
+	put_raw(w, "}", 1);
 	w->stats.events++;
 	return w->error != NULL ? CHROME_STOPPED : 0;
 }
@@ -629,7 +629,7 @@ on_plane_end(void *ctx, const struct pf_plane *plane)
 /* ---- Lifecycle ---- */
 
 static int
-has_suffix(const char *s, const char *suffix)
+name_has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 
@@ -659,7 +659,7 @@ chrome_writer_new(FILE *out, const char *path,
 		w->path = xstrdup(path);
 	if (out != NULL)
 		w->fp = out;
-	else if (has_suffix(path, ".gz")) {
+	else if (name_has_suffix(path, ".gz")) {
 		errno = 0;
 		if ((w->gz = gzopen(path, "wb")) == NULL) {
 			*cause = xasprintf("cannot create '%s': %s", path,
@@ -707,7 +707,7 @@ chrome_writer_finish(struct chrome_writer *w, struct chrome_stats *stats,
 	if (w == NULL)
 		return 0;
 	puts_(w, "\n]}\n");
-	drain(w);
+	chrome_drain(w);
 	errno = 0;
 	if (w->gz != NULL) {
 		int zrc = gzclose(w->gz);

@@ -122,7 +122,7 @@ enum kind {
 };
 
 /*
- * Sorted, for bsearch() by kind_of(), with the FLOPs per f32 element of
+ * Sorted, for bsearch() by cost_kind_of(), with the FLOPs per f32 element of
  * the elementwise ops: the clock cycles of XLA's measured GPU op profile
  * where it has the op, those xprof 2.24's cost analysis counts
  * (jaxprof-top(1)); 0 for its default of 3, which other types take too.
@@ -181,7 +181,7 @@ cmp_kind(const void *key, const void *elem)
 
 /* One binary search per look: instructions are asked a few times each. */
 static const struct op_kind *
-kind_of(const InstrProto *in)
+cost_kind_of(const InstrProto *in)
 {
 	static const struct op_kind other = { "", K_OTHER, 0 };
 	const struct op_kind *k = bsearch(in->opcode, kinds,
@@ -366,7 +366,7 @@ kind_flops(const struct hlo_cost_env *env, const InstrProto *in,
 static double
 instr_flops(const struct hlo_cost_env *env, const InstrProto *in, int depth)
 {
-	return kind_flops(env, in, kind_of(in), depth);
+	return kind_flops(env, in, cost_kind_of(in), depth);
 }
 
 /* Plain computations (a reducer): each instruction once. */
@@ -543,7 +543,7 @@ fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
 	add_root(&f, root, (uint32_t)root);
 	for (t = 0; t < n; t++) {
 		const InstrProto *in = f.ins[k = f.order[t]];
-		const struct op_kind *ok = kind_of(in);
+		const struct op_kind *ok = cost_kind_of(in);
 		enum kind kd = ok->kind;
 
 		for (j = 0; j < f.nroots[k]; j++)
@@ -569,7 +569,7 @@ fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
 		}
 	}
 	for (k = 0; k < f.n; k++) {
-		if (f.util[k] > 0 && kind_of(f.ins[k])->kind == K_PARAMETER)
+		if (f.util[k] > 0 && cost_kind_of(f.ins[k])->kind == K_PARAMETER)
 			*read += shape_bytes(f.ins[k]->shape) *
 			    (f.util[k] < 1 ? f.util[k] : 1);
 		free(f.roots[k]);
@@ -599,7 +599,7 @@ hlo_cost_of(const struct hlo_cost_env *env, const InstrProto *in,
 	if (in->shape == NULL)
 		return -1;
 	out->bytes = operands_bytes(env, in) + shape_bytes(in->shape);
-	ok = kind_of(in);
+	ok = cost_kind_of(in);
 	if (ok->kind == K_FUSION) {
 		double read;
 

@@ -18,7 +18,7 @@ struct wire {
 
 /* A varint of at most max bytes; -1 when longer or cut off. */
 static int
-varint(struct wire *w, size_t max, uint64_t *v)
+take_varint(struct wire *w, size_t max, uint64_t *v)
 {
 	size_t i;
 
@@ -39,7 +39,7 @@ delimited(struct wire *w, struct wire *sub)
 {
 	uint64_t len;
 
-	if (varint(w, MAX_LEN_BYTES, &len) == -1 ||
+	if (take_varint(w, MAX_LEN_BYTES, &len) == -1 ||
 	    len > (uint64_t)(w->end - w->p))
 		return -1;
 	sub->p = w->p;
@@ -56,7 +56,7 @@ skip(struct wire *w, int type)
 
 	switch (type) {
 	case WIRE_VARINT:
-		return varint(w, 10, &v);
+		return take_varint(w, 10, &v);
 	case WIRE_64BIT:
 	case WIRE_32BIT:
 		v = type == WIRE_64BIT ? 8 : 4;
@@ -72,7 +72,7 @@ skip(struct wire *w, int type)
 }
 
 static const ProtobufCFieldDescriptor *
-field_of(const ProtobufCMessageDescriptor *d, uint64_t id)
+wire_field_of(const ProtobufCMessageDescriptor *d, uint64_t id)
 {
 	unsigned i;
 
@@ -106,7 +106,7 @@ static void *decode(const ProtobufCMessageDescriptor *d, ProtobufCAllocator *a,
 
 /* One value of field f (of wire type type) into *out; -1 in doubt. */
 static int
-value(const ProtobufCFieldDescriptor *f, ProtobufCAllocator *a, int type,
+wire_value(const ProtobufCFieldDescriptor *f, ProtobufCAllocator *a, int type,
     struct wire *w, void *out)
 {
 	const uint8_t *start = w->p;
@@ -118,7 +118,7 @@ value(const ProtobufCFieldDescriptor *f, ProtobufCAllocator *a, int type,
 	case PROTOBUF_C_TYPE_INT64:
 	case PROTOBUF_C_TYPE_INT32:
 	case PROTOBUF_C_TYPE_BOOL:
-		if (type != WIRE_VARINT || varint(w, 10, &v) == -1)
+		if (type != WIRE_VARINT || take_varint(w, 10, &v) == -1)
 			return -1;
 		/* Bits past 64 or 32 are dropped, as protobuf-c drops them. */
 		if (f->type == PROTOBUF_C_TYPE_INT64)
@@ -160,7 +160,7 @@ packed(const ProtobufCFieldDescriptor *f, ProtobufCAllocator *a, void *msg,
 	if (size == 0 || delimited(w, &sub) == -1)
 		return -1;
 	while (sub.p < sub.end)
-		if (value(f, a, WIRE_VARINT, &sub, append(a, msg, f, size)) == -1)
+		if (wire_value(f, a, WIRE_VARINT, &sub, append(a, msg, f, size)) == -1)
 			return -1;
 	return 0;
 }
@@ -193,10 +193,10 @@ decode(const ProtobufCMessageDescriptor *d, ProtobufCAllocator *a,
 		uint64_t key;
 		int type;
 
-		if (varint(&w, MAX_KEY_BYTES, &key) == -1 || key >> 3 == 0)
+		if (take_varint(&w, MAX_KEY_BYTES, &key) == -1 || key >> 3 == 0)
 			return NULL;
 		type = (int)(key & 7);
-		if ((f = field_of(d, key >> 3)) == NULL) {
+		if ((f = wire_field_of(d, key >> 3)) == NULL) {
 			if (skip(&w, type) == -1)
 				return NULL;
 			continue;
@@ -206,7 +206,7 @@ decode(const ProtobufCMessageDescriptor *d, ProtobufCAllocator *a,
 			    f->type != PROTOBUF_C_TYPE_MESSAGE) {
 				if (packed(f, a, msg, &w) == -1)
 					return NULL;
-			} else if (value(f, a, type, &w, append(a, msg, f,
+			} else if (wire_value(f, a, type, &w, append(a, msg, f,
 			    element_size(f->type))) == -1)
 				return NULL;
 			continue;
@@ -218,7 +218,7 @@ decode(const ProtobufCMessageDescriptor *d, ProtobufCAllocator *a,
 		    (seen & (1ULL << (f - d->fields))) != 0)
 			return NULL;
 		seen |= 1ULL << (f - d->fields);
-		if (value(f, a, type, &w, (char *)msg + f->offset) == -1)
+		if (wire_value(f, a, type, &w, (char *)msg + f->offset) == -1)
 			return NULL;
 	}
 	return msg;

@@ -566,7 +566,7 @@ value(struct json_lex *lx, const struct token *t)
 
 /* A complete token (or a lexical error), as the state wants it. */
 static int
-take(struct json_lex *lx, const struct token *t)
+lex_take(struct json_lex *lx, const struct token *t)
 {
 	const char *s;
 	size_t n;
@@ -664,7 +664,7 @@ keep_cut(struct json_lex *lx, const char *p, const char *end,
 /*
  * The tokens in [p, end); one cut at end is kept.  Each state has a fast
  * way for the tokens a trace has there, whole in the chunk; any other
- * token, a cut one or an error goes through lex_token() and take(), which
+ * token, a cut one or an error goes through lex_token() and lex_take(), which
  * do the same for those and all the rest.
  */
 static int
@@ -793,7 +793,7 @@ slow:
 		keep_cut(lx, p, end, &t);
 		return 0;
 	}
-	if (take(lx, &t) == -1)
+	if (lex_take(lx, &t) == -1)
 		return -1;
 	p = t.end;
 	goto again;
@@ -837,7 +837,7 @@ complete_cut(struct json_lex *lx, const char *p, size_t n)
 	lx->origin_at = lx->carry_at;
 	before = lx->ncarry - used;	/* carried from earlier chunks */
 	lx->ncarry = 0;
-	if (take(lx, &t) == -1)
+	if (lex_take(lx, &t) == -1)
 		return -1;
 	return (ssize_t)((size_t)(t.end - lx->carry) - before);
 }

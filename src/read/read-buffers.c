@@ -386,7 +386,7 @@ struct trace_event {
 
 /* The next event of a trace; 0 at its end, -1 if damaged. */
 static int
-next_event(struct wire *t, struct trace_event *ev)
+trace_next_event(struct wire *t, struct trace_event *ev)
 {
 	struct wire sub;
 	uint32_t f;
@@ -444,7 +444,7 @@ pick_trace(struct assignment *a)
 		struct wire t = a->traces[i];
 		ptrdiff_t k;
 
-		if ((rc = next_event(&t, &ev)) == -1)
+		if ((rc = trace_next_event(&t, &ev)) == -1)
 			return -2;
 		if (rc == 0 || (k = find_logical(a, ev.buffer)) < 0 ||
 		    a->lbs[k].alloc < 0)
@@ -459,7 +459,7 @@ pick_trace(struct assignment *a)
 		struct wire t = a->traces[i];
 
 		n = 0;
-		while ((rc = next_event(&t, &ev)) == 1) {
+		while ((rc = trace_next_event(&t, &ev)) == 1) {
 			ptrdiff_t k = find_logical(a, ev.buffer);
 
 			if (k >= 0 && a->lbs[k].color == 0)
@@ -546,7 +546,7 @@ simulate(struct sim *s, struct wire t, size_t stop, const char **why)
 	s->nlive = 0;
 	s->heap = s->peak = 0;
 	s->peak_event = 0;
-	for (event = 0; event <= stop && (rc = next_event(&t, &ev)) == 1;
+	for (event = 0; event <= stop && (rc = trace_next_event(&t, &ev)) == 1;
 	    event++) {
 		ptrdiff_t k = find_logical(a, ev.buffer), r, c;
 
@@ -608,7 +608,7 @@ static const char *const type_names[] = {
 
 /* A ShapeProto as "f32[8,128]"; of a tuple, its element index's. */
 static char *
-shape_text(struct wire w, const struct index_list *index)
+buffer_shape_text(struct wire w, const struct index_list *index)
 {
 	struct index_list dims = { NULL, 0 };
 	struct wire sub, tuple = { NULL, NULL };
@@ -636,7 +636,7 @@ shape_text(struct wire w, const struct index_list *index)
 	}
 	if (rc == 0 && tuple.p != NULL) {
 		free(dims.v);
-		return shape_text(tuple, &(struct index_list){ NULL, 0 });
+		return buffer_shape_text(tuple, &(struct index_list){ NULL, 0 });
 	}
 	if (rc == -1) {
 		free(dims.v);
@@ -756,7 +756,7 @@ find_shapes(struct wire module, struct shape_want *want, size_t nwant)
 			for (; lo < nwant && want[lo].instr_id == id; lo++)
 				if (*want[lo].out[0] == '\0') {
 					free(*want[lo].out);
-					*want[lo].out = shape_text(shape,
+					*want[lo].out = buffer_shape_text(shape,
 					    want[lo].index);
 				}
 		}
@@ -791,7 +791,7 @@ struct by_id {
 };
 
 static int
-cmp_int64(const void *a, const void *b)
+cmp_instr_id(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
@@ -828,7 +828,7 @@ by_id_init(struct by_id *b, const struct hlo_module *m,
 	for (i = 0; i < nks; i++)
 		b->ids[i] = a->lbs[ks[i]].instr_id;
 	if (nks > 0)
-		qsort(b->ids, nks, sizeof *b->ids, cmp_int64);
+		qsort(b->ids, nks, sizeof *b->ids, cmp_instr_id);
 	for (i = 0; i < nks; i++)
 		if (n == 0 || b->ids[n - 1] != b->ids[i])
 			b->ids[n++] = b->ids[i];

@@ -46,7 +46,7 @@ typedef Xla__HloInstructionProto InstrProto;
 
 /* A string many instructions share (opcodes, fusion kinds, files...). */
 static const char *
-keep(struct hlo_module *m, const char *s)
+module_keep(struct hlo_module *m, const char *s)
 {
 	uint32_t id;
 
@@ -140,9 +140,9 @@ params_build(struct hlo_module *m, const ModuleProto *mp)
 	m->param_names = xcalloc(m->nparams, sizeof *m->param_names);
 	for (i = 0; i < m->nparams; i++) {
 		shape_text(buf, sizeof buf, ps->parameters[i]);
-		m->param_shapes[i] = keep(m, buf);
+		m->param_shapes[i] = module_keep(m, buf);
 		m->param_names[i] = i < ps->n_parameter_names ?
-		    keep(m, ps->parameter_names[i]) : "";
+		    module_keep(m, ps->parameter_names[i]) : "";
 	}
 }
 
@@ -404,10 +404,10 @@ frame_source(struct hlo_module *m, const ModuleProto *mp, int32_t frame_id,
 	loc = sfi->file_locations[loc_id - 1];
 	if (loc->file_name_id >= 1 &&
 	    (size_t)loc->file_name_id <= sfi->n_file_names)
-		out->source_file = keep(m, sfi->file_names[loc->file_name_id - 1]);
+		out->source_file = module_keep(m, sfi->file_names[loc->file_name_id - 1]);
 	if (loc->function_name_id >= 1 &&
 	    (size_t)loc->function_name_id <= sfi->n_function_names)
-		out->source_function = keep(m,
+		out->source_function = module_keep(m,
 		    sfi->function_names[loc->function_name_id - 1]);
 	out->source_line = loc->line;
 }
@@ -437,16 +437,16 @@ fill_instr(struct hlo_module *m, struct comps *cs, const char *comp_name,
 	category = hlo_category_of(cs, in);
 	/* A category is a literal or the opcode, kept just above. */
 	out->category = category == in->opcode ? out->opcode : category;
-	out->fusion_kind = keep(m, in->fusion_kind);
-	out->custom_call_target = keep(m, in->custom_call_target);
+	out->fusion_kind = module_keep(m, in->fusion_kind);
+	out->custom_call_target = module_keep(m, in->custom_call_target);
 	out->computation = comp_name;
 	out->op_name = md != NULL && md->op_name[0] != '\0' ?
 	    copy(m, md->op_name) : "";
-	out->op_type = md != NULL ? keep(m, md->op_type) : "";
+	out->op_type = md != NULL ? module_keep(m, md->op_type) : "";
 	out->source_file = "";
 	out->source_function = "";
 	if (md != NULL && md->source_file[0] != '\0') {
-		out->source_file = keep(m, md->source_file);
+		out->source_file = module_keep(m, md->source_file);
 		out->source_line = md->source_line;
 	} else if (md != NULL)
 		frame_source(m, cs->mp, md->stack_frame_id, out);
@@ -629,7 +629,7 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 	size_t i, j, k;
 
 	comps_init(&cs, mp);
-	m->name = keep(m, mp->name);
+	m->name = module_keep(m, mp->name);
 	m->program_id = mp->id;
 	params_build(m, mp);
 	for (i = 0; i < mp->n_computations; i++)

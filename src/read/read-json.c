@@ -480,10 +480,10 @@ struct json_trace {
 
 /* Stops the parse; run_pass() puts the byte offset in the message. */
 static int
-fail(struct jr *jr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+jr_fail(struct jr *jr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int
-fail(struct jr *jr, const char *fmt, ...)
+jr_fail(struct jr *jr, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -513,7 +513,7 @@ byte_kind(struct jr *jr)
 static int
 changed(struct jr *jr)
 {
-	return fail(jr, "the file changed while being read");
+	return jr_fail(jr, "the file changed while being read");
 }
 
 static size_t
@@ -770,7 +770,7 @@ meta_event(struct jr *jr)
  * the events are emitted, where pass 2 would have told it.
  */
 static int
-close_event(struct jr *jr, struct jline *l)
+jr_close_event(struct jr *jr, struct jline *l)
 {
 	struct cur *c = &jr->cur;
 	struct jev *ev;
@@ -789,7 +789,7 @@ close_event(struct jr *jr, struct jline *l)
 	    (long long)c->pid, (long long)c->tid, (long long)c->ts_ps,
 	    (long long)ev->start_ps);
 	if (jr->pass == 2)
-		fail(jr, "%s", msg);
+		jr_fail(jr, "%s", msg);
 	else if (jr->deferred == NULL)
 		jr->deferred = xasprintf("at %s %" PRIu64 ": %s", byte_kind(jr),
 		    json_lex_offset(jr->lx), msg);
@@ -842,7 +842,7 @@ keep_str(struct jr *jr, const char *s, size_t n)
 
 /* Keeps the event as l's next, its name meta; there is room for it. */
 static void
-add_event(struct jr *jr, struct jline *l, uint32_t meta)
+jr_add_event(struct jr *jr, struct jline *l, uint32_t meta)
 {
 	struct cur *c = &jr->cur;
 	struct jstat *st;
@@ -944,7 +944,7 @@ store_event(struct jr *jr, struct jline *l, uint32_t meta, size_t nstats,
 		    jr->capstrs * 2 : jr->nstrs + nbytes + 65536;
 		jr->strs = xreallocarray(jr->strs, jr->capstrs, 1);
 	}
-	add_event(jr, l, meta);
+	jr_add_event(jr, l, meta);
 }
 
 /*
@@ -967,7 +967,7 @@ count_event(struct jr *jr)
 		if (l != NULL && l->depth > 0)
 			l->depth--;
 		if (l != NULL && jr->storing)
-			(void)close_event(jr, l);
+			(void)jr_close_event(jr, l);
 		return;
 	}
 	l = line_get(jr, c->pid, c->tid);
@@ -1008,7 +1008,7 @@ keep_event(struct jr *jr)
 	if (l->ev == NULL)
 		return 1;
 	if (c->ph == 'E')
-		return close_event(jr, l);
+		return jr_close_event(jr, l);
 	key = meta_key(jr, &keylen);
 	meta = strmap_find(&jr->planes[l->plane].metas, key, keylen);
 	if (l->fill == l->nslots || meta < 0)
@@ -1017,7 +1017,7 @@ keep_event(struct jr *jr)
 	if (jr->capstats - jr->nstats < nstats ||
 	    jr->capstrs - jr->nstrs < nbytes)
 		return changed(jr);
-	add_event(jr, l, (uint32_t)meta);
+	jr_add_event(jr, l, (uint32_t)meta);
 	return 1;
 }
 
@@ -1039,7 +1039,7 @@ event_time(struct jr *jr)
 	}
 	if (jr->origin_ns == 0) {
 		if (jr->timed)
-			return fail(jr, "pid %lld tid %lld event '%.*s': ts "
+			return jr_fail(jr, "pid %lld tid %lld event '%.*s': ts "
 			    "%lld ns is more than %lld ps after an earlier "
 			    "event's", (long long)c->pid, (long long)c->tid,
 			    (int)c->name.len, c->name.p != NULL ? c->name.p :
@@ -1051,7 +1051,7 @@ event_time(struct jr *jr)
 	if (rel < -PS_LIMIT / 1000 || rel > PS_LIMIT / 1000 ||
 	    rel * 1000 > jr->first_ps + PS_LIMIT ||
 	    rel * 1000 < jr->last_ps - PS_LIMIT)
-		return fail(jr, "pid %lld tid %lld event '%.*s': ts %lld ns "
+		return jr_fail(jr, "pid %lld tid %lld event '%.*s': ts %lld ns "
 		    "is more than %lld ps from the trace's other events (the "
 		    "first ts past that limit: %lld ns)", (long long)c->pid, (long long)c->tid,
 		    (int)c->name.len, c->name.p != NULL ? c->name.p : "",
@@ -1093,7 +1093,7 @@ event_end(struct jr *jr)
 	 */
 	if ((jr->origin_ns == 0 && !ps_valid(c->ts_ps)) ||
 	    (c->ph == 'X' && !ps_valid(c->dur_ps)))
-		return fail(jr, "pid %lld tid %lld event '%.*s': impossible "
+		return jr_fail(jr, "pid %lld tid %lld event '%.*s': impossible "
 		    "%s %lld ps (must be 0 to %lld)", (long long)c->pid,
 		    (long long)c->tid, (int)c->name.len,
 		    c->name.p != NULL ? c->name.p : "",
@@ -1159,7 +1159,7 @@ int_field(struct jr *jr, const char *what, const char *s, size_t n,
 	}
 	if (!dec_quick(s, n, 0, out) && (dec_parse(s, n, &d) == -1 ||
 	    dec_to_int(&d, 0, out, &exact) == -1 || !exact))
-		return fail(jr, "%s '%.*s' is not an integer", what,
+		return jr_fail(jr, "%s '%.*s' is not an integer", what,
 		    (int)(n > 40 ? 40 : n), s);
 	if (n <= sizeof last->text) {
 		memcpy(last->text, s, n);
@@ -1180,10 +1180,10 @@ time_field(struct jr *jr, const char *what, const char *s, size_t n,
 	if (dec_quick(s, n, 6, out))
 		return 1;
 	if (dec_parse(s, n, &d) == -1)
-		return fail(jr, "%s '%.*s' is not a number", what,
+		return jr_fail(jr, "%s '%.*s' is not a number", what,
 		    (int)(n > 40 ? 40 : n), s);
 	if (dec_to_int(&d, 6, out, &exact) == -1)
-		return fail(jr, "%s %.*s us is out of range", what,
+		return jr_fail(jr, "%s %.*s us is out of range", what,
 		    (int)(n > 40 ? 40 : n), s);
 	return 1;
 }
@@ -1202,13 +1202,13 @@ ts_field(struct jr *jr, const char *s, size_t n)
 	if (dec_quick(s, n, 6, &c->ts_ps) && ps_valid(c->ts_ps))
 		return 1;
 	if (dec_parse(s, n, &d) == -1)
-		return fail(jr, "ts '%.*s' is not a number",
+		return jr_fail(jr, "ts '%.*s' is not a number",
 		    (int)(n > 40 ? 40 : n), s);
 	if (dec_to_int(&d, 6, &c->ts_ps, &exact) == 0 &&
 	    (c->ts_ps < 0 || ps_valid(c->ts_ps)))
 		return 1;
 	if (d.neg || dec_to_int(&d, 3, &c->ts_ns, &exact) == -1)
-		return fail(jr, "ts %.*s us is out of range",
+		return jr_fail(jr, "ts %.*s us is out of range",
 		    (int)(n > 40 ? 40 : n), s);
 	c->ts_big = 1;
 	return 1;
@@ -1309,10 +1309,10 @@ on_scalar(struct jr *jr, enum scalar t, const char *s, size_t n)
 {
 	if (jr->evd == 0) {
 		if (jr->depth == 0)
-			return fail(jr, "not a trace: the JSON text is not "
+			return jr_fail(jr, "not a trace: the JSON text is not "
 			    "an object or an array");
 		if (jr->depth == 1 && jr->top_events)
-			return fail(jr, "traceEvents is not an array");
+			return jr_fail(jr, "traceEvents is not an array");
 		return 1;
 	}
 	if (jr->depth == jr->evd + 1)
@@ -1359,7 +1359,7 @@ on_start_map(void *ctx)
 	}
 	if (jr->evd == 0)
 		return jr->depth == 2 && jr->top_events ?
-		    fail(jr, "traceEvents is not an array") : 1;
+		    jr_fail(jr, "traceEvents is not an array") : 1;
 	if (jr->depth == jr->evd + 1) {
 		c->ph = 0;
 		c->pid = c->tid = c->ts_ps = c->dur_ps = c->ts_ns = 0;
@@ -1464,7 +1464,7 @@ pass_end(struct jr *jr, int rc, uint64_t offset, const char *lex_error,
 		*cause = xstrdup("empty file");
 		rc = -1;
 	} else if (rc == -1) {
-		/* A callback's error (fail()), else the parser's. */
+		/* A callback's error (jr_fail()), else the parser's. */
 		*cause = xasprintf("at %s %" PRIu64 ": %s", byte_kind(jr),
 		    offset, jr->what != NULL ? jr->what : lex_error);
 	} else if (!jr->saw_events) {

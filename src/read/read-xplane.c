@@ -329,11 +329,11 @@ struct walker {
 };
 
 static int
-fail(struct walker *w, const uint8_t *at, const char *fmt, ...)
+walker_fail(struct walker *w, const uint8_t *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static int
-fail(struct walker *w, const uint8_t *at, const char *fmt, ...)
+walker_fail(struct walker *w, const uint8_t *at, const char *fmt, ...)
 {
 	va_list ap;
 	char *what;
@@ -363,7 +363,7 @@ get_varint_slow(struct walker *w, struct cur *c, uint64_t *v,
 		uint8_t b;
 
 		if (c->p >= c->end)
-			return fail(w, start, "truncated varint in %s", msg);
+			return walker_fail(w, start, "truncated varint in %s", msg);
 		b = *c->p++;
 		x |= (uint64_t)(b & 0x7f) << shift;
 		if ((b & 0x80) == 0) {
@@ -371,7 +371,7 @@ get_varint_slow(struct walker *w, struct cur *c, uint64_t *v,
 			return 0;
 		}
 	}
-	return fail(w, start, "varint longer than 10 bytes in %s", msg);
+	return walker_fail(w, start, "varint longer than 10 bytes in %s", msg);
 }
 
 /*
@@ -412,7 +412,7 @@ get_tag_slow(struct walker *w, struct cur *c, uint32_t *field, int *wt,
 		return -1;
 	*wt = (int)(tag & 7);
 	if ((tag >> 3) == 0 || (tag >> 3) > 0x1fffffff)
-		return fail(w, start, "invalid field number %llu in %s",
+		return walker_fail(w, start, "invalid field number %llu in %s",
 		    (unsigned long long)(tag >> 3), msg);
 	*field = (uint32_t)(tag >> 3);
 	return 0;
@@ -435,7 +435,7 @@ static int
 len_past_end(struct walker *w, const uint8_t *start, uint64_t len,
     const struct cur *c, const char *msg)
 {
-	return fail(w, start, "length %llu in %s runs past the end of its "
+	return walker_fail(w, start, "length %llu in %s runs past the end of its "
 	    "message (%zu bytes left)", (unsigned long long)len, msg,
 	    (size_t)(c->end - c->p));
 }
@@ -464,7 +464,7 @@ get_fixed64(struct walker *w, struct cur *c, uint64_t *v, const char *msg)
 	int i;
 
 	if (c->end - c->p < 8)
-		return fail(w, c->p, "truncated 64-bit value in %s", msg);
+		return walker_fail(w, c->p, "truncated 64-bit value in %s", msg);
 	*v = 0;
 	for (i = 7; i >= 0; i--)
 		*v = (*v << 8) | c->p[i];
@@ -487,15 +487,15 @@ skip_field(struct walker *w, struct cur *c, int wt, const char *msg)
 		return get_len(w, c, &sub, msg);
 	case WT_FIXED32:
 		if (c->end - c->p < 4)
-			return fail(w, c->p, "truncated 32-bit value in %s",
+			return walker_fail(w, c->p, "truncated 32-bit value in %s",
 			    msg);
 		c->p += 4;
 		return 0;
 	case WT_GROUP_START:
 	case WT_GROUP_END:
-		return fail(w, c->p, "unsupported group wire type in %s", msg);
+		return walker_fail(w, c->p, "unsupported group wire type in %s", msg);
 	default:
-		return fail(w, c->p, "invalid wire type %d in %s", wt, msg);
+		return walker_fail(w, c->p, "invalid wire type %d in %s", wt, msg);
 	}
 }
 
@@ -506,7 +506,7 @@ want_wt(struct walker *w, const uint8_t *at, int wt, int want, uint32_t field,
 {
 	if (wt == want)
 		return 0;
-	return fail(w, at, "field %u of %s has wire type %d, expected %d",
+	return walker_fail(w, at, "field %u of %s has wire type %d, expected %d",
 	    field, msg, wt, want);
 }
 
@@ -1141,7 +1141,7 @@ check_line_time(struct walker *w, const uint8_t *at,
 	if (o == 0 && ts >= 0 && ts <= PS_LIMIT / 1000)
 		return 0;
 	if (o == 0)
-		return fail(w, at, "plane '%s' line '%.*s': impossible "
+		return walker_fail(w, at, "plane '%s' line '%.*s': impossible "
 		    "timestamp_ns %lld (must be 0 to %lld)", plane->name,
 		    (int)name.len, name.ptr, (long long)ts,
 		    (long long)(PS_LIMIT / 1000));
@@ -1154,7 +1154,7 @@ check_line_time(struct walker *w, const uint8_t *at,
 		line->timestamp_ns = 0;
 		return 0;
 	}
-	return fail(w, at, "plane '%s' line '%.*s': impossible timestamp_ns "
+	return walker_fail(w, at, "plane '%s' line '%.*s': impossible timestamp_ns "
 	    "%lld (must be from the earliest line's, %lld, to %lld ns after "
 	    "it)", plane->name, (int)name.len, name.ptr, (long long)ts,
 	    (long long)o, (long long)(PS_LIMIT / 1000));
@@ -1179,7 +1179,7 @@ bad_event_time(struct walker *w, const uint8_t *at,
 		v = line->timestamp_ns * 1000 + ev->offset_ps;
 	} else
 		return 0;
-	return fail(w, at, "plane '%s' line '%s' event '%s': impossible %s "
+	return walker_fail(w, at, "plane '%s' line '%s' event '%s': impossible %s "
 	    "%lld (must be 0 to %lld)", plane->name, line->name,
 	    pf_event_name(ev), what, (long long)v, (long long)PS_LIMIT);
 }
@@ -1695,9 +1695,9 @@ xplane_check_start(const uint8_t *p, size_t n, char **cause)
 	else if (field >= 1 && field <= 4)
 		rc = want_wt(&w, c.p, wt, WT_LEN, field, msg);
 	else if (wt == WT_GROUP_START || wt == WT_GROUP_END)
-		rc = fail(&w, c.p, "unsupported group wire type in %s", msg);
+		rc = walker_fail(&w, c.p, "unsupported group wire type in %s", msg);
 	else if (wt > WT_FIXED32)
-		rc = fail(&w, c.p, "invalid wire type %d in %s", wt, msg);
+		rc = walker_fail(&w, c.p, "invalid wire type %d in %s", wt, msg);
 	if (rc == -1)
 		*cause = w.cause;
 	return rc;

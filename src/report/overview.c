@@ -52,7 +52,7 @@ distinct(struct report *r, const char *col, size_t *n)
 }
 
 static void
-load_steps(struct overview *ov, struct report *r)
+overview_load_steps(struct overview *ov, struct report *r)
 {
 	sqlite3_stmt *st = report_prepare(r, "SELECT f.run, f.host, p.name, "
 	    "s.file_id, s.plane, s.source, s.step, s.start_ps, s.dur_ps, "
@@ -714,7 +714,7 @@ recompile_shapes(struct report *r, const char *function)
 
 /* Compilations by function, with their programs and executions. */
 static void
-load_compiles(struct overview *ov, struct report *r)
+overview_load_compiles(struct overview *ov, struct report *r)
 {
 	sqlite3_stmt *st = index_prepare(r->ix, "SELECT coalesce(c.function, "
 	    "c.name), count(*), sum(c.dur_ps), c.file_id, "
@@ -1156,13 +1156,13 @@ overview_load(struct overview *ov, struct report *r)
 		ov->cpu_only = sqlite3_step(st) == SQLITE_ROW;
 		sqlite3_finalize(st);
 	}
-	load_steps(ov, r);
+	overview_load_steps(ov, r);
 	attribute_gaps(ov, r);
 	mark_skipped(ov, r);
 	if (ov->ncauses > 0)	/* qsort() of NULL is undefined, even for none */
 		qsort(ov->causes, ov->ncauses, sizeof *ov->causes, cmp_cause);
 	load_ops(ov, r);
-	load_compiles(ov, r);
+	overview_load_compiles(ov, r);
 	apply_rules(ov);
 	load_timeline(ov, r);
 }

@@ -162,7 +162,7 @@ add_series(struct summary *s, sqlite3_stmt *names, int64_t plane)
  * texts.
  */
 static void
-load_steps(struct summary *s, struct report *r)
+load_step_times(struct summary *s, struct report *r)
 {
 	sqlite3_stmt *st;
 	struct step_dur *rows = NULL;
@@ -348,7 +348,7 @@ summary_from_index(struct summary *s, struct report *r, const char *path)
 	load_distinct(r, "run", &s->runs, &s->nruns);
 	op_rows_query(r, 0, &s->ops, &s->nops);
 	op_rows_query(r, 1, &s->kernels, &s->nkernels);
-	load_steps(s, r);
+	load_step_times(s, r);
 	load_executions(s, r);
 	load_compiles(s, r);
 	load_transfers(s, r);
