@@ -24,12 +24,19 @@ struct mod {
 	Xla__HloInstructionProto *comp_in[4][MAXN];
 };
 
+static int64_t
+find_index(void *ctx, int64_t id)
+{
+	(void)ctx;
+	return id >= 1 && id <= MAXN ? id - 1 : -1;
+}
+
 static const Xla__HloInstructionProto *
-find_instr(void *ctx, int64_t id)
+find_instr(void *ctx, size_t i)
 {
 	struct mod *m = ctx;
 
-	return id >= 1 && id <= MAXN ? &m->in[id - 1] : NULL;
+	return &m->in[i];
 }
 
 static const Xla__HloComputationProto *
@@ -87,10 +94,12 @@ comp(struct mod *m, int64_t cid, size_t n, const int64_t *ids)
 static struct hlo_cost
 cost(struct mod *m, int64_t id)
 {
-	struct hlo_cost_env env = { find_instr, find_comp, m };
+	struct hlo_cost_env env = { find_index, find_instr, find_comp, m,
+	    MAXN, NULL };
 	struct hlo_cost c = { -1, -1 };
 
 	ck_assert_int_eq(hlo_cost_of(&env, &m->in[id - 1], &c), 0);
+	hlo_cost_env_release(&env);
 	return c;
 }
 
@@ -259,7 +268,8 @@ END_TEST
 START_TEST(cost_custom_calls)
 {
 	static struct mod m;
-	struct hlo_cost_env env = { find_instr, find_comp, &m };
+	struct hlo_cost_env env = { find_index, find_instr, find_comp, &m,
+	    MAXN, NULL };
 	static int64_t d0[] = { 64, 16 }, d1[] = { 1024 };
 	static Xla__TupleElementShapeProto parts[2] = {
 		XLA__TUPLE_ELEMENT_SHAPE_PROTO__INIT,
@@ -297,6 +307,7 @@ START_TEST(cost_custom_calls)
 	/* A custom call the rules do not know costs nothing known. */
 	cc->custom_call_target = other;
 	ck_assert_int_eq(hlo_cost_of(&env, cc, &c), -1);
+	hlo_cost_env_release(&env);
 }
 END_TEST
 
