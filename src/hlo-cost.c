@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "hlo-cost.h"
 #include "xmalloc.h"
 
@@ -99,6 +101,264 @@ dim(const ShapeProto *s, int64_t i)
 	    s->dimensions[i] : 1;
 }
 
+struct hlo_cost_scratch {
+	size_t		 n;		/* instructions of the module */
+	double		*util;		/* per instruction */
+	double		*root_util;	/* as a root */
+	uint32_t	*head, *tail;	/* its roots: nodes[] index + 1 */
+	uint32_t	*next;		/* order_from()'s: operand to visit */
+	uint32_t	*mark;		/* serial of the walk it is a member of */
+	uint32_t	*seen;		/* serial of the walk that reached it */
+	uint8_t		*kind;		/* kinds[] index + 1, UINT8_MAX none, 0 unknown */
+	const ShapeProto **shape;	/* decoded, no_shape for none */
+	struct arena	 arena;		/* of the decoded shapes */
+	struct root_node {
+		uint32_t	 root, next;	/* next: nodes[] index + 1 */
+	}		*nodes;
+	size_t		 nnodes, capnodes;
+	uint32_t	 serial;
+};
+
+static struct hlo_cost_scratch *
+scratch_of(struct hlo_cost_env *env)
+{
+	struct hlo_cost_scratch *sc = env->scratch;
+	size_t n = env->n;
+
+	if (sc != NULL)
+		return sc;
+	sc = env->scratch = xcalloc(1, sizeof *sc);
+	sc->n = n;
+	sc->util = xcalloc(n + 1, sizeof *sc->util);
+	sc->root_util = xcalloc(n + 1, sizeof *sc->root_util);
+	sc->head = xcalloc(n + 1, sizeof *sc->head);
+	sc->tail = xcalloc(n + 1, sizeof *sc->tail);
+	sc->next = xcalloc(n + 1, sizeof *sc->next);
+	sc->mark = xcalloc(n + 1, sizeof *sc->mark);
+	sc->seen = xcalloc(n + 1, sizeof *sc->seen);
+	sc->kind = xcalloc(n + 1, sizeof *sc->kind);
+	sc->shape = xcalloc(n + 1, sizeof *sc->shape);
+	return sc;
+}
+
+void
+hlo_cost_env_release(struct hlo_cost_env *env)
+{
+	struct hlo_cost_scratch *sc = env->scratch;
+
+	if (sc == NULL)
+		return;
+	free(sc->util);
+	free(sc->root_util);
+	free(sc->head);
+	free(sc->tail);
+	free(sc->next);
+	free(sc->mark);
+	free(sc->seen);
+	free(sc->kind);
+	free(sc->shape);
+	arena_release(&sc->arena);
+	free(sc->nodes);
+	free(sc);
+	env->scratch = NULL;
+}
+
+static void *
+arena_pb_alloc(void *arena, size_t n)
+{
+	return arena_alloc(arena, n);
+}
+
+static void
+arena_pb_free(void *arena, void *p)
+{
+	(void)arena;
+	(void)p;
+}
+
+static const ShapeProto no_shape = XLA__SHAPE_PROTO__INIT;
+
+/* A varint at *p, below end, into *v; -1 when cut off or too long. */
+static int
+shape_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	unsigned i;
+
+	*v = 0;
+	for (i = 0; i < 10 && *p < end; i++) {
+		uint8_t b = *(*p)++;
+
+		*v |= (uint64_t)(b & 0x7f) << (7 * i);
+		if (b < 0x80)
+			return 0;
+	}
+	return -1;
+}
+
+/* Dimensions: one varint (wire type 0) or a packed run (2), appended. */
+static int
+shape_dims(struct arena *a, int wt, const uint8_t **p, const uint8_t *end,
+    int64_t **dims, size_t *n)
+{
+	const uint8_t *q, *stop = end;
+	uint64_t v;
+	size_t more = 1;
+	int64_t *grown;
+
+	if (wt == 2) {
+		if (shape_varint(p, end, &v) == -1 ||
+		    v > (uint64_t)(end - *p))
+			return -1;
+		stop = *p + v;
+		for (more = 0, q = *p; q < stop; q++)
+			more += *q < 0x80;
+	} else if (wt != 0)
+		return -1;
+	grown = arena_alloc(a, (*n + more + 1) * sizeof *grown);
+	if (*n > 0)
+		memcpy(grown, *dims, *n * sizeof *grown);
+	*dims = grown;
+	while (more-- > 0) {
+		if (shape_varint(p, stop, &v) == -1)
+			return -1;
+		(*dims)[(*n)++] = (int64_t)v;
+	}
+	return *p == stop || wt == 0 ? 0 : -1;
+}
+
+/* Skips one field of wire type wt. */
+static int
+shape_skip(int wt, const uint8_t **p, const uint8_t *end)
+{
+	uint64_t v;
+
+	switch (wt) {
+	case 0:
+		return shape_varint(p, end, &v);
+	case 1:
+	case 5:
+		v = wt == 1 ? 8 : 4;
+		break;
+	case 2:
+		if (shape_varint(p, end, &v) == -1)
+			return -1;
+		break;
+	default:
+		return -1;
+	}
+	if (v > (uint64_t)(end - *p))
+		return -1;
+	*p += v;
+	return 0;
+}
+
+/*
+ * A ShapeProto (or, tuple_shapes NULL, the TupleElementShapeProto of a
+ * tuple's element) read from its bytes into the arena: element_type,
+ * dimensions and the tuple's elements, the rest skipped.  Shapes are most
+ * of what the rules read and all alike; protobuf-c's general reader took
+ * five times as long.  -1 in doubt (then protobuf-c decides).
+ */
+static int
+read_shape(struct arena *a, const uint8_t *p, const uint8_t *end,
+    ShapeProto *s, Xla__TupleElementShapeProto *e)
+{
+	static const Xla__TupleElementShapeProto einit =
+	    XLA__TUPLE_ELEMENT_SHAPE_PROTO__INIT;
+	uint64_t key, v;
+	int32_t *type = s != NULL ? &s->element_type : &e->element_type;
+	int64_t **dims = s != NULL ? &s->dimensions : &e->dimensions;
+	size_t *ndims = s != NULL ? &s->n_dimensions : &e->n_dimensions;
+	size_t cap = 0;
+
+	while (p < end) {
+		int wt;
+
+		if (shape_varint(&p, end, &key) == -1)
+			return -1;
+		wt = (int)(key & 7);
+		switch (key >> 3) {
+		case 2:
+			if (wt != 0 || shape_varint(&p, end, &v) == -1)
+				return -1;
+			*type = (int32_t)(uint32_t)v;
+			break;
+		case 3:
+			if (shape_dims(a, wt, &p, end, dims, ndims) == -1)
+				return -1;
+			break;
+		case 4:
+			if (s == NULL) {
+				if (shape_skip(wt, &p, end) == -1)
+					return -1;
+				break;
+			}
+			if (wt != 2 || shape_varint(&p, end, &v) == -1 ||
+			    v > (uint64_t)(end - p))
+				return -1;
+			if (s->n_tuple_shapes == cap) {
+				Xla__TupleElementShapeProto **grown;
+
+				cap = cap == 0 ? 4 : cap * 2;
+				grown = arena_alloc(a, cap * sizeof *grown);
+				if (s->n_tuple_shapes > 0)
+					memcpy(grown, s->tuple_shapes,
+					    s->n_tuple_shapes * sizeof *grown);
+				s->tuple_shapes = grown;
+			}
+			e = arena_alloc(a, sizeof *e);
+			*e = einit;
+			s->tuple_shapes[s->n_tuple_shapes++] = e;
+			if (read_shape(a, p, p + v, NULL, e) == -1)
+				return -1;
+			p += v;
+			break;
+		default:
+			if (shape_skip(wt, &p, end) == -1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The shape of in, decoded from its bytes into sc's arena; NULL if none. */
+static const ShapeProto *
+decode_shape(struct hlo_cost_scratch *sc, const InstrProto *in)
+{
+	ProtobufCAllocator a = { arena_pb_alloc, arena_pb_free, &sc->arena };
+	ShapeProto *s;
+
+	if (in->shape.len == 0)
+		return NULL;
+	s = arena_alloc(&sc->arena, sizeof *s);
+	*s = no_shape;
+	if (read_shape(&sc->arena, in->shape.data, in->shape.data +
+	    in->shape.len, s, NULL) == 0)
+		return s;
+	return (const ShapeProto *)protobuf_c_message_unpack(
+	    &xla__shape_proto__descriptor, &a, in->shape.len, in->shape.data);
+}
+
+/*
+ * The shape of in, or NULL.  Shapes come as bytes and are decoded here,
+ * once each: most instructions of most modules are never asked about.
+ */
+static const ShapeProto *
+shape_of(struct hlo_cost_env *env, const InstrProto *in)
+{
+	struct hlo_cost_scratch *sc = scratch_of(env);
+	int64_t k = env->index(env->ctx, in->id);
+	const ShapeProto *s;
+
+	if (k < 0 || (size_t)k >= env->n || env->instr(env->ctx, (size_t)k) != in)
+		return decode_shape(sc, in);	/* not the one of its id */
+	if (sc->shape[k] == NULL) {
+		s = decode_shape(sc, in);
+		sc->shape[k] = s != NULL ? s : &no_shape;
+	}
+	return sc->shape[k] != &no_shape ? sc->shape[k] : NULL;
+}
+
 static const InstrProto *
 operand(struct hlo_cost_env *env, const InstrProto *in, size_t i)
 {
@@ -114,7 +374,7 @@ operand_shape(struct hlo_cost_env *env, const InstrProto *in, size_t i)
 {
 	const InstrProto *op = operand(env, in, i);
 
-	return op != NULL ? op->shape : NULL;
+	return op != NULL ? shape_of(env, op) : NULL;
 }
 
 /* What the rules do with an opcode. */
@@ -125,7 +385,7 @@ enum kind {
 };
 
 /*
- * Sorted, for bsearch() by kind_of(), with the FLOPs per f32 element of
+ * Sorted by opcode, with the FLOPs per f32 element of
  * the elementwise ops: the clock cycles of XLA's measured GPU op profile
  * where it has the op, those xprof 2.24's cost analysis counts
  * (jaxprof-top(1)); 0 for its default of 3, which other types take too.
@@ -176,21 +436,51 @@ static const struct op_kind kinds[] = {
 	{ "xor", K_ELEMENTWISE, 0 },
 };
 
-static int
-cmp_kind(const void *key, const void *elem)
+/*
+ * kind_of() by a hash of the opcode: every instruction a rule reaches is
+ * looked up, and a binary search of strcmp()s was most of a fused
+ * instruction's cost.  Built once, for all threads.
+ */
+#define KIND_SLOTS	256		/* a power of 2, > 2 x kinds[] */
+static uint8_t kind_slots[KIND_SLOTS];	/* kinds[] index + 1; 0 empty */
+static pthread_once_t kind_once = PTHREAD_ONCE_INIT;
+
+static unsigned
+kind_hash(const char *s)
 {
-	return strcmp(key, *(const char *const *)elem);
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h & (KIND_SLOTS - 1);
 }
 
-/* One binary search per look: instructions are asked a few times each. */
+static void
+kind_build(void)
+{
+	size_t i;
+	unsigned j;
+
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		for (j = kind_hash(kinds[i].opcode); kind_slots[j] != 0;
+		    j = (j + 1) & (KIND_SLOTS - 1))
+			;
+		kind_slots[j] = (uint8_t)(i + 1);
+	}
+}
+
 static const struct op_kind *
 kind_of(const InstrProto *in)
 {
 	static const struct op_kind other = { "", K_OTHER, 0 };
-	const struct op_kind *k = bsearch(in->opcode, kinds,
-	    sizeof kinds / sizeof kinds[0], sizeof kinds[0], cmp_kind);
+	unsigned j;
 
-	return k != NULL ? k : &other;
+	pthread_once(&kind_once, kind_build);
+	for (j = kind_hash(in->opcode); kind_slots[j] != 0;
+	    j = (j + 1) & (KIND_SLOTS - 1))
+		if (strcmp(kinds[kind_slots[j] - 1].opcode, in->opcode) == 0)
+			return &kinds[kind_slots[j] - 1];
+	return &other;
 }
 
 static double comp_flops(struct hlo_cost_env *env, int64_t comp_id,
@@ -325,7 +615,7 @@ static double
 kind_flops(struct hlo_cost_env *env, const InstrProto *in,
     const struct op_kind *ok, int depth)
 {
-	const ShapeProto *s = in->shape;
+	const ShapeProto *s = shape_of(env, in);
 	const Xla__DotDimensionNumbers *dd = in->dot_dimension_numbers;
 	ShapeProto tmp;
 	double flops, read, w = 1;
@@ -394,7 +684,7 @@ sliced_share(struct hlo_cost_env *env, const InstrProto *in)
 {
 	double n = elements(operand_shape(env, in, 0));
 
-	return n > 0 ? elements(in->shape) / n : 1;
+	return n > 0 ? elements(shape_of(env, in)) / n : 1;
 }
 
 /*
@@ -410,63 +700,6 @@ sliced_share(struct hlo_cost_env *env, const InstrProto *in)
  * computations are small and many: one allocation each was most of
  * their cost).  A fusion's members are those with its serial in mark[].
  */
-struct hlo_cost_scratch {
-	size_t		 n;		/* instructions of the module */
-	double		*util;		/* per instruction */
-	double		*root_util;	/* as a root */
-	uint32_t	*head, *tail;	/* its roots: nodes[] index + 1 */
-	uint32_t	*next;		/* order_from()'s: operand to visit */
-	uint32_t	*mark;		/* serial of the walk it is a member of */
-	uint32_t	*seen;		/* serial of the walk that reached it */
-	uint8_t		*kind;		/* kinds[] index + 1, UINT8_MAX none, 0 unknown */
-	struct root_node {
-		uint32_t	 root, next;	/* next: nodes[] index + 1 */
-	}		*nodes;
-	size_t		 nnodes, capnodes;
-	uint32_t	 serial;
-};
-
-static struct hlo_cost_scratch *
-scratch_of(struct hlo_cost_env *env)
-{
-	struct hlo_cost_scratch *sc = env->scratch;
-	size_t n = env->n;
-
-	if (sc != NULL)
-		return sc;
-	sc = env->scratch = xcalloc(1, sizeof *sc);
-	sc->n = n;
-	sc->util = xcalloc(n + 1, sizeof *sc->util);
-	sc->root_util = xcalloc(n + 1, sizeof *sc->root_util);
-	sc->head = xcalloc(n + 1, sizeof *sc->head);
-	sc->tail = xcalloc(n + 1, sizeof *sc->tail);
-	sc->next = xcalloc(n + 1, sizeof *sc->next);
-	sc->mark = xcalloc(n + 1, sizeof *sc->mark);
-	sc->seen = xcalloc(n + 1, sizeof *sc->seen);
-	sc->kind = xcalloc(n + 1, sizeof *sc->kind);
-	return sc;
-}
-
-void
-hlo_cost_env_release(struct hlo_cost_env *env)
-{
-	struct hlo_cost_scratch *sc = env->scratch;
-
-	if (sc == NULL)
-		return;
-	free(sc->util);
-	free(sc->root_util);
-	free(sc->head);
-	free(sc->tail);
-	free(sc->next);
-	free(sc->mark);
-	free(sc->seen);
-	free(sc->kind);
-	free(sc->nodes);
-	free(sc);
-	env->scratch = NULL;
-}
-
 /* The kind of instruction i, looked up once. */
 static const struct op_kind *
 kind_at(struct hlo_cost_scratch *sc, size_t i, const InstrProto *in)
@@ -617,7 +850,8 @@ fusion_cost(struct hlo_cost_env *env, const InstrProto *fusion,
 			u = sc->util[k] * (kd == K_SLICE && j == 0 ?
 			    sliced_share(env, in) : 1);
 			/* Whole elements: a part read reads them all. */
-			ne = elements(env->instr(env->ctx, (size_t)o)->shape);
+			ne = elements(shape_of(env,
+			    env->instr(env->ctx, (size_t)o)));
 			sc->root_util[o] += ne > 0 ? ceil(u * ne) / ne : 0;
 		}
 	}
@@ -626,7 +860,7 @@ fusion_cost(struct hlo_cost_env *env, const InstrProto *fusion,
 		const InstrProto *in = env->instr(env->ctx, k);
 
 		if (sc->util[k] > 0 && kind_at(sc, k, in)->kind == K_PARAMETER)
-			*read += shape_bytes(in->shape) *
+			*read += shape_bytes(shape_of(env, in)) *
 			    (sc->util[k] < 1 ? sc->util[k] : 1);
 	}
 out:
@@ -651,18 +885,19 @@ hlo_cost_of(struct hlo_cost_env *env, const InstrProto *in,
     struct hlo_cost *out)
 {
 	const char *t = in->custom_call_target;
+	const ShapeProto *s = shape_of(env, in);
 	const struct op_kind *ok;
 	ShapeProto tmp;
 
-	if (in->shape == NULL)
+	if (s == NULL)
 		return -1;
-	out->bytes = operands_bytes(env, in) + shape_bytes(in->shape);
+	out->bytes = operands_bytes(env, in) + shape_bytes(s);
 	ok = kind_of(in);
 	if (ok->kind == K_FUSION) {
 		double read;
 
 		fusion_cost(env, in, 0, &out->flops, &read);
-		out->bytes = read + shape_bytes(in->shape);
+		out->bytes = read + shape_bytes(s);
 		return 0;
 	}
 	if (ok->kind != K_CUSTOM_CALL) {
@@ -675,14 +910,14 @@ hlo_cost_of(struct hlo_cost_env *env, const InstrProto *in,
 		    "\"lhs_contracting_dimensions\"", k, 8);
 
 		out->flops = dot_flops(operand_shape(env, in, 0),
-		    result_array(in->shape, &tmp), k, n);
+		    result_array(s, &tmp), k, n);
 	} else if (is_dnn_conv_call(t))
 		out->flops = conv_flops(in, operand_shape(env, in, 0),
-		    result_array(in->shape, &tmp));
+		    result_array(s, &tmp));
 	else
 		return -1;
 	/* The scratch buffer of the result's tuple is not data. */
 	out->bytes = operands_bytes(env, in) +
-	    shape_bytes(result_array(in->shape, &tmp));
+	    shape_bytes(result_array(s, &tmp));
 	return 0;
 }

@@ -17,7 +17,8 @@ enum { F32 = 11, S8 = 2, TUPLE = 13 };
 #define MAXN	16
 struct mod {
 	Xla__HloInstructionProto in[MAXN];
-	Xla__ShapeProto shape[MAXN];
+	Xla__ShapeProto shape[MAXN];	/* packed into in[].shape by pack() */
+	uint8_t	 packed[MAXN][256];
 	int64_t	 dims[MAXN][4];
 	int64_t	 ops[MAXN][3];
 	Xla__HloComputationProto comp[4];
@@ -66,7 +67,6 @@ add(struct mod *m, int64_t id, const char *opcode, int type, size_t n,
 		memcpy(m->dims[id - 1], d, n * sizeof *d);
 	in->id = id;
 	in->opcode = (char *)(uintptr_t)opcode;	/* only read */
-	in->shape = s;
 	in->n_operand_ids = nops;
 	in->operand_ids = m->ops[id - 1];
 	if (nops > 0)
@@ -91,6 +91,23 @@ comp(struct mod *m, int64_t cid, size_t n, const int64_t *ids)
 	c->root_id = ids[n - 1];
 }
 
+/* Each instruction's shape as the profile has it: serialized. */
+static void
+pack(struct mod *m)
+{
+	size_t i;
+
+	for (i = 0; i < MAXN; i++) {
+		if (m->shape[i].base.descriptor == NULL)
+			continue;	/* not made by add() */
+		ck_assert_uint_le(xla__shape_proto__get_packed_size(&m->shape[i]),
+		    sizeof m->packed[i]);
+		m->in[i].shape.len = xla__shape_proto__pack(&m->shape[i],
+		    m->packed[i]);
+		m->in[i].shape.data = m->packed[i];
+	}
+}
+
 static struct hlo_cost
 cost(struct mod *m, int64_t id)
 {
@@ -98,6 +115,7 @@ cost(struct mod *m, int64_t id)
 	    MAXN, NULL };
 	struct hlo_cost c = { -1, -1 };
 
+	pack(m);
 	ck_assert_int_eq(hlo_cost_of(&env, &m->in[id - 1], &c), 0);
 	hlo_cost_env_release(&env);
 	return c;
@@ -306,6 +324,7 @@ START_TEST(cost_custom_calls)
 
 	/* A custom call the rules do not know costs nothing known. */
 	cc->custom_call_target = other;
+	pack(&m);
 	ck_assert_int_eq(hlo_cost_of(&env, cc, &c), -1);
 	hlo_cost_env_release(&env);
 }
