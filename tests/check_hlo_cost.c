@@ -17,19 +17,27 @@ enum { F32 = 11, S8 = 2, TUPLE = 13 };
 #define MAXN	16
 struct mod {
 	Xla__HloInstructionProto in[MAXN];
-	Xla__ShapeProto shape[MAXN];
+	Xla__ShapeProto shape[MAXN];	/* packed into in[].shape by pack() */
+	uint8_t	 packed[MAXN][256];
 	int64_t	 dims[MAXN][4];
 	int64_t	 ops[MAXN][3];
 	Xla__HloComputationProto comp[4];
 	Xla__HloInstructionProto *comp_in[4][MAXN];
 };
 
+static int64_t
+find_index(void *ctx, int64_t id)
+{
+	(void)ctx;
+	return id >= 1 && id <= MAXN ? id - 1 : -1;
+}
+
 static const Xla__HloInstructionProto *
-find_instr(void *ctx, int64_t id)
+find_instr(void *ctx, size_t i)
 {
 	struct mod *m = ctx;
 
-	return id >= 1 && id <= MAXN ? &m->in[id - 1] : NULL;
+	return &m->in[i];
 }
 
 static const Xla__HloComputationProto *
@@ -59,7 +67,6 @@ add(struct mod *m, int64_t id, const char *opcode, int type, size_t n,
 		memcpy(m->dims[id - 1], d, n * sizeof *d);
 	in->id = id;
 	in->opcode = (char *)(uintptr_t)opcode;	/* only read */
-	in->shape = s;
 	in->n_operand_ids = nops;
 	in->operand_ids = m->ops[id - 1];
 	if (nops > 0)
@@ -84,13 +91,33 @@ comp(struct mod *m, int64_t cid, size_t n, const int64_t *ids)
 	c->root_id = ids[n - 1];
 }
 
+/* Each instruction's shape as the profile has it: serialized. */
+static void
+pack(struct mod *m)
+{
+	size_t i;
+
+	for (i = 0; i < MAXN; i++) {
+		if (m->shape[i].base.descriptor == NULL)
+			continue;	/* not made by add() */
+		ck_assert_uint_le(xla__shape_proto__get_packed_size(&m->shape[i]),
+		    sizeof m->packed[i]);
+		m->in[i].shape.len = xla__shape_proto__pack(&m->shape[i],
+		    m->packed[i]);
+		m->in[i].shape.data = m->packed[i];
+	}
+}
+
 static struct hlo_cost
 cost(struct mod *m, int64_t id)
 {
-	struct hlo_cost_env env = { find_instr, find_comp, m };
+	struct hlo_cost_env env = { find_index, find_instr, find_comp, m,
+	    MAXN, NULL };
 	struct hlo_cost c = { -1, -1 };
 
+	pack(m);
 	ck_assert_int_eq(hlo_cost_of(&env, &m->in[id - 1], &c), 0);
+	hlo_cost_env_release(&env);
 	return c;
 }
 
@@ -259,7 +286,8 @@ END_TEST
 START_TEST(cost_custom_calls)
 {
 	static struct mod m;
-	struct hlo_cost_env env = { find_instr, find_comp, &m };
+	struct hlo_cost_env env = { find_index, find_instr, find_comp, &m,
+	    MAXN, NULL };
 	static int64_t d0[] = { 64, 16 }, d1[] = { 1024 };
 	static Xla__TupleElementShapeProto parts[2] = {
 		XLA__TUPLE_ELEMENT_SHAPE_PROTO__INIT,
@@ -296,7 +324,9 @@ START_TEST(cost_custom_calls)
 
 	/* A custom call the rules do not know costs nothing known. */
 	cc->custom_call_target = other;
+	pack(&m);
 	ck_assert_int_eq(hlo_cost_of(&env, cc, &c), -1);
+	hlo_cost_env_release(&env);
 }
 END_TEST
 

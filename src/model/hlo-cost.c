@@ -2,11 +2,13 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/hlo-cost.h"
+#include "lib/arena.h"
 #include "lib/xmalloc.h"
+#include "model/hlo-cost.h"
 
 typedef Xla__HloInstructionProto InstrProto;
 typedef Xla__HloComputationProto CompProto;
@@ -99,19 +101,280 @@ dim(const ShapeProto *s, int64_t i)
 	    s->dimensions[i] : 1;
 }
 
-static const InstrProto *
-operand(const struct hlo_cost_env *env, const InstrProto *in, size_t i)
+struct hlo_cost_scratch {
+	size_t		 n;		/* instructions of the module */
+	double		*util;		/* per instruction */
+	double		*root_util;	/* as a root */
+	uint32_t	*head, *tail;	/* its roots: nodes[] index + 1 */
+	uint32_t	*next;		/* order_from()'s: operand to visit */
+	uint32_t	*mark;		/* serial of the walk it is a member of */
+	uint32_t	*seen;		/* serial of the walk that reached it */
+	uint8_t		*kind;		/* kinds[] index + 1, UINT8_MAX none, 0 unknown */
+	const ShapeProto **shape;	/* decoded, no_shape for none */
+	struct arena	 arena;		/* of the decoded shapes */
+	struct root_node {
+		uint32_t	 root, next;	/* next: nodes[] index + 1 */
+	}		*nodes;
+	size_t		 nnodes, capnodes;
+	uint32_t	 serial;
+};
+
+static struct hlo_cost_scratch *
+scratch_of(struct hlo_cost_env *env)
 {
-	return i < in->n_operand_ids ?
-	    env->instr(env->ctx, in->operand_ids[i]) : NULL;
+	struct hlo_cost_scratch *sc = env->scratch;
+	size_t n = env->n;
+
+	if (sc != NULL)
+		return sc;
+	sc = env->scratch = xcalloc(1, sizeof *sc);
+	sc->n = n;
+	sc->util = xcalloc(n + 1, sizeof *sc->util);
+	sc->root_util = xcalloc(n + 1, sizeof *sc->root_util);
+	sc->head = xcalloc(n + 1, sizeof *sc->head);
+	sc->tail = xcalloc(n + 1, sizeof *sc->tail);
+	sc->next = xcalloc(n + 1, sizeof *sc->next);
+	sc->mark = xcalloc(n + 1, sizeof *sc->mark);
+	sc->seen = xcalloc(n + 1, sizeof *sc->seen);
+	sc->kind = xcalloc(n + 1, sizeof *sc->kind);
+	sc->shape = xcalloc(n + 1, sizeof *sc->shape);
+	return sc;
+}
+
+void
+hlo_cost_env_release(struct hlo_cost_env *env)
+{
+	struct hlo_cost_scratch *sc = env->scratch;
+
+	if (sc == NULL)
+		return;
+	free(sc->util);
+	free(sc->root_util);
+	free(sc->head);
+	free(sc->tail);
+	free(sc->next);
+	free(sc->mark);
+	free(sc->seen);
+	free(sc->kind);
+	free(sc->shape);
+	arena_release(&sc->arena);
+	free(sc->nodes);
+	free(sc);
+	env->scratch = NULL;
+}
+
+static void *
+arena_pb_alloc(void *arena, size_t n)
+{
+	return arena_alloc(arena, n);
+}
+
+static void
+arena_pb_free(void *arena, void *p)
+{
+	(void)arena;
+	(void)p;
+}
+
+static const ShapeProto no_shape = XLA__SHAPE_PROTO__INIT;
+
+/* A varint at *p, below end, into *v; -1 when cut off or too long. */
+static int
+shape_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	unsigned i;
+
+	*v = 0;
+	for (i = 0; i < 10 && *p < end; i++) {
+		uint8_t b = *(*p)++;
+
+		*v |= (uint64_t)(b & 0x7f) << (7 * i);
+		if (b < 0x80)
+			return 0;
+	}
+	return -1;
+}
+
+/* Dimensions: one varint (wire type 0) or a packed run (2), appended. */
+static int
+shape_dims(struct arena *a, int wt, const uint8_t **p, const uint8_t *end,
+    int64_t **dims, size_t *n)
+{
+	const uint8_t *q, *stop = end;
+	uint64_t v;
+	size_t more = 1;
+	int64_t *grown;
+
+	if (wt == 2) {
+		if (shape_varint(p, end, &v) == -1 ||
+		    v > (uint64_t)(end - *p))
+			return -1;
+		stop = *p + v;
+		for (more = 0, q = *p; q < stop; q++)
+			more += *q < 0x80;
+	} else if (wt != 0)
+		return -1;
+	grown = arena_alloc(a, (*n + more + 1) * sizeof *grown);
+	if (*n > 0)
+		memcpy(grown, *dims, *n * sizeof *grown);
+	*dims = grown;
+	while (more-- > 0) {
+		if (shape_varint(p, stop, &v) == -1)
+			return -1;
+		(*dims)[(*n)++] = (int64_t)v;
+	}
+	return *p == stop || wt == 0 ? 0 : -1;
+}
+
+/* Skips one field of wire type wt. */
+static int
+shape_skip(int wt, const uint8_t **p, const uint8_t *end)
+{
+	uint64_t v;
+
+	switch (wt) {
+	case 0:
+		return shape_varint(p, end, &v);
+	case 1:
+	case 5:
+		v = wt == 1 ? 8 : 4;
+		break;
+	case 2:
+		if (shape_varint(p, end, &v) == -1)
+			return -1;
+		break;
+	default:
+		return -1;
+	}
+	if (v > (uint64_t)(end - *p))
+		return -1;
+	*p += v;
+	return 0;
+}
+
+/*
+ * A ShapeProto (or, tuple_shapes NULL, the TupleElementShapeProto of a
+ * tuple's element) read from its bytes into the arena: element_type,
+ * dimensions and the tuple's elements, the rest skipped.  Shapes are most
+ * of what the rules read and all alike; protobuf-c's general reader took
+ * five times as long.  -1 in doubt (then protobuf-c decides).
+ */
+static int
+read_shape(struct arena *a, const uint8_t *p, const uint8_t *end,
+    ShapeProto *s, Xla__TupleElementShapeProto *e)
+{
+	static const Xla__TupleElementShapeProto einit =
+	    XLA__TUPLE_ELEMENT_SHAPE_PROTO__INIT;
+	uint64_t key, v;
+	int32_t *type = s != NULL ? &s->element_type : &e->element_type;
+	int64_t **dims = s != NULL ? &s->dimensions : &e->dimensions;
+	size_t *ndims = s != NULL ? &s->n_dimensions : &e->n_dimensions;
+	size_t cap = 0;
+
+	while (p < end) {
+		int wt;
+
+		if (shape_varint(&p, end, &key) == -1)
+			return -1;
+		wt = (int)(key & 7);
+		switch (key >> 3) {
+		case 2:
+			if (wt != 0 || shape_varint(&p, end, &v) == -1)
+				return -1;
+			*type = (int32_t)(uint32_t)v;
+			break;
+		case 3:
+			if (shape_dims(a, wt, &p, end, dims, ndims) == -1)
+				return -1;
+			break;
+		case 4:
+			if (s == NULL) {
+				if (shape_skip(wt, &p, end) == -1)
+					return -1;
+				break;
+			}
+			if (wt != 2 || shape_varint(&p, end, &v) == -1 ||
+			    v > (uint64_t)(end - p))
+				return -1;
+			if (s->n_tuple_shapes == cap) {
+				Xla__TupleElementShapeProto **grown;
+
+				cap = cap == 0 ? 4 : cap * 2;
+				grown = arena_alloc(a, cap * sizeof *grown);
+				if (s->n_tuple_shapes > 0)
+					memcpy(grown, s->tuple_shapes,
+					    s->n_tuple_shapes * sizeof *grown);
+				s->tuple_shapes = grown;
+			}
+			e = arena_alloc(a, sizeof *e);
+			*e = einit;
+			s->tuple_shapes[s->n_tuple_shapes++] = e;
+			if (read_shape(a, p, p + v, NULL, e) == -1)
+				return -1;
+			p += v;
+			break;
+		default:
+			if (shape_skip(wt, &p, end) == -1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The shape of in, decoded from its bytes into sc's arena; NULL if none. */
+static const ShapeProto *
+decode_shape(struct hlo_cost_scratch *sc, const InstrProto *in)
+{
+	ProtobufCAllocator a = { arena_pb_alloc, arena_pb_free, &sc->arena };
+	ShapeProto *s;
+
+	if (in->shape.len == 0)
+		return NULL;
+	s = arena_alloc(&sc->arena, sizeof *s);
+	*s = no_shape;
+	if (read_shape(&sc->arena, in->shape.data, in->shape.data +
+	    in->shape.len, s, NULL) == 0)
+		return s;
+	return (const ShapeProto *)protobuf_c_message_unpack(
+	    &xla__shape_proto__descriptor, &a, in->shape.len, in->shape.data);
+}
+
+/*
+ * The shape of in, or NULL.  Shapes come as bytes and are decoded here,
+ * once each: most instructions of most modules are never asked about.
+ */
+static const ShapeProto *
+shape_of(struct hlo_cost_env *env, const InstrProto *in)
+{
+	struct hlo_cost_scratch *sc = scratch_of(env);
+	int64_t k = env->index(env->ctx, in->id);
+	const ShapeProto *s;
+
+	if (k < 0 || (size_t)k >= env->n || env->instr(env->ctx, (size_t)k) != in)
+		return decode_shape(sc, in);	/* not the one of its id */
+	if (sc->shape[k] == NULL) {
+		s = decode_shape(sc, in);
+		sc->shape[k] = s != NULL ? s : &no_shape;
+	}
+	return sc->shape[k] != &no_shape ? sc->shape[k] : NULL;
+}
+
+static const InstrProto *
+operand(struct hlo_cost_env *env, const InstrProto *in, size_t i)
+{
+	int64_t k = i < in->n_operand_ids ?
+	    env->index(env->ctx, in->operand_ids[i]) : -1;
+
+	return k >= 0 && (size_t)k < env->n ?
+	    env->instr(env->ctx, (size_t)k) : NULL;
 }
 
 static const ShapeProto *
-operand_shape(const struct hlo_cost_env *env, const InstrProto *in, size_t i)
+operand_shape(struct hlo_cost_env *env, const InstrProto *in, size_t i)
 {
 	const InstrProto *op = operand(env, in, i);
 
-	return op != NULL ? op->shape : NULL;
+	return op != NULL ? shape_of(env, op) : NULL;
 }
 
 /* What the rules do with an opcode. */
@@ -122,7 +385,7 @@ enum kind {
 };
 
 /*
- * Sorted, for bsearch() by cost_kind_of(), with the FLOPs per f32 element of
+ * Sorted by opcode, with the FLOPs per f32 element of
  * the elementwise ops: the clock cycles of XLA's measured GPU op profile
  * where it has the op, those xprof 2.24's cost analysis counts
  * (jaxprof-top(1)); 0 for its default of 3, which other types take too.
@@ -173,32 +436,62 @@ static const struct op_kind kinds[] = {
 	{ "xor", K_ELEMENTWISE, 0 },
 };
 
-static int
-cmp_kind(const void *key, const void *elem)
+/*
+ * cost_kind_of() by a hash of the opcode: every instruction a rule reaches is
+ * looked up, and a binary search of strcmp()s was most of a fused
+ * instruction's cost.  Built once, for all threads.
+ */
+#define KIND_SLOTS	256		/* a power of 2, > 2 x kinds[] */
+static uint8_t kind_slots[KIND_SLOTS];	/* kinds[] index + 1; 0 empty */
+static pthread_once_t kind_once = PTHREAD_ONCE_INIT;
+
+static unsigned
+kind_hash(const char *s)
 {
-	return strcmp(key, *(const char *const *)elem);
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h & (KIND_SLOTS - 1);
 }
 
-/* One binary search per look: instructions are asked a few times each. */
+static void
+kind_build(void)
+{
+	size_t i;
+	unsigned j;
+
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		for (j = kind_hash(kinds[i].opcode); kind_slots[j] != 0;
+		    j = (j + 1) & (KIND_SLOTS - 1))
+			;
+		kind_slots[j] = (uint8_t)(i + 1);
+	}
+}
+
 static const struct op_kind *
 cost_kind_of(const InstrProto *in)
 {
 	static const struct op_kind other = { "", K_OTHER, 0 };
-	const struct op_kind *k = bsearch(in->opcode, kinds,
-	    sizeof kinds / sizeof kinds[0], sizeof kinds[0], cmp_kind);
+	unsigned j;
 
-	return k != NULL ? k : &other;
+	pthread_once(&kind_once, kind_build);
+	for (j = kind_hash(in->opcode); kind_slots[j] != 0;
+	    j = (j + 1) & (KIND_SLOTS - 1))
+		if (strcmp(kinds[kind_slots[j] - 1].opcode, in->opcode) == 0)
+			return &kinds[kind_slots[j] - 1];
+	return &other;
 }
 
-static double comp_flops(const struct hlo_cost_env *env, int64_t comp_id,
+static double comp_flops(struct hlo_cost_env *env, int64_t comp_id,
 		    int depth);
-static void fusion_cost(const struct hlo_cost_env *env,
+static void fusion_cost(struct hlo_cost_env *env,
 		    const InstrProto *fusion, int depth, double *flops,
 		    double *read);
 
 /* FLOPs of a computation applied once per element (a reducer). */
 static double
-applied_flops(const struct hlo_cost_env *env, const InstrProto *in, int depth)
+applied_flops(struct hlo_cost_env *env, const InstrProto *in, int depth)
 {
 	return in->n_called_computation_ids > 0 ?
 	    comp_flops(env, in->called_computation_ids[0], depth + 1) : 0;
@@ -319,10 +612,10 @@ is_dnn_conv_call(const char *target)
 
 /* FLOPs of one instruction of kind kd; fused computations as the fusion's. */
 static double
-kind_flops(const struct hlo_cost_env *env, const InstrProto *in,
+kind_flops(struct hlo_cost_env *env, const InstrProto *in,
     const struct op_kind *ok, int depth)
 {
-	const ShapeProto *s = in->shape;
+	const ShapeProto *s = shape_of(env, in);
 	const Xla__DotDimensionNumbers *dd = in->dot_dimension_numbers;
 	ShapeProto tmp;
 	double flops, read, w = 1;
@@ -364,14 +657,14 @@ kind_flops(const struct hlo_cost_env *env, const InstrProto *in,
 }
 
 static double
-instr_flops(const struct hlo_cost_env *env, const InstrProto *in, int depth)
+instr_flops(struct hlo_cost_env *env, const InstrProto *in, int depth)
 {
 	return kind_flops(env, in, cost_kind_of(in), depth);
 }
 
 /* Plain computations (a reducer): each instruction once. */
 static double
-comp_flops(const struct hlo_cost_env *env, int64_t comp_id, int depth)
+comp_flops(struct hlo_cost_env *env, int64_t comp_id, int depth)
 {
 	const CompProto *c;
 	double f = 0;
@@ -387,11 +680,11 @@ comp_flops(const struct hlo_cost_env *env, int64_t comp_id, int depth)
 
 /* The share of its first operand's elements a slice or gather reads. */
 static double
-sliced_share(const struct hlo_cost_env *env, const InstrProto *in)
+sliced_share(struct hlo_cost_env *env, const InstrProto *in)
 {
 	double n = elements(operand_shape(env, in, 0));
 
-	return n > 0 ? elements(in->shape) / n : 1;
+	return n > 0 ? elements(shape_of(env, in)) / n : 1;
 }
 
 /*
@@ -401,184 +694,183 @@ sliced_share(const struct hlo_cost_env *env, const InstrProto *in)
  * instruction that is not elementwise, weighed by the share of it read),
  * its FLOPs counted that many times; a parameter is read that share of
  * its bytes, at most once.
+ *
+ * The state of the walk is kept per instruction of the module, by
+ * env->index(), in one scratch for all the fusions of a module (fused
+ * computations are small and many: one allocation each was most of
+ * their cost).  A fusion's members are those with its serial in mark[].
  */
-struct fused {
-	const InstrProto **ins;
-	size_t		 n;
-	int64_t		*ids;		/* sorted, for index_of() */
-	uint32_t	*at;		/* instruction index, by ids' order */
-	uint32_t	*order;		/* users before their operands */
-	double		*util;		/* per instruction */
-	double		*root_util;	/* as a root */
-	uint32_t	**roots;	/* the roots using each, as indexes */
-	size_t		*nroots;
-	size_t		*next;		/* order_from()'s: operand to visit */
-	uint32_t	*stack;
-	uint8_t		*seen;
-};
-
-/* By the ids it is given: modules are costed on several threads at once. */
-static int
-cmp_at(const void *a, const void *b, void *ids)
+/* The kind of instruction i, looked up once. */
+static const struct op_kind *
+kind_at(struct hlo_cost_scratch *sc, size_t i, const InstrProto *in)
 {
-	int64_t x = ((const int64_t *)ids)[*(const uint32_t *)a];
-	int64_t y = ((const int64_t *)ids)[*(const uint32_t *)b];
+	const struct op_kind *k;
 
-	return x < y ? -1 : x > y;
+	static const struct op_kind other = { "", K_OTHER, 0 };
+	const size_t nkinds = sizeof kinds / sizeof kinds[0];
+
+	if (sc->kind[i] != 0)
+		return sc->kind[i] <= nkinds ? &kinds[sc->kind[i] - 1] : &other;
+	k = cost_kind_of(in);
+	sc->kind[i] = k->kind != K_OTHER ? (uint8_t)(k - kinds + 1) :
+	    UINT8_MAX;
+	return k;
 }
 
-/* The index of instruction id in the fused computation, or -1. */
+/* The module index of operand j of in when it is a member of walk s. */
 static int64_t
-index_of(const struct fused *f, int64_t id)
+member(struct hlo_cost_env *env, const InstrProto *in, size_t j, uint32_t s)
 {
-	size_t lo = 0, hi = f->n;
+	int64_t o = env->index(env->ctx, in->operand_ids[j]);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->ids[f->at[mid]] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < f->n && f->ids[f->at[lo]] == id ? (int64_t)f->at[lo] : -1;
+	return o >= 0 && (size_t)o < env->n &&
+	    env->scratch->mark[o] == s ? o : -1;
 }
 
 /*
- * f->order: the instructions the root reaches, each after all its users
- * (a reversed post order, by an explicit stack: fusions can be deep).
+ * order: the members the root reaches, each after all its users (a
+ * reversed post order, by an explicit stack: fusions can be deep).
  */
 static size_t
-order_from(struct fused *f, size_t root)
+order_from(struct hlo_cost_env *env, uint32_t s, uint32_t root,
+    uint32_t *order, uint32_t *stack)
 {
-	uint32_t *stack = f->stack;
-	size_t *next = f->next;
-	uint8_t *seen = f->seen;
+	struct hlo_cost_scratch *sc = env->scratch;
 	size_t sp = 0, n = 0;
 
-	stack[sp++] = (uint32_t)root;
-	seen[root] = 1;
+	stack[sp++] = root;
+	sc->seen[root] = s;
 	while (sp > 0) {
 		uint32_t k = stack[sp - 1];
-		const InstrProto *in = f->ins[k];
+		const InstrProto *in = env->instr(env->ctx, k);
 
-		if (next[k] < in->n_operand_ids) {
-			int64_t o = index_of(f, in->operand_ids[next[k]++]);
+		if (sc->next[k] < in->n_operand_ids) {
+			int64_t o = member(env, in, sc->next[k]++, s);
 
-			if (o >= 0 && !seen[o]) {
-				seen[o] = 1;
+			if (o >= 0 && sc->seen[o] != s) {
+				sc->seen[o] = s;
 				stack[sp++] = (uint32_t)o;
 			}
 			continue;
 		}
-		f->order[n++] = k;	/* post order, reversed below */
+		order[n++] = k;	/* post order, reversed below */
 		sp--;
 	}
 	for (sp = 0; sp < n / 2; sp++) {
-		uint32_t t = f->order[sp];
+		uint32_t t = order[sp];
 
-		f->order[sp] = f->order[n - 1 - sp];
-		f->order[n - 1 - sp] = t;
+		order[sp] = order[n - 1 - sp];
+		order[n - 1 - sp] = t;
 	}
 	return n;
 }
 
+/* Root r into the roots of instruction to, once, in the order added. */
 static void
-add_root(struct fused *f, size_t to, uint32_t r)
+add_root(struct hlo_cost_scratch *sc, size_t to, uint32_t r)
 {
-	size_t i;
+	uint32_t i;
 
-	for (i = 0; i < f->nroots[to]; i++)
-		if (f->roots[to][i] == r)
+	for (i = sc->head[to]; i != 0; i = sc->nodes[i - 1].next)
+		if (sc->nodes[i - 1].root == r)
 			return;
-	f->roots[to] = xreallocarray(f->roots[to], f->nroots[to] + 1,
-	    sizeof **f->roots);
-	f->roots[to][f->nroots[to]++] = r;
+	if (sc->nnodes == sc->capnodes) {
+		sc->capnodes = sc->capnodes == 0 ? 256 : sc->capnodes * 2;
+		sc->nodes = xreallocarray(sc->nodes, sc->capnodes,
+		    sizeof *sc->nodes);
+	}
+	sc->nodes[sc->nnodes].root = r;
+	sc->nodes[sc->nnodes].next = 0;
+	if (sc->tail[to] != 0)
+		sc->nodes[sc->tail[to] - 1].next = (uint32_t)sc->nnodes + 1;
+	else
+		sc->head[to] = (uint32_t)sc->nnodes + 1;
+	sc->tail[to] = (uint32_t)++sc->nnodes;
 }
 
-
 static void
-fusion_cost(const struct hlo_cost_env *env, const InstrProto *fusion,
+fusion_cost(struct hlo_cost_env *env, const InstrProto *fusion,
     int depth, double *flops, double *read)
 {
 	const CompProto *c = fusion->n_called_computation_ids > 0 ?
 	    env->comp(env->ctx, fusion->called_computation_ids[0]) : NULL;
-	struct fused f;
-	size_t i, j, k, t, root, n;
-	int sorted = 1;
-	char *block;
+	struct hlo_cost_scratch *sc = scratch_of(env);
+	size_t i, j, t, n, nmem = 0, start = sc->nnodes;
+	uint32_t *mem, *order, *stack, s, root = UINT32_MAX, last = 0;
 
 	*flops = *read = 0;
 	if (c == NULL || c->n_instructions == 0 || depth > MAX_FUSION_DEPTH)
 		return;
-	f.n = c->n_instructions;
-	f.ins = (const InstrProto **)c->instructions;
-	/* All arrays in one block, widest first (one allocation a fusion). */
-	block = xcalloc(f.n, 5 * 8 + sizeof *f.roots + 3 * 4 + 1);
-	f.ids = (int64_t *)(void *)block;
-	f.util = (double *)(void *)(block + f.n * 8);
-	f.root_util = (double *)(void *)(block + f.n * 16);
-	f.nroots = (size_t *)(void *)(block + f.n * 24);
-	f.next = (size_t *)(void *)(block + f.n * 32);
-	f.roots = (uint32_t **)(void *)(block + f.n * 40);
-	f.at = (uint32_t *)(void *)(block + f.n * (40 + sizeof *f.roots));
-	f.order = f.at + f.n;
-	f.stack = f.order + f.n;
-	f.seen = (uint8_t *)(f.stack + f.n);
-	root = f.n - 1;
-	for (i = 0; i < f.n; i++) {
-		f.ids[i] = f.ins[i]->id;
-		f.at[i] = (uint32_t)i;
-		if (f.ins[i]->id == c->root_id)
-			root = i;
-		if (i > 0 && f.ids[i] <= f.ids[i - 1])
-			sorted = 0;
+	s = ++sc->serial;
+	mem = xcalloc(c->n_instructions, 3 * sizeof *mem);
+	order = mem + c->n_instructions;
+	stack = order + c->n_instructions;
+	for (i = 0; i < c->n_instructions; i++) {
+		int64_t k = env->index(env->ctx, c->instructions[i]->id);
+
+		if (k < 0 || (size_t)k >= env->n || sc->mark[k] == s)
+			continue;
+		sc->mark[k] = s;
+		sc->util[k] = sc->root_util[k] = 0;
+		sc->head[k] = sc->tail[k] = sc->next[k] = 0;
+		mem[nmem++] = last = (uint32_t)k;
+		if (c->instructions[i]->id == c->root_id)
+			root = (uint32_t)k;
 	}
-	/* XLA numbers a computation's instructions in order, mostly. */
-	if (!sorted) {
-		qsort_r(f.at, f.n, sizeof *f.at, cmp_at, f.ids);
-	}
-	n = order_from(&f, root);
-	f.root_util[root] = 1;
-	add_root(&f, root, (uint32_t)root);
+	if (nmem == 0)
+		goto out;
+	if (root == UINT32_MAX)
+		root = last;
+	n = order_from(env, s, root, order, stack);
+	sc->root_util[root] = 1;
+	add_root(sc, root, root);
 	for (t = 0; t < n; t++) {
-		const InstrProto *in = f.ins[k = f.order[t]];
-		const struct op_kind *ok = cost_kind_of(in);
+		uint32_t k = order[t], r;
+		const InstrProto *in = env->instr(env->ctx, k);
+		const struct op_kind *ok = kind_at(sc, k, in);
 		enum kind kd = ok->kind;
 
-		for (j = 0; j < f.nroots[k]; j++)
-			f.util[k] += f.root_util[f.roots[k][j]];
-		*flops += f.util[k] * kind_flops(env, in, ok, depth);
+		for (r = sc->head[k]; r != 0; r = sc->nodes[r - 1].next)
+			sc->util[k] += sc->root_util[sc->nodes[r - 1].root];
+		*flops += sc->util[k] * kind_flops(env, in, ok, depth);
 		for (j = 0; j < in->n_operand_ids; j++) {
-			int64_t o = index_of(&f, in->operand_ids[j]);
+			int64_t o = member(env, in, j, s);
 			double u, ne;
 
 			if (o < 0)
 				continue;
 			if (kd == K_ELEMENTWISE || kd == K_PASS) {
-				for (i = 0; i < f.nroots[k]; i++)
-					add_root(&f, (size_t)o, f.roots[k][i]);
+				for (r = sc->head[k]; r != 0;
+				    r = sc->nodes[r - 1].next)
+					add_root(sc, (size_t)o,
+					    sc->nodes[r - 1].root);
 				continue;
 			}
-			add_root(&f, (size_t)o, (uint32_t)o);
-			u = f.util[k] * (kd == K_SLICE && j == 0 ?
+			add_root(sc, (size_t)o, (uint32_t)o);
+			u = sc->util[k] * (kd == K_SLICE && j == 0 ?
 			    sliced_share(env, in) : 1);
 			/* Whole elements: a part read reads them all. */
-			ne = elements(f.ins[o]->shape);
-			f.root_util[o] += ne > 0 ? ceil(u * ne) / ne : 0;
+			ne = elements(shape_of(env,
+			    env->instr(env->ctx, (size_t)o)));
+			sc->root_util[o] += ne > 0 ? ceil(u * ne) / ne : 0;
 		}
 	}
-	for (k = 0; k < f.n; k++) {
-		if (f.util[k] > 0 && cost_kind_of(f.ins[k])->kind == K_PARAMETER)
-			*read += shape_bytes(f.ins[k]->shape) *
-			    (f.util[k] < 1 ? f.util[k] : 1);
-		free(f.roots[k]);
+	for (i = 0; i < nmem; i++) {
+		uint32_t k = mem[i];
+		const InstrProto *in = env->instr(env->ctx, k);
+
+		if (sc->util[k] > 0 && kind_at(sc, k, in)->kind == K_PARAMETER)
+			*read += shape_bytes(shape_of(env, in)) *
+			    (sc->util[k] < 1 ? sc->util[k] : 1);
 	}
-	free(block);
+out:
+	/* The nodes of this walk are done with (nested walks', too). */
+	sc->nnodes = start;
+	free(mem);
 }
 
 static double
-operands_bytes(const struct hlo_cost_env *env, const InstrProto *in)
+operands_bytes(struct hlo_cost_env *env, const InstrProto *in)
 {
 	double b = 0;
 	size_t i;
@@ -589,22 +881,23 @@ operands_bytes(const struct hlo_cost_env *env, const InstrProto *in)
 }
 
 int
-hlo_cost_of(const struct hlo_cost_env *env, const InstrProto *in,
+hlo_cost_of(struct hlo_cost_env *env, const InstrProto *in,
     struct hlo_cost *out)
 {
 	const char *t = in->custom_call_target;
+	const ShapeProto *s = shape_of(env, in);
 	const struct op_kind *ok;
 	ShapeProto tmp;
 
-	if (in->shape == NULL)
+	if (s == NULL)
 		return -1;
-	out->bytes = operands_bytes(env, in) + shape_bytes(in->shape);
+	out->bytes = operands_bytes(env, in) + shape_bytes(s);
 	ok = cost_kind_of(in);
 	if (ok->kind == K_FUSION) {
 		double read;
 
 		fusion_cost(env, in, 0, &out->flops, &read);
-		out->bytes = read + shape_bytes(in->shape);
+		out->bytes = read + shape_bytes(s);
 		return 0;
 	}
 	if (ok->kind != K_CUSTOM_CALL) {
@@ -617,14 +910,14 @@ hlo_cost_of(const struct hlo_cost_env *env, const InstrProto *in,
 		    "\"lhs_contracting_dimensions\"", k, 8);
 
 		out->flops = dot_flops(operand_shape(env, in, 0),
-		    result_array(in->shape, &tmp), k, n);
+		    result_array(s, &tmp), k, n);
 	} else if (is_dnn_conv_call(t))
 		out->flops = conv_flops(in, operand_shape(env, in, 0),
-		    result_array(in->shape, &tmp));
+		    result_array(s, &tmp));
 	else
 		return -1;
 	/* The scratch buffer of the result's tuple is not data. */
 	out->bytes = operands_bytes(env, in) +
-	    shape_bytes(result_array(in->shape, &tmp));
+	    shape_bytes(result_array(s, &tmp));
 	return 0;
 }

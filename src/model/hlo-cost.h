@@ -4,9 +4,10 @@
  * on a GPU profile's HLO); jaxprof-top(1) lists the rules.  Read by
  * read-hlo.c for the instructions that launch device work.
  *
- *	struct hlo_cost_env env = { find_instr, find_comp, ctx };
+ *	struct hlo_cost_env env = { index, instr, comp, ctx, n, NULL };
  *	struct hlo_cost c;
  *	if (hlo_cost_of(&env, in, &c) == 0) ... c.flops, c.bytes ...
+ *	hlo_cost_env_release(&env);
  */
 #ifndef JAXPROF_HLO_COST_H
 #define JAXPROF_HLO_COST_H
@@ -15,11 +16,20 @@
 
 #include "proto/hlo.pb-c.h"
 
-/* How the rules find an instruction's operands and called computations. */
+/*
+ * How the rules find a module's instructions and called computations:
+ * instructions by an index in [0, n), which index() gives for an id (-1
+ * when none has it).  scratch starts NULL: the rules keep there what
+ * they need per instruction, and hlo_cost_env_release() frees it.
+ */
+struct hlo_cost_scratch;
 struct hlo_cost_env {
-	const Xla__HloInstructionProto *(*instr)(void *ctx, int64_t id);
+	int64_t		(*index)(void *ctx, int64_t id);
+	const Xla__HloInstructionProto *(*instr)(void *ctx, size_t i);
 	const Xla__HloComputationProto *(*comp)(void *ctx, int64_t id);
 	void		*ctx;
+	size_t		 n;
+	struct hlo_cost_scratch *scratch;
 };
 
 struct hlo_cost {
@@ -31,8 +41,10 @@ struct hlo_cost {
  * The cost of in: 0, or -1 when the rules do not know it (a custom call
  * other than cuBLAS/cuDNN, an instruction without a shape).
  */
-int		 hlo_cost_of(const struct hlo_cost_env *env,
+int		 hlo_cost_of(struct hlo_cost_env *env,
 		    const Xla__HloInstructionProto *in, struct hlo_cost *out);
+/* Frees env->scratch; env can be used again. */
+void		 hlo_cost_env_release(struct hlo_cost_env *env);
 
 /* The bytes of one element of XLA PrimitiveType t; 0 for none. */
 double		 hlo_cost_type_bytes(int32_t t);

@@ -138,6 +138,13 @@ wire_value(const ProtobufCFieldDescriptor *f, ProtobufCAllocator *a, int type,
 		s[sub.end - sub.p] = '\0';
 		*(char **)out = s;
 		return 0;
+	case PROTOBUF_C_TYPE_BYTES:
+		/* Not copied: they point into the input (hlo-wire.h). */
+		if (type != WIRE_LEN || delimited(w, &sub) == -1)
+			return -1;
+		((ProtobufCBinaryData *)out)->data = (uint8_t *)(uintptr_t)sub.p;
+		((ProtobufCBinaryData *)out)->len = (size_t)(sub.end - sub.p);
+		return 0;
 	case PROTOBUF_C_TYPE_MESSAGE:
 		if (type != WIRE_LEN || delimited(w, &sub) == -1)
 			return -1;
@@ -175,6 +182,8 @@ element_size(ProtobufCType type)
 		return sizeof(int32_t);
 	case PROTOBUF_C_TYPE_BOOL:
 		return sizeof(protobuf_c_boolean);
+	case PROTOBUF_C_TYPE_BYTES:
+		return sizeof(ProtobufCBinaryData);
 	default:
 		return sizeof(void *);	/* strings and messages */
 	}

@@ -483,7 +483,63 @@ struct order_ctx {
 	const InstrProto **protos;	/* of m->instrs, index for index */
 	size_t		 cap;
 	size_t		 splices_left;	/* SPLICES_PER_INSTR of them */
+	/* instr_by_id() by hash: ids and m->instrs indexes, or NULL. */
+	int64_t		*hash_ids;
+	int32_t		*hash_at;	/* -1: an empty slot */
+	size_t		 hash_mask;
 };
+
+static size_t
+id_slot(const struct order_ctx *o, int64_t id)
+{
+	return (size_t)(((uint64_t)id * 0x9e3779b97f4a7c15ULL) >> 32) &
+	    o->hash_mask;
+}
+
+/* The index in m->instrs of the instruction with that id, or -1. */
+static int64_t
+order_instr(const struct order_ctx *o, int64_t id)
+{
+	size_t i;
+
+	if (o->hash_at == NULL)
+		return instr_by_id(o->m, o->sorted_ids, o->order, id);
+	for (i = id_slot(o, id); o->hash_at[i] >= 0; i = (i + 1) & o->hash_mask)
+		if (o->hash_ids[i] == id)
+			return o->hash_at[i];
+	return -1;
+}
+
+/*
+ * Ids are looked up for every launch, operand and fused instruction;
+ * XLA's hold the computation's id in their high half, so a table by id
+ * would be sparse: a hash table answers in a step or two what the binary
+ * search took a dozen for.  The first of equal ids in sorted order is
+ * the one, as instr_by_id()'s.
+ */
+static void
+order_hash(struct order_ctx *o)
+{
+	size_t n = o->m->ninstrs, cap = 16, i, j;
+
+	if (n > INT32_MAX / 4)
+		return;
+	while (cap < 2 * n)
+		cap *= 2;
+	o->hash_mask = cap - 1;
+	o->hash_ids = xcalloc(cap, sizeof *o->hash_ids);
+	o->hash_at = xcalloc(cap, sizeof *o->hash_at);
+	memset(o->hash_at, 0xff, cap * sizeof *o->hash_at);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && o->sorted_ids[i] == o->sorted_ids[i - 1])
+			continue;
+		for (j = id_slot(o, o->sorted_ids[i]); o->hash_at[j] >= 0;
+		    j = (j + 1) & o->hash_mask)
+			;
+		o->hash_ids[j] = o->sorted_ids[i];
+		o->hash_at[j] = (int32_t)o->order[i];
+	}
+}
 
 /* Appends the launches of computation c in run order (see read-hlo.h). */
 static void
@@ -507,7 +563,7 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth, int loop)
 		n = c->n_instructions;
 	for (i = 0; i < n; i++) {
 		int64_t id = ids != NULL ? ids[i] : c->instructions[i]->id;
-		int64_t k = instr_by_id(o->m, o->sorted_ids, o->order, id);
+		int64_t k = order_instr(o, id);
 		const InstrProto *in;
 		struct hlo_instr *hi;
 
@@ -536,13 +592,18 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth, int loop)
 	}
 }
 
-static const InstrProto *
-cost_instr(void *ctx, int64_t id)
+static int64_t
+cost_index(void *ctx, int64_t id)
 {
 	const struct order_ctx *o = ctx;
-	int64_t k = instr_by_id(o->m, o->sorted_ids, o->order, id);
 
-	return k < 0 ? NULL : o->protos[k];
+	return order_instr(o, id);
+}
+
+static const InstrProto *
+cost_instr(void *ctx, size_t i)
+{
+	return ((const struct order_ctx *)ctx)->protos[i];
 }
 
 static const CompProto *
@@ -558,7 +619,8 @@ cost_comp(void *ctx, int64_t id)
 static void
 add_costs(struct order_ctx *o)
 {
-	struct hlo_cost_env env = { cost_instr, cost_comp, o };
+	struct hlo_cost_env env = { cost_index, cost_instr, cost_comp, o,
+	    o->m->ninstrs, NULL };
 	struct hlo_cost cost;
 	size_t i;
 
@@ -573,6 +635,7 @@ add_costs(struct order_ctx *o)
 		hi->bytes = cost.bytes;
 		hi->has_cost = 1;
 	}
+	hlo_cost_env_release(&env);
 }
 
 static int
@@ -665,9 +728,12 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 	o.sorted_ids = xcalloc(m->ninstrs + 1, sizeof *o.sorted_ids);
 	for (i = 0; i < m->ninstrs; i++)
 		o.sorted_ids[i] = ids[o.order[i]];
+	order_hash(&o);
 	add_launches(&o, find_comp(&cs, mp->entry_computation_id), 0, 0);
 	add_costs(&o);
 	comps_release(&cs);
+	free(o.hash_ids);
+	free(o.hash_at);
 	free(o.sorted_ids);
 	free(o.order);
 	free(o.protos);
