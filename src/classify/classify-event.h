@@ -57,9 +57,9 @@ void		grow_ops_stack(struct classify *c);
  * One occurrence of op k in candidate table cand (hint: the index + 1 this
  * event's metadata led to last time, or NULL): its sums and its self time,
  * as the ops open around it close.  Kernels, which never nest on a stream,
- * go through add_kernel_occurrence() (classify.c).  Always inlined (the compiler would not): it runs for
- * every op event, its call was a quarter of its cost, and each caller's
- * constants (cand, hint) fold away.
+ * go through add_kernel_occurrence() (classify.c).  Always inlined (the
+ * compiler would not): it runs for every op event, and each caller's
+ * constants (cand, hint) fold away (bench/RESULTS.md measures the call).
  */
 static inline __attribute__((always_inline)) void
 add_op_occurrence(struct classify *c, enum candidate cand,

@@ -119,9 +119,9 @@ host_op(struct classify *c, const struct pf_event *ev, int tf_name,
 			add_to_run(c, k.module, run_id, start, dur);
 	} else if (tf_name) {
 		/*
-		 * Split once per metadata: splitting and interning at every
-		 * event was a tenth of reading a TensorFlow GPU profile.  The
-		 * full name: trace JSON shows "MatMul" for "x:MatMul".
+		 * Split once per metadata, not at every event: a TensorFlow
+		 * profile repeats a few names many times.  The full name:
+		 * trace JSON shows "MatMul" for "x:MatMul".
 		 */
 		struct meta_memo *mm = &c->meta_memo[ev->meta_index];
 		struct op_key k = { NO_ID, NO_ID, -1 };
@@ -259,8 +259,8 @@ host_scope(struct classify *c, const struct pf_event *ev, int64_t dur)
 		}
 	/*
 	 * An event's name under the same parent as the last time is the
-	 * same scope: the table's lookup was a twentieth of a TPU profile's
-	 * host plane, whose events repeat under one parent.
+	 * same scope, found without the table: a host plane's events repeat
+	 * under one parent.
 	 */
 	if (mm->scope != NO_ID && mm->scope_parent == k.module)
 		idx = mm->scope;

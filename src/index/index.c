@@ -22,7 +22,7 @@
 #define BUSY_TIMEOUT_MS	(10 * 60 * 1000)
 /*
  * Only the main thread touches the connection (index workers decode files,
- * never SQL), so SQLite's per-call mutexes are pure cost: ~10% of a report.
+ * never SQL), so SQLite's per-call mutexes are pure cost.
  */
 #define INDEX_OPEN_FLAGS	SQLITE_OPEN_NOMUTEX
 
@@ -374,13 +374,12 @@ open_index(struct index **ixp, const char *path, char **cause)
 	}
 	/*
 	 * The index is a cache of the profiles: writes go to the operating
-	 * system without waiting for the disk (fsyncs were a third of a cold
-	 * run's wall time).  A killed run still loses nothing it committed;
+	 * system without waiting for the disk (bench/RESULTS.md measures the
+	 * fsyncs).  A killed run still loses nothing it committed;
 	 * after a power loss the index may be damaged, and says so.
 	 *
 	 * A new index gets 16 KiB pages: every page written costs system
-	 * calls, and with 4 KiB pages those were a tenth of the wall time
-	 * of a 17 MB GPU profile.  An existing index keeps its size.  The
+	 * calls, four times fewer than with 4 KiB pages.  An existing index keeps its size.  The
 	 * cache is then set again in KiB: SQLite counted its default 2 MiB
 	 * as 500 pages at open, which is 8 MiB of 16 KiB pages.
 	 *
@@ -388,8 +387,7 @@ open_index(struct index **ixp, const char *path, char **cause)
 	 * turns it to WAL, which lets reports read while another process
 	 * writes.  Built in WAL, every page would be written twice (to the
 	 * log, then back at the checkpoint); a rollback journal keeps only
-	 * the few pages that existed before, and a cold run of a 17 MB GPU
-	 * profile made 589 instead of 2,200 reads and writes.
+	 * the few pages that existed before.
 	 */
 	fresh = is_new(ix);
 	if (index_exec(ix, "PRAGMA synchronous = OFF", cause) == -1 ||

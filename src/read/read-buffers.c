@@ -782,7 +782,7 @@ kind_of(const struct allocation *al)
 
 /*
  * The instructions of the buffers' ids (sorted, distinct), found in one
- * pass over the module's: sorting all of them was a fifth of the reading.
+ * pass over the module's: only these are sorted, not all of them.
  */
 struct by_id {
 	int64_t		*ids;
