@@ -228,6 +228,16 @@ put_bytes(struct output *o, const struct top_line *l)
 		output_null(o);
 }
 
+/* What one run of the row computes, on average. */
+static void
+put_flops_per_call(struct output *o, const struct top_line *l)
+{
+	if (l->has_flops && l->count > 0)
+		output_double(o, (double)l->flops / (double)l->count);
+	else
+		output_null(o);
+}
+
 /* FLOP per byte accessed, the roofline's x axis; -1 when unknown. */
 static double
 intensity(const struct top_line *l)
@@ -429,6 +439,8 @@ static const struct top_field {
 	{ { "source", COL_STR, NULL }, put_source, SHOWN },
 	{ { "flops", COL_INT, "FLOP" }, put_flops, SHOWN },
 	{ { "bytes_accessed", COL_INT, "bytes" }, put_bytes, SHOWN },
+	{ { "flops_per_call", COL_REAL, "FLOP/call" }, put_flops_per_call,
+	    SHOWN_NEVER },
 	{ { "intensity", COL_RATE, "FLOP/B" }, put_intensity, SHOWN },
 	{ { "bound", COL_STR, NULL }, put_bound, SHOWN },
 	{ { "roofline_pct", COL_PCT, "roof%" }, put_roofline_pct, SHOWN },

@@ -7,7 +7,7 @@
 gen_xplane --seed=5 --devices=2 --steps=3 --ops=6 "$tmp/g" || fail "gen-xplane failed"
 G=$tmp/g
 DB=$tmp/idx.sqlite
-COLUMNS='rank, name, module, category, count, total_us, self_us, avg_us, min_us, max_us, percent, cum_percent, gflops_per_s, gbps, source, flops, bytes_accessed, intensity, bound, roofline_pct, op, framework_op, registers_per_thread, shared_mem_bytes, block, grid, occupancy_pct, tensor_core, depth, parent_rank'
+COLUMNS='rank, name, module, category, count, total_us, self_us, avg_us, min_us, max_us, percent, cum_percent, gflops_per_s, gbps, source, flops, bytes_accessed, flops_per_call, intensity, bound, roofline_pct, op, framework_op, registers_per_thread, shared_mem_bytes, block, grid, occupancy_pct, tensor_core, depth, parent_rank'
 
 # cut_columns FILE NAME...: the columns NAME... of a CSV without quotes.
 cut_columns() {
@@ -52,6 +52,16 @@ awk -F, 'NR == FNR { if (FNR > 1 && $9 > 0 && $10 > 0) want[$1] = $9 / $10; next
 	  else if ($2 != "" && (want[$1] - $2 > 0.0006 || $2 - want[$1] > 0.0006)) { print $1 ": " $2 " != " want[$1]; bad = 1 } }
 	END { exit bad || seen == 0 }' "$G/expected/top.csv" "$out" ||
     fail "intensity differs from expected/top.csv"
+
+test_case 'flops_per_call: FLOPs over count, as gen-xplane wrote them'
+expect_code 0 jaxprof top -n 0 --format=csv --fields=name,flops_per_call --db="$DB" "$G"
+awk -F, 'NR == FNR { if (FNR > 1 && $9 > 0) want[$1] = $9 / $4; next }
+	FNR == 1 { next }
+	{ seen++
+	  if (($1 in want) != ($2 != "")) { print "row " $1 ": " $2; bad = 1 }
+	  else if ($2 != "" && (want[$1] - $2 > 1e-6 * want[$1] || $2 - want[$1] > 1e-6 * want[$1])) { print $1 ": " $2 " != " want[$1]; bad = 1 } }
+	END { exit bad || seen == 0 }' "$G/expected/top.csv" "$out" ||
+    fail "flops_per_call differs from expected/top.csv"
 
 test_case 'scopes too'
 expect_code 0 jaxprof top --group=scope -n 0 --format=csv --db="$DB" "$G"
