@@ -20,6 +20,7 @@
 #include "check_suites.h"
 #include "model/profile.h"
 #include "read/read-xplane.h"
+#include "xplane-reference.h"
 #include "input/source.h"
 #include "lib/varint.h"
 
