@@ -11,6 +11,7 @@
 #include "lib/err.h"
 #include "output/output.h"
 #include "report/report.h"
+#include "report/step-times.h"
 #include "lib/stats.h"
 #include "lib/strmap.h"
 #include "lib/xmalloc.h"
@@ -41,24 +42,8 @@ const struct cmd cmd_steps = {
 	.run = steps_run,
 };
 
-struct step_row {
-	/* Interned: a report's thousands of rows share a few strings. */
-	const char	*run, *host, *device, *name, *source;
-	int64_t		 file_id, plane_id;
-	int64_t		 step, start_ps, dur_ps;
-	int64_t		 busy_ps[3];	/* compute, collective, transfer */
-	int64_t		 idle_ps;
-	int		 outlier;
-	/* Order: the device's rank, then start and step (NULL first). */
-	size_t		 rank;
-	int64_t		 start_key, step_key;
-};
-
-/* The steps of one device of one file, in start order. */
-struct device_steps {
-	struct step_row	*rows;		/* in load_steps()'s one array */
-	size_t		 n;
-};
+/* --outlier-margin, as a fraction of the median. */
+static double outlier_margin = 0.10;
 
 static const struct out_col step_cols[] = {
 	{ "run", COL_STR, NULL },
@@ -106,184 +91,6 @@ static const struct out_col skew_cols[] = {
 	{ "slowest_host", COL_STR, "slowest host" },
 };
 
-/*
- * Column i of st as a string of texts ("" for NULL); like, when not NULL,
- * is the last row's, which most rows repeat.
- */
-static const char *
-interned_like(struct strmap *texts, sqlite3_stmt *st, int i,
-    const char *like)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-	uint32_t id;
-
-	if (s == NULL)
-		s = "";
-	if (like != NULL && strcmp(s, like) == 0)
-		return like;
-	id = strmap_intern(texts, s, strlen(s));	/* may move strings */
-	return texts->strings[id];
-}
-
-static const char *
-interned(struct strmap *texts, sqlite3_stmt *st, int i)
-{
-	return interned_like(texts, st, i, NULL);
-}
-
-/* A selected device (plane) of a file, as the report orders them. */
-struct step_plane {
-	int64_t		 id;
-	const char	*run, *host, *device;
-	size_t		 rank;	/* a file's planes of one name share it */
-};
-
-static int
-cmp_plane_id(const void *a, const void *b)
-{
-	const struct step_plane *x = a, *y = b;
-
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* The selected planes, ranked by run, host, file and name; sorted by id. */
-static struct step_plane *
-load_planes(struct report *r, struct strmap *texts, size_t *n)
-{
-	struct step_plane *planes = NULL;
-	int64_t last_file = -1;
-	const char *last_name = NULL;
-	sqlite3_stmt *st;
-	size_t rank = 0;
-
-	st = report_prepare(r, "SELECT p.id, f.id, f.run, f.host, p.name "
-	    "FROM planes p JOIN files f ON f.id = p.file_id "
-	    "JOIN selected sel ON sel.file_id = f.id WHERE 1",
-	    " ORDER BY f.run, f.host, f.path, p.name");
-	*n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct step_plane *p;
-
-		planes = xreallocarray(planes, *n + 1, sizeof *planes);
-		p = &planes[(*n)++];
-		p->id = sqlite3_column_int64(st, 0);
-		p->run = interned(texts, st, 2);
-		p->host = interned(texts, st, 3);
-		p->device = interned(texts, st, 4);
-		if (sqlite3_column_int64(st, 1) != last_file ||
-		    p->device != last_name)	/* interned: same text, same pointer */
-			rank++;
-		last_file = sqlite3_column_int64(st, 1);
-		last_name = p->device;
-		p->rank = rank;
-	}
-	sqlite3_finalize(st);
-	if (*n > 0)
-		qsort(planes, *n, sizeof *planes, cmp_plane_id);
-	return planes;
-}
-
-static int
-cmp_step_order(const void *a, const void *b)
-{
-	const struct step_row *x = a, *y = b;
-
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (x->start_key != y->start_key)
-		return x->start_key < y->start_key ? -1 : 1;
-	return x->step_key < y->step_key ? -1 : x->step_key > y->step_key;
-}
-
-#define STEPS_SQL "SELECT s.plane, s.step, s.name, s.source, s.start_ps, " \
-	"s.dur_ps, s.compute_ps, s.collective_ps, s.transfer_ps, s.idle_ps, " \
-	"s.file_id FROM steps s"
-
-/* A stretch of rows already in order, and where it came in. */
-struct row_run {
-	const struct step_row *first;
-	size_t		 start, n;
-};
-
-static int
-cmp_run_order(const void *a, const void *b)
-{
-	const struct row_run *x = a, *y = b;
-	int c = cmp_step_order(x->first, y->first);
-
-	return c != 0 ? c : x->start < y->start ? -1 : x->start > y->start;
-}
-
-/*
- * Rows come a device at a time, each in start order (the index writes
- * them so), and only the devices are out of order: sorting those stretches
- * instead of every row was most of the sort.  Puts *rows in order and
- * returns 1 when the stretches, sorted, join with each one strictly before
- * the next (so equal rows keep the order a stable sort gives them);
- * returns 0, leaving *rows as they were, when not.
- */
-static int
-order_by_runs(struct step_row **rows, size_t nrows)
-{
-	struct row_run *runs = NULL;
-	struct step_row *sorted;
-	size_t nruns = 0, i, at = 0;
-	int ok = 1;
-
-	for (i = 0; i < nrows; i++) {
-		if (i == 0 || cmp_step_order(&(*rows)[i - 1], &(*rows)[i]) > 0) {
-			runs = xreallocarray(runs, nruns + 1, sizeof *runs);
-			runs[nruns].first = &(*rows)[i];
-			runs[nruns++].start = i;
-		}
-		runs[nruns - 1].n = i + 1 - runs[nruns - 1].start;
-	}
-	if (nruns <= 1) {
-		free(runs);
-		return 1;
-	}
-	qsort(runs, nruns, sizeof *runs, cmp_run_order);
-	for (i = 1; i < nruns && ok; i++)
-		ok = cmp_step_order(&runs[i - 1].first[runs[i - 1].n - 1],
-		    runs[i].first) < 0;
-	if (ok) {
-		sorted = xreallocarray(NULL, nrows, sizeof *sorted);
-		for (i = 0; i < nruns; i++) {
-			memcpy(sorted + at, runs[i].first,
-			    runs[i].n * sizeof *sorted);
-			at += runs[i].n;
-		}
-		free(*rows);
-		*rows = sorted;
-	}
-	free(runs);
-	return ok;
-}
-
-/* --outlier-margin, as a fraction of the median. */
-static double outlier_margin = 0.10;
-
-/*
- * Marks steps slower than median + 3 * MAD and than the median plus the
- * margin (a GPU's MAD can be tiny: 0.1% above the median is no outlier);
- * returns how many.
- */
-static size_t
-mark_outliers(struct device_steps *d, struct sample *durations)
-{
-	double median = sample_percentile(durations, 50);
-	double mad = sample_mad(durations);
-	size_t i, n = 0;
-
-	for (i = 0; i < d->n; i++) {
-		d->rows[i].outlier = mad > 0 &&
-		    (double)d->rows[i].dur_ps > median + 3 * mad &&
-		    (double)d->rows[i].dur_ps > median * (1 + outlier_margin);
-		n += (size_t)d->rows[i].outlier;
-	}
-	return n;
-}
-
 static void
 fill_steps(struct output *o, struct device_steps *devs, size_t ndev)
 {
@@ -295,7 +102,8 @@ fill_steps(struct output *o, struct device_steps *devs, size_t ndev)
 		sample_init(&durations);
 		for (j = 0; j < devs[i].n; j++)
 			sample_add(&durations, devs[i].rows[j].dur_ps);
-		mark_outliers(&devs[i], &durations);
+		step_times_mark_outliers(&devs[i], &durations,
+		    outlier_margin);
 		sample_release(&durations);
 		for (j = 0; j < devs[i].n; j++) {
 			const struct step_row *s = &devs[i].rows[j];
@@ -315,122 +123,6 @@ fill_steps(struct output *o, struct device_steps *devs, size_t ndev)
 			output_end_row(o);
 		}
 	}
-}
-
-/*
- * The steps of the selected files, or of every file when all are
- * selected: load_steps() keeps the selected planes' rows only, and the
- * join would cost a lookup a row for nothing.
- */
-static sqlite3_stmt *
-prepare_steps(struct report *r)
-{
-	sqlite3_stmt *st = index_prepare(r->ix, "SELECT (SELECT count(*) "
-	    "FROM files) = (SELECT count(*) FROM selected)");
-	int all = sqlite3_step(st) == SQLITE_ROW &&
-	    sqlite3_column_int(st, 0) == 1;
-
-	sqlite3_finalize(st);
-	return index_prepare(r->ix, all ? STEPS_SQL : STEPS_SQL
-	    " JOIN selected sel ON sel.file_id = s.file_id");
-}
-
-/* The steps in the index, at least one: load_steps()'s room. */
-static size_t
-count_steps(struct report *r)
-{
-	sqlite3_stmt *st = index_prepare(r->ix, "SELECT count(*) FROM steps");
-	sqlite3_int64 n = sqlite3_step(st) == SQLITE_ROW ?
-	    sqlite3_column_int64(st, 0) : 0;
-
-	sqlite3_finalize(st);
-	return n > 0 ? (size_t)n : 1;
-}
-
-/*
- * Loads the selected steps, grouped per (file, device) in start order,
- * all in one array (*all_rows, the caller frees it and the devices);
- * their strings are in texts.  Sorted here, by each device's rank: SQL's
- * ORDER BY on the joined texts sorted every row (bench/RESULTS.md).
- */
-static struct device_steps *
-load_steps(struct report *r, size_t skip, struct strmap *texts,
-    size_t *ndev, struct step_row **all_rows)
-{
-	struct device_steps *devs = NULL;
-	struct step_row *rows = NULL;
-	struct step_plane *planes, key;
-	sqlite3_stmt *st;
-	size_t n = 0, nplanes, nrows = 0, cap = 0, i;
-
-	planes = load_planes(r, texts, &nplanes);
-	/*
-	 * Counted and read in the report's one snapshot (report_open()):
-	 * the rows never outgrow cap.
-	 */
-	cap = count_steps(r);
-	rows = xreallocarray(NULL, cap, sizeof *rows);
-	st = prepare_steps(r);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const struct step_plane *p;
-		struct step_row *row;
-		int k;
-
-		key.id = sqlite3_column_int64(st, 0);
-		p = nplanes > 0 ? bsearch(&key, planes, nplanes,
-		    sizeof *planes, cmp_plane_id) : NULL;
-		if (p == NULL)
-			continue;	/* a device the filters leave out */
-		if (nrows == cap)
-			break;	/* (no snapshot: steps stored since) */
-		row = &rows[nrows++];
-		row->run = p->run;
-		row->host = p->host;
-		row->device = p->device;
-		row->rank = p->rank;
-		row->plane_id = p->id;
-		row->step = sqlite3_column_int64(st, 1);
-		row->step_key = index_column_order(st, 1);
-		row->name = interned_like(texts, st, 2,
-		    nrows > 1 ? row[-1].name : NULL);
-		row->source = interned_like(texts, st, 3,
-		    nrows > 1 ? row[-1].source : NULL);
-		row->start_ps = sqlite3_column_int64(st, 4);
-		row->start_key = index_column_order(st, 4);
-		row->dur_ps = sqlite3_column_int64(st, 5);
-		for (k = 0; k < 3; k++)
-			row->busy_ps[k] = sqlite3_column_int64(st, 6 + k);
-		row->idle_ps = sqlite3_column_int64(st, 9);
-		row->file_id = sqlite3_column_int64(st, 10);
-		row->outlier = 0;
-	}
-	sqlite3_finalize(st);
-	free(planes);
-	if (!order_by_runs(&rows, nrows))
-		qsort(rows, nrows, sizeof *rows, cmp_step_order);
-	/* Each device's steps: a stretch of the rows, in place. */
-	for (i = 0; i < nrows; i++) {
-		struct device_steps *d = n > 0 ? &devs[n - 1] : NULL;
-
-		if (d == NULL || d->rows[0].plane_id != rows[i].plane_id) {
-			devs = xreallocarray(devs, n + 1, sizeof *devs);
-			d = &devs[n++];
-			d->rows = &rows[i];
-			d->n = 0;
-		}
-		d->n++;
-	}
-	/* --skip drops each device's first steps: compile and warm-up. */
-	for (i = 0; i < n; i++) {
-		struct device_steps *d = &devs[i];
-		size_t drop = skip < d->n ? skip : d->n;
-
-		d->rows += drop;
-		d->n -= drop;
-	}
-	*all_rows = rows;
-	*ndev = n;
-	return devs;
 }
 
 /* The compile time inside a step: COMPILES_IN_SQL, prepared once. */
@@ -524,7 +216,8 @@ print_summary(struct report *r, struct output *o, struct device_steps *devs,
 			total += (double)d->rows[j].dur_ps;
 		}
 		sample_sort(&durations);
-		outliers = mark_outliers(d, &durations);
+		outliers = step_times_mark_outliers(d, &durations,
+		    outlier_margin);
 		/* Runs of several PATHs are told apart by PATH, not time. */
 		path = report_path_of(r, d->rows[0].file_id);
 		if (r->npaths > 1)
@@ -828,7 +521,7 @@ steps_run(int argc, char **argv)
 	}
 	report_open(&r, argc - optind, argv + optind);
 	strmap_init(&texts);
-	devs = load_steps(&r, skip, &texts, &ndev, &rows);
+	devs = step_times_load(&r, skip, &texts, &ndev, &rows);
 	for (i = 0; i < ndev; i++)
 		n += devs[i].n;
 	if (n == 0)
