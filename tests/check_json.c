@@ -15,6 +15,7 @@
 
 #include "check_suites.h"
 #include "model/profile.h"
+#include "read/json-number.h"
 #include "read/read-json.h"
 #include "read/read-xplane.h"
 #include "input/source.h"
@@ -191,6 +192,56 @@ assert_equivalent(const char *xplane, const char *json, uint64_t nevents)
 	agg_release(&x);
 	agg_release(&j);
 }
+
+/*
+ * JSON numbers as trace times, microseconds to picoseconds (scale 6):
+ * exact where they can be, else rounded half away from zero, the quick
+ * path and the general one alike.  Hand-computed answers.
+ */
+static const struct {
+	const char	*text;
+	int		 scale;
+	int		 fits;	/* json_number_to_int() succeeds */
+	int64_t		 want;
+	int		 exact;
+} numbers[] = {
+	{ "1.5", 6, 1, 1500000, 1 },
+	{ "-2.25", 6, 1, -2250000, 1 },
+	{ "0.0000005", 6, 1, 1, 0 },
+	{ "-0.0000005", 6, 1, -1, 0 },
+	{ "0.0000004", 6, 1, 0, 0 },
+	{ "1e3", 6, 1, 1000000000, 1 },
+	{ "9223372036854.775807", 6, 1, INT64_MAX, 1 },
+	{ "-9223372036854.775808", 6, 1, INT64_MIN, 1 },
+	{ "9223372036854.775808", 6, 0, 0, 0 },
+	{ "1e400", 0, 0, 0, 0 },
+};
+
+START_TEST(test_numbers)
+{
+	struct json_number d;
+	int64_t got = 0, quick = 0;
+	int exact = -1, fits;
+	const char *t = numbers[_i].text;
+
+	ck_assert_int_eq(json_number_parse(t, strlen(t), &d), 0);
+	fits = json_number_to_int(&d, numbers[_i].scale, &got, &exact) == 0;
+	ck_assert_msg(fits == numbers[_i].fits, "%s: fits %d", t, fits);
+	if (fits) {
+		ck_assert_msg(got == numbers[_i].want && exact ==
+		    numbers[_i].exact, "%s: %lld (exact %d)", t,
+		    (long long)got, exact);
+		if (json_number_quick(t, strlen(t), numbers[_i].scale,
+		    &quick))
+			ck_assert_msg(quick == got, "%s: quick %lld", t,
+			    (long long)quick);
+	} else
+		ck_assert(!json_number_quick(t, strlen(t), numbers[_i].scale,
+		    &quick));
+	ck_assert_int_eq(json_number_parse("1.5x", 4, &d), -1);
+	ck_assert_int_eq(json_number_parse("-", 1, &d), -1);
+}
+END_TEST
 
 START_TEST(test_equivalent_testdata)
 {
@@ -1015,6 +1066,8 @@ suite_json(void)
 	Suite *s = suite_create("json");
 	TCase *tc = tcase_create("equivalent");
 
+	tcase_add_loop_test(tc, test_numbers, 0,
+	    (int)(sizeof numbers / sizeof numbers[0]));
 	tcase_add_test(tc, test_equivalent_testdata);
 	tcase_add_test(tc, test_equivalent_corpus);
 	tcase_add_test(tc, test_smdebug);

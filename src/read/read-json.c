@@ -16,6 +16,7 @@
 #include "read/json-lex.h"
 #include "lib/ptime.h"
 #include "input/read-ahead.h"
+#include "read/json-number.h"
 #include "read/read-json.h"
 #include "lib/strmap.h"
 #include "lib/xmalloc.h"
@@ -67,188 +68,6 @@ same_bytes(const char *a, const char *b, size_t n)
 		if (load64(a + i) != load64(b + i))
 			return 0;
 	return load64(a + n - 8) == load64(b + n - 8);
-}
-
-/* ---- Numbers: JSON text to integers without going through double ---- */
-
-/* A decimal number: mant * 10^exp, mant holding its first 19 digits. */
-struct dec {
-	int		 neg;
-	uint64_t	 mant;
-	int		 ndigits;	/* significant digits in mant */
-	long		 exp;
-	int		 inexact;	/* non-zero digits dropped from mant */
-};
-
-static void
-dec_digit(struct dec *d, int v, int frac)
-{
-	if (d->mant == 0 && v == 0) {
-		if (frac)
-			d->exp--;
-		return;
-	}
-	if (d->ndigits < 19) {
-		d->mant = d->mant * 10 + (uint64_t)v;
-		d->ndigits++;
-		if (frac)
-			d->exp--;
-		return;
-	}
-	if (!frac)
-		d->exp++;
-	if (v != 0)
-		d->inexact = 1;
-}
-
-/* Parses all of s[0..n) as a JSON number; -1 if it is not one. */
-static int
-dec_parse(const char *s, size_t n, struct dec *d)
-{
-	size_t i = 0;
-	long e = 0;
-	int digits = 0, eneg = 0;
-
-	memset(d, 0, sizeof *d);
-	if (i < n && s[i] == '-') {
-		d->neg = 1;
-		i++;
-	}
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
-		dec_digit(d, s[i] - '0', 0);
-	if (i < n && s[i] == '.')
-		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
-			dec_digit(d, s[i] - '0', 1);
-	if (digits == 0)
-		return -1;
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		if (++i < n && (s[i] == '+' || s[i] == '-'))
-			eneg = s[i++] == '-';
-		if (i == n || s[i] < '0' || s[i] > '9')
-			return -1;
-		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			if (e < 1000000)
-				e = e * 10 + (s[i] - '0');
-		d->exp += eneg ? -e : e;
-	}
-	return i == n ? 0 : -1;
-}
-
-/*
- * d * 10^scale rounded to the nearest integer (halves away from zero);
- * -1 if that is beyond int64.  *exact says whether no rounding happened.
- */
-static int
-dec_to_int(const struct dec *d, int scale, int64_t *out, int *exact)
-{
-	uint64_t q = d->mant, r, p = 1;
-	long e = d->exp + scale, i;
-
-	*exact = !d->inexact;
-	*out = 0;
-	if (q == 0)
-		return 0;
-	if (e > 0) {
-		for (i = 0; i < e; i++) {
-			if (q > UINT64_MAX / 10)
-				return -1;
-			q *= 10;
-		}
-	} else if (e < -19) {
-		/* mant < 10^19, so the value is below 0.1. */
-		*exact = 0;
-		return 0;
-	} else if (e < 0) {
-		for (i = 0; i < -e; i++)
-			p *= 10;
-		r = q % p;
-		q /= p;
-		if (r != 0)
-			*exact = 0;
-		if (r >= p - r)
-			q++;
-	}
-	if (q > (uint64_t)INT64_MAX + (uint64_t)d->neg)
-		return -1;
-	if (q != 0)
-		*out = d->neg ? -(int64_t)(q - 1) - 1 : (int64_t)q;
-	return 0;
-}
-
-/* 10^0 .. 10^18: all the powers of ten an int64 holds. */
-static const uint64_t pow10[] = {
-	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-	1000000000, 10000000000, 100000000000, 1000000000000,
-	10000000000000, 100000000000000, 1000000000000000,
-	10000000000000000, 100000000000000000, 1000000000000000000,
-};
-
-/*
- * The common case of a number to an integer: s[0..n) is [-]digits[.digits]
- * with at most scale digits after the point and at most 18 digits in all
- * once scaled by 10^scale, so exact in int64 without rounding.  Returns 0
- * when it is not that case (the general way gives the same for it).  One
- * loop over the bytes: every event has four such numbers.
- */
-static int
-dec_quick(const char *s, size_t n, int scale, int64_t *out)
-{
-	const char *p = s, *end = s + n, *digits;
-	uint64_t v = 0, d;
-	size_t nint, nfrac = 0;
-
-	if (p < end && *p == '-')
-		p++;
-	/* More is over 18 digits and a point: not the case. */
-	if (end - p > 19)
-		return 0;
-	for (digits = p; p < end && (d = (uint64_t)(unsigned char)*p - '0') < 10;
-	    p++)
-		v = v * 10 + d;
-	nint = (size_t)(p - digits);
-	if (p < end) {
-		if (*p != '.')
-			return 0;
-		for (digits = ++p; p < end &&
-		    (d = (uint64_t)(unsigned char)*p - '0') < 10; p++)
-			v = v * 10 + d;
-		if (p != end || (nfrac = (size_t)(p - digits)) == 0)
-			return 0;
-	}
-	if (nint + nfrac == 0 || nfrac > (size_t)scale ||
-	    nint + (size_t)scale > 18)
-		return 0;
-	v *= pow10[(size_t)scale - nfrac];
-	*out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
-	return 1;
-}
-
-/* Whether s[0..n) is a plain integer, "-5" or "1234", that fits int64. */
-static int
-str_int(const char *s, size_t n, int64_t *out)
-{
-	struct dec d;
-	uint64_t v = 0;		/* exact up to 18 digits */
-	size_t i, neg;
-	unsigned digit;
-	int exact;
-
-	if (n == 0)
-		return 0;
-	i = neg = s[0] == '-';
-	if (n == i || n - i > 20 || (s[i] == '0' && n - i > 1))
-		return 0;
-	for (; i < n; i++) {
-		if ((digit = (unsigned char)s[i] - '0') >= 10)
-			return 0;
-		v = v * 10 + digit;
-	}
-	if (n - neg <= 18) {
-		*out = neg ? -(int64_t)v : (int64_t)v;
-		return 1;
-	}
-	return dec_parse(s, n, &d) == 0 &&
-	    dec_to_int(&d, 0, out, &exact) == 0 && exact;
 }
 
 /* ---- The tables the first pass builds ---- */
@@ -1150,15 +969,15 @@ static inline int
 int_field(struct jr *jr, const char *what, const char *s, size_t n,
     struct last_int *last, int64_t *out)
 {
-	struct dec d;
+	struct json_number d;
 	int exact;
 
 	if (n != 0 && n == last->len && same_bytes(s, last->text, n)) {
 		*out = last->value;
 		return 1;
 	}
-	if (!dec_quick(s, n, 0, out) && (dec_parse(s, n, &d) == -1 ||
-	    dec_to_int(&d, 0, out, &exact) == -1 || !exact))
+	if (!json_number_quick(s, n, 0, out) && (json_number_parse(s, n, &d) == -1 ||
+	    json_number_to_int(&d, 0, out, &exact) == -1 || !exact))
 		return jr_fail(jr, "%s '%.*s' is not an integer", what,
 		    (int)(n > 40 ? 40 : n), s);
 	if (n <= sizeof last->text) {
@@ -1174,15 +993,15 @@ static inline int
 time_field(struct jr *jr, const char *what, const char *s, size_t n,
     int64_t *out)
 {
-	struct dec d;
+	struct json_number d;
 	int exact;
 
-	if (dec_quick(s, n, 6, out))
+	if (json_number_quick(s, n, 6, out))
 		return 1;
-	if (dec_parse(s, n, &d) == -1)
+	if (json_number_parse(s, n, &d) == -1)
 		return jr_fail(jr, "%s '%.*s' is not a number", what,
 		    (int)(n > 40 ? 40 : n), s);
-	if (dec_to_int(&d, 6, out, &exact) == -1)
+	if (json_number_to_int(&d, 6, out, &exact) == -1)
 		return jr_fail(jr, "%s %.*s us is out of range", what,
 		    (int)(n > 40 ? 40 : n), s);
 	return 1;
@@ -1196,18 +1015,18 @@ static inline int
 ts_field(struct jr *jr, const char *s, size_t n)
 {
 	struct cur *c = &jr->cur;
-	struct dec d;
+	struct json_number d;
 	int exact;
 
-	if (dec_quick(s, n, 6, &c->ts_ps) && ps_valid(c->ts_ps))
+	if (json_number_quick(s, n, 6, &c->ts_ps) && ps_valid(c->ts_ps))
 		return 1;
-	if (dec_parse(s, n, &d) == -1)
+	if (json_number_parse(s, n, &d) == -1)
 		return jr_fail(jr, "ts '%.*s' is not a number",
 		    (int)(n > 40 ? 40 : n), s);
-	if (dec_to_int(&d, 6, &c->ts_ps, &exact) == 0 &&
+	if (json_number_to_int(&d, 6, &c->ts_ps, &exact) == 0 &&
 	    (c->ts_ps < 0 || ps_valid(c->ts_ps)))
 		return 1;
-	if (d.neg || dec_to_int(&d, 3, &c->ts_ns, &exact) == -1)
+	if (d.neg || json_number_to_int(&d, 3, &c->ts_ns, &exact) == -1)
 		return jr_fail(jr, "ts %.*s us is out of range",
 		    (int)(n > 40 ? 40 : n), s);
 	c->ts_big = 1;
@@ -1249,7 +1068,7 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 {
 	struct cur *c = &jr->cur;
 	struct arg *a;
-	struct dec d;
+	struct json_number d;
 	int exact;
 
 	if (t == S_NULL)
@@ -1273,10 +1092,10 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 		a->i = s[0] == 't';
 		break;
 	case S_NUM:
-		if (dec_quick(s, n, 0, &a->i))
+		if (json_number_quick(s, n, 0, &a->i))
 			break;
-		if (dec_parse(s, n, &d) == 0 &&
-		    dec_to_int(&d, 0, &a->i, &exact) == 0 && exact)
+		if (json_number_parse(s, n, &d) == 0 &&
+		    json_number_to_int(&d, 0, &a->i, &exact) == 0 && exact)
 			break;
 		/* jaxprof never calls setlocale: strtod reads a '.'. */
 		jr->num.len = 0;
@@ -1286,7 +1105,7 @@ event_arg(struct jr *jr, enum scalar t, const char *s, size_t n)
 		break;
 	default:
 		a->is_str = 1;
-		if (!str_int(s, n, &a->i)) {
+		if (!json_plain_int(s, n, &a->i)) {
 			a->kind = PF_STR;
 			c->strbytes += STR_HEAD + n;
 		}
