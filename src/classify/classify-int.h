@@ -2,6 +2,7 @@
  * The classifier's state, shared by the classify-*.c files, and the
  * accessors of the current event that call nothing.  Each file's
  * functions are declared in its own header; they call downwards only:
+ * classify.c -> classify-copy.c -> classify-kernel.c -> classify-event.c,
  * classify.c -> classify-host.c -> classify-memory.c -> classify-event.c.
  */
 #ifndef JAXPROF_CLASSIFY_INT_H
