@@ -8,7 +8,7 @@
 #include "lib/xmalloc.h"
 #include "read/xplane-tables.h"
 
-void
+static void
 idmap_put(struct idmap *m, int64_t key, uint32_t val)
 {
 	size_t i;
@@ -55,7 +55,7 @@ idmap_put(struct idmap *m, int64_t key, uint32_t val)
 	m->n++;
 }
 
-void
+static void
 idmap_release(struct idmap *m)
 {
 	free(m->direct);

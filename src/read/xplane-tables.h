@@ -145,8 +145,6 @@ struct meta_ref {
 	size_t	child_first, nchild;
 };
 
-void	idmap_put(struct idmap *m, int64_t key, uint32_t val);
-void	idmap_release(struct idmap *m);
 /*
  * /host:__ScopeRangeCallStack__ keys its plane stats by scope range id,
  * not by stat metadata (FORMATS.md 3.1): no names to miss there.
