@@ -19,7 +19,8 @@ const struct cmd cmd_index = {
 	.summary = "build or refresh the index of the profiles under each path",
 	.options =
 	    "  --events        the event-level tables too (host_events,\n"
-	    "                  executions, hlo_instructions; see jaxprof(1))\n"
+	    "                  executions, transfers, hlo_instructions; see\n"
+	    "                  jaxprof(1))\n"
 	    "  --latest        only the newest run\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",

@@ -46,6 +46,7 @@ names_event_table(const char *query)
 		*p = (char)tolower((unsigned char)*p);
 	names = strstr(lower, "host_events") != NULL ||
 	    strstr(lower, "executions") != NULL ||
+	    strstr(lower, "transfers") != NULL ||
 	    strstr(lower, "hlo_instructions") != NULL;
 	free(lower);
 	return names;

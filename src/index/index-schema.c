@@ -69,11 +69,6 @@ static const char *const schema[] = {
 	"CREATE TABLE programs("
 	    "file_id INTEGER NOT NULL, module TEXT NOT NULL, "
 	    "program_id INTEGER)",
-	"CREATE TABLE transfers("
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
-	    "name TEXT NOT NULL, direction TEXT NOT NULL, "
-	    "on_host INTEGER NOT NULL, bytes INTEGER, start_ps INTEGER, "
-	    "dur_ps INTEGER, compile_work INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE transfer_totals("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "direction TEXT NOT NULL, on_host INTEGER NOT NULL, "
@@ -136,7 +131,6 @@ static const char *const schema[] = {
 	/* The step around a time on a plane (idle, transfers): no scan. */
 	"CREATE INDEX steps_plane ON steps(plane, start_ps)",
 	"CREATE INDEX compiles_file ON compiles(file_id)",
-	"CREATE INDEX transfers_file ON transfers(file_id)",
 	"CREATE INDEX transfer_totals_file ON transfer_totals(file_id)",
 	"CREATE INDEX compile_phases_file ON compile_phases(file_id)",
 	"CREATE INDEX gaps_file ON gaps(file_id)",
@@ -175,16 +169,12 @@ static const char *const schema[] = {
 	    "s.collective_ps / 1e6 AS collective_us, "
 	    "s.transfer_ps / 1e6 AS transfer_us, s.idle_ps / 1e6 AS idle_us "
 	    "FROM steps s" JOIN_SQL("s"),
-	"CREATE VIEW v_transfers AS SELECT " COLS_SQL("t")
-	    "t.line, t.name, t.direction, t.on_host, t.bytes, "
-	    "t.start_ps / 1e6 AS start_us, t.dur_ps / 1e6 AS dur_us "
-	    "FROM transfers t" JOIN_SQL("t"),
 };
 
 /*
  * The event-level tables, made when a command first reads them
- * (index_want_events()): rows per host event, program execution and HLO
- * instruction cost a cold report more than all the others.
+ * (index_want_events()): rows per host event, program execution, copy
+ * and HLO instruction cost a cold report more than all the others.
  */
 static const char *const event_schema[] = {
 	"CREATE TABLE executions("
@@ -193,6 +183,16 @@ static const char *const event_schema[] = {
 	    "start_ps INTEGER, dur_ps INTEGER, device_ps INTEGER, "
 	    "compile_work INTEGER NOT NULL DEFAULT 0)",
 	"CREATE INDEX executions_file ON executions(file_id)",
+	"CREATE TABLE transfers("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, line TEXT, "
+	    "name TEXT NOT NULL, direction TEXT NOT NULL, "
+	    "on_host INTEGER NOT NULL, bytes INTEGER, start_ps INTEGER, "
+	    "dur_ps INTEGER, compile_work INTEGER NOT NULL DEFAULT 0)",
+	"CREATE INDEX transfers_file ON transfers(file_id)",
+	"CREATE VIEW v_transfers AS SELECT " COLS_SQL("t")
+	    "t.line, t.name, t.direction, t.on_host, t.bytes, "
+	    "t.start_ps / 1e6 AS start_us, t.dur_ps / 1e6 AS dur_us "
+	    "FROM transfers t" JOIN_SQL("t"),
 	"CREATE VIEW v_executions AS SELECT " COLS_SQL("e")
 	    "e.module, e.program_id, e.run_id, e.start_ps / 1e6 AS start_us, "
 	    "e.dur_ps / 1e6 AS dur_us, e.device_ps / 1e6 AS device_us, "

@@ -31,7 +31,8 @@ is_event_table(const char *table)
 {
 	return strcmp(table, "host_events") == 0 ||
 	    strcmp(table, "hlo_instructions") == 0 ||
-	    strcmp(table, "executions") == 0;
+	    strcmp(table, "executions") == 0 ||
+	    strcmp(table, "transfers") == 0;
 }
 
 static char *
@@ -630,7 +631,7 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		    sqlite3_last_insert_rowid(ix->db), cause) == -1)
 			return -1;
 	}
-	for (i = 0; i < p->ntransfers; i++) {
+	for (i = 0; w->events && i < p->ntransfers; i++) {
 		const struct transfer_rec *r = &p->transfers[i];
 		struct index_rows *rows = w->transfer;
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The index is plain SQLite: after one cold top, Python's sqlite3 module
 # (no jaxprof) reads every table and view with the rows `jaxprof sql`
-# reads; the event-level tables (host_events, executions,
+# reads; the event-level tables (host_events, executions, transfers,
 # hlo_instructions) are absent until a command that reads them (idle,
 # compile, transfers, sql naming them, index --events) makes them, then
 # complete: as in an index built with them from the start.
@@ -68,7 +68,7 @@ for p in "$T" "$G"; do
 
 	test_case "$name: after one cold top, Python reads every table as jaxprof sql does"
 	expect_code 0 jaxprof top --db="$DB" "$p"
-	for t in ops steps transfers modules planes files; do
+	for t in ops steps transfer_totals modules planes files; do
 		[ "$(count "$DB" $t)" -gt 0 ] || fail "$t is empty after top"
 	done
 	# Python's list of tables, checked before jaxprof sql runs again.
@@ -76,7 +76,8 @@ for p in "$T" "$G"; do
 	same_as_sql "$DB" "$p"
 
 	test_case "$name: the event-level tables are absent after top, not empty"
-	if grep -qx 'host_events\|hlo_instructions\|executions\|v_executions' "$tmp/after-top"; then
+	if grep -qx 'host_events\|hlo_instructions\|executions\|v_executions\|transfers\|v_transfers' \
+	    "$tmp/after-top"; then
 		fail "top made an event-level table"
 	fi
 	[ "$(pyread "$DB" 'SELECT count(*) FROM files WHERE event_rows')" -eq 0 ] ||
@@ -89,7 +90,7 @@ for p in "$T" "$G"; do
 	# idle read the files again (new file and plane ids): the rest of
 	# each row is as in the other index.
 	ids="'file_id', 'plane'"
-	for t in host_events hlo_instructions steps ops executions; do
+	for t in host_events hlo_instructions steps ops executions transfers; do
 		pyread "$DB" "$(rows_sql "$DB" $t "$ids")" >"$tmp/a.rows"
 		pyread "$WHOLE" "$(rows_sql "$WHOLE" $t "$ids")" >"$tmp/b.rows"
 		expect_files_equal "$tmp/a.rows" "$tmp/b.rows" \
@@ -97,6 +98,7 @@ for p in "$T" "$G"; do
 	done
 	[ "$(count "$DB" host_events)" -gt 0 ] || fail "no host events after idle"
 	[ "$(count "$DB" executions)" -gt 0 ] || fail "no executions after idle"
+	[ "$(count "$DB" transfers)" -gt 0 ] || fail "no transfers after idle"
 	same_as_sql "$DB" "$p"
 done
 
