@@ -185,11 +185,14 @@ wire_value(const ProtobufCFieldDescriptor *f, struct reader *r, int type,
 		*(char **)out = s;
 		return 0;
 	case PROTOBUF_C_TYPE_BYTES:
-		/* Not copied: they point into the input (hlo-wire.h). */
+		/* Copied: the message may outlive the input (hlo-wire.h). */
 		if (type != WIRE_LEN || delimited(w, &sub) == -1)
 			return -1;
-		((ProtobufCBinaryData *)out)->data = (uint8_t *)(uintptr_t)sub.p;
 		((ProtobufCBinaryData *)out)->len = (size_t)(sub.end - sub.p);
+		((ProtobufCBinaryData *)out)->data = a->alloc(a->allocator_data,
+		    (size_t)(sub.end - sub.p) + 1);
+		memcpy(((ProtobufCBinaryData *)out)->data, sub.p,
+		    (size_t)(sub.end - sub.p));
 		return 0;
 	case PROTOBUF_C_TYPE_MESSAGE:
 		if (type != WIRE_LEN || delimited(w, &sub) == -1)
