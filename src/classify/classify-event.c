@@ -366,6 +366,9 @@ event_hlo_module(struct classify *c, const struct op_key *k)
 		name = c->fs->strings.strings[k->module];
 	c->last_hlo = hlo_set_find(c->hlo, pid, name,
 	    name != NULL ? strlen(name) : 0);
+	/* Its costs, worked out when an event first names the program. */
+	if (c->last_hlo != NULL)
+		hlo_module_cost_launches(c->last_hlo);
 	c->last_hlo_program = pid;
 	c->last_hlo_module = k->module;
 	return c->last_hlo;

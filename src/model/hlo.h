@@ -40,12 +40,16 @@ struct hlo_instr {
 	enum hlo_launch	 launch;
 	/* Instructions with the same kernel_class run the same kernel. */
 	uint64_t	 kernel_class;
-	/* One run's cost by hlo-cost.h, of those in launches. */
+	/*
+	 * One run's cost by hlo-cost.h, of those in launches, once
+	 * hlo_module_cost_launches() (read-hlo.h) has been called.
+	 */
 	double		 flops, bytes;
 	int		 has_cost;
 };
 
 struct arena;
+struct hlo_costing;
 
 struct hlo_module {
 	const char	*name;		/* "jit_train_step" */
@@ -70,6 +74,8 @@ struct hlo_module {
 	/* Its buffer assignment's memory (read-buffers.h), or NULL. */
 	struct hlo_memory *memory;
 	struct arena *texts;	/* owns those of one instruction each */
+	/* Until the launches are costed, what that needs (read-hlo.c). */
+	struct hlo_costing *costing;
 };
 
 #endif

@@ -22,6 +22,10 @@ take_varint(struct wire *w, size_t max, uint64_t *v)
 {
 	size_t i;
 
+	if (w->p < w->end && w->p[0] < 0x80) {	/* most keys and values */
+		*v = *w->p++;
+		return 0;
+	}
 	*v = 0;
 	for (i = 0; i < max && w->p + i < w->end; i++) {
 		*v |= (uint64_t)(w->p[i] & 0x7f) << (7 * i);
@@ -71,11 +75,52 @@ skip(struct wire *w, int type)
 	}
 }
 
+/*
+ * One unpack's state: the allocator, and for the first MAX_TABLES
+ * message types met the index + 1 of each field by id (below
+ * TABLE_IDS; 0: none).  A message has a field on the wire every few
+ * bytes, most not in the schema: searching the descriptor for each was a
+ * fifth of the reading.
+ */
+#define MAX_TABLES	24
+#define TABLE_IDS	128
+
+struct reader {
+	ProtobufCAllocator *a;
+	size_t		 ntables;
+	const ProtobufCMessageDescriptor *of[MAX_TABLES];
+	uint8_t		 by_id[MAX_TABLES][TABLE_IDS];
+};
+
+/* The field table of d, built when first met; NULL past MAX_TABLES. */
+static const uint8_t *
+field_table(struct reader *r, const ProtobufCMessageDescriptor *d)
+{
+	size_t i;
+	unsigned f;
+
+	for (i = 0; i < r->ntables; i++)
+		if (r->of[i] == d)
+			return r->by_id[i];
+	if (r->ntables == MAX_TABLES || d->n_fields >= UINT8_MAX)
+		return NULL;
+	r->of[i] = d;
+	memset(r->by_id[i], 0, sizeof r->by_id[i]);
+	for (f = 0; f < d->n_fields; f++)
+		if (d->fields[f].id < TABLE_IDS)
+			r->by_id[i][d->fields[f].id] = (uint8_t)(f + 1);
+	r->ntables++;
+	return r->by_id[i];
+}
+
 static const ProtobufCFieldDescriptor *
-wire_field_of(const ProtobufCMessageDescriptor *d, uint64_t id)
+wire_field_of(const ProtobufCMessageDescriptor *d, const uint8_t *table,
+    uint64_t id)
 {
 	unsigned i;
 
+	if (table != NULL && id < TABLE_IDS)
+		return table[id] != 0 ? &d->fields[table[id] - 1] : NULL;
 	for (i = 0; i < d->n_fields; i++)
 		if (d->fields[i].id == id)
 			return &d->fields[i];
@@ -101,14 +146,15 @@ append(ProtobufCAllocator *a, void *msg, const ProtobufCFieldDescriptor *f,
 	return *arr + (*n)++ * size;
 }
 
-static void *decode(const ProtobufCMessageDescriptor *d, ProtobufCAllocator *a,
+static void *decode(const ProtobufCMessageDescriptor *d, struct reader *r,
     struct wire w);
 
 /* One value of field f (of wire type type) into *out; -1 in doubt. */
 static int
-wire_value(const ProtobufCFieldDescriptor *f, ProtobufCAllocator *a, int type,
+wire_value(const ProtobufCFieldDescriptor *f, struct reader *r, int type,
     struct wire *w, void *out)
 {
+	ProtobufCAllocator *a = r->a;
 	const uint8_t *start = w->p;
 	struct wire sub;
 	uint64_t v;
@@ -139,16 +185,19 @@ wire_value(const ProtobufCFieldDescriptor *f, ProtobufCAllocator *a, int type,
 		*(char **)out = s;
 		return 0;
 	case PROTOBUF_C_TYPE_BYTES:
-		/* Not copied: they point into the input (hlo-wire.h). */
+		/* Copied: the message may outlive the input (hlo-wire.h). */
 		if (type != WIRE_LEN || delimited(w, &sub) == -1)
 			return -1;
-		((ProtobufCBinaryData *)out)->data = (uint8_t *)(uintptr_t)sub.p;
 		((ProtobufCBinaryData *)out)->len = (size_t)(sub.end - sub.p);
+		((ProtobufCBinaryData *)out)->data = a->alloc(a->allocator_data,
+		    (size_t)(sub.end - sub.p) + 1);
+		memcpy(((ProtobufCBinaryData *)out)->data, sub.p,
+		    (size_t)(sub.end - sub.p));
 		return 0;
 	case PROTOBUF_C_TYPE_MESSAGE:
 		if (type != WIRE_LEN || delimited(w, &sub) == -1)
 			return -1;
-		*(void **)out = decode(f->descriptor, a, sub);
+		*(void **)out = decode(f->descriptor, r, sub);
 		return *(void **)out == NULL ? -1 : 0;
 	default:
 		return -1;	/* a type this schema does not use */
@@ -157,7 +206,7 @@ wire_value(const ProtobufCFieldDescriptor *f, ProtobufCAllocator *a, int type,
 
 /* The varints of a packed repeated field. */
 static int
-packed(const ProtobufCFieldDescriptor *f, ProtobufCAllocator *a, void *msg,
+packed(const ProtobufCFieldDescriptor *f, struct reader *r, void *msg,
     struct wire *w)
 {
 	struct wire sub;
@@ -167,7 +216,8 @@ packed(const ProtobufCFieldDescriptor *f, ProtobufCAllocator *a, void *msg,
 	if (size == 0 || delimited(w, &sub) == -1)
 		return -1;
 	while (sub.p < sub.end)
-		if (wire_value(f, a, WIRE_VARINT, &sub, append(a, msg, f, size)) == -1)
+		if (wire_value(f, r, WIRE_VARINT, &sub,
+		    append(r->a, msg, f, size)) == -1)
 			return -1;
 	return 0;
 }
@@ -190,10 +240,10 @@ element_size(ProtobufCType type)
 }
 
 static void *
-decode(const ProtobufCMessageDescriptor *d, ProtobufCAllocator *a,
-    struct wire w)
+decode(const ProtobufCMessageDescriptor *d, struct reader *r, struct wire w)
 {
-	void *msg = a->alloc(a->allocator_data, d->sizeof_message);
+	void *msg = r->a->alloc(r->a->allocator_data, d->sizeof_message);
+	const uint8_t *table = field_table(r, d);
 	uint64_t seen = 0;
 
 	d->message_init(msg);
@@ -205,7 +255,7 @@ decode(const ProtobufCMessageDescriptor *d, ProtobufCAllocator *a,
 		if (take_varint(&w, MAX_KEY_BYTES, &key) == -1 || key >> 3 == 0)
 			return NULL;
 		type = (int)(key & 7);
-		if ((f = wire_field_of(d, key >> 3)) == NULL) {
+		if ((f = wire_field_of(d, table, key >> 3)) == NULL) {
 			if (skip(&w, type) == -1)
 				return NULL;
 			continue;
@@ -213,10 +263,10 @@ decode(const ProtobufCMessageDescriptor *d, ProtobufCAllocator *a,
 		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
 			if (type == WIRE_LEN && f->type != PROTOBUF_C_TYPE_STRING &&
 			    f->type != PROTOBUF_C_TYPE_MESSAGE) {
-				if (packed(f, a, msg, &w) == -1)
+				if (packed(f, r, msg, &w) == -1)
 					return NULL;
-			} else if (wire_value(f, a, type, &w, append(a, msg, f,
-			    element_size(f->type))) == -1)
+			} else if (wire_value(f, r, type, &w, append(r->a, msg,
+			    f, element_size(f->type))) == -1)
 				return NULL;
 			continue;
 		}
@@ -227,7 +277,7 @@ decode(const ProtobufCMessageDescriptor *d, ProtobufCAllocator *a,
 		    (seen & (1ULL << (f - d->fields))) != 0)
 			return NULL;
 		seen |= 1ULL << (f - d->fields);
-		if (wire_value(f, a, type, &w, (char *)msg + f->offset) == -1)
+		if (wire_value(f, r, type, &w, (char *)msg + f->offset) == -1)
 			return NULL;
 	}
 	return msg;
@@ -238,6 +288,9 @@ hlo_wire_unpack(const ProtobufCMessageDescriptor *d, ProtobufCAllocator *a,
     const void *data, size_t len)
 {
 	struct wire w = { data, (const uint8_t *)data + len };
+	struct reader r;
 
-	return decode(d, a, w);
+	r.a = a;
+	r.ntables = 0;
+	return decode(d, &r, w);
 }

@@ -1,8 +1,8 @@
 /*
  * Plain protobufs decoded straight off the wire into protobuf-c's structs,
  * in one pass, every piece from the allocator (an arena: nothing is freed
- * piece by piece) but bytes fields, which point into data (valid as long
- * as it is), unknown fields skipped rather than kept.  What it takes
+ * piece by piece; bytes fields are copied too, so that the message
+ * outlives data), unknown fields skipped rather than kept.  What it takes
  * it reads as protobuf_c_message_unpack() would; anything it is not sure
  * of (a malformed input, a field given twice, which protobuf-c merges, a
  * type the HLO schema does not use) gives NULL, and the caller asks

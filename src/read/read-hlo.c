@@ -1,6 +1,7 @@
 /* HLO reader: serialized xla.HloProto -> struct hlo_module (read-hlo.h). */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -682,16 +683,69 @@ index_kernel_names(struct hlo_module *m)
 	free(kname);
 }
 
+/*
+ * What costing a module's launches needs until it is done: its protos
+ * (costs are worked out at the first event that names the program, and
+ * most programs of a profile are never named), the computations by id
+ * and the instructions by id.
+ */
+struct hlo_costing {
+	pthread_mutex_t	 mu;
+	int		 done;		/* the launches are costed */
+	struct arena	 unpacked;	/* the protos, from hlo_module_read() */
+	struct comps	 cs;
+	struct order_ctx o;
+	int64_t		*ids;		/* of m->instrs, index for index */
+};
+
+/* Frees what costing needed; the mutex and done stay. */
 static void
-module_build(struct hlo_module *m, const ModuleProto *mp)
+costing_release(struct hlo_costing *k)
+{
+	comps_release(&k->cs);
+	free(k->o.hash_ids);
+	free(k->o.hash_at);
+	free(k->o.sorted_ids);
+	free(k->o.order);
+	free(k->o.protos);
+	free(k->ids);
+	arena_release(&k->unpacked);
+	memset(&k->cs, 0, sizeof k->cs);
+	memset(&k->o, 0, sizeof k->o);
+	k->ids = NULL;
+}
+
+void
+hlo_module_cost_launches(const struct hlo_module *m)
+{
+	struct hlo_costing *k = m->costing;
+
+	if (k == NULL)
+		return;
+	pthread_mutex_lock(&k->mu);
+	if (!k->done) {
+		add_costs(&k->o);
+		costing_release(k);
+		k->done = 1;
+	}
+	pthread_mutex_unlock(&k->mu);
+}
+
+/*
+ * Fills m from mp, whose arena k->unpacked holds; k keeps what costing
+ * will need.
+ */
+static void
+module_build(struct hlo_module *m, const ModuleProto *mp,
+    struct hlo_costing *k)
 {
 	struct launch_memo lm = { NULL, 0 };
-	struct order_ctx o;
-	struct comps cs;
+	struct order_ctx *op = &k->o;
+	struct comps *csp = &k->cs;
 	int64_t *ids;
-	size_t i, j, k;
+	size_t i, j, n;
 
-	comps_init(&cs, mp);
+	comps_init(csp, mp);
 	m->name = module_keep(m, mp->name);
 	m->program_id = mp->id;
 	params_build(m, mp);
@@ -701,43 +755,35 @@ module_build(struct hlo_module *m, const ModuleProto *mp)
 	m->instr_of_name = xcalloc(m->ninstrs + 1, sizeof *m->instr_of_name);
 	m->instr_of_kernel = xcalloc(m->ninstrs + 1,
 	    sizeof *m->instr_of_kernel);
-	ids = xcalloc(m->ninstrs + 1, sizeof *ids);
-	memset(&o, 0, sizeof o);
-	o.protos = xcalloc(m->ninstrs + 1, sizeof *o.protos);
-	for (i = k = 0; i < mp->n_computations; i++) {
+	ids = k->ids = xcalloc(m->ninstrs + 1, sizeof *ids);
+	memset(op, 0, sizeof *op);
+	op->protos = xcalloc(m->ninstrs + 1, sizeof *op->protos);
+	for (i = n = 0; i < mp->n_computations; i++) {
 		const CompProto *c = mp->computations[i];
 		const char *comp_name = copy(m, c->name);
 
-		for (j = 0; j < c->n_instructions; j++, k++) {
-			o.protos[k] = c->instructions[j];
-			fill_instr(m, &cs, comp_name, o.protos[k], k, &lm);
-			ids[k] = m->instrs[k].id;
+		for (j = 0; j < c->n_instructions; j++, n++) {
+			op->protos[n] = c->instructions[j];
+			fill_instr(m, csp, comp_name, op->protos[n], n, &lm);
+			ids[n] = m->instrs[n].id;
 		}
 	}
 	free(lm.by_id);
 	index_kernel_names(m);
 
-	o.m = m;
-	o.mp = mp;
-	o.comps = &cs;
-	o.splices_left = SPLICES_PER_INSTR * (m->ninstrs + 1);
-	o.order = xcalloc(m->ninstrs + 1, sizeof *o.order);
+	op->m = m;
+	op->mp = mp;
+	op->comps = csp;
+	op->splices_left = SPLICES_PER_INSTR * (m->ninstrs + 1);
+	op->order = xcalloc(m->ninstrs + 1, sizeof *op->order);
 	for (i = 0; i < m->ninstrs; i++)
-		o.order[i] = (uint32_t)i;
-	qsort_r(o.order, m->ninstrs, sizeof *o.order, cmp_ids, ids);
-	o.sorted_ids = xcalloc(m->ninstrs + 1, sizeof *o.sorted_ids);
+		op->order[i] = (uint32_t)i;
+	qsort_r(op->order, m->ninstrs, sizeof *op->order, cmp_ids, ids);
+	op->sorted_ids = xcalloc(m->ninstrs + 1, sizeof *op->sorted_ids);
 	for (i = 0; i < m->ninstrs; i++)
-		o.sorted_ids[i] = ids[o.order[i]];
-	order_hash(&o);
-	add_launches(&o, find_comp(&cs, mp->entry_computation_id), 0, 0);
-	add_costs(&o);
-	comps_release(&cs);
-	free(o.hash_ids);
-	free(o.hash_at);
-	free(o.sorted_ids);
-	free(o.order);
-	free(o.protos);
-	free(ids);
+		op->sorted_ids[i] = ids[op->order[i]];
+	order_hash(op);
+	add_launches(op, find_comp(csp, mp->entry_computation_id), 0, 0);
 }
 
 static void
@@ -746,6 +792,11 @@ module_free(struct hlo_module *m)
 	if (m == NULL)
 		return;
 	hlo_memory_free(m->memory);
+	if (m->costing != NULL) {
+		costing_release(m->costing);
+		pthread_mutex_destroy(&m->costing->mu);
+		free(m->costing);
+	}
 	free(m->instrs);
 	free(m->launches);
 	free(m->param_shapes);
@@ -783,8 +834,8 @@ struct hlo_module *
 hlo_module_read(const void *data, size_t len, int64_t program_id,
     char **cause)
 {
-	struct arena unpacked = ARENA_INIT;
-	ProtobufCAllocator alloc = { pb_alloc, pb_free, &unpacked };
+	struct hlo_costing *k = xcalloc(1, sizeof *k);
+	ProtobufCAllocator alloc = { pb_alloc, pb_free, &k->unpacked };
 	Xla__HloProto *hp;
 	struct hlo_module *m;
 
@@ -795,7 +846,8 @@ hlo_module_read(const void *data, size_t len, int64_t program_id,
 	if (hp == NULL || hp->hlo_module == NULL) {
 		*cause = xstrdup(hp == NULL ? "not a valid xla.HloProto" :
 		    "xla.HloProto without a module");
-		arena_release(&unpacked);
+		arena_release(&k->unpacked);
+		free(k);
 		return NULL;
 	}
 	m = xcalloc(1, sizeof *m);
@@ -803,10 +855,15 @@ hlo_module_read(const void *data, size_t len, int64_t program_id,
 	strmap_init(&m->names);
 	strmap_init(&m->kernel_names);
 	m->texts = xcalloc(1, sizeof *m->texts);
-	module_build(m, hp->hlo_module);
+	module_build(m, hp->hlo_module, k);
 	m->program_id = program_id != -1 ? program_id : hp->hlo_module->id;
-	/* The unpacked proto, all at once (xla__hlo_proto__free_unpacked). */
-	arena_release(&unpacked);
+	pthread_mutex_init(&k->mu, NULL);
+	m->costing = k;
+	if (m->nlaunches == 0) {
+		/* Nothing to cost: the protos go now, all at once. */
+		costing_release(k);
+		k->done = 1;
+	}
 	if (hlo_memory_read(data, len, m, &m->memory, cause) == -1) {
 		module_free(m);
 		return NULL;

@@ -48,6 +48,14 @@ const struct hlo_module *hlo_set_module(const struct hlo_set *set, size_t i);
 const struct hlo_module *hlo_set_find(const struct hlo_set *set,
 		    int64_t program_id, const char *name, size_t name_len);
 
+/*
+ * Works out the cost of each instruction of m's launches (flops, bytes
+ * and has_cost of m->instrs) by hlo-cost.h's rules, on the first call for
+ * m from any thread, and frees the protos that took; later calls return
+ * at once.  After it returns, the caller's thread reads those fields.
+ */
+void		 hlo_module_cost_launches(const struct hlo_module *m);
+
 /* The instruction of that name, or NULL. */
 const struct hlo_instr *hlo_module_instr(const struct hlo_module *m,
 		    const char *name, size_t len);
