@@ -347,7 +347,7 @@ static const ShapeProto *
 shape_of(struct hlo_cost_env *env, const InstrProto *in)
 {
 	struct hlo_cost_scratch *sc = scratch_of(env);
-	int64_t k = env->index(env->ctx, in->id);
+	int64_t k = env->index_of(env->ctx, in->id);
 	const ShapeProto *s;
 
 	if (k < 0 || (size_t)k >= env->n || env->instr(env->ctx, (size_t)k) != in)
@@ -363,7 +363,7 @@ static const InstrProto *
 operand(struct hlo_cost_env *env, const InstrProto *in, size_t i)
 {
 	int64_t k = i < in->n_operand_ids ?
-	    env->index(env->ctx, in->operand_ids[i]) : -1;
+	    env->index_of(env->ctx, in->operand_ids[i]) : -1;
 
 	return k >= 0 && (size_t)k < env->n ?
 	    env->instr(env->ctx, (size_t)k) : NULL;
@@ -696,7 +696,7 @@ sliced_share(struct hlo_cost_env *env, const InstrProto *in)
  * its bytes, at most once.
  *
  * The state of the walk is kept per instruction of the module, by
- * env->index(), in one scratch for all the fusions of a module (fused
+ * env->index_of(), in one scratch for all the fusions of a module (fused
  * computations are small and many: one allocation each was most of
  * their cost).  A fusion's members are those with its serial in mark[].
  */
@@ -721,7 +721,7 @@ kind_at(struct hlo_cost_scratch *sc, size_t i, const InstrProto *in)
 static int64_t
 member(struct hlo_cost_env *env, const InstrProto *in, size_t j, uint32_t s)
 {
-	int64_t o = env->index(env->ctx, in->operand_ids[j]);
+	int64_t o = env->index_of(env->ctx, in->operand_ids[j]);
 
 	return o >= 0 && (size_t)o < env->n &&
 	    env->scratch->mark[o] == s ? o : -1;
@@ -806,7 +806,7 @@ fusion_cost(struct hlo_cost_env *env, const InstrProto *fusion,
 	order = mem + c->n_instructions;
 	stack = order + c->n_instructions;
 	for (i = 0; i < c->n_instructions; i++) {
-		int64_t k = env->index(env->ctx, c->instructions[i]->id);
+		int64_t k = env->index_of(env->ctx, c->instructions[i]->id);
 
 		if (k < 0 || (size_t)k >= env->n || sc->mark[k] == s)
 			continue;

@@ -4,7 +4,7 @@
  * on a GPU profile's HLO); jaxprof-top(1) lists the rules.  Read by
  * read-hlo.c for the instructions that launch device work.
  *
- *	struct hlo_cost_env env = { index, instr, comp, ctx, n, NULL };
+ *	struct hlo_cost_env env = { index_of, instr, comp, ctx, n, NULL };
  *	struct hlo_cost c;
  *	if (hlo_cost_of(&env, in, &c) == 0) ... c.flops, c.bytes ...
  *	hlo_cost_env_release(&env);
@@ -18,13 +18,13 @@
 
 /*
  * How the rules find a module's instructions and called computations:
- * instructions by an index in [0, n), which index() gives for an id (-1
+ * instructions by an index in [0, n), which index_of() gives for an id (-1
  * when none has it).  scratch starts NULL: the rules keep there what
  * they need per instruction, and hlo_cost_env_release() frees it.
  */
 struct hlo_cost_scratch;
 struct hlo_cost_env {
-	int64_t		(*index)(void *ctx, int64_t id);
+	int64_t		(*index_of)(void *ctx, int64_t id);
 	const Xla__HloInstructionProto *(*instr)(void *ctx, size_t i);
 	const Xla__HloComputationProto *(*comp)(void *ctx, int64_t id);
 	void		*ctx;
