@@ -482,14 +482,116 @@ compile_idle(struct overview *ov, struct ov_step *s, int64_t compile_ps,
  * Steps left out of median and spread: one a compilation ran in, and a
  * first step over twice the median of the others (warm-up).
  */
+/* A file's compiles by start, for the steps they ran in. */
+struct compile_spans {
+	int64_t		 file_id;	/* -1: none loaded */
+	struct compile_span {
+		int64_t	 start, end;
+		char	*name, *function;	/* NULL where the index has none */
+	}		*v;
+	size_t		 n;
+	int64_t		 longest;	/* the longest one's duration */
+};
+
+static void
+compile_spans_release(struct compile_spans *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++) {
+		free(cs->v[i].name);
+		free(cs->v[i].function);
+	}
+	free(cs->v);
+	memset(cs, 0, sizeof *cs);
+	cs->file_id = -1;
+}
+
+static char *
+column_or_null(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL :
+	    index_column_text(st, i);
+}
+
+static void
+compile_spans_load(struct compile_spans *cs, struct report *r,
+    int64_t file_id)
+{
+	sqlite3_stmt *st = index_prepare(r->ix, "SELECT start_ps, "
+	    "start_ps + dur_ps, name, function FROM compiles WHERE "
+	    "file_id = ?1 ORDER BY start_ps");
+
+	compile_spans_release(cs);
+	cs->file_id = file_id;
+	sqlite3_bind_int64(st, 1, file_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct compile_span *c;
+
+		/* A time the index does not have overlaps no step (SQL). */
+		if (sqlite3_column_type(st, 1) == SQLITE_NULL)
+			continue;
+		cs->v = xgrow1(cs->v, cs->n, sizeof *cs->v);
+		c = &cs->v[cs->n++];
+		c->start = sqlite3_column_int64(st, 0);
+		c->end = sqlite3_column_int64(st, 1);
+		c->name = column_or_null(st, 2);
+		c->function = column_or_null(st, 3);
+		if (c->end - c->start > cs->longest)
+			cs->longest = c->end - c->start;
+	}
+	sqlite3_finalize(st);
+}
+
+/* The larger text as SQL's max() orders them; NULL loses. */
+static const char *
+text_max(const char *a, const char *b)
+{
+	return a == NULL ? b : b == NULL ? a : strcmp(a, b) >= 0 ? a : b;
+}
+
+/*
+ * The compiles that overlap [start, end): how many, the time they
+ * overlap it summed, and the largest name and function, as a query of
+ * the compiles table per step would give them (SQL's max() of texts).
+ */
+static int64_t
+compiles_in(const struct compile_spans *cs, int64_t start, int64_t end,
+    int64_t *ps, const char **name, const char **function)
+{
+	size_t lo = 0, hi = cs->n, i;
+	int64_t n = 0;
+
+	*ps = 0;
+	*name = *function = NULL;
+	while (lo < hi) {	/* the first that starts at or after end */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cs->v[mid].start < end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Earlier ones end by their start + longest: none past start. */
+	for (i = lo; i-- > 0 && cs->v[i].start + cs->longest > start; ) {
+		const struct compile_span *c = &cs->v[i];
+
+		if (c->end <= start)
+			continue;
+		n++;
+		*ps += (c->end < end ? c->end : end) -
+		    (c->start > start ? c->start : start);
+		*name = text_max(*name, c->name);
+		*function = text_max(*function, c->function);
+	}
+	return n;
+}
+
 static void
 mark_skipped(struct overview *ov, struct report *r)
 {
 	/* The compile time inside the step, as `steps` notes it. */
-	sqlite3_stmt *st = index_prepare(r->ix, "SELECT count(*), "
-	    "coalesce(sum(min(start_ps + dur_ps, ?3) - max(start_ps, ?2)), 0), "
-	    "max(name), max(function) FROM compiles WHERE file_id = ?1 AND "
-	    "start_ps < ?3 AND start_ps + dur_ps > ?2");
+	struct compile_spans cs = { -1, NULL, 0, 0 };
 	struct sample all;
 	size_t i, j;
 
@@ -498,21 +600,19 @@ mark_skipped(struct overview *ov, struct report *r)
 		struct ov_series *se = &ov->series[i];
 		struct sample rest;
 
+		if (se->file_id != cs.file_id)
+			compile_spans_load(&cs, r, se->file_id);
 		sample_init(&rest);
 		for (j = 0; j < se->n; j++) {
 			struct ov_step *s = &se->steps[j];
+			const char *name, *function;
+			int64_t ps;
 
-			sqlite3_bind_int64(st, 1, se->file_id);
-			sqlite3_bind_int64(st, 2, s->start_ps);
-			sqlite3_bind_int64(st, 3, s->start_ps + s->dur_ps);
-			if (sqlite3_step(st) == SQLITE_ROW &&
-			    sqlite3_column_int64(st, 0) > 0) {
+			if (compiles_in(&cs, s->start_ps, s->start_ps +
+			    s->dur_ps, &ps, &name, &function) > 0) {
 				s->skip_why = "compiled during the step";
-				compile_idle(ov, s, sqlite3_column_int64(st, 1),
-				    (const char *)sqlite3_column_text(st, 2),
-				    (const char *)sqlite3_column_text(st, 3));
+				compile_idle(ov, s, ps, name, function);
 			}
-			sqlite3_reset(st);
 			if (j > 0 && s->skip_why == NULL)
 				sample_add(&rest, s->dur_ps);
 		}
@@ -537,7 +637,7 @@ mark_skipped(struct overview *ov, struct report *r)
 			}
 		}
 	}
-	sqlite3_finalize(st);
+	compile_spans_release(&cs);
 	sample_sort(&all);
 	if (all.n > 0) {
 		ov->median_ps = sample_percentile(&all, 50);
