@@ -342,6 +342,13 @@ void		 classify_steps_later(struct file_summary *fs,
  */
 #define CLASSIFY_AGAIN	0x61676e21
 void		 classify_stream_busy(struct classify *c);
+/*
+ * Gathers the allocators' MemoryAllocation and MemoryDeallocation events
+ * into plane_summary.memory (for the memory tables), h being the handler
+ * classify_new() filled; without this call they are passed over.
+ */
+void		 classify_read_memory(struct classify *c,
+		    struct pf_handler *h);
 /* Forgets what plane number `plane` gathered into w: it is read again. */
 void		 step_windows_plane_reset(struct step_windows *w,
 		    size_t plane);

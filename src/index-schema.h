@@ -14,5 +14,7 @@
 int	index_schema_create(sqlite3 *db);
 /* Creates the event-level tables, as index_schema_create(). */
 int	index_schema_create_events(sqlite3 *db);
+/* Creates the memory tables, as index_schema_create(). */
+int	index_schema_create_memory(sqlite3 *db);
 
 #endif

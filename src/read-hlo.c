@@ -680,6 +680,7 @@ module_free(struct hlo_module *m)
 	if (m == NULL)
 		return;
 	hlo_memory_free(m->memory);
+	free(m->memory_why);
 	free(m->instrs);
 	free(m->launches);
 	free(m->param_shapes);
@@ -715,7 +716,7 @@ hlo_set_free(struct hlo_set *set)
 
 struct hlo_module *
 hlo_module_read(const void *data, size_t len, int64_t program_id,
-    char **cause)
+    int memory, char **cause)
 {
 	struct arena unpacked = ARENA_INIT;
 	ProtobufCAllocator alloc = { pb_alloc, pb_free, &unpacked };
@@ -741,10 +742,10 @@ hlo_module_read(const void *data, size_t len, int64_t program_id,
 	m->program_id = program_id != -1 ? program_id : hp->hlo_module->id;
 	/* The unpacked proto, all at once (xla__hlo_proto__free_unpacked). */
 	arena_release(&unpacked);
-	if (hlo_memory_read(data, len, m, &m->memory, cause) == -1) {
-		module_free(m);
-		return NULL;
-	}
+	/* Its ops are read all the same: only its memory is unknown. */
+	if (memory && hlo_memory_read(data, len, m, &m->memory,
+	    &m->memory_why) == -1)
+		m->memory = NULL;
 	return m;
 }
 
@@ -766,7 +767,8 @@ int
 hlo_set_add(struct hlo_set *set, const void *data, size_t len,
     int64_t program_id, char **cause)
 {
-	struct hlo_module *m = hlo_module_read(data, len, program_id, cause);
+	struct hlo_module *m = hlo_module_read(data, len, program_id, 1,
+	    cause);
 
 	if (m == NULL)
 		return -1;

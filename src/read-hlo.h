@@ -73,8 +73,12 @@ struct hlo_module {
 	uint32_t	*instr_of_name;	/* names id -> index in instrs */
 	uint32_t	*instr_of_kernel;	/* kernel_names id -> index */
 	struct strmap	 strings;	/* owns the strings instructions share */
-	/* Its buffer assignment's memory (read-buffers.h), or NULL. */
+	/*
+	 * Its buffer assignment's memory (read-buffers.h), or NULL: none,
+	 * not read, or damaged, memory_why then saying why (owned).
+	 */
 	struct hlo_memory *memory;
+	char		*memory_why;
 	struct arena *texts;	/* owns those of one instruction each */
 };
 
@@ -93,11 +97,12 @@ int		 hlo_set_add(struct hlo_set *set, const void *data, size_t len,
 /*
  * hlo_set_add() in two halves, so that protos are parsed on several
  * threads: hlo_module_read() parses one (NULL with *cause when it cannot),
+ * its buffer assignment too with memory (hlo_set_add() always reads it),
  * hlo_set_keep() adds the module to the set in the caller's order, or
  * frees it when a module with its program id is there already.
  */
 struct hlo_module *hlo_module_read(const void *data, size_t len,
-		    int64_t program_id, char **cause);
+		    int64_t program_id, int memory, char **cause);
 void		 hlo_set_keep(struct hlo_set *set, struct hlo_module *m);
 size_t		 hlo_set_count(const struct hlo_set *set);
 const struct hlo_module *hlo_set_module(const struct hlo_set *set, size_t i);
