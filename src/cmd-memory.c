@@ -16,6 +16,7 @@
 #include "memory-thin.h"
 #include "output.h"
 #include "report.h"
+#include "summary.h"
 #include "xmalloc.h"
 
 static int	memory_run(int argc, char **argv);
@@ -295,13 +296,7 @@ print_allocators(struct report *r, struct output *o,
 	sqlite3_stmt *at;
 	size_t i;
 
-	/* The module and step running then: on any plane of the file. */
-	at = index_prepare(r->ix, "SELECT (SELECT e.module FROM executions e "
-	    "WHERE e.file_id = ?1 AND e.start_ps <= ?2 AND "
-	    "?2 < e.start_ps + e.dur_ps ORDER BY e.start_ps DESC LIMIT 1), "
-	    "(SELECT st.step FROM steps st WHERE st.file_id = ?1 AND "
-	    "st.start_ps <= ?2 AND ?2 < st.start_ps + st.dur_ps "
-	    "ORDER BY st.start_ps DESC LIMIT 1)");
+	at = summary_memory_context(r);
 	for (i = 0; i < n; i++) {
 		const struct allocator *a = &v[i];
 

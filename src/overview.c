@@ -1164,6 +1164,7 @@ overview_load(struct overview *ov, struct report *r)
 	load_compiles(ov, r);
 	apply_rules(ov);
 	load_timeline(ov, r);
+	overview_load_memory(ov, r);
 }
 
 static void
@@ -1219,6 +1220,7 @@ overview_release(struct overview *ov)
 		free(ov->tracks[i].name);
 	}
 	free(ov->tracks);
+	overview_release_memory(ov);
 	memset(ov, 0, sizeof *ov);
 }
 
@@ -1346,6 +1348,67 @@ json_steps(FILE *fp, const struct overview *ov)
 	fputs("],", fp);
 }
 
+/* A number, or null when it is not known (negative). */
+static void
+json_known(FILE *fp, const char *key, int64_t v)
+{
+	if (v >= 0)
+		fprintf(fp, "\"%s\":%lld", key, (long long)v);
+	else
+		fprintf(fp, "\"%s\":null", key);
+}
+
+static void
+json_str_or_null(FILE *fp, const char *s)
+{
+	if (s != NULL)
+		json_str(fp, s);
+	else
+		fputs("null", fp);
+}
+
+/* Each allocator's peak as jaxprof memory gives it, and its timeline. */
+static void
+json_memory(FILE *fp, const struct overview *ov)
+{
+	size_t i, j;
+
+	fputs("\"memory\":[", fp);
+	for (i = 0; i < ov->nmemory; i++) {
+		const struct ov_memory *m = &ov->memory[i];
+
+		fputs(i > 0 ? ",{\"run\":" : "{\"run\":", fp);
+		json_str(fp, m->run);
+		fputs(",\"host\":", fp);
+		json_str(fp, m->host);
+		fputs(",\"allocator\":", fp);
+		json_str(fp, m->allocator);
+		fprintf(fp, ",\"peak_bytes\":%lld,", (long long)m->peak_bytes);
+		json_us(fp, "peak_time_us", (double)m->peak_ps);
+		fputc(',', fp);
+		json_known(fp, "step", m->step);
+		fputs(",\"module\":", fp);
+		json_str_or_null(fp, m->module);
+		fputs(",\"op\":", fp);
+		json_str_or_null(fp, m->op);
+		fputc(',', fp);
+		json_known(fp, "capacity_bytes", m->capacity_bytes);
+		fputc(',', fp);
+		json_us(fp, "start_us", (double)m->start_ps);
+		fputc(',', fp);
+		json_us(fp, "end_us", (double)m->end_ps);
+		fputs(",\"timeline\":[", fp);
+		for (j = 0; j < m->npoints; j++) {
+			fputs(j > 0 ? ",{" : "{", fp);
+			json_us(fp, "time_us", (double)m->points[j].time_ps);
+			fprintf(fp, ",\"bytes_in_use\":%lld}",
+			    (long long)m->points[j].bytes);
+		}
+		fputs("]}", fp);
+	}
+	fputs("],", fp);
+}
+
 int
 overview_write_json(const struct overview *ov, FILE *fp)
 {
@@ -1436,6 +1499,7 @@ overview_write_json(const struct overview *ov, FILE *fp)
 	}
 	fputs("],", fp);
 	json_steps(fp, ov);
+	json_memory(fp, ov);
 	fprintf(fp, "\"timeline_step\":%lld}\n", (long long)ov->tl_step);
 	return ferror(fp) ? -1 : 0;
 }

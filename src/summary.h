@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sqlite3.h>
+
 #include "analyze-ops.h"
 #include "output.h"
 
@@ -96,6 +98,12 @@ void	summary_init(struct summary *s);
 void	summary_load_memory(struct summary *s, struct report *r);
 const struct memory_peak *summary_memory(const struct summary *s,
 	    const char *kind, const char *name);
+/*
+ * What ran at an allocator's peak, as jaxprof memory and summary say:
+ * bind ?1 the file id and ?2 the time; one row, the module executing
+ * then and the step around it (each NULL when none).  Caller finalizes.
+ */
+sqlite3_stmt *summary_memory_context(struct report *r);
 void	summary_release(struct summary *s);
 
 /*

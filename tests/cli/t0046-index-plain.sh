@@ -6,7 +6,7 @@
 # compile, transfers, sql naming them, index --events) makes them, then
 # complete: as in an index built with them from the start.  So are the
 # memory tables (memory_allocators, memory_samples, memory_allocations,
-# program_memory, memory_buffers), made by memory, diff, check,
+# program_memory, memory_buffers), made by memory, summary, diff, check,
 # baseline, sql naming them or index --memory.
 . "$(dirname "$0")/lib.sh"
 
