@@ -23,7 +23,7 @@ struct index {
 	 * stored writes its rows there, one stored without is not current.
 	 */
 	int	 events;
-	int	 memory;	/* the memory tables, so (index_want_memory()) */
+	int	 memory;	/* the memory tables too (index_want_memory) */
 	struct {
 		char		*sql;
 		sqlite3_stmt	*st;

@@ -393,9 +393,9 @@ read_hlo_protos(struct prepass *pp, const struct pf_plane *plane)
 			continue;
 		}
 		if (m != NULL)
-			w = xasprintf("/host:metadata: the buffer assignment of "
-			    "'%s' is unreadable (%s); its program has no memory "
-			    "rows", ps.v[i].meta->name, m->memory_why);
+			w = xasprintf("/host:metadata: the buffer assignment "
+			    "of '%s' is unreadable (%s); its program has no "
+			    "memory rows", ps.v[i].meta->name, m->memory_why);
 		else
 			w = xasprintf("/host:metadata: the HLO of '%s' is "
 			    "unreadable (%s); its ops keep their kernel names",

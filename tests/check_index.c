@@ -625,7 +625,8 @@ copy_host_plane(const char *path)
  */
 START_TEST(test_host_events_ahead)
 {
-	struct load_hooks hooks = { told_read, told_gone, given_batch, NULL, 0 };
+	struct load_hooks hooks = { told_read, told_gone, given_batch, NULL,
+	    0 };
 	struct file_summary kept, streamed;
 	struct file_store fst;
 	struct found_file ff;
@@ -731,7 +732,8 @@ END_TEST
  */
 START_TEST(test_host_events_two_planes)
 {
-	struct load_hooks hooks = { told_read, told_gone, given_batch, NULL, 0 };
+	struct load_hooks hooks = { told_read, told_gone, given_batch, NULL,
+	    0 };
 	struct file_summary kept, streamed;
 	struct host_event_batch *b;
 	struct found_file ff;

@@ -1446,8 +1446,9 @@ START_TEST(test_keyed_stats_only)
 	read_keyed(&src, "mem", &keyed);
 	keyed_view = 0;
 	keyed_memory = 0;
-	want_line(keyed.dump, "nstats=1\n stat md=8 name=15:\"bytes_allocated\" "
-	    "key=22 kind=3 i=4096\nline_end id=1\n");
+	want_line(keyed.dump, "nstats=1\n stat md=8 "
+	    "name=15:\"bytes_allocated\" key=22 kind=3 i=4096\n"
+	    "line_end id=1\n");
 	result_free(&keyed);
 	free(space.p);
 	memset(&space, 0, sizeof space);
