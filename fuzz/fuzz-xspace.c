@@ -61,6 +61,7 @@ read_digest(const uint8_t *data, size_t size, int keyed_only,
 	memset(&h, 0, sizeof h);
 	h.ctx = d;
 	h.keyed_stats_only = keyed_only;
+	h.memory_stats = 1;	/* the digest keeps every stat with a key */
 	h.event = digest_event;
 	memset(&src, 0, sizeof src);
 	src.data = data;

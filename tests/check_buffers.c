@@ -271,6 +271,46 @@ START_TEST(test_damaged_refused)
 }
 END_TEST
 
+/*
+ * Read as a program, a proto whose buffer assignment is damaged keeps its
+ * instructions; only its memory is unknown, and why is said.  Without
+ * memory asked for, the assignment is not read at all.
+ */
+START_TEST(test_damaged_keeps_program)
+{
+	static const int64_t twice[] = {
+		0, 1, 0,  1, 1, 0,  1, 1, 0,
+	};
+	struct hlo_set *set = hlo_set_new();
+	struct hlo_module *m;
+	struct pb p;
+	char *cause = NULL;
+
+	write_proto(&p, twice, sizeof twice / sizeof twice[0]);
+	m = hlo_module_read(p.b, p.n, 7, 1, &cause);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(cause);
+	ck_assert_uint_eq(m->ninstrs, 4);
+	ck_assert_ptr_null(m->memory);
+	ck_assert_str_eq(m->memory_why, "a buffer freed twice");
+	hlo_set_keep(set, m);
+	m = hlo_module_read(p.b, p.n, 8, 0, &cause);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(m->memory);
+	ck_assert_ptr_null(m->memory_why);
+	hlo_set_keep(set, m);
+	write_proto(&p, NULL, 0);
+	m = hlo_module_read(p.b, p.n, 9, 1, &cause);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(m->memory);
+	ck_assert_ptr_null(m->memory_why);
+	ck_assert_int_eq(m->memory->peak_bytes, 11 * MIB);
+	hlo_set_keep(set, m);
+	ck_assert_uint_eq(hlo_set_count(set), 3);
+	hlo_set_free(set);
+}
+END_TEST
+
 Suite *
 suite_buffers(void)
 {
@@ -281,6 +321,7 @@ suite_buffers(void)
 	tcase_add_test(tc, test_shared_counts_once);
 	tcase_add_test(tc, test_no_assignment);
 	tcase_add_test(tc, test_damaged_refused);
+	tcase_add_test(tc, test_damaged_keeps_program);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -303,13 +303,13 @@ START_TEST(test_keep_order)
 	struct hlo_set *set = hlo_set_new();
 	char *cause = NULL;
 
-	first = hlo_module_read(proto, sizeof proto, 7, &cause);
-	again = hlo_module_read(proto, sizeof proto, 7, &cause);
-	other = hlo_module_read(proto, sizeof proto, 8, &cause);
+	first = hlo_module_read(proto, sizeof proto, 7, 1, &cause);
+	again = hlo_module_read(proto, sizeof proto, 7, 1, &cause);
+	other = hlo_module_read(proto, sizeof proto, 8, 1, &cause);
 	ck_assert_ptr_nonnull(first);
 	ck_assert_ptr_nonnull(again);
 	ck_assert_ptr_nonnull(other);
-	ck_assert_ptr_null(hlo_module_read(proto, 3, 9, &cause));
+	ck_assert_ptr_null(hlo_module_read(proto, 3, 9, 1, &cause));
 	ck_assert_str_eq(cause, "not a valid xla.HloProto");
 	free(cause);
 	hlo_set_keep(set, first);

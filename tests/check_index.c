@@ -410,7 +410,7 @@ break_host_line(const char *path, size_t which)
 
 START_TEST(test_store_halves)
 {
-	struct load_hooks hooks = { told_read, told_gone, NULL, NULL };
+	struct load_hooks hooks = { told_read, told_gone, NULL, NULL, 0 };
 	struct file_summary fs;
 	struct file_store fst;
 	struct found_file ff;
@@ -627,7 +627,8 @@ copy_host_plane(const char *path)
  */
 START_TEST(test_host_events_ahead)
 {
-	struct load_hooks hooks = { told_read, told_gone, given_batch, NULL };
+	struct load_hooks hooks = { told_read, told_gone, given_batch, NULL,
+	    0 };
 	struct file_summary kept, streamed;
 	struct file_store fst;
 	struct found_file ff;
@@ -733,7 +734,8 @@ END_TEST
  */
 START_TEST(test_host_events_two_planes)
 {
-	struct load_hooks hooks = { told_read, told_gone, given_batch, NULL };
+	struct load_hooks hooks = { told_read, told_gone, given_batch, NULL,
+	    0 };
 	struct file_summary kept, streamed;
 	struct host_event_batch *b;
 	struct found_file ff;

@@ -105,10 +105,19 @@ static int	 skip_mode;
 static unsigned	 nplanes_seen, nlines_seen;
 /*
  * With keyed_view set, an event's stats without a key are left out of
- * the dump and counted in nunkeyed_seen.
+ * the dump and counted in nunkeyed_seen; so are the allocators' stats
+ * (PF_KEY_MEMORY) unless keyed_memory is set, for which read_keyed()
+ * then asks (pf_handler.memory_stats).
  */
-static int	 keyed_view;
+static int	 keyed_view, keyed_memory;
 static size_t	 nunkeyed_seen;
+
+static int
+is_keyed(const struct pf_stat *st)
+{
+	return st->key != PF_KEY_OTHER &&
+	    (st->key != PF_KEY_MEMORY || keyed_memory);
+}
 
 static int
 dump_space(void *ctx, const struct pf_space *s)
@@ -212,14 +221,14 @@ dump_event(void *ctx, const struct pf_plane *p, const struct pf_line *l,
 	fputs(" display=", fp);
 	put_str(fp, e->meta->display_name);
 	for (i = 0; i < e->nstats; i++)
-		nkeyed += e->stats[i].key != PF_KEY_OTHER;
+		nkeyed += is_keyed(&e->stats[i]);
 	nunkeyed_seen += e->nstats - nkeyed;
 	fprintf(fp, " agg=%d off=%lld nocc=%lld dur=%lld start=%lld "
 	    "nstats=%zu\n", e->aggregated, (long long)e->offset_ps,
 	    (long long)e->num_occurrences, (long long)e->duration_ps,
 	    (long long)e->start_ps, keyed_view ? nkeyed : e->nstats);
 	for (i = 0; i < e->nstats; i++)
-		if (!keyed_view || e->stats[i].key != PF_KEY_OTHER)
+		if (!keyed_view || is_keyed(&e->stats[i]))
 			put_stat(fp, " ", &e->stats[i]);
 	return 0;
 }
@@ -298,6 +307,7 @@ read_keyed(struct source *src, const char *path, struct result *r)
 	FILE *fp = dump_open(r, &h);
 
 	h.keyed_stats_only = 1;
+	h.memory_stats = keyed_memory;
 	r->rc = xplane_read(src, path, &h, &r->rs, &r->cause);
 	dump_close(fp, r);
 }
@@ -376,7 +386,8 @@ assert_same_result(const char *what, const char *variant,
 
 /*
  * With the stats read by key only, xplane_read gives what it gives with
- * all stats, less the event stats without a key.
+ * all stats, less the event stats without a key, and less the
+ * allocators' stats unless the handler reads them.
  */
 static void
 assert_keyed_same(const char *what, struct source *src, const char *path)
@@ -384,11 +395,15 @@ assert_keyed_same(const char *what, struct source *src, const char *path)
 	struct result all, keyed;
 
 	keyed_view = 1;
-	read_fast(src, path, &all);
-	read_keyed(src, path, &keyed);
-	assert_same_result(what, "keyed", &keyed, &all);
-	result_free(&keyed);
-	result_free(&all);
+	for (keyed_memory = 0; keyed_memory < 2; keyed_memory++) {
+		read_fast(src, path, &all);
+		read_keyed(src, path, &keyed);
+		assert_same_result(what, keyed_memory ? "keyed (memory)" :
+		    "keyed", &keyed, &all);
+		result_free(&keyed);
+		result_free(&all);
+	}
+	keyed_memory = 0;
 	keyed_view = 0;
 }
 
@@ -1326,6 +1341,7 @@ keyed_space(struct enc *space, struct enc *ev)
 	enc_stat_meta(&plane, 5, "context_id");
 	enc_stat_meta(&plane, 6, "occupancy");
 	enc_stat_meta(&plane, 7, "Memset_details");
+	enc_stat_meta(&plane, 8, "bytes_allocated");
 	enc_stat_meta(&plane, 200, "wide");
 	enc_stat_meta(&plane, 20000, "wider");
 	enc_msg(space, 1, &plane);
@@ -1413,6 +1429,27 @@ START_TEST(test_keyed_stats_only)
 	read_keyed(&src, "mem", &keyed);
 	want_line(keyed.dump, "nstats=1\n stat md=7 name=14:\"Memset_details\" "
 	    "key=12 kind=6 ref=4 s=6:\"size:8\"\nline_end id=1\n");
+	result_free(&keyed);
+	free(space.p);
+	memset(&space, 0, sizeof space);
+
+	/* An allocator's stat: left out unless the handler reads them. */
+	enc_int(&ev, 1, 10);
+	enc_int_stat(&ev, 4, 8, 4096);
+	keyed_space(&space, &ev);
+	src.data = space.p;
+	src.size = space.n;
+	read_keyed(&src, "mem", &keyed);
+	want_line(keyed.dump, "nstats=0\nline_end id=1\n");
+	result_free(&keyed);
+	keyed_memory = 1;
+	keyed_view = 1;
+	read_keyed(&src, "mem", &keyed);
+	keyed_view = 0;
+	keyed_memory = 0;
+	want_line(keyed.dump, "nstats=1\n stat md=8 "
+	    "name=15:\"bytes_allocated\" key=22 kind=3 i=4096\n"
+	    "line_end id=1\n");
 	result_free(&keyed);
 	free(space.p);
 	memset(&space, 0, sizeof space);

@@ -387,7 +387,7 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 	int is_op;
 
 	close_events_before(c, start + dur);
-	if (name[0] == 'M')
+	if (name[0] == 'M' && c->read_memory)
 		memory_event(c, ev, start);
 	kind = c->meta_host[ev->meta_index];
 	if (kind == HOST_NAME_UNKNOWN)

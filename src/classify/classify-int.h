@@ -168,6 +168,7 @@ struct classify {
 	 * join the ops in order of start (the next is `copy`).
 	 */
 	int		 may_stream;
+	int		 read_memory;	/* classify_read_memory() */
 	struct busy_meter *meter;
 	enum step_source meter_src;
 	const struct window *meter_win;

@@ -690,6 +690,13 @@ classify_stream_busy(struct classify *c)
 }
 
 void
+classify_read_memory(struct classify *c, struct pf_handler *h)
+{
+	c->read_memory = 1;
+	h->memory_stats = 1;
+}
+
+void
 classify_gather_steps(struct classify *c, struct step_windows *w,
     size_t plane, struct steps_later **later)
 {

@@ -66,6 +66,13 @@ void		 classify_steps_later(struct file_summary *fs,
  */
 #define CLASSIFY_AGAIN	0x61676e21
 void		 classify_stream_busy(struct classify *c);
+/*
+ * Gathers the allocators' MemoryAllocation and MemoryDeallocation events
+ * into plane_summary.memory (for the memory tables), h being the handler
+ * classify_new() filled; without this call they are passed over.
+ */
+void		 classify_read_memory(struct classify *c,
+		    struct pf_handler *h);
 void		 file_summary_absorb(struct file_summary *dst,
 		    struct file_summary *src);
 void		 file_summary_release(struct file_summary *fs);

@@ -11,16 +11,20 @@
 
 static int	index_run(int argc, char **argv);
 
-enum { OPT_EVENTS = OPT_REPORT_LAST };
+enum { OPT_EVENTS = OPT_REPORT_LAST, OPT_MEMORY };
 
 const struct cmd cmd_index = {
 	.name = "index",
-	.usage = "jaxprof index [--events] [--latest] [--db=file] path ...",
+	.usage = "jaxprof index [--events] [--memory] [--latest] [--db=file] "
+	    "path ...",
 	.summary = "build or refresh the index of the profiles under each path",
 	.options =
 	    "  --events        the event-level tables too (host_events,\n"
 	    "                  executions, transfers, hlo_instructions; see\n"
 	    "                  jaxprof(1))\n"
+	    "  --memory        the memory tables too (memory_allocators,\n"
+	    "                  memory_samples, memory_allocations,\n"
+	    "                  program_memory, memory_buffers)\n"
 	    "  --latest        only the newest run\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
@@ -35,6 +39,7 @@ index_run(int argc, char **argv)
 		{ "db", required_argument, NULL, OPT_DB },
 		{ "latest", no_argument, NULL, OPT_LATEST },
 		{ "events", no_argument, NULL, OPT_EVENTS },
+		{ "memory", no_argument, NULL, OPT_MEMORY },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r;
@@ -46,6 +51,10 @@ index_run(int argc, char **argv)
 			continue;
 		if (ch == OPT_EVENTS) {
 			r.events = 1;
+			continue;
+		}
+		if (ch == OPT_MEMORY) {
+			r.memory = 1;
 			continue;
 		}
 		if (ch == 'h') {

@@ -12,11 +12,12 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "lib/err.h"
 #include "index/memory-thin.h"
+#include "lib/err.h"
+#include "lib/xmalloc.h"
 #include "output/output.h"
 #include "report/report.h"
-#include "lib/xmalloc.h"
+#include "report/summary.h"
 
 static int	memory_run(int argc, char **argv);
 
@@ -295,13 +296,7 @@ print_allocators(struct report *r, struct output *o,
 	sqlite3_stmt *at;
 	size_t i;
 
-	/* The module and step running then: on any plane of the file. */
-	at = index_prepare(r->ix, "SELECT (SELECT e.module FROM executions e "
-	    "WHERE e.file_id = ?1 AND e.start_ps <= ?2 AND "
-	    "?2 < e.start_ps + e.dur_ps ORDER BY e.start_ps DESC LIMIT 1), "
-	    "(SELECT st.step FROM steps st WHERE st.file_id = ?1 AND "
-	    "st.start_ps <= ?2 AND ?2 < st.start_ps + st.dur_ps "
-	    "ORDER BY st.start_ps DESC LIMIT 1)");
+	at = summary_memory_context(r);
 	for (i = 0; i < n; i++) {
 		const struct allocator *a = &v[i];
 
@@ -780,6 +775,7 @@ memory_run(int argc, char **argv)
 
 	report_init(&r, "memory");
 	r.events = 1;	/* executions: what ran at the peak */
+	r.memory = 1;
 	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;

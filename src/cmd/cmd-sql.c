@@ -33,21 +33,29 @@ const struct cmd cmd_sql = {
 };
 
 /*
- * Whether query names an event-level table, which the index then makes
- * (index_want_events()): other queries leave them as they are.
+ * Whether query names an event-level table (memory: a memory table),
+ * which the index then makes (index_want_events(), index_want_memory()):
+ * other queries leave them as they are.
  */
 static int
-names_event_table(const char *query)
+names_table(const char *query, int memory)
 {
 	char *lower = xstrdup(query), *p;
 	int names;
 
 	for (p = lower; *p != '\0'; p++)
 		*p = (char)tolower((unsigned char)*p);
-	names = strstr(lower, "host_events") != NULL ||
-	    strstr(lower, "executions") != NULL ||
-	    strstr(lower, "transfers") != NULL ||
-	    strstr(lower, "hlo_instructions") != NULL;
+	if (memory)
+		names = strstr(lower, "memory_allocators") != NULL ||
+		    strstr(lower, "memory_samples") != NULL ||
+		    strstr(lower, "memory_allocations") != NULL ||
+		    strstr(lower, "program_memory") != NULL ||
+		    strstr(lower, "memory_buffers") != NULL;
+	else
+		names = strstr(lower, "host_events") != NULL ||
+		    strstr(lower, "executions") != NULL ||
+		    strstr(lower, "transfers") != NULL ||
+		    strstr(lower, "hlo_instructions") != NULL;
 	free(lower);
 	return names;
 }
@@ -121,7 +129,8 @@ sql_run(int argc, char **argv)
 		cmd_usage_error(&cmd_sql);
 	query = argv[optind];
 	dot = dot_command(query);
-	r.events = dot == NULL && names_event_table(query);
+	r.events = dot == NULL && names_table(query, 0);
+	r.memory = dot == NULL && names_table(query, 1);
 	report_open(&r, argc - optind - 1, argv + optind + 1);
 	/* The user's statement runs as given, BEGIN and COMMIT included. */
 	report_end_snapshot(&r);

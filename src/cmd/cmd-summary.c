@@ -236,6 +236,55 @@ print_compiles(const struct overview *ov, enum out_format fmt, FILE *fp)
 	return output_finish(o);
 }
 
+static const struct out_col memory_cols[] = {
+	{ "run", COL_STR, NULL },
+	{ "host", COL_STR, NULL },
+	{ "allocator", COL_STR, NULL },
+	{ "peak_bytes", COL_BYTES, "peak" },
+	{ "peak_time_us", COL_PS, "at" },
+	{ "step", COL_INT, NULL },
+	{ "module", COL_STR, NULL },
+	{ "op", COL_STR, NULL },
+	{ "capacity_bytes", COL_BYTES, "capacity" },
+};
+
+static int
+print_memory(const struct overview *ov, enum out_format fmt, FILE *fp)
+{
+	struct output *o = output_new(fmt, fp, memory_cols, 9);
+	size_t i;
+
+	output_title(o, "Device memory: each allocator's peak in the capture "
+	    "(heap plus stack in use; jaxprof-memory(1)):");
+	for (i = 0; i < ov->nmemory; i++) {
+		const struct ov_memory *m = &ov->memory[i];
+
+		output_str(o, m->run);
+		output_str(o, m->host);
+		output_str(o, m->allocator);
+		output_double(o, (double)m->peak_bytes);
+		output_ps(o, (double)m->peak_ps);
+		if (m->step >= 0)
+			output_int(o, m->step);
+		else
+			output_null(o);
+		if (m->module != NULL)
+			output_str(o, m->module);
+		else
+			output_null(o);
+		if (m->op != NULL)
+			output_str(o, m->op);
+		else
+			output_null(o);
+		if (m->capacity_bytes >= 0)
+			output_double(o, (double)m->capacity_bytes);
+		else
+			output_null(o);
+		output_end_row(o);
+	}
+	return output_finish(o);
+}
+
 static const struct out_col rec_cols[] = {
 	{ "rank", COL_INT, "#" },
 	{ "rule", COL_STR, NULL },
@@ -290,6 +339,10 @@ print_text(const struct overview *ov, enum out_format fmt, FILE *fp)
 		fputc('\n', fp);
 		rc |= print_compiles(ov, fmt, fp);
 	}
+	if (ov->nmemory > 0) {
+		fputc('\n', fp);
+		rc |= print_memory(ov, fmt, fp);
+	}
 	fputc('\n', fp);
 	rc |= print_recs(ov, fmt, fp);
 	return rc != 0 ? -1 : 0;
@@ -312,6 +365,7 @@ summary_run(int argc, char **argv)
 
 	report_init(&r, "summary");
 	r.events = 1;	/* host events and executions */
+	r.memory = 1;	/* each allocator's peak and timeline */
 	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		if (ch == OPT_FORMAT && strcmp(optarg, "html") == 0) {
 			html = 1;

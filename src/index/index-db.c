@@ -118,3 +118,18 @@ index_cached(struct index *ix, const char *sql)
 	ix->ncached++;
 	return ix->cached[i].st;
 }
+
+int
+index_has_table(struct index *ix, const char *name)
+{
+	sqlite3_stmt *st;
+	int has = 0;
+
+	if (sqlite3_prepare_v2(ix->db, "SELECT 1 FROM sqlite_master WHERE "
+	    "type = 'table' AND name = ?", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	has = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return has;
+}

@@ -23,6 +23,7 @@ struct index {
 	 * stored writes its rows there, one stored without is not current.
 	 */
 	int	 events;
+	int	 memory;	/* the memory tables too (index_want_memory) */
 	struct {
 		char		*sql;
 		sqlite3_stmt	*st;
@@ -37,6 +38,8 @@ struct index {
  */
 sqlite3_stmt *index_cached(struct index *ix, const char *sql);
 
+/* Whether the index holds a table of that name. */
+int	index_has_table(struct index *ix, const char *name);
 /* Runs sql; -1 with *cause (caller frees). */
 int	index_exec(struct index *ix, const char *sql, char **cause);
 /* Binds a copy of s (or NULL) to parameter i. */

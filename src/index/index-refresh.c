@@ -256,6 +256,7 @@ struct pool {
 	 */
 	int		 host_events_ahead;
 	int		 events;	/* the index stores host events */
+	int		 memory;	/* and the memory tables */
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 done;		/* a job is read, or its HLO */
 	pthread_cond_t	 room;		/* a job is stored */
@@ -457,7 +458,7 @@ worker(void *arg)
 
 	for (;;) {
 		struct load_hooks hooks = { job_hlo_read, job_hlo_gone, NULL,
-		    NULL };
+		    NULL, p->memory };
 		struct job *j;
 
 		pthread_mutex_lock(&p->mu);
@@ -747,6 +748,7 @@ index_refresh(struct index *ix, const struct found *f)
 		pool.plane_threads = 1;
 	pool.host_events_ahead = ncpus > 1;
 	pool.events = ix->events;
+	pool.memory = ix->memory;
 	pool.ahead = READ_AHEAD * max_threads;
 	while (nthreads < max_threads && nthreads < pool.njobs &&
 	    pthread_create(&threads[nthreads], NULL, worker, &pool) == 0)

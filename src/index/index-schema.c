@@ -21,7 +21,8 @@ static const char *const schema[] = {
 	    "start_ps INTEGER, end_ps INTEGER, profile_start_ns INTEGER, "
 	    "op_source TEXT, errors TEXT, warnings TEXT, "
 	    "missing_metadata INTEGER, indexed_at INTEGER, "
-	    "event_rows INTEGER NOT NULL DEFAULT 0)",
+	    "event_rows INTEGER NOT NULL DEFAULT 0, "
+	    "memory_rows INTEGER NOT NULL DEFAULT 0)",
 	"CREATE TABLE planes("
 	    "id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, "
 	    "plane_id INTEGER, name TEXT NOT NULL, kind TEXT NOT NULL, "
@@ -83,43 +84,6 @@ static const char *const schema[] = {
 	    "max_ps INTEGER, flops INTEGER, bytes_accessed INTEGER, "
 	    "framework_op TEXT, source TEXT, source_function TEXT, "
 	    "details TEXT, hlo_op TEXT)",
-	"CREATE TABLE memory_allocators("
-	    "id INTEGER PRIMARY KEY, "
-	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
-	    "allocator TEXT NOT NULL, peak_bytes INTEGER NOT NULL, "
-	    "heap_bytes INTEGER, stack_bytes INTEGER, free_bytes INTEGER, "
-	    "fragmentation REAL, peak_ps INTEGER, step INTEGER, tf_op TEXT, "
-	    "lifetime_peak_bytes INTEGER, events INTEGER NOT NULL, "
-	    "damage TEXT)",
-	/*
-	 * Keyed as read, without a rowid: one B-tree to insert into, where
-	 * a table and an index on it were a sixth of a cold index of a
-	 * small GPU profile.
-	 */
-	"CREATE TABLE memory_samples("
-	    "file_id INTEGER NOT NULL, allocator INTEGER NOT NULL, "
-	    "seq INTEGER NOT NULL, time_ps INTEGER, heap_bytes INTEGER, "
-	    "stack_bytes INTEGER, PRIMARY KEY (file_id, allocator, seq)) "
-	    "WITHOUT ROWID",
-	"CREATE TABLE memory_allocations("
-	    "file_id INTEGER NOT NULL, allocator INTEGER NOT NULL, "
-	    "seq INTEGER NOT NULL, allocation_bytes INTEGER, "
-	    "requested_bytes INTEGER, time_ps INTEGER, tf_op TEXT, "
-	    "shape TEXT, data_type TEXT, region_type TEXT, "
-	    "PRIMARY KEY (file_id, allocator, seq)) WITHOUT ROWID",
-	"CREATE TABLE program_memory("
-	    "file_id INTEGER NOT NULL, program_id INTEGER, "
-	    "module TEXT NOT NULL, peak_bytes INTEGER NOT NULL, "
-	    "heap_peak_bytes INTEGER, parameter_bytes INTEGER, "
-	    "output_bytes INTEGER, constant_bytes INTEGER, "
-	    "temp_bytes INTEGER, allocations INTEGER)",
-	"CREATE TABLE memory_buffers("
-	    "file_id INTEGER NOT NULL, program_id INTEGER, "
-	    "module TEXT NOT NULL, instruction TEXT NOT NULL, "
-	    "opcode TEXT, size_bytes INTEGER NOT NULL, "
-	    "count INTEGER NOT NULL, kind TEXT NOT NULL, "
-	    "shape TEXT, op_name TEXT, source_file TEXT, "
-	    "source_line INTEGER)",
 	"CREATE TABLE stale_runs(run TEXT PRIMARY KEY)",
 	/* A run's planes of one name (run-totals.c): no scan of them all. */
 	"CREATE INDEX planes_file ON planes(file_id, name)",
@@ -136,9 +100,6 @@ static const char *const schema[] = {
 	"CREATE INDEX gaps_file ON gaps(file_id)",
 	"CREATE INDEX scopes_file ON scopes(file_id)",
 	"CREATE INDEX programs_file ON programs(file_id)",
-	"CREATE INDEX memory_allocators_file ON memory_allocators(file_id)",
-	"CREATE INDEX program_memory_file ON program_memory(file_id)",
-	"CREATE INDEX memory_buffers_file ON memory_buffers(file_id)",
 	/*
 	 * The joins everyone writes: each row with its run, host and device,
 	 * times in microseconds (documented in jaxprof(1)).  An index of
@@ -218,6 +179,55 @@ static const char *const event_schema[] = {
 	"CREATE INDEX hlo_instructions_file ON hlo_instructions(file_id)",
 };
 
+/*
+ * The memory tables, made when a command first reads them
+ * (index_want_memory()): reading the allocators' events and the
+ * programs' buffer assignments, and storing what they give, cost a cold
+ * index of a small GPU profile a fifth more (bench/RESULTS.md).
+ */
+static const char *const memory_schema[] = {
+	"CREATE TABLE memory_allocators("
+	    "id INTEGER PRIMARY KEY, "
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "allocator TEXT NOT NULL, peak_bytes INTEGER NOT NULL, "
+	    "heap_bytes INTEGER, stack_bytes INTEGER, free_bytes INTEGER, "
+	    "fragmentation REAL, peak_ps INTEGER, step INTEGER, tf_op TEXT, "
+	    "lifetime_peak_bytes INTEGER, events INTEGER NOT NULL, "
+	    "damage TEXT)",
+	/*
+	 * Keyed as read, without a rowid: one B-tree to insert into, where
+	 * a table and an index on it were a sixth of a cold index of a
+	 * small GPU profile.
+	 */
+	"CREATE TABLE memory_samples("
+	    "file_id INTEGER NOT NULL, allocator INTEGER NOT NULL, "
+	    "seq INTEGER NOT NULL, time_ps INTEGER, heap_bytes INTEGER, "
+	    "stack_bytes INTEGER, PRIMARY KEY (file_id, allocator, seq)) "
+	    "WITHOUT ROWID",
+	"CREATE TABLE memory_allocations("
+	    "file_id INTEGER NOT NULL, allocator INTEGER NOT NULL, "
+	    "seq INTEGER NOT NULL, allocation_bytes INTEGER, "
+	    "requested_bytes INTEGER, time_ps INTEGER, tf_op TEXT, "
+	    "shape TEXT, data_type TEXT, region_type TEXT, "
+	    "PRIMARY KEY (file_id, allocator, seq)) WITHOUT ROWID",
+	"CREATE TABLE program_memory("
+	    "file_id INTEGER NOT NULL, program_id INTEGER, "
+	    "module TEXT NOT NULL, peak_bytes INTEGER NOT NULL, "
+	    "heap_peak_bytes INTEGER, parameter_bytes INTEGER, "
+	    "output_bytes INTEGER, constant_bytes INTEGER, "
+	    "temp_bytes INTEGER, allocations INTEGER)",
+	"CREATE TABLE memory_buffers("
+	    "file_id INTEGER NOT NULL, program_id INTEGER, "
+	    "module TEXT NOT NULL, instruction TEXT NOT NULL, "
+	    "opcode TEXT, size_bytes INTEGER NOT NULL, "
+	    "count INTEGER NOT NULL, kind TEXT NOT NULL, "
+	    "shape TEXT, op_name TEXT, source_file TEXT, "
+	    "source_line INTEGER)",
+	"CREATE INDEX memory_allocators_file ON memory_allocators(file_id)",
+	"CREATE INDEX program_memory_file ON program_memory(file_id)",
+	"CREATE INDEX memory_buffers_file ON memory_buffers(file_id)",
+};
+
 #undef COLS_SQL
 #undef JOIN_SQL
 
@@ -239,6 +249,13 @@ index_schema_create_events(sqlite3 *db)
 {
 	return exec_all(db, event_schema,
 	    sizeof event_schema / sizeof event_schema[0]);
+}
+
+int
+index_schema_create_memory(sqlite3 *db)
+{
+	return exec_all(db, memory_schema,
+	    sizeof memory_schema / sizeof memory_schema[0]);
 }
 
 int

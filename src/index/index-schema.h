@@ -5,7 +5,7 @@
 #include <sqlite3.h>
 
 /* Bump with any change of the schema: older indexes are rebuilt on open. */
-#define INDEX_SCHEMA_VERSION	14
+#define INDEX_SCHEMA_VERSION	15
 /*
  * What tells a jaxprof index from any other SQLite file: the application
  * id in its header ("JAXP") and a meta row ('application', this).
@@ -23,5 +23,7 @@
 int	index_schema_create(sqlite3 *db);
 /* Creates the event-level tables, as index_schema_create(). */
 int	index_schema_create_events(sqlite3 *db);
+/* Creates the memory tables, as index_schema_create(). */
+int	index_schema_create_memory(sqlite3 *db);
 
 #endif

@@ -35,6 +35,14 @@ is_event_table(const char *table)
 	    strcmp(table, "transfers") == 0;
 }
 
+/* Whether table is one index_want_memory() makes (index-schema.c). */
+static int
+is_memory_table(const char *table)
+{
+	return strncmp(table, "memory_", 7) == 0 ||
+	    strcmp(table, "program_memory") == 0;
+}
+
 static char *
 join_lines(char **v, size_t n)
 {
@@ -80,7 +88,13 @@ delete_file(struct index *ix, const char *path, char **cause)
 	    i++) {
 		char *sql;
 
-		if (!ix->events && is_event_table(per_file_tables[i]))
+		/*
+		 * Tables made on demand since this index was opened (by
+		 * another process) hold its rows too.
+		 */
+		if (((!ix->events && is_event_table(per_file_tables[i])) ||
+		    (!ix->memory && is_memory_table(per_file_tables[i]))) &&
+		    !index_has_table(ix, per_file_tables[i]))
 			continue;
 		sql = xasprintf("DELETE FROM %s WHERE file_id = ?",
 		    per_file_tables[i]);
@@ -140,8 +154,8 @@ insert_file(struct index *ix, const struct found_file *ff,
 	st = index_cached(ix, "INSERT INTO files(path, kind, run, host, "
 	    "size, mtime_ns, hostname, planes, lines, events, start_ps, "
 	    "end_ps, profile_start_ns, op_source, errors, warnings, "
-	    "missing_metadata, indexed_at, event_rows) "
-	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	    "missing_metadata, indexed_at, event_rows, memory_rows) "
+	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	index_bind_text(st, 1, ff->path);
 	index_bind_text(st, 2, file_kind_name(ff->kind));
 	index_bind_text(st, 3, ff->run);
@@ -150,6 +164,7 @@ insert_file(struct index *ix, const struct found_file *ff,
 	sqlite3_bind_int64(st, 6, ff->mtime_ns);
 	bind_summary(st, fs);
 	sqlite3_bind_int(st, 19, ix->events);
+	sqlite3_bind_int(st, 20, ix->memory);
 	if (index_step(ix, st, cause) == 0)
 		id = sqlite3_last_insert_rowid(ix->db);
 	if (id != -1 && run_totals_mark_stale(ix, ff->run, cause) == -1)
@@ -649,7 +664,8 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}
-	if (index_write_memory_samples(ix, file_id, fs, p, plane, cause) == -1)
+	if (ix->memory && index_write_memory_samples(ix, file_id, fs, p, plane,
+	    cause) == -1)
 		return -1;
 	return write_transfer_totals(w, file_id, p, plane, cause) == -1 ? -1 :
 	    write_timeline(w, file_id, fs, p, plane, cause);
@@ -668,13 +684,15 @@ index_is_current(struct index *ix, const struct found_file *ff, int read,
 
 	st = index_cached(ix, "SELECT id FROM files WHERE path = ? AND "
 	    "size = ? AND mtime_ns = ? AND kind = ? AND "
-	    "(planes IS NOT NULL) = ?5 AND (event_rows OR NOT ?6 OR NOT ?5)");
+	    "(planes IS NOT NULL) = ?5 AND (event_rows OR NOT ?6 OR NOT ?5) "
+	    "AND (memory_rows OR NOT ?7 OR NOT ?5)");
 	index_bind_text(st, 1, ff->path);
 	sqlite3_bind_int64(st, 2, ff->size);
 	sqlite3_bind_int64(st, 3, ff->mtime_ns);
 	index_bind_text(st, 4, file_kind_name(ff->kind));
 	sqlite3_bind_int(st, 5, read != 0);
 	sqlite3_bind_int(st, 6, ix->events);
+	sqlite3_bind_int(st, 7, ix->memory);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
 		current = 1;
@@ -701,7 +719,8 @@ store_open(struct index *ix, const struct found_file *ff,
 	    (fst->id = insert_file(ix, ff, fs, cause)) == -1 ||
 	    (hlo != NULL && ((ix->events &&
 	    write_hlo(ix, fst->id, hlo, cause) == -1) ||
-	    index_write_program_memory(ix, fst->id, hlo, cause) == -1))) {
+	    (ix->memory &&
+	    index_write_program_memory(ix, fst->id, hlo, cause) == -1)))) {
 		index_store_abandon(ix, fst);
 		return -1;
 	}

@@ -307,16 +307,14 @@ open_readonly(struct index *ix, char **cause)
 static int
 has_events(struct index *ix)
 {
-	sqlite3_stmt *st;
-	int has = 0;
+	return index_has_table(ix, "host_events");
+}
 
-	if (sqlite3_prepare_v2(ix->db, "SELECT 1 FROM sqlite_master WHERE "
-	    "type = 'table' AND name = 'host_events'", -1, &st,
-	    NULL) != SQLITE_OK)
-		return 0;
-	has = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return has;
+/* Whether the index holds the memory tables. */
+static int
+has_memory(struct index *ix)
+{
+	return index_has_table(ix, "memory_allocators");
 }
 
 /*
@@ -347,6 +345,7 @@ open_index(struct index **ixp, const char *path, char **cause)
 			return -1;
 		}
 		ix->events = has_events(ix);
+		ix->memory = has_memory(ix);
 		*ixp = ix;
 		return 0;
 	}
@@ -407,35 +406,55 @@ open_index(struct index **ixp, const char *path, char **cause)
 		return damaged ? -3 : -1;
 	}
 	ix->events = has_events(ix);
+	ix->memory = has_memory(ix);
 	*ixp = ix;
 	return 0;
 }
 
-int
-index_want_events(struct index *ix, char **cause)
+/*
+ * Makes a set of tables made on demand (what, for a message) unless the
+ * index has them (*have); has() says whether another process made them.
+ */
+static int
+want_tables(struct index *ix, int *have, const char *what,
+    int (*has)(struct index *), int (*create)(sqlite3 *), char **cause)
 {
-	if (ix->events)
+	if (*have)
 		return 0;
 	if (ix->readonly) {
-		*cause = xasprintf("index '%s' is read-only and has no "
-		    "event-level tables (made by the first command that reads "
-		    "them, or jaxprof index --events); %s", ix->path,
+		*cause = xasprintf("index '%s' is read-only and has no %s "
+		    "(made by the first command that reads them, or jaxprof "
+		    "index --%s); %s", ix->path, what,
+		    have == &ix->events ? "events" : "memory",
 		    INDEX_WRITABLE_HINT);
 		return -1;
 	}
 	if (index_exec(ix, "BEGIN IMMEDIATE", cause) == -1)
 		return -1;
 	/* Another process may have made them meanwhile. */
-	if (!has_events(ix) && index_schema_create_events(ix->db) !=
-	    SQLITE_OK) {
+	if (!has(ix) && create(ix->db) != SQLITE_OK) {
 		*cause = index_errmsg(ix->db);
 		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
 	if (index_exec(ix, "COMMIT", cause) == -1)
 		return -1;
-	ix->events = 1;
+	*have = 1;
 	return 0;
+}
+
+int
+index_want_events(struct index *ix, char **cause)
+{
+	return want_tables(ix, &ix->events, "event-level tables", has_events,
+	    index_schema_create_events, cause);
+}
+
+int
+index_want_memory(struct index *ix, char **cause)
+{
+	return want_tables(ix, &ix->memory, "memory tables", has_memory,
+	    index_schema_create_memory, cause);
 }
 
 int

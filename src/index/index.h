@@ -27,6 +27,11 @@ struct index;
  * index the refresh fails unless they are there.  -1 with *cause.
  */
 int	index_want_events(struct index *ix, char **cause);
+/*
+ * The same for the memory tables (memory_allocators, memory_samples,
+ * memory_allocations, program_memory, memory_buffers; files.memory_rows).
+ */
+int	index_want_memory(struct index *ix, char **cause);
 
 /*
  * A D2H host call's waiting, in SQL over transfers t: from its start to

@@ -201,6 +201,8 @@ read_plane_job(struct plane_pool *pool, size_t i, int stream)
 		classify_stream_busy(c);
 	if (pool->relay != NULL)
 		classify_hand_host_events(c, relay_give, job);
+	if (pool->hooks != NULL && pool->hooks->memory)
+		classify_read_memory(c, &h);
 	job->rc = xspace_read_plane(pool->xs, i, &h, &job->rs, &job->cause);
 	classify_release(c);
 	return job->rc;
@@ -254,6 +256,7 @@ struct prepass {
 	char		**warnings;	/* HLO protos that could not be read */
 	size_t		 nwarnings;
 	int		 nthreads;	/* to parse the protos on */
+	int		 memory;	/* their buffer assignments too */
 };
 
 /*
@@ -294,6 +297,7 @@ struct hlo_protos {
 	size_t		*order;		/* largest first: the threads end together */
 	size_t		 n;
 	size_t		 next;
+	int		 memory;	/* load_hooks.memory */
 	pthread_mutex_t	 mu;
 };
 
@@ -313,7 +317,7 @@ hlo_proto_worker(void *arg)
 			return NULL;
 		p = &ps->v[i];
 		p->module = hlo_module_read(p->stat->str.ptr, p->stat->str.len,
-		    metadata_program_id(p->meta), &p->why);
+		    metadata_program_id(p->meta), ps->memory, &p->why);
 	}
 }
 
@@ -360,6 +364,7 @@ read_hlo_protos(struct prepass *pp, const struct pf_plane *plane)
 	size_t i, j;
 
 	memset(&ps, 0, sizeof ps);
+	ps.memory = pp->memory;
 	for (i = 0; i < plane->nmetas; i++)
 		for (j = 0; j < plane->metas[i].nstats; j++) {
 			const struct pf_stat *st = &plane->metas[i].stats[j];
@@ -381,16 +386,27 @@ read_hlo_protos(struct prepass *pp, const struct pf_plane *plane)
 	run_workers(hlo_proto_worker, &ps, pp->nthreads, ps.n);
 	pthread_mutex_destroy(&ps.mu);
 	for (i = 0; i < ps.n; i++) {
-		if (ps.v[i].module != NULL) {
+		const struct hlo_module *m = ps.v[i].module;
+		char *w;
+
+		if (m != NULL && m->memory_why == NULL) {
 			hlo_set_keep(pp->hlo, ps.v[i].module);
 			continue;
 		}
+		if (m != NULL)
+			w = xasprintf("/host:metadata: the buffer assignment "
+			    "of '%s' is unreadable (%s); its program has no "
+			    "memory rows", ps.v[i].meta->name, m->memory_why);
+		else
+			w = xasprintf("/host:metadata: the HLO of '%s' is "
+			    "unreadable (%s); its ops keep their kernel names",
+			    ps.v[i].meta->name, ps.v[i].why);
 		pp->warnings = xreallocarray(pp->warnings, pp->nwarnings + 1,
 		    sizeof *pp->warnings);
-		pp->warnings[pp->nwarnings++] = xasprintf("/host:metadata: "
-		    "the HLO of '%s' is unreadable (%s); its ops keep their "
-		    "kernel names", ps.v[i].meta->name, ps.v[i].why);
+		pp->warnings[pp->nwarnings++] = w;
 		free(ps.v[i].why);
+		if (m != NULL)
+			hlo_set_keep(pp->hlo, ps.v[i].module);
 	}
 	free(ps.order);
 	free(ps.v);
@@ -529,6 +545,7 @@ struct json_pool {
 	struct plane_job *jobs;
 	size_t		 njobs;
 	size_t		 next;
+	int		 memory;	/* load_hooks.memory */
 	pthread_mutex_t	 mu;
 };
 
@@ -551,6 +568,8 @@ json_plane_worker(void *arg)
 		job = &pool->jobs[i];
 		c = classify_new(&job->fs, NULL, &h);
 		classify_gather_steps(c, pool->windows, i, &job->later);
+		if (pool->memory)
+			classify_read_memory(c, &h);
 		job->rc = json_emit_plane(pool->jt, i, &h, &job->cause);
 		classify_release(c);
 		if (job->rc != 0) {
@@ -570,8 +589,8 @@ json_plane_worker(void *arg)
  * in the order the reader emits them.
  */
 static int
-load_json(const char *path, int nthreads, struct file_summary *fs,
-    char **cause)
+load_json(const char *path, int nthreads, int memory,
+    struct file_summary *fs, char **cause)
 {
 	struct pf_read_stats rs;
 	struct json_pool pool;
@@ -581,6 +600,7 @@ load_json(const char *path, int nthreads, struct file_summary *fs,
 	size_t i;
 
 	memset(&pool, 0, sizeof pool);
+	pool.memory = memory;
 	if (json_open(path, JSON_BATCH_BYTES, &pool.jt, &rs, cause) == -1)
 		return -1;
 	pool.njobs = json_nplanes(pool.jt);
@@ -715,6 +735,7 @@ load_xspace(struct source *src, const char *path, int nthreads,
 	memset(&pp, 0, sizeof pp);
 	pp.hlo = hlo_set_new();
 	pp.nthreads = nthreads;
+	pp.memory = hooks != NULL && hooks->memory;
 	if (xspace_open(src, path, &xs, cause) == -1)
 		goto out;
 	windows = step_windows_gather(xspace_plane_names(xs),
@@ -817,6 +838,7 @@ int
 load_json_file(const char *path, int nthreads,
     const struct load_hooks *hooks, struct file_summary *fs, char **cause)
 {
-	(void)hooks;	/* a trace JSON has no HLO, and keeps its host events */
-	return load_json(path, nthreads, fs, cause);
+	/* A trace JSON has no HLO, and keeps its host events. */
+	return load_json(path, nthreads, hooks != NULL && hooks->memory, fs,
+	    cause);
 }

@@ -39,6 +39,12 @@ struct load_hooks {
 	 */
 	void	(*host_events)(void *ctx, struct host_event_batch *b);
 	void	*ctx;
+	/*
+	 * Nonzero: the allocators' events (plane_summary.memory) and the
+	 * programs' buffer assignments (hlo_module.memory) are read too;
+	 * without hooks, or with 0, neither is.
+	 */
+	int	 memory;
 };
 
 /*

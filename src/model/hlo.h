@@ -71,8 +71,12 @@ struct hlo_module {
 	uint32_t	*instr_of_name;	/* names id -> index in instrs */
 	uint32_t	*instr_of_kernel;	/* kernel_names id -> index */
 	struct strmap	 strings;	/* owns the strings instructions share */
-	/* Its buffer assignment's memory (read-buffers.h), or NULL. */
+	/*
+	 * Its buffer assignment's memory (read-buffers.h), or NULL: none,
+	 * not read, or damaged, memory_why then saying why (owned).
+	 */
 	struct hlo_memory *memory;
+	char		*memory_why;
 	struct arena *texts;	/* owns those of one instruction each */
 	/* Until the launches are costed, what that needs (read-hlo.c). */
 	struct hlo_costing *costing;

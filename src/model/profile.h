@@ -185,6 +185,11 @@ struct pf_handler {
 	 * (never metadata or plane stats), and does where that is cheaper.
 	 */
 	int	 keyed_stats_only;
+	/*
+	 * With keyed_stats_only, set by a handler that reads the allocators'
+	 * stats (PF_KEY_MEMORY); without it a reader may leave those out too.
+	 */
+	int	 memory_stats;
 	int	(*space)(void *ctx, const struct pf_space *space);
 	int	(*plane_begin)(void *ctx, const struct pf_plane *plane);
 	int	(*line_begin)(void *ctx, const struct pf_plane *plane,

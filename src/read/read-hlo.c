@@ -797,6 +797,7 @@ module_free(struct hlo_module *m)
 		pthread_mutex_destroy(&m->costing->mu);
 		free(m->costing);
 	}
+	free(m->memory_why);
 	free(m->instrs);
 	free(m->launches);
 	free(m->param_shapes);
@@ -832,7 +833,7 @@ hlo_set_free(struct hlo_set *set)
 
 struct hlo_module *
 hlo_module_read(const void *data, size_t len, int64_t program_id,
-    char **cause)
+    int memory, char **cause)
 {
 	struct hlo_costing *k = xcalloc(1, sizeof *k);
 	ProtobufCAllocator alloc = { pb_alloc, pb_free, &k->unpacked };
@@ -864,10 +865,10 @@ hlo_module_read(const void *data, size_t len, int64_t program_id,
 		costing_release(k);
 		k->done = 1;
 	}
-	if (hlo_memory_read(data, len, m, &m->memory, cause) == -1) {
-		module_free(m);
-		return NULL;
-	}
+	/* Its ops are read all the same: only its memory is unknown. */
+	if (memory && hlo_memory_read(data, len, m, &m->memory,
+	    &m->memory_why) == -1)
+		m->memory = NULL;
 	return m;
 }
 
@@ -889,7 +890,8 @@ int
 hlo_set_add(struct hlo_set *set, const void *data, size_t len,
     int64_t program_id, char **cause)
 {
-	struct hlo_module *m = hlo_module_read(data, len, program_id, cause);
+	struct hlo_module *m = hlo_module_read(data, len, program_id, 1,
+	    cause);
 
 	if (m == NULL)
 		return -1;

@@ -33,11 +33,12 @@ int		 hlo_set_add(struct hlo_set *set, const void *data, size_t len,
 /*
  * hlo_set_add() in two halves, so that protos are parsed on several
  * threads: hlo_module_read() parses one (NULL with *cause when it cannot),
+ * its buffer assignment too with memory (hlo_set_add() always reads it),
  * hlo_set_keep() adds the module to the set in the caller's order, or
  * frees it when a module with its program id is there already.
  */
 struct hlo_module *hlo_module_read(const void *data, size_t len,
-		    int64_t program_id, char **cause);
+		    int64_t program_id, int memory, char **cause);
 void		 hlo_set_keep(struct hlo_set *set, struct hlo_module *m);
 size_t		 hlo_set_count(const struct hlo_set *set);
 const struct hlo_module *hlo_set_module(const struct hlo_set *set, size_t i);

@@ -40,6 +40,7 @@ struct walker {
 	size_t		 scratch_cap;
 	int		 ahead;		/* reading a line before its turn */
 	int		 keyed_stats_only;	/* the handler's */
+	int		 memory_stats;		/* the handler's */
 	int64_t		 origin_ns;	/* subtracted from line times */
 };
 
@@ -395,10 +396,11 @@ unkeyed_value_fills(const struct plane_tables *t, const uint8_t *p,
  * is decoded in full, and so checked, as for every handler.
  */
 static inline __attribute__((always_inline)) int
-is_unkeyed_stat(const struct plane_tables *t, struct cur c)
+is_unkeyed_stat(const struct plane_tables *t, struct cur c, int memory)
 {
 	const uint8_t *p = c.p;
 	size_t id;
+	uint8_t key;
 
 	if (c.end - p < 4 || p[0] != (1 << 3 | WT_VARINT))
 		return 0;
@@ -410,7 +412,10 @@ is_unkeyed_stat(const struct plane_tables *t, struct cur c)
 		p += 3;
 	} else
 		return 0;
-	return id < t->nid_keys && t->id_keys[id] == PF_KEY_OTHER &&
+	if (id >= t->nid_keys)
+		return 0;
+	key = t->id_keys[id];
+	return (key == PF_KEY_OTHER || (key == PF_KEY_MEMORY && !memory)) &&
 	    unkeyed_value_fills(t, p, c.end);
 }
 
@@ -794,7 +799,8 @@ decode_event(struct walker *w, struct cur c, const struct plane_tables *t,
 			if (want_wt(w, at, wt, WT_LEN, field, msg) == -1 ||
 			    get_len(w, &c, &sub, msg) == -1)
 				return -1;
-			if (w->keyed_stats_only && is_unkeyed_stat(t, sub))
+			if (w->keyed_stats_only && is_unkeyed_stat(t, sub,
+			    w->memory_stats))
 				break;
 			if (decode_stat(w, sub, scratch_stat(w, ev->nstats)) ==
 			    -1)
@@ -1093,7 +1099,7 @@ read_ahead(const struct pf_lines_ahead *a, size_t i,
 	struct walker *w = pa->w;
 	struct pf_read_stats ignored, *rs = w->rs;
 	struct pf_handler events = *h;
-	int rc, keyed = w->keyed_stats_only;
+	int rc, keyed = w->keyed_stats_only, memory = w->memory_stats;
 
 	/* Its missing metadata and its pages count when its turn comes. */
 	memset(&ignored, 0, sizeof ignored);
@@ -1102,8 +1108,10 @@ read_ahead(const struct pf_lines_ahead *a, size_t i,
 	w->rs = &ignored;
 	w->ahead = 1;
 	w->keyed_stats_only = h->keyed_stats_only;
+	w->memory_stats = h->memory_stats;
 	rc = read_line(w, &pa->heads[i], pa->t, pa->plane, &events);
 	w->keyed_stats_only = keyed;
+	w->memory_stats = memory;
 	w->ahead = 0;
 	w->rs = rs;
 	if (rc == -1) {
@@ -1506,6 +1514,7 @@ xspace_read_plane(const struct xspace *xs, size_t i,
 	w.released = (size_t)(xs->planes[i].p - w.base);
 	w.origin_ns = xs->origin_ns;
 	w.keyed_stats_only = h->keyed_stats_only;
+	w.memory_stats = h->memory_stats;
 	rc = read_plane(&w, xs->planes[i], h);
 	if (rc == -1)
 		*cause = w.cause;

@@ -472,6 +472,137 @@ timeline(const struct overview *ov, FILE *fp)
 	fputs("</text></svg>\n", fp);
 }
 
+/* The plot box of a memory chart, in its viewBox's pixels. */
+#define MEM_X0	70.0
+#define MEM_X1	990.0
+#define MEM_Y0	26.0	/* the most bytes */
+#define MEM_Y1	126.0	/* none */
+
+/*
+ * One allocator's bytes in use over its file's capture: a step line
+ * through the points the index keeps (each holds until the next event),
+ * its peak marked and labelled.  The points are pixels of the plot box
+ * the data-* attributes give; their numbers are in the JSON report.
+ */
+static void
+memory_chart(const struct overview *ov, const struct ov_memory *m, size_t i,
+    FILE *fp)
+{
+	double hi = (double)m->peak_bytes, span, px, py;
+	char b[40];
+	size_t j;
+
+	for (j = 0; j < m->npoints; j++)
+		if ((double)m->points[j].bytes > hi)
+			hi = (double)m->points[j].bytes;
+	if (hi <= 0)
+		hi = 1;
+	span = m->end_ps > m->start_ps ? (double)(m->end_ps - m->start_ps) : 1;
+#define MX(t) (MEM_X0 + ((double)(t) - (double)m->start_ps) / span * \
+	(MEM_X1 - MEM_X0))
+#define MY(v) (MEM_Y1 - (double)(v) / hi * (MEM_Y1 - MEM_Y0))
+	fprintf(fp, "<svg id=\"memory-%zu\" class=\"memory\" "
+	    "data-chart=\"memory\" data-run=\"", i);
+	esc(fp, m->run);
+	fputs("\" data-host=\"", fp);
+	esc(fp, m->host);
+	fputs("\" data-allocator=\"", fp);
+	esc(fp, m->allocator);
+	fprintf(fp, "\" data-points=\"%zu\" data-start-us=\"", m->npoints);
+	us(fp, (double)m->start_ps);
+	fputs("\" data-end-us=\"", fp);
+	us(fp, (double)m->end_ps);
+	fprintf(fp, "\" data-max-bytes=\"%.0f\" data-box=\"%.0f %.0f %.0f "
+	    "%.0f\" width=\"1000\" height=\"146\" viewBox=\"0 0 1000 146\">",
+	    hi, MEM_X0, MEM_Y0, MEM_X1, MEM_Y1);
+	fputs("<text x=\"0\" y=\"12\">", fp);
+	esc(fp, m->allocator);
+	fputs(" on ", fp);
+	esc(fp, m->host);
+	if (ov->nruns > 1) {
+		fputs(" (", fp);
+		esc(fp, m->run);
+		fputs(")", fp);
+	}
+	fmt_bytes(b, sizeof b, (int64_t)hi);
+	fprintf(fp, "</text><text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">"
+	    "%s</text><text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">0 B"
+	    "</text><line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
+	    "stroke=\"#ddd\"/><line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" "
+	    "y2=\"%.0f\" stroke=\"#999\"/>", MEM_X0 - 4, MEM_Y0 + 4, b,
+	    MEM_X0 - 4, MEM_Y1, MEM_X0, MEM_Y0, MEM_X1, MEM_Y0, MEM_X0,
+	    MEM_Y1, MEM_X1, MEM_Y1);
+	if (m->npoints > 0) {
+		fprintf(fp, "<path class=\"in-use\" fill=\"none\" "
+		    "stroke=\"#4e79a7\" d=\"M%.1f %.1f",
+		    MX(m->points[0].time_ps), MY(m->points[0].bytes));
+		for (j = 1; j < m->npoints; j++)
+			fprintf(fp, "H%.1fV%.1f", MX(m->points[j].time_ps),
+			    MY(m->points[j].bytes));
+		fprintf(fp, "H%.1f\"/>", MEM_X1);
+	}
+	px = MX(m->peak_ps);
+	py = MY(m->peak_bytes);
+	fprintf(fp, "<g class=\"peak\" data-bytes=\"%lld\" data-time-us=\"",
+	    (long long)m->peak_bytes);
+	us(fp, (double)m->peak_ps);
+	fputs("\" data-step=\"", fp);
+	if (m->step >= 0)
+		fprintf(fp, "%lld", (long long)m->step);
+	fputs("\" data-module=\"", fp);
+	esc(fp, m->module != NULL ? m->module : "");
+	fputs("\" data-op=\"", fp);
+	esc(fp, m->op != NULL ? m->op : "");
+	fmt_bytes(b, sizeof b, m->peak_bytes);
+	fprintf(fp, "\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
+	    "fill=\"#e15759\"/><text x=\"%.1f\" y=\"%.1f\"%s>peak %s at ",
+	    px, py, px > MEM_X0 + (MEM_X1 - MEM_X0) / 2 ? px - 8 : px + 8,
+	    py < MEM_Y0 + 12 ? py + 14 : py - 6,
+	    px > MEM_X0 + (MEM_X1 - MEM_X0) / 2 ? " text-anchor=\"end\"" : "",
+	    b);
+	dur(fp, (double)m->peak_ps);
+	if (m->step >= 0)
+		fprintf(fp, ", step %lld", (long long)m->step);
+	if (m->module != NULL) {
+		fputs(", ", fp);
+		esc(fp, m->module);
+	}
+	if (m->op != NULL) {
+		fputs(", op ", fp);
+		esc(fp, m->op);
+	}
+	fprintf(fp, "</text></g><text x=\"%.0f\" y=\"142\">", MEM_X0);
+	dur(fp, (double)m->start_ps);
+	fprintf(fp, "</text><text x=\"%.0f\" y=\"142\" text-anchor=\"end\">",
+	    MEM_X1);
+	dur(fp, (double)m->end_ps);
+	fputs("</text></svg>\n", fp);
+#undef MX
+#undef MY
+}
+
+/* Device memory over the capture: nothing for a profile without. */
+static void
+memory_charts(const struct overview *ov, FILE *fp)
+{
+	size_t i, n = ov->nmemory < HTML_MAX_MEMORY_CHARTS ? ov->nmemory :
+	    HTML_MAX_MEMORY_CHARTS;
+
+	if (n == 0)
+		return;
+	fputs("<h2 id=\"memory\">Device memory over the capture</h2>\n"
+	    "<p>Bytes in use "
+	    "(heap plus stack) after each allocator event, of each window "
+	    "of events the one of most bytes, as the index keeps them; the "
+	    "red dot marks the peak", fp);
+	if (n < ov->nmemory)
+		fprintf(fp, "; the first %zu of %zu allocators (<code>jaxprof "
+		    "memory</code> lists them all)", n, ov->nmemory);
+	fputs(".</p>\n", fp);
+	for (i = 0; i < n; i++)
+		memory_chart(ov, &ov->memory[i], i, fp);
+}
+
 /*
  * The page's sections in order; charts of other reports (memory over
  * time, the roofline) take their place here as they come.
@@ -487,6 +618,7 @@ html_page_write(const struct overview *ov, FILE *fp)
 	bars("lines", "Time by source line", ov->lines, ov->nlines, fp);
 	compile_chart(ov, fp);
 	timeline(ov, fp);
+	memory_charts(ov, fp);
 	fputs("<p class=\"muted\">Made by jaxprof " PACKAGE_VERSION
 	    " summary; every number here is in its --format=json.</p>\n"
 	    "</body></html>\n", fp);

@@ -15,6 +15,8 @@
 #define HTML_MAX_STEP_BARS	300
 /* Timeline tracks at most (devices' lines and host threads). */
 #define HTML_MAX_TRACKS		24
+/* Memory charts at most (allocators; the JSON report has them all). */
+#define HTML_MAX_MEMORY_CHARTS	8
 
 /* Writes the page; -1 on a write error. */
 int	html_page_write(const struct overview *ov, FILE *fp);

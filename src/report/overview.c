@@ -14,6 +14,7 @@
 #include "lib/utf8.h"
 #include "report/overview.h"
 #include "report/report.h"
+#include "report/summary.h"
 #include "read/read-hlo.h"
 #include "lib/stats.h"
 #include "lib/strmap.h"
@@ -482,6 +483,14 @@ compile_idle(struct overview *ov, struct ov_step *s, int64_t compile_ps,
  * Steps left out of median and spread: one a compilation ran in, and a
  * first step over twice the median of the others (warm-up).
  */
+static char *
+column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s != NULL ? xstrdup((const char *)s) : NULL;
+}
+
 /* A file's compiles by start, for the steps they ran in. */
 struct compile_spans {
 	int64_t		 file_id;	/* -1: none loaded */
@@ -507,13 +516,6 @@ compile_spans_release(struct compile_spans *cs)
 	cs->file_id = -1;
 }
 
-static char *
-column_or_null(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL :
-	    index_column_text(st, i);
-}
-
 static void
 compile_spans_load(struct compile_spans *cs, struct report *r,
     int64_t file_id)
@@ -535,8 +537,8 @@ compile_spans_load(struct compile_spans *cs, struct report *r,
 		c = &cs->v[cs->n++];
 		c->start = sqlite3_column_int64(st, 0);
 		c->end = sqlite3_column_int64(st, 1);
-		c->name = column_or_null(st, 2);
-		c->function = column_or_null(st, 3);
+		c->name = column_dup(st, 2);
+		c->function = column_dup(st, 3);
 		if (c->end - c->start > cs->longest)
 			cs->longest = c->end - c->start;
 	}
@@ -1265,6 +1267,7 @@ overview_load(struct overview *ov, struct report *r)
 	overview_load_compiles(ov, r);
 	apply_rules(ov);
 	load_timeline(ov, r);
+	overview_load_memory(ov, r);
 }
 
 static void
@@ -1320,6 +1323,7 @@ overview_release(struct overview *ov)
 		free(ov->tracks[i].name);
 	}
 	free(ov->tracks);
+	overview_release_memory(ov);
 	memset(ov, 0, sizeof *ov);
 }
 
@@ -1447,6 +1451,67 @@ json_steps(FILE *fp, const struct overview *ov)
 	fputs("],", fp);
 }
 
+/* A number, or null when it is not known (negative). */
+static void
+json_known(FILE *fp, const char *key, int64_t v)
+{
+	if (v >= 0)
+		fprintf(fp, "\"%s\":%lld", key, (long long)v);
+	else
+		fprintf(fp, "\"%s\":null", key);
+}
+
+static void
+json_str_or_null(FILE *fp, const char *s)
+{
+	if (s != NULL)
+		json_str(fp, s);
+	else
+		fputs("null", fp);
+}
+
+/* Each allocator's peak as jaxprof memory gives it, and its timeline. */
+static void
+json_memory(FILE *fp, const struct overview *ov)
+{
+	size_t i, j;
+
+	fputs("\"memory\":[", fp);
+	for (i = 0; i < ov->nmemory; i++) {
+		const struct ov_memory *m = &ov->memory[i];
+
+		fputs(i > 0 ? ",{\"run\":" : "{\"run\":", fp);
+		json_str(fp, m->run);
+		fputs(",\"host\":", fp);
+		json_str(fp, m->host);
+		fputs(",\"allocator\":", fp);
+		json_str(fp, m->allocator);
+		fprintf(fp, ",\"peak_bytes\":%lld,", (long long)m->peak_bytes);
+		json_us(fp, "peak_time_us", (double)m->peak_ps);
+		fputc(',', fp);
+		json_known(fp, "step", m->step);
+		fputs(",\"module\":", fp);
+		json_str_or_null(fp, m->module);
+		fputs(",\"op\":", fp);
+		json_str_or_null(fp, m->op);
+		fputc(',', fp);
+		json_known(fp, "capacity_bytes", m->capacity_bytes);
+		fputc(',', fp);
+		json_us(fp, "start_us", (double)m->start_ps);
+		fputc(',', fp);
+		json_us(fp, "end_us", (double)m->end_ps);
+		fputs(",\"timeline\":[", fp);
+		for (j = 0; j < m->npoints; j++) {
+			fputs(j > 0 ? ",{" : "{", fp);
+			json_us(fp, "time_us", (double)m->points[j].time_ps);
+			fprintf(fp, ",\"bytes_in_use\":%lld}",
+			    (long long)m->points[j].bytes);
+		}
+		fputs("]}", fp);
+	}
+	fputs("],", fp);
+}
+
 int
 overview_write_json(const struct overview *ov, FILE *fp)
 {
@@ -1537,6 +1602,102 @@ overview_write_json(const struct overview *ov, FILE *fp)
 	}
 	fputs("],", fp);
 	json_steps(fp, ov);
+	json_memory(fp, ov);
 	fprintf(fp, "\"timeline_step\":%lld}\n", (long long)ov->tl_step);
 	return ferror(fp) ? -1 : 0;
+}
+
+static void
+load_points(struct ov_memory *m, sqlite3_stmt *st, sqlite3_int64 file_id,
+    sqlite3_int64 id)
+{
+	size_t cap = 0;
+
+	sqlite3_bind_int64(st, 1, file_id);
+	sqlite3_bind_int64(st, 2, id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (m->npoints == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			m->points = xreallocarray(m->points, cap,
+			    sizeof *m->points);
+		}
+		m->points[m->npoints].time_ps = sqlite3_column_int64(st, 0);
+		m->points[m->npoints++].bytes = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+}
+
+/*
+ * The allocators of the selection in jaxprof memory's order, with its
+ * numbers; --device names planes here, not allocators, as for the peaks
+ * of summary_load_memory().
+ */
+void
+overview_load_memory(struct overview *ov, struct report *r)
+{
+	sqlite3_stmt *st, *at, *pts;
+
+	st = index_prepare(r->ix, "SELECT m.file_id, m.id, f.run, f.host, "
+	    "m.allocator, m.peak_bytes, m.peak_ps, m.step, m.tf_op, "
+	    "m.peak_bytes + m.free_bytes, f.start_ps, f.end_ps "
+	    "FROM memory_allocators m JOIN files f ON f.id = m.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE m.damage IS NULL AND "
+	    "f.host GLOB ?101 AND f.run GLOB ?103 "
+	    "ORDER BY f.run, f.host, m.file_id, m.allocator, m.plane");
+	report_bind_filters(r, st);
+	at = summary_memory_context(r);
+	pts = index_prepare(r->ix, "SELECT time_ps, heap_bytes + stack_bytes "
+	    "FROM memory_samples WHERE file_id = ?1 AND allocator = ?2 "
+	    "ORDER BY seq");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		sqlite3_int64 file_id = sqlite3_column_int64(st, 0);
+		struct ov_memory *m;
+
+		ov->memory = xreallocarray(ov->memory, ov->nmemory + 1,
+		    sizeof *ov->memory);
+		m = &ov->memory[ov->nmemory++];
+		memset(m, 0, sizeof *m);
+		m->run = column_dup(st, 2);
+		m->host = column_dup(st, 3);
+		m->allocator = column_dup(st, 4);
+		m->peak_bytes = sqlite3_column_int64(st, 5);
+		m->peak_ps = sqlite3_column_int64(st, 6);
+		m->step = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int64(st, 7);
+		m->op = column_dup(st, 8);
+		m->capacity_bytes = sqlite3_column_type(st, 9) ==
+		    SQLITE_NULL ? -1 : sqlite3_column_int64(st, 9);
+		m->start_ps = sqlite3_column_int64(st, 10);
+		m->end_ps = sqlite3_column_int64(st, 11);
+		sqlite3_bind_int64(at, 1, file_id);
+		sqlite3_bind_int64(at, 2, m->peak_ps);
+		if (sqlite3_step(at) == SQLITE_ROW) {
+			m->module = column_dup(at, 0);
+			if (sqlite3_column_type(at, 1) != SQLITE_NULL)
+				m->step = sqlite3_column_int64(at, 1);
+		}
+		sqlite3_reset(at);
+		load_points(m, pts, file_id, sqlite3_column_int64(st, 1));
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(at);
+	sqlite3_finalize(pts);
+}
+
+void
+overview_release_memory(struct overview *ov)
+{
+	size_t i;
+
+	for (i = 0; i < ov->nmemory; i++) {
+		free(ov->memory[i].run);
+		free(ov->memory[i].host);
+		free(ov->memory[i].allocator);
+		free(ov->memory[i].module);
+		free(ov->memory[i].op);
+		free(ov->memory[i].points);
+	}
+	free(ov->memory);
+	ov->memory = NULL;
+	ov->nmemory = 0;
 }

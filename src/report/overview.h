@@ -98,6 +98,27 @@ struct ov_track {
 	size_t		 dropped;	/* thinned out */
 };
 
+/* Heap plus stack bytes an allocator held after one of its events. */
+struct ov_mem_point {
+	int64_t		 time_ps, bytes;
+};
+
+/*
+ * One device allocator of one file: its peak in the capture, with what
+ * ran then (as jaxprof-memory(1) gives them), and its bytes in use over
+ * the capture as the index keeps them (MEMORY_POINTS at most).
+ */
+struct ov_memory {
+	char		*run, *host, *allocator;
+	int64_t		 peak_bytes, peak_ps;
+	int64_t		 step;		/* -1: none known */
+	char		*module, *op;	/* running at the peak, or NULL */
+	int64_t		 capacity_bytes;	/* -1: not known */
+	int64_t		 start_ps, end_ps;	/* its file's capture */
+	struct ov_mem_point *points;	/* in time order */
+	size_t		 npoints;
+};
+
 struct overview {
 	char		**runs, **hosts, **devices;
 	size_t		 nruns, nhosts, ndevices;
@@ -128,6 +149,9 @@ struct overview {
 	int64_t		 tl_step, tl_start_ps, tl_dur_ps;	/* its step */
 	struct ov_track	*tracks;
 	size_t		 ntracks;
+
+	struct ov_memory *memory;	/* by run, host, file, allocator */
+	size_t		 nmemory;
 };
 
 /* The thresholds of jaxprof-summary(1), in percent of step time. */
@@ -144,6 +168,9 @@ struct overview {
 #define OV_TRACK_SPANS		400	/* bars kept per timeline track */
 
 void	overview_load(struct overview *ov, struct report *r);
+/* summary-memory.c: ov->memory from the memory tables, and its release. */
+void	overview_load_memory(struct overview *ov, struct report *r);
+void	overview_release_memory(struct overview *ov);
 /* The overview as one JSON object (jaxprof-summary(1) JSON); -1 on error. */
 int	overview_write_json(const struct overview *ov, FILE *fp);
 void	overview_release(struct overview *ov);

@@ -569,7 +569,8 @@ report_open(struct report *r, int npaths, char **paths)
 		free(cause);
 		exit(EXIT_TROUBLE);
 	}
-	if (r->events && index_want_events(r->ix, &cause) == -1) {
+	if ((r->events && index_want_events(r->ix, &cause) == -1) ||
+	    (r->memory && index_want_memory(r->ix, &cause) == -1)) {
 		jp_warnx("%s", cause);
 		free(cause);
 		exit(report_close(r, EXIT_TROUBLE));

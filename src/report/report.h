@@ -52,6 +52,8 @@ struct report {
 	int		 include_compile_work;	/* ops of autotuning too */
 	/* Reads an event-level table (index_want_events()). */
 	int		 events;
+	/* Reads a memory table (index_want_memory()). */
+	int		 memory;
 	struct found	 found;
 	struct index	*ix;
 	int		 nbad;		/* files that could not be read */

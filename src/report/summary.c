@@ -367,6 +367,18 @@ summary_memory(const struct summary *s, const char *kind, const char *name)
 	return NULL;
 }
 
+sqlite3_stmt *
+summary_memory_context(struct report *r)
+{
+	/* The module and step running then: on any plane of the file. */
+	return index_prepare(r->ix, "SELECT (SELECT e.module FROM "
+	    "executions e WHERE e.file_id = ?1 AND e.start_ps <= ?2 AND "
+	    "?2 < e.start_ps + e.dur_ps ORDER BY e.start_ps DESC LIMIT 1), "
+	    "(SELECT st.step FROM steps st WHERE st.file_id = ?1 AND "
+	    "st.start_ps <= ?2 AND ?2 < st.start_ps + st.dur_ps "
+	    "ORDER BY st.start_ps DESC LIMIT 1)");
+}
+
 void
 summary_op_rows(const struct summary *s, enum op_group group,
     struct op_row **rows, size_t *n)

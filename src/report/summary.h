@@ -17,8 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/analyze-ops.h"
+#include <sqlite3.h>
+
 #include "output/output.h"
+#include "report/analyze-ops.h"
 
 struct report;
 
@@ -92,6 +94,12 @@ void	summary_init(struct summary *s);
 /* The memory peak of kind ("allocator", "program") and name in s, or NULL. */
 const struct memory_peak *summary_memory(const struct summary *s,
 	    const char *kind, const char *name);
+/*
+ * What ran at an allocator's peak, as jaxprof memory and summary say:
+ * bind ?1 the file id and ?2 the time; one row, the module executing
+ * then and the step around it (each NULL when none).  Caller finalizes.
+ */
+sqlite3_stmt *summary_memory_context(struct report *r);
 void	summary_release(struct summary *s);
 
 /*

@@ -1,12 +1,89 @@
 """Checks a summary page as Chromium built it (--dump-dom) against the
 summary's JSON: the charts are there and their numbers are the report's.
+With the JSON of `jaxprof memory` and `jaxprof memory --group=timeline`
+too, the memory charts' peaks and points are also theirs.
 
-python3 summary-dom.py DOM.html SUMMARY.json
+python3 summary-dom.py DOM.html SUMMARY.json [MEMORY.json TIMELINE.json]
 Prints what differs and exits 1; exits 0 when all agree.
 """
 import json
+import re
 import sys
 from html.parser import HTMLParser
+
+MAX_MEMORY_CHARTS = 8   # html-page.h
+
+
+def path_points(d):
+    """A memory chart's step path "Mx yHxVy...Hx" as its (x, y) points."""
+    m = re.fullmatch(r"M([0-9.]+) ([0-9.]+)((?:H[0-9.]+V[0-9.]+)*)H([0-9.]+)", d)
+    if m is None:
+        return None
+    pts = [(float(m.group(1)), float(m.group(2)))]
+    pts += [(float(x), float(y)) for x, y in
+            re.findall(r"H([0-9.]+)V([0-9.]+)", m.group(3))]
+    return pts
+
+
+def check_memory(dom, rep, mem, tl, check):
+    """The memory charts against the summary's JSON (and memory's)."""
+    svgs = [a for t, a, c in dom.elems if a.get("data-chart") == "memory"]
+    allocs = rep.get("memory", [])
+    check("memory charts", len(svgs), min(len(allocs), MAX_MEMORY_CHARTS))
+    heads = [a for t, a, c in dom.elems if t == "h2"]
+    if mem is not None:
+        # The summary's allocators are memory's, in its order.
+        keys = ("run", "host", "allocator", "peak_bytes", "peak_time_us",
+                "step", "module", "op", "capacity_bytes")
+        check("memory allocators", [[m[k] for k in keys] for m in allocs],
+              [[m[k] for k in keys] for m in mem])
+        for m in allocs:
+            want = [(p["time_us"], p["bytes_in_use"]) for p in tl
+                    if (p["run"], p["host"], p["allocator"]) ==
+                    (m["run"], m["host"], m["allocator"])]
+            check("timeline of " + m["allocator"],
+                  [(p["time_us"], p["bytes_in_use"]) for p in m["timeline"]],
+                  want)
+    for i, (a, m) in enumerate(zip(svgs, allocs)):
+        name = "memory chart %d (%s)" % (i, m["allocator"])
+        check(name + " allocator", (a["data-run"], a["data-host"],
+                                    a["data-allocator"]),
+              (m["run"], m["host"], m["allocator"]))
+        check(name + " points", int(a["data-points"]), len(m["timeline"]))
+        peak = [pa for t, pa, c in dom.elems if t == "g" and
+                pa.get("class") == "peak" and c == "memory"]
+        paths = [pa for t, pa, c in dom.elems if t == "path" and
+                 pa.get("class") == "in-use"]
+        if i >= len(peak) or i >= len(paths):
+            check(name + " peak and line", None, "present")
+            continue
+        p = peak[i]
+        check(name + " peak", (int(p["data-bytes"]), float(p["data-time-us"]),
+                               p["data-step"], p["data-module"], p["data-op"]),
+              (m["peak_bytes"], m["peak_time_us"],
+               "" if m["step"] is None else str(m["step"]),
+               m["module"] or "", m["op"] or ""))
+        # Each point where the JSON's numbers put it in the plot box.
+        x0, y0, x1, y1 = (float(v) for v in a["data-box"].split())
+        t0, t1 = float(a["data-start-us"]), float(a["data-end-us"])
+        hi = float(a["data-max-bytes"])
+        check(name + " scale", hi, float(max([m["peak_bytes"]] +
+              [q["bytes_in_use"] for q in m["timeline"]])))
+        got = path_points(paths[i]["d"])
+        if got is None:
+            check(name + " path", paths[i]["d"][:40], "a step path")
+            continue
+        check(name + " path points", len(got), len(m["timeline"]))
+        for (gx, gy), q in zip(got, m["timeline"]):
+            wx = x0 + (q["time_us"] - t0) / (t1 - t0) * (x1 - x0)
+            wy = y1 - q["bytes_in_use"] / hi * (y1 - y0)
+            if abs(gx - wx) > 0.051 or abs(gy - wy) > 0.051:
+                check(name + " point at %s us" % q["time_us"], (gx, gy),
+                      (round(wx, 1), round(wy, 1)))
+                break
+    if not allocs:
+        check("memory heading", [h for h in heads if h.get("id") == "memory"],
+              [])
 
 
 class Dom(HTMLParser):
@@ -36,7 +113,16 @@ def main():
     bad = []
 
     def check(what, got, want):
-        if got != want:
+        if got == want:
+            return
+        if isinstance(got, list) and isinstance(want, list):
+            i = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w),
+                     min(len(got), len(want)))
+            bad.append("%s: %d items on the page, %d in the json; item %d: "
+                       "page %r, json %r" % (what, len(got), len(want), i,
+                                             got[i] if i < len(got) else None,
+                                             want[i] if i < len(want) else None))
+        else:
             bad.append("%s: page %r, json %r" % (what, got, want))
 
     charts = {a["data-chart"] for t, a, c in dom.elems if "data-chart" in a}
@@ -81,6 +167,12 @@ def main():
     recs = [a["data-rule"] for t, a, c in dom.elems
             if t == "li" and "data-rule" in a]
     check("recommendations", recs, [r["rule"] for r in rep["recommendations"]])
+
+    mem = tl = None
+    if len(sys.argv) > 4:
+        mem = json.load(open(sys.argv[3], encoding="utf-8"))
+        tl = json.load(open(sys.argv[4], encoding="utf-8"))
+    check_memory(dom, rep, mem, tl, check)
 
     for b in bad:
         print(b)

@@ -1,8 +1,8 @@
 # Sourced by the summary tests after lib.sh: check_page NAME PATH renders
 # the summary page of PATH in headless Chromium to a screenshot, and
-# checks the DOM Chromium built against the summary's JSON
-# (summary-dom.py).  Without Chromium it says so and checks the page
-# file instead.
+# checks the DOM Chromium built against the summary's JSON and the memory
+# charts against `jaxprof memory`'s (summary-dom.py).  Without Chromium
+# it says so and checks the page file instead.
 CHROMIUM=${CHROMIUM:-$(command -v chromium 2>/dev/null || command -v chromium-browser 2>/dev/null || :)}
 
 chromium_run() {
@@ -25,9 +25,15 @@ check_page() {
 	    "$tmp/$1.html" || fail "$1.html fetches something"
 	expect_code 0 jaxprof summary --format=json "$2"
 	save "$1.json"
+	expect_code 0 jaxprof memory --format=json "$2"
+	save "$1.memory.json"
+	expect_code 0 jaxprof memory --group=timeline --format=json "$2"
+	save "$1.timeline.json"
+	set -- "$1" "$2" "$tmp/$1.json" "$tmp/$1.memory.json" \
+	    "$tmp/$1.timeline.json"
 	if [ -z "$CHROMIUM" ]; then
 		note_skip "rendering $1.html: no chromium on PATH (apt-get install chromium)"
-		"$PYTHON" "$CLI_DIR/summary-dom.py" "$tmp/$1.html" "$tmp/$1.json" ||
+		"$PYTHON" "$CLI_DIR/summary-dom.py" "$tmp/$1.html" "$3" "$4" "$5" ||
 		    fail "$1.html's charts do not match its json"
 		return 0
 	fi
@@ -41,6 +47,6 @@ check_page() {
 	    { cat "$tmp/chromium-err" >&2; fail "chromium --dump-dom failed"; }
 	grep -q 'data-chart="breakdown"' "$tmp/$1.dom" ||
 	    fail "Chromium's DOM of $1.html has no chart"
-	"$PYTHON" "$CLI_DIR/summary-dom.py" "$tmp/$1.dom" "$tmp/$1.json" ||
+	"$PYTHON" "$CLI_DIR/summary-dom.py" "$tmp/$1.dom" "$3" "$4" "$5" ||
 	    fail "$1.html's charts, as Chromium built them, do not match its json"
 }

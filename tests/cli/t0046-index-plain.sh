@@ -4,13 +4,16 @@
 # reads; the event-level tables (host_events, executions, transfers,
 # hlo_instructions) are absent until a command that reads them (idle,
 # compile, transfers, sql naming them, index --events) makes them, then
-# complete: as in an index built with them from the start.
+# complete: as in an index built with them from the start.  So are the
+# memory tables (memory_allocators, memory_samples, memory_allocations,
+# program_memory, memory_buffers), made by memory, summary, diff, check,
+# baseline, sql naming them or index --memory.
 . "$(dirname "$0")/lib.sh"
 
 python_has sqlite3 ||
     skip "'$PYTHON' cannot import sqlite3 to read the index unaided"
 
-gen_xplane --hosts=2 --devices=2 --steps=4 --ops=6 "$tmp/gen" ||
+gen_xplane --hosts=2 --devices=2 --steps=4 --ops=6 --memory=ok "$tmp/gen" ||
     fail "gen-xplane failed"
 T=$TESTDATA/jax-mlp
 G=$tmp/gen
@@ -83,6 +86,13 @@ for p in "$T" "$G"; do
 	[ "$(pyread "$DB" 'SELECT count(*) FROM files WHERE event_rows')" -eq 0 ] ||
 	    fail "files stored without event rows say they have them"
 
+	test_case "$name: the memory tables are absent after top, not empty"
+	if grep -qx 'memory_allocators\|memory_samples\|memory_allocations\|program_memory\|memory_buffers' "$tmp/after-top"; then
+		fail "top made a memory table"
+	fi
+	[ "$(pyread "$DB" 'SELECT count(*) FROM files WHERE memory_rows')" -eq 0 ] ||
+	    fail "files stored without memory rows say they have them"
+
 	test_case "$name: idle makes them, with the rows of an index built with them"
 	expect_code 0 jaxprof idle --db="$DB" "$p"
 	WHOLE=$tmp/$name-whole.sqlite
@@ -100,7 +110,34 @@ for p in "$T" "$G"; do
 	[ "$(count "$DB" executions)" -gt 0 ] || fail "no executions after idle"
 	[ "$(count "$DB" transfers)" -gt 0 ] || fail "no transfers after idle"
 	same_as_sql "$DB" "$p"
+
+	test_case "$name: memory makes the memory tables, with the rows of an index built with them"
+	tables "$DB" | grep -qx memory_allocators &&
+	    fail "idle made the memory tables"
+	expect_code 0 jaxprof memory --db="$DB" "$p"
+	MWHOLE=$tmp/$name-memory.sqlite
+	expect_code 0 jaxprof index --memory --db="$MWHOLE" "$p"
+	for t in memory_allocators memory_samples memory_allocations \
+	    program_memory memory_buffers; do
+		pyread "$DB" "$(rows_sql "$DB" $t "'id', 'file_id', 'plane', 'allocator'")" >"$tmp/a.rows"
+		pyread "$MWHOLE" "$(rows_sql "$MWHOLE" $t "'id', 'file_id', 'plane', 'allocator'")" >"$tmp/b.rows"
+		expect_files_equal "$tmp/a.rows" "$tmp/b.rows" \
+		    "$t after memory differs from index --memory"
+	done
+	[ "$(pyread "$DB" 'SELECT count(*) FROM files WHERE NOT memory_rows AND planes IS NOT NULL')" -eq 0 ] ||
+	    fail "a file read after memory has no memory rows"
+	same_as_sql "$DB" "$p"
 done
+
+test_case 'after memory: the allocators of gen, the programs of jax-mlp'
+# gen-xplane --memory=ok writes allocator events, and jax-mlp's HLO has
+# buffer assignments: complete, so not empty.
+[ "$(count "$tmp/gen.sqlite" memory_allocators)" -gt 0 ] ||
+    fail "no allocators after memory"
+[ "$(count "$tmp/gen.sqlite" memory_samples)" -gt 0 ] ||
+    fail "no timeline after memory"
+[ "$(count "$tmp/jax-mlp.sqlite" program_memory)" -gt 0 ] ||
+    fail "no program peaks after memory"
 
 test_case 'sql naming host_events makes it; other queries do not'
 DB=$tmp/sql.sqlite
@@ -108,6 +145,11 @@ expect_code 0 jaxprof sql --format=csv 'SELECT count(*) AS n FROM ops' --db="$DB
 tables "$DB" | grep -qx host_events && fail "a query of ops made host_events"
 expect_code 0 jaxprof sql --format=csv 'SELECT count(*) AS n FROM HOST_EVENTS' --db="$DB" "$T"
 expect_stdout_match "^$(count "$tmp/jax-mlp-whole.sqlite" host_events)\$"
+expect_code 0 jaxprof sql --format=csv 'SELECT count(*) AS n FROM files WHERE memory_rows' --db="$DB" "$T"
+tables "$DB" | grep -qx memory_allocators &&
+    fail "a query of files.memory_rows made the memory tables"
+expect_code 0 jaxprof sql --format=csv 'SELECT count(*) AS n FROM Program_Memory' --db="$DB" "$T"
+expect_stdout_match "^$(count "$tmp/jax-mlp-memory.sqlite" program_memory)\$"
 
 test_case 'the views: ops with their run, host and device, times in microseconds'
 expect_code 0 jaxprof sql --format=csv "SELECT count(*) AS n, \

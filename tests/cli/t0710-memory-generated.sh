@@ -1,8 +1,9 @@
 #!/bin/sh
 # jaxprof memory on generated allocator events with known answers
 # (gen-xplane --memory), a CPU JAX profile without any, damaged events,
-# and bad usage.
+# and bad usage; the summary's memory table and page on them.
 . "$(dirname "$0")/lib.sh"
+. "$CLI_DIR/summary-page.sh"
 
 gen_xplane --memory=ok --steps=4 "$tmp/ok" || fail "gen-xplane failed"
 gen_xplane --memory=damaged --steps=4 "$tmp/bad" || fail "gen-xplane failed"
@@ -61,4 +62,22 @@ expect_stderr_match "invalid --group 'bogus'"
 expect_code 2 jaxprof memory --program=x "$tmp/ok"
 expect_stderr_match 'goes with --group=buffer'
 expect_code 2 jaxprof memory --points=0 --group=timeline "$tmp/ok"
+test_case 'summary: the peak the generator made, and no memory without events'
+expect_code 0 jaxprof summary --format=json "$tmp/ok"
+"$PYTHON" - "$out" "$exp" <<'PY' || fail "summary's memory is not the generator's"
+import csv, json, sys
+rep = json.load(open(sys.argv[1]))
+exp = list(csv.DictReader(open(sys.argv[2])))[0]
+m = rep["memory"]
+print(m and {k: m[0][k] for k in ("allocator", "peak_bytes", "peak_time_us")}, exp)
+sys.exit(0 if len(m) >= 1 and m[0]["peak_bytes"] == int(exp["peak_bytes"])
+         and m[0]["timeline"] else 1)
+PY
+expect_code 0 jaxprof summary --format=json "$TESTDATA/jax-mlp"
+grep -q '"memory":\[\],' "$out" || fail "jax-mlp has memory in its summary"
+expect_code 0 jaxprof summary "$TESTDATA/jax-mlp"
+! grep -q 'Device memory' "$out" || fail "jax-mlp has a memory table"
+
+check_page memory-ok "$tmp/ok"
+
 test_done
