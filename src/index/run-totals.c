@@ -104,14 +104,15 @@ run_devices(struct index *ix, const char *run, size_t *n)
 	return names;
 }
 
-/* How many files the run has. */
+/* How many of the run's files hold rows. */
 static sqlite3_int64
 run_files(struct index *ix, const char *run)
 {
 	sqlite3_stmt *st;
 	sqlite3_int64 n;
 
-	st = index_cached(ix, "SELECT count(*) FROM files WHERE run = ?");
+	st = index_cached(ix, "SELECT count(*) FROM files f WHERE f.run = ? "
+	    "AND " RUN_TOTALS_FILE_HAS_ROWS("f"));
 	index_bind_text(st, 1, run);
 	n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_reset(st);
@@ -119,9 +120,11 @@ run_files(struct index *ix, const char *run)
 }
 
 /*
- * A run of one file gets no totals: its file's rows are as few, and
- * summing them again would only slow a cold report on one profile.
- * Readers take that file's rows (op_rows_query()).
+ * A run with one file of rows gets no totals: that file's rows are as
+ * few, and summing them again would only slow a cold report on one
+ * profile (an XPlane and its trace JSON are a run of two files, of which
+ * only the XPlane has ops).  Readers take that file's rows
+ * (op_rows_query()).
  */
 static int
 rebuild_run(struct index *ix, const char *run, char **cause)

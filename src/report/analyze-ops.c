@@ -102,8 +102,8 @@ cmp_name_module(const void *a, const void *b)
 /* Where the rows of r's selection are read from (run-totals.h). */
 enum rows_from {
 	FROM_FILES,	/* the stored rows of its files */
-	FROM_TOTALS,	/* whole runs of two files or more: their totals */
-	FROM_BOTH	/* whole runs, some of one file: totals and rows */
+	FROM_TOTALS,	/* whole runs of two files with rows or more: totals */
+	FROM_BOTH	/* whole runs, some with one file of rows: both */
 };
 
 static enum rows_from
@@ -113,9 +113,10 @@ rows_from(struct report *r)
 	sqlite3_int64 part = 1, multi = 0, single = 0;
 
 	st = index_prepare(r->ix, "SELECT total(picked < n OR run IN "
-	    "(SELECT run FROM stale_runs)), total(n > 1), total(n = 1) "
+	    "(SELECT run FROM stale_runs)), total(m > 1), total(m <= 1) "
 	    "FROM (SELECT f.run AS run, count(*) AS n, count(s.file_id) AS "
-	    "picked FROM files f LEFT JOIN selected s ON s.file_id = f.id "
+	    "picked, total(" RUN_TOTALS_FILE_HAS_ROWS("f") ") AS m "
+	    "FROM files f LEFT JOIN selected s ON s.file_id = f.id "
 	    "GROUP BY f.run) WHERE picked > 0");
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		part = sqlite3_column_int64(st, 0);
@@ -146,8 +147,8 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	 * The stored rows, one per file, device and op, reached from the
 	 * selected files (the planner would scan every row of the table).
 	 * Whole runs read their totals instead, a few rows per op and
-	 * device, but for runs of one file, which have none (an index from
-	 * before that may have some: they are not read).
+	 * device, but for runs with one file of rows, which have none (an
+	 * index from before that may have some: they are not read).
 	 */
 	stored = xasprintf("SELECT %s FROM selected s "
 	    "CROSS JOIN files f ON f.id = s.file_id "
@@ -160,8 +161,9 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	if (from == FROM_FILES)
 		sql = stored;
 	else {
-		totals = xasprintf("WITH single AS (SELECT run FROM files "
-		    "GROUP BY run HAVING count(*) = 1) "
+		totals = xasprintf("WITH single AS (SELECT f.run FROM files f "
+		    "GROUP BY f.run HAVING total("
+		    RUN_TOTALS_FILE_HAS_ROWS("f") ") <= 1) "
 		    "SELECT %s FROM run_totals o "
 		    "WHERE o.kernels = %d AND o.run IN (SELECT f.run FROM files f "
 		    "JOIN selected s ON s.file_id = f.id) AND "
