@@ -1,8 +1,9 @@
 /*
  * The cost rules (hlo-cost.c) on small HLO modules built by hand: a dot,
  * a convolution with and without padding, fusions (elementwise, a slice
- * read in part), a reduce, a cuBLAS call and an opaque custom call, each
- * against FLOPs and bytes worked out by hand in the comments.
+ * read in part, a tuple nested in its output), a reduce, a cuBLAS call and
+ * an opaque custom call, each against FLOPs and bytes worked out by hand
+ * in the comments.
  */
 #include "config.h"
 
@@ -330,6 +331,73 @@ START_TEST(cost_custom_calls)
 }
 END_TEST
 
+/* in[id - 1]'s shape: the bytes given, not what add() made. */
+static void
+set_shape(struct mod *m, int64_t id, const uint8_t *bytes, size_t len)
+{
+	m->shape[id - 1].base.descriptor = NULL;	/* pack() skips it */
+	m->in[id - 1].shape.data = (uint8_t *)(uintptr_t)bytes;
+	m->in[id - 1].shape.len = len;
+}
+
+START_TEST(cost_nested_tuple)
+{
+	/*
+	 * ShapeProtos on the wire (element_type 2, dimensions 3, tuple_shapes
+	 * 4): (f32[8], f32[2,3]), and (f32[4], (f32[8], f32[2,3])), which
+	 * the schema cannot build (it reads tuples one level deep).
+	 */
+	static const uint8_t inner[] = {
+		0x10, TUPLE,
+		0x22, 5, 0x10, F32, 0x1a, 1, 8,
+		0x22, 6, 0x10, F32, 0x1a, 2, 2, 3,
+	};
+	static const uint8_t nested[] = {
+		0x10, TUPLE,
+		0x22, 5, 0x10, F32, 0x1a, 1, 4,
+		0x22, sizeof inner,
+		0x10, TUPLE,
+		0x22, 5, 0x10, F32, 0x1a, 1, 8,
+		0x22, 6, 0x10, F32, 0x1a, 2, 2, 3,
+	};
+	static struct mod m;
+	Xla__HloInstructionProto *f;
+	int64_t called = 1;
+	struct hlo_cost c;
+
+	/*
+	 * fused: p0 f32[4], p1 f32[8], p2 f32[2,3], each negated (3 FLOPs an
+	 * element), root = tuple(-p0, tuple(-p1, -p2)): 3 x (4 + 8 + 6)
+	 * FLOPs.  Bytes as HloCostAnalysis counts a fusion: the parameters
+	 * read, (4 + 8 + 6) x 4, and the output's arrays at every depth, as
+	 * many again (the tuples' pointer tables are not counted).
+	 */
+	add(&m, 1, "parameter", F32, 1, (int64_t[]){ 4 }, 0, NULL);
+	add(&m, 2, "parameter", F32, 1, (int64_t[]){ 8 }, 0, NULL);
+	add(&m, 3, "parameter", F32, 2, (int64_t[]){ 2, 3 }, 0, NULL);
+	add(&m, 4, "negate", F32, 1, (int64_t[]){ 4 }, 1, (int64_t[]){ 1 });
+	add(&m, 5, "negate", F32, 1, (int64_t[]){ 8 }, 1, (int64_t[]){ 2 });
+	add(&m, 6, "negate", F32, 2, (int64_t[]){ 2, 3 }, 1,
+	    (int64_t[]){ 3 });
+	add(&m, 7, "tuple", TUPLE, 0, NULL, 2, (int64_t[]){ 5, 6 });
+	set_shape(&m, 7, inner, sizeof inner);
+	add(&m, 8, "tuple", TUPLE, 0, NULL, 2, (int64_t[]){ 4, 7 });
+	set_shape(&m, 8, nested, sizeof nested);
+	comp(&m, 1, 8, (int64_t[]){ 1, 2, 3, 4, 5, 6, 7, 8 });
+	add(&m, 9, "parameter", F32, 1, (int64_t[]){ 4 }, 0, NULL);
+	add(&m, 10, "parameter", F32, 1, (int64_t[]){ 8 }, 0, NULL);
+	add(&m, 11, "parameter", F32, 2, (int64_t[]){ 2, 3 }, 0, NULL);
+	f = add(&m, 12, "fusion", TUPLE, 0, NULL, 3,
+	    (int64_t[]){ 9, 10, 11 });
+	set_shape(&m, 12, nested, sizeof nested);
+	f->called_computation_ids = &called;
+	f->n_called_computation_ids = 1;
+	c = cost(&m, 12);
+	ck_assert_double_eq(c.flops, 3 * (4 + 8 + 6));
+	ck_assert_double_eq(c.bytes, 2 * (4 + 8 + 6) * 4);
+}
+END_TEST
+
 Suite *
 suite_hlo_cost(void)
 {
@@ -341,6 +409,7 @@ suite_hlo_cost(void)
 	tcase_add_test(tc, cost_fusion);
 	tcase_add_test(tc, cost_reduce);
 	tcase_add_test(tc, cost_custom_calls);
+	tcase_add_test(tc, cost_nested_tuple);
 	suite_add_tcase(s, tc);
 	return s;
 }

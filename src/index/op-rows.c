@@ -77,20 +77,38 @@ flag_at(struct op_row *row, size_t at)
 	return (int *)(void *)((char *)row + at);
 }
 
-/* Folds one stored row (one file, device and op) into its op's row. */
+/* The columns rows are grouped by: name, module, and three texts. */
+static const int keycols[] = { 0, 1, 10, 11, 13 };
+#define NKEYS	(sizeof keycols / sizeof keycols[0])
+
+/*
+ * Folds one stored row (one file, device and op) into its op's row; keys
+ * are the row's texts of keycols[] as read.  A text that is part of the
+ * key is the same in every row of the op but where NULL, so it is kept
+ * the first time it is not NULL, not compared.
+ */
 static void
-fold_row(struct op_row *row, sqlite3_stmt *st)
+fold_row(struct op_row *row, sqlite3_stmt *st, const char **keys)
 {
-	size_t i;
+	size_t i, k = 0;
 
 	for (i = 0; i < NOP_COLS; i++) {
 		const struct op_col *c = &op_cols[i];
-		int col = (int)i, *has = c->has != NONE ? flag_at(row, c->has) :
-		    NULL, null = sqlite3_column_type(st, col) == SQLITE_NULL;
+		int col = (int)i, *has, null;
 		int64_t v, *acc = int_at(row, c->at);
 		const char *t;
 		char **text;
 
+		if (k < NKEYS && keycols[k] == col) {
+			text = text_at(row, c->at);
+			if (c->fold != FOLD_KEY && *text == NULL &&
+			    keys[k] != NULL)
+				*text = xstrdup(keys[k]);
+			k++;
+			continue;
+		}
+		has = c->has != NONE ? flag_at(row, c->has) : NULL;
+		null = sqlite3_column_type(st, col) == SQLITE_NULL;
 		switch (c->fold) {
 		case FOLD_KEY:
 			break;
@@ -205,16 +223,14 @@ op_rows_fold(sqlite3_stmt *st, struct op_row **rows, size_t *n)
 	strmap_init(&ops);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		/* name, module, framework_op, source, details */
-		static const int keycols[] = { 0, 1, 10, 11, 13 };
-		const char *parts[5];
-		size_t lens[5], klen = 0, p;
+		const char *keys[NKEYS], *parts[NKEYS];
+		size_t lens[NKEYS], klen = 0, p;
 		uint32_t id;
 
-		for (p = 0; p < 5; p++) {
-			parts[p] = (const char *)sqlite3_column_text(st,
+		for (p = 0; p < NKEYS; p++) {
+			keys[p] = (const char *)sqlite3_column_text(st,
 			    keycols[p]);
-			if (parts[p] == NULL)
-				parts[p] = "";
+			parts[p] = keys[p] != NULL ? keys[p] : "";
 			lens[p] = strlen(parts[p]);
 			klen += lens[p] + 1;
 		}
@@ -226,7 +242,7 @@ op_rows_fold(sqlite3_stmt *st, struct op_row **rows, size_t *n)
 			keycap = klen;
 			key = xreallocarray(key, keycap, 1);
 		}
-		for (klen = 0, p = 0; p < 5; p++) {
+		for (klen = 0, p = 0; p < NKEYS; p++) {
 			memcpy(key + klen, parts[p], lens[p]);
 			key[klen + lens[p]] = '\0';
 			klen += lens[p] + 1;
@@ -239,7 +255,7 @@ op_rows_fold(sqlite3_stmt *st, struct op_row **rows, size_t *n)
 			(*rows)[*n].module = xstrdup(parts[1]);
 			(*n)++;
 		}
-		fold_row(&(*rows)[id], st);
+		fold_row(&(*rows)[id], st, keys);
 	}
 	strmap_release(&ops);
 	free(key);

@@ -104,14 +104,19 @@ run_devices(struct index *ix, const char *run, size_t *n)
 	return names;
 }
 
-/* How many files the run has. */
+/*
+ * How many of the run's files there are, or (with_rows) hold rows: the
+ * plain count first, as most runs are of one file.
+ */
 static sqlite3_int64
-run_files(struct index *ix, const char *run)
+run_files(struct index *ix, const char *run, int with_rows)
 {
 	sqlite3_stmt *st;
 	sqlite3_int64 n;
 
-	st = index_cached(ix, "SELECT count(*) FROM files WHERE run = ?");
+	st = index_cached(ix, with_rows ? "SELECT count(*) FROM files f "
+	    "WHERE f.run = ? AND " RUN_TOTALS_FILE_HAS_ROWS("f") :
+	    "SELECT count(*) FROM files WHERE run = ?");
 	index_bind_text(st, 1, run);
 	n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_reset(st);
@@ -119,9 +124,11 @@ run_files(struct index *ix, const char *run)
 }
 
 /*
- * A run of one file gets no totals: its file's rows are as few, and
- * summing them again would only slow a cold report on one profile.
- * Readers take that file's rows (op_rows_query()).
+ * A run with one file of rows gets no totals: that file's rows are as
+ * few, and summing them again would only slow a cold report on one
+ * profile (an XPlane and its trace JSON are a run of two files, of which
+ * only the XPlane has ops).  Readers take that file's rows
+ * (op_rows_query()).
  */
 static int
 rebuild_run(struct index *ix, const char *run, char **cause)
@@ -135,7 +142,7 @@ rebuild_run(struct index *ix, const char *run, char **cause)
 	index_bind_text(st, 1, run);
 	if (index_step(ix, st, cause) == -1)
 		return -1;
-	if (run_files(ix, run) > 1)
+	if (run_files(ix, run, 0) > 1 && run_files(ix, run, 1) > 1)
 		devices = run_devices(ix, run, &ndevices);
 	rc = 0;
 	for (i = 0; i < ndevices && rc == 0; i++) {

@@ -49,8 +49,11 @@ elements(const ShapeProto *s)
 }
 
 /*
- * A tuple's element i as a shape of its own, in *tmp (the schema reads
- * tuples one level deep: a tuple in it has no elements).
+ * A tuple's element i as a shape of its own, in *tmp.  The schema reads
+ * tuples one level deep; read_shape() puts the elements of a tuple nested
+ * in one after it among the outer tuple's, at every depth, so that the
+ * leaves are all there (the nested tuple itself, of no array, has no
+ * bytes).  Only element 0 is asked for by its index.
  */
 static const ShapeProto *
 tuple_element(const ShapeProto *s, size_t i, ShapeProto *tmp)
@@ -65,7 +68,10 @@ tuple_element(const ShapeProto *s, size_t i, ShapeProto *tmp)
 	return tmp;
 }
 
-/* Bytes of a shape: a tuple's are its arrays'. */
+/*
+ * Bytes of a shape: a tuple's are its arrays', at every depth, as
+ * HloCostAnalysis sums the array subshapes of a fusion's output.
+ */
 static double
 shape_bytes(const ShapeProto *s)
 {
@@ -252,24 +258,47 @@ shape_skip(int wt, const uint8_t **p, const uint8_t *end)
 	return 0;
 }
 
-/*
- * A ShapeProto (or, tuple_shapes NULL, the TupleElementShapeProto of a
- * tuple's element) read from its bytes into the arena: element_type,
- * dimensions and the tuple's elements, the rest skipped.  Shapes are most
- * of what the rules read and all alike; protobuf-c's general reader took
- * five times as long.  -1 in doubt (then protobuf-c decides).
- */
-static int
-read_shape(struct arena *a, const uint8_t *p, const uint8_t *end,
-    ShapeProto *s, Xla__TupleElementShapeProto *e)
+/* Tuples nested in tuples, followed at most. */
+#define MAX_TUPLE_DEPTH	8
+
+/* A new element at the end of the tuple s, whose array holds *cap. */
+static Xla__TupleElementShapeProto *
+tuple_add(struct arena *a, ShapeProto *s, size_t *cap)
 {
 	static const Xla__TupleElementShapeProto einit =
 	    XLA__TUPLE_ELEMENT_SHAPE_PROTO__INIT;
+	Xla__TupleElementShapeProto *e;
+
+	if (s->n_tuple_shapes == *cap) {
+		Xla__TupleElementShapeProto **grown;
+
+		*cap = *cap == 0 ? 4 : *cap * 2;
+		grown = arena_alloc(a, *cap * sizeof *grown);
+		if (s->n_tuple_shapes > 0)
+			memcpy(grown, s->tuple_shapes,
+			    s->n_tuple_shapes * sizeof *grown);
+		s->tuple_shapes = grown;
+	}
+	e = arena_alloc(a, sizeof *e);
+	*e = einit;
+	s->tuple_shapes[s->n_tuple_shapes++] = e;
+	return e;
+}
+
+/*
+ * Into s, or (s NULL) into e, an element of the tuple top at the given
+ * depth (1 for top's own elements); a tuple's elements, nested ones too,
+ * become top's (tuple_element()).  *cap: what top's array holds.
+ */
+static int
+read_shape_in(struct arena *a, const uint8_t *p, const uint8_t *end,
+    ShapeProto *s, Xla__TupleElementShapeProto *e, ShapeProto *top,
+    size_t *cap, int depth)
+{
 	uint64_t key, v;
 	int32_t *type = s != NULL ? &s->element_type : &e->element_type;
 	int64_t **dims = s != NULL ? &s->dimensions : &e->dimensions;
 	size_t *ndims = s != NULL ? &s->n_dimensions : &e->n_dimensions;
-	size_t cap = 0;
 
 	while (p < end) {
 		int wt;
@@ -288,28 +317,11 @@ read_shape(struct arena *a, const uint8_t *p, const uint8_t *end,
 				return -1;
 			break;
 		case 4:
-			if (s == NULL) {
-				if (shape_skip(wt, &p, end) == -1)
-					return -1;
-				break;
-			}
 			if (wt != 2 || shape_varint(&p, end, &v) == -1 ||
-			    v > (uint64_t)(end - p))
+			    v > (uint64_t)(end - p) || depth >= MAX_TUPLE_DEPTH)
 				return -1;
-			if (s->n_tuple_shapes == cap) {
-				Xla__TupleElementShapeProto **grown;
-
-				cap = cap == 0 ? 4 : cap * 2;
-				grown = arena_alloc(a, cap * sizeof *grown);
-				if (s->n_tuple_shapes > 0)
-					memcpy(grown, s->tuple_shapes,
-					    s->n_tuple_shapes * sizeof *grown);
-				s->tuple_shapes = grown;
-			}
-			e = arena_alloc(a, sizeof *e);
-			*e = einit;
-			s->tuple_shapes[s->n_tuple_shapes++] = e;
-			if (read_shape(a, p, p + v, NULL, e) == -1)
+			if (read_shape_in(a, p, p + v, NULL, tuple_add(a, top,
+			    cap), top, cap, depth + 1) == -1)
 				return -1;
 			p += v;
 			break;
@@ -319,6 +331,22 @@ read_shape(struct arena *a, const uint8_t *p, const uint8_t *end,
 		}
 	}
 	return 0;
+}
+
+/*
+ * A ShapeProto read from its bytes into the arena: element_type,
+ * dimensions and the tuple's elements (nested ones' after theirs), the
+ * rest skipped.  Shapes are most of what the rules read and all alike;
+ * protobuf-c's general reader took five times as long.  -1 in doubt
+ * (then protobuf-c decides, reading tuples one level deep).
+ */
+static int
+read_shape(struct arena *a, const uint8_t *p, const uint8_t *end,
+    ShapeProto *s)
+{
+	size_t cap = 0;
+
+	return read_shape_in(a, p, end, s, NULL, s, &cap, 0);
 }
 
 /* The shape of in, decoded from its bytes into sc's arena; NULL if none. */
@@ -333,7 +361,7 @@ decode_shape(struct hlo_cost_scratch *sc, const InstrProto *in)
 	s = arena_alloc(&sc->arena, sizeof *s);
 	*s = no_shape;
 	if (read_shape(&sc->arena, in->shape.data, in->shape.data +
-	    in->shape.len, s, NULL) == 0)
+	    in->shape.len, s) == 0)
 		return s;
 	return (const ShapeProto *)protobuf_c_message_unpack(
 	    &xla__shape_proto__descriptor, &a, in->shape.len, in->shape.data);

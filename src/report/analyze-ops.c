@@ -102,28 +102,52 @@ cmp_name_module(const void *a, const void *b)
 /* Where the rows of r's selection are read from (run-totals.h). */
 enum rows_from {
 	FROM_FILES,	/* the stored rows of its files */
-	FROM_TOTALS,	/* whole runs of two files or more: their totals */
-	FROM_BOTH	/* whole runs, some of one file: totals and rows */
+	FROM_TOTALS,	/* whole runs of two files with rows or more: totals */
+	FROM_BOTH	/* whole runs, some with one file of rows: both */
 };
 
-static enum rows_from
-rows_from(struct report *r)
+/*
+ * Counts of the selected runs: those in part or stale, those with more
+ * than one file (with_rows: of rows) and the others.  0 if none read.
+ */
+static int
+count_runs(struct report *r, int with_rows, sqlite3_int64 *part,
+    sqlite3_int64 *multi, sqlite3_int64 *single)
 {
 	sqlite3_stmt *st;
-	sqlite3_int64 part = 1, multi = 0, single = 0;
+	int rc = 0;
 
-	st = index_prepare(r->ix, "SELECT total(picked < n OR run IN "
+	st = index_prepare(r->ix, with_rows ? "SELECT total(picked < n OR "
+	    "run IN (SELECT run FROM stale_runs)), total(m > 1), "
+	    "total(m <= 1) "
+	    "FROM (SELECT f.run AS run, count(*) AS n, count(s.file_id) AS "
+	    "picked, total(" RUN_TOTALS_FILE_HAS_ROWS("f") ") AS m "
+	    "FROM files f LEFT JOIN selected s ON s.file_id = f.id "
+	    "GROUP BY f.run) WHERE picked > 0" :
+	    "SELECT total(picked < n OR run IN "
 	    "(SELECT run FROM stale_runs)), total(n > 1), total(n = 1) "
 	    "FROM (SELECT f.run AS run, count(*) AS n, count(s.file_id) AS "
 	    "picked FROM files f LEFT JOIN selected s ON s.file_id = f.id "
 	    "GROUP BY f.run) WHERE picked > 0");
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		part = sqlite3_column_int64(st, 0);
-		multi = sqlite3_column_int64(st, 1);
-		single = sqlite3_column_int64(st, 2);
+		*part = sqlite3_column_int64(st, 0);
+		*multi = sqlite3_column_int64(st, 1);
+		*single = sqlite3_column_int64(st, 2);
+		rc = 1;
 	}
 	sqlite3_finalize(st);
-	if (part > 0 || multi == 0)
+	return rc;
+}
+
+/* Files are counted first: most runs are of one, and that is cheaper. */
+static enum rows_from
+rows_from(struct report *r)
+{
+	sqlite3_int64 part = 1, multi = 0, single = 0;
+
+	if (!count_runs(r, 0, &part, &multi, &single) || part > 0 ||
+	    multi == 0 || !count_runs(r, 1, &part, &multi, &single) ||
+	    part > 0 || multi == 0)
 		return FROM_FILES;
 	return single == 0 ? FROM_TOTALS : FROM_BOTH;
 }
@@ -146,8 +170,8 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	 * The stored rows, one per file, device and op, reached from the
 	 * selected files (the planner would scan every row of the table).
 	 * Whole runs read their totals instead, a few rows per op and
-	 * device, but for runs of one file, which have none (an index from
-	 * before that may have some: they are not read).
+	 * device, but for runs with one file of rows, which have none (an
+	 * index from before that may have some: they are not read).
 	 */
 	stored = xasprintf("SELECT %s FROM selected s "
 	    "CROSS JOIN files f ON f.id = s.file_id "
@@ -160,8 +184,9 @@ op_rows_query(struct report *r, int kernels, struct op_row **rows,
 	if (from == FROM_FILES)
 		sql = stored;
 	else {
-		totals = xasprintf("WITH single AS (SELECT run FROM files "
-		    "GROUP BY run HAVING count(*) = 1) "
+		totals = xasprintf("WITH single AS (SELECT f.run FROM files f "
+		    "GROUP BY f.run HAVING total("
+		    RUN_TOTALS_FILE_HAS_ROWS("f") ") <= 1) "
 		    "SELECT %s FROM run_totals o "
 		    "WHERE o.kernels = %d AND o.run IN (SELECT f.run FROM files f "
 		    "JOIN selected s ON s.file_id = f.id) AND "

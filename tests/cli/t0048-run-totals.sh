@@ -90,6 +90,22 @@ expect_stderr_empty
 project_top >"$tmp/got"
 expect_files_equal "$tmp/one" "$tmp/got" "top of the run of one file differs"
 
+test_case 'an XPlane beside a trace of no ops has no totals either'
+TWO=$G/plugins/profile/2026_01_03_00_00_00
+mkdir "$TWO"
+cp "$SPARE/host0.xplane.pb" "$TWO/host0.xplane.pb"
+cp "$TESTDATA/jax-mlp/plugins/profile/2026_01_01_00_00_00/perfetto_trace.json.gz" \
+    "$TWO/"
+expect_code 0 jaxprof top -n 0 --format=csv --db="$IX" "$TWO"
+expect_stderr_empty
+project_top >"$tmp/got"
+expect_files_equal "$tmp/one" "$tmp/got" "top of an XPlane and a trace differs"
+[ "$(sql "SELECT count(*) FROM files WHERE run = '2026_01_03_00_00_00'")" \
+    -eq 2 ] || fail "the trace is not a file of the run"
+[ "$(sql "SELECT count(*) FROM run_totals WHERE run = '2026_01_03_00_00_00'")" \
+    -eq 0 ] || fail "a run of one file of rows got totals"
+rm -r "$TWO"
+
 # Planting needs a writer (jaxprof sql only reads).
 command -v python3 >/dev/null 2>&1 || skip "no python3 to plant totals"
 plant() {
