@@ -581,6 +581,10 @@ top_titles(struct report *r, struct output *o, enum op_by by,
 		output_title(o, "Read from trace JSON, which has no FLOP or "
 		    "byte counts: GFLOP/s and GB/s are empty for it.");
 	/* Kernels carry no costs of their own: their ops' rows have them. */
+	else if (!any_cost && group != GROUP_KERNEL && any && host_only)
+		output_title(o, "FLOPs unknown: the HLO's costs go to device "
+		    "kernels, and these ops ran on the host; the cost columns "
+		    "are empty.");
 	else if (!any_cost && group != GROUP_KERNEL)
 		output_title(o, "FLOPs unknown: no cost stats and no HLO in "
 		    "the profile; the cost columns are empty.");
