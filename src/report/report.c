@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "lib/err.h"
+#include "load/formats.h"
 #include "input/read-archive.h"
 #include "report/report.h"
 #include "lib/strmap.h"
@@ -296,9 +297,12 @@ static void
 no_profile_file(const char *path)
 {
 	const char *base = strrchr(path, '/'), *dot;
+	size_t suffix;
 
 	base = base != NULL ? base + 1 : path;
-	dot = strchr(base, '.');
+	/* The registry's suffix: a host name may hold dots (10.240.1.50). */
+	suffix = format_suffix_len(base);
+	dot = suffix > 0 ? base + strlen(base) - suffix : strchr(base, '.');
 	jp_warnx("'%s' is not a profile but a file tools write beside one "
 	    "(%s); name the run folder, or the .xplane.pb or .trace.json.gz "
 	    "in it", path, dot != NULL ? dot : base);

@@ -69,4 +69,10 @@ for cmd in list top; do
 	expect_stderr_is "jaxprof: $cmd: '$tmp/tool/plugins/profile/r/host.overview_page.pb' is not a profile but a file tools write beside one (.overview_page.pb); name the run folder, or the .xplane.pb or .trace.json.gz in it"
 done
 
+test_case 'a host name with dots: the suffix a tool writes, not all after the first dot'
+printf 'not a trace' >"$tmp/tool/plugins/profile/r/10.240.1.50.pod_viewer.json"
+expect_code 2 jaxprof list "$tmp/tool/plugins/profile/r/10.240.1.50.pod_viewer.json"
+expect_stdout_empty
+expect_stderr_is "jaxprof: list: '$tmp/tool/plugins/profile/r/10.240.1.50.pod_viewer.json' is not a profile but a file tools write beside one (.pod_viewer.json); name the run folder, or the .xplane.pb or .trace.json.gz in it"
+
 test_done
