@@ -382,107 +382,6 @@ step_after(const struct ov_series *se, int64_t t)
 	return lo;
 }
 
-/*
- * Each stored gap (at least GAP_FLOOR_PS) inside a step: what the host
- * ran at its middle (host_at()), and whether a compilation (of the
- * compiles table, or a host event) encloses it.  The gap's time in each
- * step moves from short idle to its part.
- */
-static void
-attribute_gaps(struct overview *ov, struct report *r)
-{
-	sqlite3_stmt *st = report_prepare(r, "SELECT g.file_id, g.plane, "
-	    "g.start_ps, g.dur_ps, EXISTS (SELECT 1 FROM compiles c WHERE "
-	    "c.file_id = g.file_id AND c.start_ps <= g.start_ps + g.dur_ps / 2 "
-	    "AND g.start_ps + g.dur_ps / 2 < c.start_ps + c.dur_ps) "
-	    "FROM gaps g JOIN planes p ON p.id = g.plane "
-	    "JOIN files f ON f.id = g.file_id "
-	    "JOIN selected s ON s.file_id = f.id WHERE 1", " ORDER BY g.plane");
-	struct host_map hm;
-
-	host_map_load(&hm, r);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct ov_series *se = find_series(ov,
-		    sqlite3_column_int64(st, 1));
-		int64_t gs = sqlite3_column_int64(st, 2);
-		int64_t ge = gs + sqlite3_column_int64(st, 3), in = 0;
-		const struct hev *h;
-		const char *ctx;
-		char *activity;
-		enum ov_part part;
-		int compiling;
-		size_t i;
-
-		if (se == NULL)
-			continue;
-		h = host_at(&hm, sqlite3_column_int64(st, 0), gs + (ge - gs) / 2,
-		    &ctx, &compiling);
-		activity = readable_activity(h != NULL ? h->name :
-		    "(nothing on the host)");
-		part = classify_wait(activity, ctx != NULL ? ctx : "",
-		    compiling || sqlite3_column_int(st, 4));
-		for (i = step_after(se, gs); i < se->n &&
-		    se->steps[i].start_ps < ge; i++) {
-			struct ov_step *s = &se->steps[i];
-			int64_t a = gs > s->start_ps ? gs : s->start_ps;
-			int64_t b = ge < s->start_ps + s->dur_ps ? ge :
-			    s->start_ps + s->dur_ps;
-
-			if (b <= a)
-				continue;
-			if (b - a > s->part_ps[OV_SHORT_IDLE])
-				b = a + s->part_ps[OV_SHORT_IDLE];
-			s->part_ps[OV_SHORT_IDLE] -= b - a;
-			s->part_ps[part] += b - a;
-			in += b - a;
-		}
-		if (in > 0)
-			add_cause(ov, activity, ctx != NULL ? ctx : "", part,
-			    in);
-		free(activity);
-	}
-	sqlite3_finalize(st);
-	host_map_release(&hm);
-}
-
-static int
-cmp_cause(const void *a, const void *b)
-{
-	const struct ov_cause *x = a, *y = b;
-
-	if (x->ps != y->ps)
-		return x->ps > y->ps ? -1 : 1;
-	return strcmp(x->activity, y->activity);
-}
-
-/*
- * Idle in no stored gap (before the step's first op, say) while the host
- * compiled counts as compile too: up to the compile time in the step
- * that the gaps did not account for already.
- */
-static void
-compile_idle(struct overview *ov, struct ov_step *s, int64_t compile_ps,
-    const char *name, const char *function)
-{
-	int64_t more = compile_ps - s->part_ps[OV_COMPILE];
-	char *what;
-
-	if (more > s->part_ps[OV_SHORT_IDLE])
-		more = s->part_ps[OV_SHORT_IDLE];
-	if (more <= 0)
-		return;
-	s->part_ps[OV_SHORT_IDLE] -= more;
-	s->part_ps[OV_COMPILE] += more;
-	what = readable_activity(name != NULL ? name : "compile");
-	add_cause(ov, what, function != NULL ? function : "", OV_COMPILE,
-	    more);
-	free(what);
-}
-
-/*
- * Steps left out of median and spread: one a compilation ran in, and a
- * first step over twice the median of the others (warm-up).
- */
 static char *
 column_dup(sqlite3_stmt *st, int i)
 {
@@ -491,7 +390,7 @@ column_dup(sqlite3_stmt *st, int i)
 	return s != NULL ? xstrdup((const char *)s) : NULL;
 }
 
-/* A file's compiles by start, for the steps they ran in. */
+/* A file's compiles by start, for the gaps and steps they ran in. */
 struct compile_spans {
 	int64_t		 file_id;	/* -1: none loaded */
 	struct compile_span {
@@ -516,14 +415,18 @@ compile_spans_release(struct compile_spans *cs)
 	cs->file_id = -1;
 }
 
+/* Makes cs hold file_id's compiles, read once for each file in turn. */
 static void
-compile_spans_load(struct compile_spans *cs, struct report *r,
+compile_spans_of(struct compile_spans *cs, struct report *r,
     int64_t file_id)
 {
-	sqlite3_stmt *st = index_prepare(r->ix, "SELECT start_ps, "
-	    "start_ps + dur_ps, name, function FROM compiles WHERE "
-	    "file_id = ?1 ORDER BY start_ps");
+	sqlite3_stmt *st;
 
+	if (cs->file_id == file_id)
+		return;
+	st = index_prepare(r->ix, "SELECT start_ps, start_ps + dur_ps, "
+	    "name, function FROM compiles WHERE file_id = ?1 "
+	    "ORDER BY start_ps");
 	compile_spans_release(cs);
 	cs->file_id = file_id;
 	sqlite3_bind_int64(st, 1, file_id);
@@ -589,11 +492,115 @@ compiles_in(const struct compile_spans *cs, int64_t start, int64_t end,
 	return n;
 }
 
+/*
+ * Each stored gap (at least GAP_FLOOR_PS) inside a step: what the host
+ * ran at its middle (host_at()), and whether a compilation (of the
+ * compiles table, or a host event) encloses it.  The gap's time in each
+ * step moves from short idle to its part.
+ */
 static void
-mark_skipped(struct overview *ov, struct report *r)
+attribute_gaps(struct overview *ov, struct report *r,
+    struct compile_spans *cs)
 {
-	/* The compile time inside the step, as `steps` notes it. */
-	struct compile_spans cs = { -1, NULL, 0, 0 };
+	sqlite3_stmt *st = report_prepare(r, "SELECT g.file_id, g.plane, "
+	    "g.start_ps, g.dur_ps "
+	    "FROM gaps g JOIN planes p ON p.id = g.plane "
+	    "JOIN files f ON f.id = g.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE 1", " ORDER BY g.plane");
+	struct host_map hm;
+
+	host_map_load(&hm, r);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct ov_series *se = find_series(ov,
+		    sqlite3_column_int64(st, 1));
+		int64_t file_id = sqlite3_column_int64(st, 0);
+		int64_t gs = sqlite3_column_int64(st, 2);
+		int64_t ge = gs + sqlite3_column_int64(st, 3), in = 0;
+		int64_t mid = gs + (ge - gs) / 2, ps;
+		const char *ctx, *name, *function;
+		const struct hev *h;
+		char *activity;
+		enum ov_part part;
+		int compiling;
+		size_t i;
+
+		if (se == NULL)
+			continue;
+		h = host_at(&hm, file_id, mid, &ctx, &compiling);
+		activity = readable_activity(h != NULL ? h->name :
+		    "(nothing on the host)");
+		/* Or a compile of the compiles table around its middle. */
+		compile_spans_of(cs, r, file_id);
+		compiling |= compiles_in(cs, mid, mid + 1, &ps, &name,
+		    &function) > 0;
+		part = classify_wait(activity, ctx != NULL ? ctx : "",
+		    compiling);
+		for (i = step_after(se, gs); i < se->n &&
+		    se->steps[i].start_ps < ge; i++) {
+			struct ov_step *s = &se->steps[i];
+			int64_t a = gs > s->start_ps ? gs : s->start_ps;
+			int64_t b = ge < s->start_ps + s->dur_ps ? ge :
+			    s->start_ps + s->dur_ps;
+
+			if (b <= a)
+				continue;
+			if (b - a > s->part_ps[OV_SHORT_IDLE])
+				b = a + s->part_ps[OV_SHORT_IDLE];
+			s->part_ps[OV_SHORT_IDLE] -= b - a;
+			s->part_ps[part] += b - a;
+			in += b - a;
+		}
+		if (in > 0)
+			add_cause(ov, activity, ctx != NULL ? ctx : "", part,
+			    in);
+		free(activity);
+	}
+	sqlite3_finalize(st);
+	host_map_release(&hm);
+}
+
+static int
+cmp_cause(const void *a, const void *b)
+{
+	const struct ov_cause *x = a, *y = b;
+
+	if (x->ps != y->ps)
+		return x->ps > y->ps ? -1 : 1;
+	return strcmp(x->activity, y->activity);
+}
+
+/*
+ * Idle in no stored gap (before the step's first op, say) while the host
+ * compiled counts as compile too: up to the compile time in the step
+ * that the gaps did not account for already.
+ */
+static void
+compile_idle(struct overview *ov, struct ov_step *s, int64_t compile_ps,
+    const char *name, const char *function)
+{
+	int64_t more = compile_ps - s->part_ps[OV_COMPILE];
+	char *what;
+
+	if (more > s->part_ps[OV_SHORT_IDLE])
+		more = s->part_ps[OV_SHORT_IDLE];
+	if (more <= 0)
+		return;
+	s->part_ps[OV_SHORT_IDLE] -= more;
+	s->part_ps[OV_COMPILE] += more;
+	what = readable_activity(name != NULL ? name : "compile");
+	add_cause(ov, what, function != NULL ? function : "", OV_COMPILE,
+	    more);
+	free(what);
+}
+
+/*
+ * Steps left out of median and spread: one a compilation ran in, and a
+ * first step over twice the median of the others (warm-up).
+ */
+static void
+mark_skipped(struct overview *ov, struct report *r,
+    struct compile_spans *cs)
+{
 	struct sample all;
 	size_t i, j;
 
@@ -602,15 +609,15 @@ mark_skipped(struct overview *ov, struct report *r)
 		struct ov_series *se = &ov->series[i];
 		struct sample rest;
 
-		if (se->file_id != cs.file_id)
-			compile_spans_load(&cs, r, se->file_id);
+		compile_spans_of(cs, r, se->file_id);
 		sample_init(&rest);
 		for (j = 0; j < se->n; j++) {
 			struct ov_step *s = &se->steps[j];
 			const char *name, *function;
 			int64_t ps;
 
-			if (compiles_in(&cs, s->start_ps, s->start_ps +
+			/* The compile time inside it, as `steps` notes it. */
+			if (compiles_in(cs, s->start_ps, s->start_ps +
 			    s->dur_ps, &ps, &name, &function) > 0) {
 				s->skip_why = "compiled during the step";
 				compile_idle(ov, s, ps, name, function);
@@ -639,7 +646,6 @@ mark_skipped(struct overview *ov, struct report *r)
 			}
 		}
 	}
-	compile_spans_release(&cs);
 	sample_sort(&all);
 	if (all.n > 0) {
 		ov->median_ps = sample_percentile(&all, 50);
@@ -1241,6 +1247,7 @@ load_timeline(struct overview *ov, struct report *r)
 void
 overview_load(struct overview *ov, struct report *r)
 {
+	struct compile_spans cs = { -1, NULL, 0, 0 };
 	sqlite3_stmt *st;
 
 	memset(ov, 0, sizeof *ov);
@@ -1259,8 +1266,9 @@ overview_load(struct overview *ov, struct report *r)
 		sqlite3_finalize(st);
 	}
 	overview_load_steps(ov, r);
-	attribute_gaps(ov, r);
-	mark_skipped(ov, r);
+	attribute_gaps(ov, r, &cs);
+	mark_skipped(ov, r, &cs);
+	compile_spans_release(&cs);
 	if (ov->ncauses > 0)	/* qsort() of NULL is undefined, even for none */
 		qsort(ov->causes, ov->ncauses, sizeof *ov->causes, cmp_cause);
 	load_ops(ov, r);
