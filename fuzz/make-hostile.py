@@ -9,6 +9,7 @@ jaxprof says about them.  Only the Python standard library is used:
 """
 import gzip
 import io
+import json
 import os
 import sys
 import tarfile
@@ -95,6 +96,20 @@ LIMIT = 1 << 61
 INT64_MAX = (1 << 63) - 1
 
 
+def baseline(op_fields):
+    """A baseline of one op, op_fields replacing its figures."""
+    op = {"name": "fusion.1", "module": "jit_f", "category": "loop fusion",
+          "framework_op": "f", "source": "f.py:1", "source_function": "f",
+          "count": 1, "total_ps": 10, "self_ps": 10, "min_ps": 10,
+          "max_ps": 10, "flops": 100, "bytes_accessed": 40}
+    op.update(op_fields)
+    return {"format": "jaxprof-baseline", "version": 2,
+            "jaxprof_version": "0", "created": "2027-01-01T00:00:00Z",
+            "sources": ["p"], "hosts": ["h"], "runs": ["r"], "ops": [op],
+            "kernels": [], "steps": {"source": "module", "series": []},
+            "compiles": {"functions": []}, "transfers": []}
+
+
 def write(path, data):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
@@ -172,6 +187,19 @@ def main(out):
         info.mtime = 1e13
         t.addfile(info, io.BytesIO(data))
     write(f"{a}/mtime-1e13.tar.gz", buf.getvalue())
+    # Issue 41.9: inputs that parse but are wrong.  Rules numbers that are
+    # not plain decimals, a share above 100%.
+    r = os.path.join(out, "rules")
+    write(f"{r}/hex-number.rules", b"min-op-share = 0x10\n")
+    write(f"{r}/leading-zero.rules", b"max-compiles = 010\n")
+    write(f"{r}/exponent.rules", b"skip = 1e9999\n")
+    write(f"{r}/share-over-100.rules", b"min-op-share = 200%\n")
+    # Negative counts, times and FLOPs in a baseline, and one of nothing.
+    b = os.path.join(out, "baseline")
+    for field in ("total_ps", "count", "flops"):
+        write(f"{b}/negative-{field.replace('_', '-')}.json",
+              json.dumps(baseline({field: -1})).encode())
+    write(f"{b}/empty-array.json", b"[]")
 
 
 if __name__ == "__main__":

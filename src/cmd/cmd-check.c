@@ -65,13 +65,15 @@ const struct cmd cmd_check = {
 	    "  --format=FMT             table (default), csv, json, markdown\n"
 	    "  --db=FILE                the index to use\n"
 	    "Every rule has its default unless set; a rule's value 'off'\n"
-	    "turns it off.  Ops pair by identity (jaxprof-diff(1), PAIRING).\n",
+	    "turns it off.  Numbers are plain decimals (no sign, exponent,\n"
+	    "0x or leading 0); shares and the percentile are 0 to 100.\n"
+	    "Ops pair by identity (jaxprof-diff(1), PAIRING).\n",
 	.run = check_run,
 };
 
 enum setting_kind {
 	SET_PATH,
-	SET_PERCENT,	/* "5%" or "5": a number >= 0 */
+	SET_PERCENT,	/* "5%" or "5": a number >= 0; a share: <= 100 */
 	SET_TIME,	/* "150ms": a number and ns, us, ms or s; in ps */
 	SET_COUNT,	/* a whole number >= 0 */
 	SET_SIZE,	/* "16G", "512M": bytes */
@@ -89,6 +91,7 @@ struct setting {
 	int		 off;		/* a rule turned off */
 	double		 num;
 	char		*str;
+	int		 share;		/* a percentage of a whole: <= 100 */
 };
 
 enum {
@@ -114,7 +117,7 @@ static const struct setting setting_defaults[NSETTINGS] = {
 	[S_MAX_MEMORY_GROWTH] = { "max-memory-growth", SET_PERCENT, 1, 0, 1,
 	    0, NULL },
 	[S_MAX_NEW_OP_SHARE] = { "max-new-op-share", SET_PERCENT, 1, 0, 0,
-	    5, NULL },
+	    5, NULL, 1 },
 	[S_MAX_PEAK_MEMORY] = { "max-peak-memory", SET_SIZE, 1, 0, 1, 0,
 	    NULL },
 	[S_MAX_OP_REGRESSION] = { "max-op-regression", SET_PERCENT, 1, 0, 0,
@@ -122,12 +125,33 @@ static const struct setting setting_defaults[NSETTINGS] = {
 	[S_MAX_STEP_REGRESSION] = { "max-step-regression", SET_PERCENT, 1, 0,
 	    0, 5, NULL },
 	[S_MAX_STEP_TIME] = { "max-step-time", SET_TIME, 1, 0, 1, 0, NULL },
-	[S_MIN_OP_SHARE] = { "min-op-share", SET_PERCENT, 0, 0, 0, 1, NULL },
+	[S_MIN_OP_SHARE] = { "min-op-share", SET_PERCENT, 0, 0, 0, 1, NULL,
+	    1 },
 	[S_SKIP] = { "skip", SET_COUNT, 0, 0, 0, 0, NULL },
 	[S_STEP_PERCENTILE] = { "step-percentile", SET_PERCENT, 0, 0, 0, 50,
-	    NULL },
+	    NULL, 1 },
 	[S_RULES] = { "rules", SET_PATH, 0, 0, 0, 0, NULL },
 };
+
+/*
+ * The length of the plain decimal number v starts with ("12", "0.5"), or
+ * 0: no sign, exponent, hex, inf or nan, and no leading zero ("010"
+ * could be meant as octal), so a value reads as a person reads it.
+ */
+static size_t
+decimal_len(const char *v)
+{
+	size_t n = strspn(v, "0123456789"), frac;
+
+	if (n == 0 || (n > 1 && v[0] == '0'))
+		return 0;
+	if (v[n] == '.') {
+		if ((frac = strspn(v + n + 1, "0123456789")) == 0)
+			return 0;
+		n += 1 + frac;
+	}
+	return n;
+}
 
 /* Parses v for setting s; -1 if it is not a valid value. */
 static int
@@ -136,6 +160,7 @@ parse_value(struct setting *s, const char *v)
 	char *end;
 	double d;
 	int64_t ps;
+	size_t n;
 
 	if (s->kind == SET_PATH) {
 		if (*v == '\0')
@@ -147,6 +172,8 @@ parse_value(struct setting *s, const char *v)
 	s->off = s->is_rule && strcmp(v, "off") == 0;
 	if (s->off)
 		return 0;
+	if ((n = decimal_len(v)) == 0)
+		return -1;
 	if (s->kind == SET_SIZE) {
 		if ((ps = parse_size(v)) == -1)
 			return -1;
@@ -155,13 +182,13 @@ parse_value(struct setting *s, const char *v)
 	}
 	errno = 0;
 	d = strtod(v, &end);
-	if (errno != 0 || end == v || !isfinite(d) || d < 0)
+	if (errno != 0 || end != v + n || !isfinite(d))
 		return -1;
 	switch (s->kind) {
 	case SET_PERCENT:
 		if (strcmp(end, "%") != 0 && *end != '\0')
 			return -1;
-		if (d > 100 && strcmp(s->name, "step-percentile") == 0)
+		if (s->share && d > 100)
 			return -1;
 		break;
 	case SET_TIME:
@@ -189,6 +216,10 @@ expected(const struct setting *s)
 	case SET_PATH:
 		return "a path";
 	case SET_PERCENT:
+		if (s->share)
+			return s->is_rule ? "a percentage from 0 to 100 such "
+			    "as 5%, or off" : "a percentage from 0 to 100 such "
+			    "as 5%";
 		return s->is_rule ? "a percentage such as 5%, or off" :
 		    "a percentage such as 5%";
 	case SET_TIME:

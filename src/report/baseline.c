@@ -299,7 +299,11 @@ get_str(struct reader *rd, yajl_val obj, const char *key, char **out)
 	return 0;
 }
 
-/* A required integer member; with has, null is allowed (*has = 0). */
+/*
+ * A required integer member; with has, null is allowed (*has = 0).  Every
+ * integer a baseline holds is a count, a time, FLOPs or bytes: a negative
+ * one is a damaged or hand-made file, not a measurement.
+ */
 static int
 get_int(struct reader *rd, yajl_val obj, const char *key, int64_t *out,
     int *has)
@@ -313,6 +317,8 @@ get_int(struct reader *rd, yajl_val obj, const char *key, int64_t *out,
 	}
 	if (!YAJL_IS_INTEGER(v))
 		return bad(rd, "missing or non-integer", key);
+	if (YAJL_GET_INTEGER(v) < 0)
+		return bad(rd, "negative", key);
 	*out = YAJL_GET_INTEGER(v);
 	if (has != NULL)
 		*has = 1;
@@ -425,6 +431,8 @@ read_steps(struct reader *rd, struct summary *s, yajl_val root)
 		for (j = 0; j < d->u.array.len; j++) {
 			if (!YAJL_IS_INTEGER(d->u.array.values[j]))
 				return bad(rd, "non-integer in", "dur_ps");
+			if (YAJL_GET_INTEGER(d->u.array.values[j]) < 0)
+				return bad(rd, "negative number in", "dur_ps");
 			ss->dur_ps[ss->n++] =
 			    YAJL_GET_INTEGER(d->u.array.values[j]);
 		}
@@ -584,8 +592,9 @@ baseline_read(struct summary *s, const char *path, char **cause)
 	s->latest = YAJL_IS_TRUE(member(v, "latest"));
 	/* Optional: baselines before it have no per-execution figure. */
 	v = member(root, "executions");
-	if (YAJL_IS_INTEGER(v))
-		s->executions = YAJL_GET_INTEGER(v);
+	if (YAJL_IS_INTEGER(v) &&
+	    get_int(&rd, root, "executions", &s->executions, NULL) == -1)
+		goto fail;
 	rc = 0;
 	goto out;
 fail:

@@ -45,17 +45,34 @@ is_baseline(const char *path, int want_baseline)
 	}
 }
 
+/*
+ * A side with nothing at all to compare is a wrong input (a baseline
+ * written as "[]" reads as an empty trace), never a run that passes or
+ * fails: exits 2 naming it.
+ */
+static void
+refuse_empty(const struct summary *s, const char *path)
+{
+	if (s->nops > 0 || s->nkernels > 0 || s->nsteps > 0 ||
+	    s->ncompiles > 0 || s->ntransfers > 0 || s->nmemory > 0)
+		return;
+	jp_errx(EXIT_TROUBLE, "'%s' holds nothing to compare: no ops, steps, "
+	    "compiles, transfers or memory (an empty trace?)", path);
+}
+
 int
 summary_load(struct summary *s, const struct report *opts,
     const char *path, int want_baseline)
 {
 	struct report r;
 	char *cause;
+	int status;
 
 	s->label = xstrdup(path);
 	if (is_baseline(path, want_baseline)) {
 		if (baseline_read(s, path, &cause) == -1)
 			jp_errx(EXIT_TROUBLE, "%s", cause);
+		refuse_empty(s, path);
 		return EXIT_OK;
 	}
 	/* A fresh report per side: report_close() clears it. */
@@ -63,5 +80,7 @@ summary_load(struct summary *s, const struct report *opts,
 	r.memory = 1;	/* summary_load_memory() */
 	report_open(&r, 1, (char **)&path);
 	summary_from_index(s, &r, path);
-	return report_close(&r, EXIT_OK);
+	status = report_close(&r, EXIT_OK);
+	refuse_empty(s, path);
+	return status;
 }

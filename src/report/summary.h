@@ -108,7 +108,8 @@ void	summary_release(struct summary *s);
  * opts (a report_init()ed struct with its options set; not opened).
  * A path that does not exist is reported as a missing baseline when
  * want_baseline is set or its name ends in ".json".  Prints what went
- * wrong and exits 2 when path cannot be read, like report_open();
+ * wrong and exits 2 when path cannot be read, like report_open(), or
+ * holds nothing to compare (no ops, steps, compiles, transfers, memory);
  * returns 2 when some profile files were unreadable (each reported) and
  * the summary covers the others, else 0.
  */
