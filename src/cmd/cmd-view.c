@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -118,15 +119,26 @@ static const char cors[] =
 #define REQUEST_MS	5000
 /* A write to a client that stalls this long drops it. */
 #define SEND_STALL_S	30
-/* Clients served at once; more are refused until one is done. */
+/*
+ * Clients served at once.  When all are taken, the one that has waited
+ * longest without sending its whole request is dropped for the new one:
+ * connections left idle cannot lock the trace's fetch out.
+ */
 #define MAX_CLIENTS	16
+/* How long a new connection waits for a dropped idle one's slot. */
+#define SLOT_WAIT_MS	1000
 
 struct server {
-	const char	*url_path, *file;
+	const char	*file;
+	const char	*name;		/* the URL path it answers, decoded */
+	const char	*host;		/* the Host requests must name */
 	int		 once;		/* stop after one whole GET */
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 idle;		/* nclients fell to 0 */
+	pthread_cond_t	 freed;		/* a slot was freed */
 	int		 clients[MAX_CLIENTS];	/* -1: a free slot */
+	long long	 since[MAX_CLIENTS];	/* when it connected, in ms */
+	int		 answering[MAX_CLIENTS];	/* its request came whole */
 	int		 nclients;
 	int		 fetched;	/* a GET of the trace was sent whole */
 };
@@ -175,29 +187,116 @@ read_request(int fd, char *req, size_t size)
 }
 
 /*
- * Answers one request on fd; returns 1 when it was a GET of the trace
- * that was sent whole.
+ * The value of the request's header name (its only one) into out: 1, or
+ * 0 when it has none, -1 when several or too long.
  */
 static int
-serve_one(int fd, const char *url_path, const char *file)
+header_value(const char *req, const char *name, char *out, size_t size)
 {
-	char req[4096], *hdr = NULL, method[16], target[1024];
+	size_t nlen = strlen(name), found = 0;
+	const char *line;
+
+	for (line = strstr(req, "\r\n"); line != NULL;
+	    line = strstr(line, "\r\n")) {
+		const char *v, *end;
+
+		line += 2;
+		if (strncasecmp(line, name, nlen) != 0 || line[nlen] != ':')
+			continue;
+		for (v = line + nlen + 1; *v == ' ' || *v == '\t'; v++)
+			;
+		end = v + strcspn(v, "\r\n");
+		while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		if (found++ > 0 || (size_t)(end - v) >= size)
+			return -1;
+		memcpy(out, v, (size_t)(end - v));
+		out[end - v] = '\0';
+	}
+	return found > 0;
+}
+
+/*
+ * Whether a request may have the trace: it names the loopback address
+ * and port printed (a page whose own name was rebound to 127.0.0.1 sends
+ * its name: DNS rebinding), and comes from no page but the Perfetto UI's
+ * when a browser says where it comes from.
+ */
+static const char *
+refusal(const char *req, const char *host)
+{
+	char value[256];
+	int n;
+
+	if (header_value(req, "Host", value, sizeof value) != 1 ||
+	    strcmp(value, host) != 0)
+		return "421 Misdirected Request";
+	if ((n = header_value(req, "Origin", value, sizeof value)) == -1 ||
+	    (n == 1 && strcmp(value, UI_ORIGIN) != 0))
+		return "403 Forbidden";
+	return NULL;
+}
+
+/* s with %XX decoded into out (size bytes); -1 when malformed or long. */
+static int
+percent_decode(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++) {
+		unsigned hi, lo;
+
+		if (n + 1 >= size)
+			return -1;
+		if (*s != '%') {
+			out[n++] = *s;
+			continue;
+		}
+		if (!isxdigit((unsigned char)s[1]) ||
+		    !isxdigit((unsigned char)s[2]))
+			return -1;
+		hi = (unsigned)(isdigit((unsigned char)s[1]) ? s[1] - '0' :
+		    tolower((unsigned char)s[1]) - 'a' + 10);
+		lo = (unsigned)(isdigit((unsigned char)s[2]) ? s[2] - '0' :
+		    tolower((unsigned char)s[2]) - 'a' + 10);
+		if (hi == 0 && lo == 0)
+			return -1;
+		out[n++] = (char)(hi << 4 | lo);
+		s += 2;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+/*
+ * Answers the request req on fd; returns 1 when it was a GET of the
+ * trace that was sent whole.
+ */
+static int
+serve_one(int fd, const char *req, const struct server *srv)
+{
+	char *hdr = NULL, method[16], target[1024], path[1024];
 	struct timeval stall = { SEND_STALL_S, 0 };
+	const char *refused;
 	struct stat st;
 	ssize_t n = 0;
 	int in = -1, sent = 0;
 
-	if (read_request(fd, req, sizeof req) == -1 ||
-	    sscanf(req, "%15s %1023s", method, target) != 2)
+	if (sscanf(req, "%15s %1023s", method, target) != 2)
 		return 0;
 	(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &stall, sizeof stall);
-	if (strcmp(method, "OPTIONS") == 0) {
+	if ((refused = refusal(req, srv->host)) != NULL) {
+		hdr = xasprintf("HTTP/1.1 %s\r\nContent-Length: 0\r\n"
+		    "Connection: close\r\n\r\n", refused);
+		(void)write_full(fd, hdr, strlen(hdr));
+	} else if (strcmp(method, "OPTIONS") == 0) {
 		hdr = xasprintf("HTTP/1.1 204 No Content\r\n%s"
 		    "Content-Length: 0\r\nConnection: close\r\n\r\n", cors);
 		(void)write_full(fd, hdr, strlen(hdr));
 	} else if (strcmp(method, "GET") != 0 ||
-	    strcmp(target, url_path) != 0 ||
-	    (in = open(file, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    percent_decode(target, path, sizeof path) == -1 ||
+	    path[0] != '/' || strcmp(path + 1, srv->name) != 0 ||
+	    (in = open(srv->file, O_RDONLY | O_CLOEXEC)) == -1 ||
 	    fstat(in, &st) == -1) {
 		hdr = xasprintf("HTTP/1.1 404 Not Found\r\n%s"
 		    "Content-Length: 0\r\nConnection: close\r\n\r\n", cors);
@@ -227,12 +326,20 @@ client_thread(void *arg)
 {
 	struct client *c = arg;
 	struct server *srv = c->srv;
-	int sent = serve_one(c->fd, srv->url_path, srv->file);
+	char req[4096];
+	int sent = 0, whole = read_request(c->fd, req, sizeof req) == 0;
 
+	if (whole) {
+		pthread_mutex_lock(&srv->mu);
+		srv->answering[c->slot] = 1;
+		pthread_mutex_unlock(&srv->mu);
+		sent = serve_one(c->fd, req, srv);
+	}
 	pthread_mutex_lock(&srv->mu);
 	close(c->fd);
 	srv->clients[c->slot] = -1;
 	srv->fetched |= sent;
+	pthread_cond_broadcast(&srv->freed);
 	if (--srv->nclients == 0)
 		pthread_cond_broadcast(&srv->idle);
 	pthread_mutex_unlock(&srv->mu);
@@ -240,7 +347,39 @@ client_thread(void *arg)
 	return NULL;
 }
 
-/* Hands fd to a thread; closes it when MAX_CLIENTS are being served. */
+/*
+ * A free slot, after dropping the client that has been idle longest when
+ * none is; -1 when every client is being answered.  Called locked.
+ */
+static int
+free_slot(struct server *srv)
+{
+	long long deadline = now_ms() + SLOT_WAIT_MS;
+	int slot, oldest = -1;
+
+	for (slot = 0; slot < MAX_CLIENTS; slot++) {
+		if (srv->clients[slot] == -1)
+			return slot;
+		if (!srv->answering[slot] && (oldest == -1 ||
+		    srv->since[slot] < srv->since[oldest]))
+			oldest = slot;
+	}
+	if (oldest == -1)
+		return -1;
+	/* Its thread sees the end of its input and frees the slot. */
+	(void)shutdown(srv->clients[oldest], SHUT_RDWR);
+	srv->answering[oldest] = 1;	/* not dropped twice */
+	while (srv->clients[oldest] != -1) {
+		struct timespec ts = { (time_t)(deadline / 1000),
+		    (long)(deadline % 1000) * 1000000 };
+
+		if (pthread_cond_timedwait(&srv->freed, &srv->mu, &ts) != 0)
+			return -1;
+	}
+	return oldest;
+}
+
+/* Hands fd to a thread; closes it when no slot can be had. */
 static void
 start_client(struct server *srv, int fd)
 {
@@ -250,15 +389,15 @@ start_client(struct server *srv, int fd)
 	int slot;
 
 	pthread_mutex_lock(&srv->mu);
-	for (slot = 0; slot < MAX_CLIENTS && srv->clients[slot] != -1; slot++)
-		;
-	if (slot == MAX_CLIENTS) {
+	if ((slot = free_slot(srv)) == -1) {
 		pthread_mutex_unlock(&srv->mu);
 		close(fd);
 		free(c);
 		return;
 	}
 	srv->clients[slot] = fd;
+	srv->since[slot] = now_ms();
+	srv->answering[slot] = 0;
 	srv->nclients++;
 	pthread_mutex_unlock(&srv->mu);
 	c->srv = srv;
@@ -312,6 +451,37 @@ serve(struct server *srv, int sock)
 	return rc;
 }
 
+/*
+ * s with every byte but RFC 3986's unreserved ones as %XX, times times:
+ * the link's URL is a query value the UI decodes once before fetching.
+ */
+static char *
+percent_encode(const char *s, int times)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *out = xstrdup(s);
+
+	while (times-- > 0) {
+		char *in = out, *p;
+
+		out = p = xmalloc(3 * strlen(in) + 1);
+		for (s = in; *s != '\0'; s++) {
+			unsigned char ch = (unsigned char)*s;
+
+			if (isalnum(ch) || strchr("-._~", ch) != NULL)
+				*p++ = (char)ch;
+			else {
+				*p++ = '%';
+				*p++ = hex[ch >> 4];
+				*p++ = hex[ch & 15];
+			}
+		}
+		*p = '\0';
+		free(in);
+	}
+	return out;
+}
+
 static int
 view_run(int argc, char **argv)
 {
@@ -328,7 +498,9 @@ view_run(int argc, char **argv)
 	struct sigaction sa;
 	socklen_t len = sizeof addr;
 	const char *run = NULL, *base, *plugins;
-	char *trace, *cause = NULL, *served = NULL, *url_path = NULL;
+	char *trace, *cause = NULL, *served = NULL, *name = NULL, *link = NULL;
+	char host[32];
+	pthread_condattr_t ca;
 	enum file_kind kind;
 	char tmpdir[PATH_MAX];
 	struct server srv;
@@ -382,10 +554,10 @@ view_run(int argc, char **argv)
 			free(cause);
 			goto out;
 		}
-		url_path = xstrdup("/trace.json.gz");
+		name = xstrdup("trace.json.gz");
 	} else {
 		served = xstrdup(trace);
-		url_path = xasprintf("/%s", base);
+		name = xstrdup(base);
 	}
 
 	if ((sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
@@ -397,11 +569,15 @@ view_run(int argc, char **argv)
 	addr.sin_family = AF_INET;
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	addr.sin_port = htons((uint16_t)port);
-	if (bind(sock, (struct sockaddr *)&addr, sizeof addr) == -1 &&
-	    errno == EADDRINUSE) {
-		jp_warnx("cannot listen on 127.0.0.1:%ld: the port is in use "
-		    "(another jaxprof view, or trace_processor --httpd?); stop "
-		    "it, or choose another with --port=N", port);
+	/* Unbound, listen() would take a random port on every address. */
+	if (bind(sock, (struct sockaddr *)&addr, sizeof addr) == -1) {
+		if (errno == EADDRINUSE)
+			jp_warnx("cannot listen on 127.0.0.1:%ld: the port is "
+			    "in use (another jaxprof view, or trace_processor "
+			    "--httpd?); stop it, or choose another with "
+			    "--port=N", port);
+		else
+			jp_warn("cannot listen on 127.0.0.1:%ld", port);
 		goto out;
 	}
 	if (listen(sock, 64) == -1 ||
@@ -409,9 +585,11 @@ view_run(int argc, char **argv)
 		jp_warn("cannot listen on 127.0.0.1:%ld", port);
 		goto out;
 	}
+	snprintf(host, sizeof host, "127.0.0.1:%d", ntohs(addr.sin_port));
+	link = percent_encode(name, 2);
 	printf("Serving %s\n", trace);
-	printf("Open: https://ui.perfetto.dev/#!/?url=http://127.0.0.1:%d%s\n",
-	    ntohs(addr.sin_port), url_path);
+	printf("Open: https://ui.perfetto.dev/#!/?url=http://%s/%s\n", host,
+	    link);
 	/* TensorBoard's profile plugin takes the folder holding plugins/. */
 	if ((plugins = strstr(trace, "/plugins/profile/")) != NULL)
 		printf("Or:   tensorboard --logdir %.*s\n",
@@ -426,12 +604,19 @@ view_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	memset(&srv, 0, sizeof srv);
-	srv.url_path = url_path;
+	srv.name = name;
 	srv.file = served;
+	srv.host = host;
 	srv.once = once;
 	pthread_mutex_init(&srv.mu, NULL);
 	pthread_cond_init(&srv.idle, NULL);
+	/* free_slot() waits by now_ms()'s clock. */
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&srv.freed, &ca);
+	pthread_condattr_destroy(&ca);
 	status = serve(&srv, sock) == 0 ? EXIT_OK : EXIT_TROUBLE;
+	pthread_cond_destroy(&srv.freed);
 	pthread_cond_destroy(&srv.idle);
 	pthread_mutex_destroy(&srv.mu);
 out:
@@ -441,7 +626,8 @@ out:
 		unlink(served);
 	rmdir(tmpdir);
 	free(served);
-	free(url_path);
+	free(name);
+	free(link);
 	free(trace);
 	return status;
 }

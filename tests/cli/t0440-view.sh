@@ -1,7 +1,7 @@
 #!/bin/sh
 # view: serves the trace on 127.0.0.1 to real HTTP clients (Python's
 # urllib and curl, proxies off; nothing but 127.0.0.1 is contacted): CORS
-# for https://ui.perfetto.dev only, 404 elsewhere, the converted XSpace or
+# for https://ui.perfetto.dev only (another Origin: 403), 404 elsewhere, the converted XSpace or
 # the JSON file as is; port 9001 by default (issue 36.9), until SIGINT or
 # SIGTERM, or after one GET with --once; an idle connection is dropped and
 # blocks no other fetch (issue 37.5).
@@ -224,7 +224,9 @@ if command -v curl >/dev/null 2>&1; then
 		fail "another origin may read the trace"
 	fi
 	expect_files_equal "$J" b1
-	expect_files_equal "$J" b2
+	# Another page gets no trace at all (t0441).
+	grep -q '^HTTP/1\.1 403 ' h2 || fail "another origin is not refused"
+	[ ! -s b2 ] || fail "another origin got a body"
 
 	test_case 'curl: an idle connection does not block a fetch, and is dropped'
 	# A client that connects and sends nothing, held open 20 s at most.
