@@ -1,5 +1,7 @@
-/* UTF-8 as JSON writers check it. */
+/* UTF-8: valid sequences, characters, and where to cut a text. */
 #include "config.h"
+
+#include <string.h>
 
 #include "lib/utf8.h"
 
@@ -36,4 +38,53 @@ utf8_seq_len(const unsigned char *p, size_t n)
 		if (p[i] < 0x80 || p[i] > 0xbf)
 			return 0;
 	return len;
+}
+
+size_t
+utf8_char_len(const unsigned char *p, size_t n)
+{
+	size_t len;
+
+	if (p[0] < 0x80)
+		return 1;
+	return (len = utf8_seq_len(p, n)) > 0 ? len : 1;
+}
+
+int
+utf8_is_control(const unsigned char *p, size_t n)
+{
+	return p[0] < 0x20 || p[0] == 0x7f ||
+	    (n >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
+}
+
+size_t
+utf8_chars(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, chars = 0;
+
+	while (i < n) {
+		i += utf8_char_len(p + i, n - i);
+		chars++;
+	}
+	return chars;
+}
+
+size_t
+utf8_head(const char *s, size_t chars)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
+	while (i < n && chars-- > 0)
+		i += utf8_char_len(p + i, n - i);
+	return i;
+}
+
+const char *
+utf8_tail(const char *s, size_t chars)
+{
+	size_t total = utf8_chars(s);
+
+	return total <= chars ? s : s + utf8_head(s, total - chars);
 }

@@ -1,6 +1,7 @@
 /* table | csv | json | markdown rendering of report rows. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -17,6 +18,205 @@
 #define TABLE_MAX_NAME	80	/* longer names are cut in tables */
 
 const char output_formats[] = "table, csv, json, markdown";
+
+/* Lines being built: rows are rendered without a stdio stream each. */
+struct line {
+	char	*s;
+	size_t	 len, cap;
+};
+
+static void
+line_reserve(struct line *l, size_t n)
+{
+	if (l->len + n + 1 > l->cap) {
+		l->cap = 2 * (l->len + n + 1);
+		l->s = xreallocarray(l->s, l->cap, 1);
+	}
+}
+
+static void
+line_put(struct line *l, const char *s, size_t n)
+{
+	line_reserve(l, n);
+	memcpy(l->s + l->len, s, n);
+	l->len += n;
+	l->s[l->len] = '\0';
+}
+
+#define REPLACEMENT	"\xef\xbf\xbd"	/* U+FFFD */
+/* Markdown characters that could begin markup: escaped by a backslash. */
+static const char md_markup[] = "\\`*_[]<!|~&$#";
+
+/*
+ * Whether markdown shows the printable ASCII ch of s[i] as it is: '_'
+ * between letters or digits starts no emphasis.
+ */
+static int
+md_literal(const unsigned char *s, size_t i, size_t n)
+{
+	if (strchr(md_markup, s[i]) == NULL)
+		return 1;
+	return s[i] == '_' && i > 0 && i + 1 < n &&
+	    isalnum(s[i - 1]) && isalnum(s[i + 1]);
+}
+
+/*
+ * Appends the characters s[0, n) rendered for fmt to l (code: inside a
+ * name's code span; cell: in a markdown table row); returns how many
+ * columns they take, a character each.  Controls (C0, DEL, C1) become
+ * '?' and bytes that are not UTF-8 U+FFFD, or their JSON escapes.
+ */
+static size_t
+render_chars(struct line *l, const unsigned char *s, size_t n,
+    enum out_format fmt, int code, int cell)
+{
+	size_t i = 0, width = 0, len;
+	char esc[8];
+
+	while (i < n) {
+		unsigned ch = s[i];
+
+		len = utf8_char_len(s + i, n - i);
+		if (utf8_is_control(s + i, n - i)) {
+			/* CSV quotes a field holding a line break. */
+			if (fmt == FMT_CSV && (ch == '\n' || ch == '\r' ||
+			    ch == '\t'))
+				line_put(l, (const char *)s + i, 1);
+			else if (fmt != FMT_JSON)
+				line_put(l, "?", 1);
+			else if (ch == '\n' || ch == '\t')
+				line_put(l, ch == '\n' ? "\\n" : "\\t", 2);
+			else {
+				snprintf(esc, sizeof esc, "\\u%04x",
+				    ch < 0x80 ? ch : s[i + 1]);
+				line_put(l, esc, 6);
+			}
+		} else if (ch >= 0x80 && len == 1) {
+			if (fmt == FMT_JSON)
+				line_put(l, "\\ufffd", 6);
+			else
+				line_put(l, REPLACEMENT, 3);
+		} else if (ch >= 0x80)
+			line_put(l, (const char *)s + i, len);
+		else if (fmt == FMT_JSON && (ch == '"' || ch == '\\')) {
+			esc[0] = '\\';
+			esc[1] = (char)ch;
+			line_put(l, esc, 2);
+		} else if (fmt == FMT_HTML && strchr("&<>\"'", (int)ch) != NULL) {
+			snprintf(esc, sizeof esc, "&#%u;", ch);
+			line_put(l, esc, strlen(esc));
+		} else if (fmt == FMT_MARKDOWN && (code ? cell && ch == '|' :
+		    !md_literal(s, i, n))) {
+			esc[0] = '\\';
+			esc[1] = (char)ch;
+			line_put(l, esc, 2);
+			width++;
+		} else
+			line_put(l, (const char *)s + i, 1);
+		width++;
+		i += len;
+	}
+	return width;
+}
+
+/* A name's code span: `name`, <code>name</code>, markdown's fenced. */
+static size_t
+render_code(struct line *l, const unsigned char *s, size_t n,
+    enum out_format fmt, int cell)
+{
+	size_t i, run = 0, longest = 0, fence, width;
+	int pad;
+
+	if (fmt == FMT_HTML) {
+		line_put(l, "<code>", 6);
+		width = render_chars(l, s, n, fmt, 1, cell);
+		line_put(l, "</code>", 7);
+		return width;
+	}
+	if (fmt != FMT_MARKDOWN) {
+		line_put(l, "`", 1);
+		width = render_chars(l, s, n, fmt, 1, cell);
+		line_put(l, "`", 1);
+		return width + 2;
+	}
+	if (n == 0)
+		return 0;
+	/* A fence longer than any run of backticks in the name. */
+	for (i = 0; i < n; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	fence = longest + 1;
+	pad = s[0] == '`' || s[0] == ' ' || s[n - 1] == '`' ||
+	    s[n - 1] == ' ';
+	for (i = 0; i < fence; i++)
+		line_put(l, "`", 1);
+	if (pad)
+		line_put(l, " ", 1);
+	width = render_chars(l, s, n, fmt, 1, cell);
+	if (pad)
+		line_put(l, " ", 1);
+	for (i = 0; i < fence; i++)
+		line_put(l, "`", 1);
+	return width + 2 * fence + 2 * (size_t)pad;
+}
+
+/*
+ * Appends text rendered for fmt to l: its names marked by OUT_CODE and
+ * OUT_END_CODE as code spans, the rest as plain text (markdown escaped).
+ * Returns the columns it takes.
+ */
+static size_t
+render(struct line *l, const char *text, enum out_format fmt, int cell)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n = strlen(text), i = 0, width = 0;
+
+	line_reserve(l, 0);
+	l->s[l->len] = '\0';
+	/* Markdown: a line that starts like a list or heading does not. */
+	if (fmt == FMT_MARKDOWN && !cell && n > 0 &&
+	    strchr("-+=>", s[0]) != NULL) {
+		line_put(l, "\\", 1);
+		width++;
+	}
+	while (i < n) {
+		const unsigned char *open = memchr(s + i, OUT_CODE[0], n - i);
+		const unsigned char *close;
+		size_t end = open != NULL ? (size_t)(open - s) : n;
+
+		width += render_chars(l, s + i, end - i, fmt, 0, cell);
+		if (open == NULL)
+			break;
+		i = end + 1;
+		close = memchr(s + i, OUT_END_CODE[0], n - i);
+		end = close != NULL ? (size_t)(close - s) : n;
+		width += render_code(l, s + i, end - i, fmt, cell);
+		i = close != NULL ? end + 1 : n;
+	}
+	return width;
+}
+
+void
+output_prose(FILE *fp, enum out_format fmt, const char *text)
+{
+	struct line l = { NULL, 0, 0 };
+
+	if (fmt == FMT_JSON)
+		line_put(&l, "\"", 1);
+	(void)render(&l, text, fmt, 0);
+	if (fmt == FMT_JSON)
+		line_put(&l, "\"", 1);
+	fwrite(l.s, 1, l.len, fp);
+	free(l.s);
+}
+
+void
+output_json_string(FILE *fp, const char *s)
+{
+	output_prose(fp, FMT_JSON, s);
+}
 
 /* 16 bytes: a table of 15,000 rows keeps 200,000 of them. */
 struct cell {
@@ -176,27 +376,31 @@ texts_release(struct texts *t)
 }
 
 /*
- * Whether a table shows c's text as it is (no control character, '|' in
- * markdown or name to cut: see add_table_text()), and its display width
- * then (UTF-8 continuation bytes take no column).
+ * Whether a table shows c's text as it is (nothing to escape, replace or
+ * cut: see add_table_text()), and its display width then, a column a
+ * character.
  */
 static void
 measure_cell(struct cell *c, int markdown, int whole)
 {
 	const unsigned char *s = (const unsigned char *)(c->text != NULL ?
 	    c->text : "");
-	size_t i, width = 0;
+	size_t i = 0, n = strlen((const char *)s), width = 0, len;
 
 	c->plain = 1;
-	for (i = 0; s[i] != '\0'; i++) {
-		if (s[i] < 0x20 || s[i] == 0x7f || (markdown && s[i] == '|'))
+	while (i < n) {
+		len = utf8_char_len(s + i, n - i);
+		if (utf8_is_control(s + i, n - i) || s[i] == OUT_CODE[0] ||
+		    (s[i] >= 0x80 && len == 1) ||
+		    (markdown && s[i] < 0x80 && !md_literal(s, i, n)))
 			c->plain = 0;
-		width += (s[i] & 0xc0) != 0x80;
+		width++;
+		i += len;
 	}
-	if ((!markdown && !whole && !c->numeric && i > TABLE_MAX_NAME) ||
-	    i >= (1u << 30))	/* too long for width's bits */
+	if ((!markdown && !whole && !c->numeric && width > TABLE_MAX_NAME) ||
+	    n >= (1u << 30))	/* too long for width's bits */
 		c->plain = 0;
-	c->len = (uint32_t)i;
+	c->len = (uint32_t)n;
 	c->width = (uint32_t)width;	/* read only when plain */
 }
 
@@ -377,52 +581,26 @@ output_more_rows(struct output *o, size_t shown, size_t total)
 	output_note(o, note);
 }
 
+/* A CSV field: made safe as table text is, quoted when it must be. */
 static void
-csv_field(FILE *fp, const char *s)
+csv_field(FILE *fp, const char *text)
 {
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('"', fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', fp);
-		fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
+	struct line l = { NULL, 0, 0 };
+	const char *s;
 
-/* s as a JSON string; a byte that is not valid UTF-8 becomes U+FFFD. */
-static void
-json_string(FILE *fp, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), i = 0, len;
-
-	fputc('"', fp);
-	while (i < n) {
-		unsigned char ch = p[i];
-
-		if (ch == '"' || ch == '\\')
-			fprintf(fp, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", fp);
-		else if (ch == '\t')
-			fputs("\\t", fp);
-		else if (ch < 0x20)
-			fprintf(fp, "\\u%04x", ch);
-		else if (ch < 0x80)
-			fputc(ch, fp);
-		else if ((len = utf8_seq_len(p + i, n - i)) > 0) {
-			fwrite(p + i, 1, len, fp);
-			i += len;
-			continue;
-		} else
-			fputs("\\ufffd", fp);
-		i++;
+	(void)render(&l, text, FMT_CSV, 0);
+	if (strpbrk(l.s, ",\"\r\n") == NULL)
+		fputs(l.s, fp);
+	else {
+		fputc('"', fp);
+		for (s = l.s; *s != '\0'; s++) {
+			if (*s == '"')
+				fputc('"', fp);
+			fputc(*s, fp);
+		}
+		fputc('"', fp);
 	}
-	fputc('"', fp);
+	free(l.s);
 }
 
 void
@@ -447,14 +625,14 @@ output_end_row(struct output *o)
 		for (i = 0; i < o->ncols; i++) {
 			if (i > 0)
 				fputs(", ", o->fp);
-			json_string(o->fp, o->cols[i].name);
+			output_json_string(o->fp, o->cols[i].name);
 			fputs(": ", o->fp);
 			if (o->row[i].text == NULL)
 				fputs("null", o->fp);
 			else if (o->row[i].numeric)
 				fputs(o->row[i].text, o->fp);
 			else
-				json_string(o->fp, o->row[i].text);
+				output_json_string(o->fp, o->row[i].text);
 		}
 		fputc('}', o->fp);
 		break;
@@ -489,21 +667,6 @@ output_discard(struct output *o)
 		free(o->notes[i]);
 	free(o->notes);
 	free(o);
-}
-
-/* Lines being built: rows are rendered without a stdio stream each. */
-struct line {
-	char	*s;
-	size_t	 len, cap;
-};
-
-static void
-line_reserve(struct line *l, size_t n)
-{
-	if (l->len + n + 1 > l->cap) {
-		l->cap = 2 * (l->len + n + 1);
-		l->s = xreallocarray(l->s, l->cap, 1);
-	}
 }
 
 /* n blanks at out; returns their end. */
@@ -544,45 +707,23 @@ line_add(struct line *l, const char *s)
 }
 
 /*
- * Appends the cell's table text, control characters shown as '?', long
- * names cut; returns its display width (UTF-8 continuation bytes take no
- * column).
+ * Appends the cell's table text rendered (see render()), a long name cut
+ * to TABLE_MAX_NAME columns on a character's boundary; returns its width.
  */
 static size_t
 add_table_text(struct line *l, const struct cell *c, int markdown, int whole)
 {
-	const char *s = c->text != NULL ? c->text : "";
-	size_t len = strlen(s), i, width = 0;
-	char *out;
+	size_t start = l->len, width;
 
-	line_reserve(l, len * 2 + 4);
-	out = l->s + l->len;
-	for (i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (!markdown && !whole && !c->numeric &&
-		    i == TABLE_MAX_NAME - 3 && len > TABLE_MAX_NAME) {
-			memcpy(out, "...", 3);
-			out += 3;
-			width += 3;
-			break;
-		}
-		if (ch < 0x20 || ch == 0x7f)
-			*out++ = '?';
-		else {
-			if (markdown && ch == '|') {
-				*out++ = '\\';
-				width++;
-			}
-			*out++ = (char)ch;
-		}
-		width += (ch & 0xc0) != 0x80;
+	width = render(l, c->text != NULL ? c->text : "", markdown ?
+	    FMT_MARKDOWN : FMT_TABLE, 1);
+	if (!markdown && !whole && !c->numeric && width > TABLE_MAX_NAME) {
+		l->len = start + utf8_head(l->s + start, TABLE_MAX_NAME - 3);
+		line_put(l, "...", 3);
+		width = TABLE_MAX_NAME;
 	}
-	*out = '\0';
-	l->len = (size_t)(out - l->s);
 	return width;
 }
-
 
 static void
 pad(FILE *fp, size_t n)
@@ -676,8 +817,10 @@ render_grid(struct output *o)
 			if (w > width[i])
 				width[i] = w;
 		}
-	for (i = 0; i < o->ntitles; i++)
-		fprintf(o->fp, "%s\n", o->titles[i]);
+	for (i = 0; i < o->ntitles; i++) {
+		output_prose(o->fp, o->fmt, o->titles[i]);
+		fputc('\n', o->fp);
+	}
 	if (o->ntitles > 0)
 		fputc('\n', o->fp);
 	/* Header: numbers are right-aligned, names left. */
@@ -714,8 +857,10 @@ render_grid(struct output *o)
 	}
 	if (o->nnotes > 0)
 		fputc('\n', o->fp);
-	for (i = 0; i < o->nnotes; i++)
-		fprintf(o->fp, "%s\n", o->notes[i]);
+	for (i = 0; i < o->nnotes; i++) {
+		output_prose(o->fp, o->fmt, o->notes[i]);
+		fputc('\n', o->fp);
+	}
 	free(text.s);
 	free(width);
 }

@@ -24,7 +24,27 @@ enum out_format {
 	FMT_CSV,
 	FMT_JSON,
 	FMT_MARKDOWN,
+	FMT_HTML,	/* text for summary's page: output_prose() only */
 };
+
+/*
+ * Names are data, never commands or markup: every text printed, in cells,
+ * titles, notes or through output_prose(), is made safe for its format.
+ * A control character (C0, DEL, C1 as U+0080 to U+009F) shows as '?' and
+ * a byte that is not UTF-8 as U+FFFD in table, markdown, csv and html,
+ * and is escaped in json (csv keeps tabs and line breaks, quoted).
+ * Markdown puts a backslash before what would begin markup
+ * (` * _ [ ] < ! | ~ & $ #, and - + = > starting a line); html writes
+ * & < > " ' as character references.  Tables count width and cut long
+ * names by characters.
+ *
+ * A name inside a sentence goes between OUT_CODE and OUT_END_CODE:
+ *	xasprintf("op " OUT_CODE "%s" OUT_END_CODE " takes %.1f%%", name, p)
+ * shows as `name` in table, csv and json, as a code span that no
+ * backtick in the name can end in markdown, as <code> in html.
+ */
+#define OUT_CODE	"\016"
+#define OUT_END_CODE	"\017"
 
 enum col_type {
 	COL_STR,
@@ -48,7 +68,7 @@ extern const char output_formats[];
 
 struct output	*output_new(enum out_format fmt, FILE *fp,
 		    const struct out_col *cols, size_t ncols);
-/* Tables show text whole, not cut at 80 bytes as names are. */
+/* Tables show text whole, not cut at 80 characters as names are. */
 void		 output_whole_text(struct output *o);
 /* A line above a table (table and markdown formats only). */
 void		 output_title(struct output *o, const char *line);
@@ -62,6 +82,10 @@ void		 output_null(struct output *o);
 void		 output_end_row(struct output *o);
 /* The note "N more rows; -n 0 shows all." when shown < total. */
 void		 output_more_rows(struct output *o, size_t shown, size_t total);
+/* text, names marked as above, rendered for fmt; no newline added. */
+void		 output_prose(FILE *fp, enum out_format fmt, const char *text);
+/* s as a quoted JSON string, as output_prose() writes it. */
+void		 output_json_string(FILE *fp, const char *s);
 /* Renders what is buffered and frees o; -1 if writing failed. */
 int		 output_finish(struct output *o);
 /* Frees o without rendering anything. */

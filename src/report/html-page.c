@@ -8,7 +8,7 @@
 #include "report/html-page.h"
 #include "output/output.h"
 #include "report/overview.h"
-#include "lib/xmalloc.h"
+#include "lib/utf8.h"
 
 /* One colour per part, named in the words beside each chart. */
 static const char *const part_colour[OV_NPARTS] = {
@@ -20,47 +20,14 @@ static const char *const span_colour[] = {
 	"#4e79a7", "#59a14f", "#e15759", "#9c755f",
 };
 
+/*
+ * Text, attribute values and prose: names as data, marked names as
+ * <code> (output.h).
+ */
 static void
 esc(FILE *fp, const char *s)
 {
-	for (; *s != '\0'; s++)
-		switch (*s) {
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		default:
-			fputc(*s, fp);
-		}
-}
-
-/* Prose: `names` in backticks become <code>. */
-static void
-esc_prose(FILE *fp, const char *s)
-{
-	int open = 0;
-	const char *tick;
-
-	while ((tick = strchr(s, '`')) != NULL) {
-		char *part = xstrndup(s, (size_t)(tick - s));
-
-		esc(fp, part);
-		free(part);
-		fputs(open ? "</code>" : "<code>", fp);
-		open = !open;
-		s = tick + 1;
-	}
-	esc(fp, s);
-	if (open)
-		fputs("</code>", fp);
+	output_prose(fp, FMT_HTML, s);
 }
 
 /* Microseconds with 3 decimals: the JSON report's *_us. */
@@ -150,7 +117,7 @@ head(const struct overview *ov, FILE *fp)
 	    ov->nsteps - ov->nkept);
 	fprintf(fp, "<p class=\"verdict\" id=\"verdict\" data-rule=\"%s\">"
 	    "<b>Verdict:</b> ", ov->verdict_rule);
-	esc_prose(fp, ov->verdict);
+	esc(fp, ov->verdict);
 	fputs(".</p>\n", fp);
 }
 
@@ -166,7 +133,7 @@ recommendations(const struct overview *ov, FILE *fp)
 		fmt_fixed(v, sizeof v, ov->recs[i].value, 1);
 		fprintf(fp, "<li data-rule=\"%s\" data-value=\"%s\">",
 		    ov->recs[i].rule, v);
-		esc_prose(fp, ov->recs[i].text);
+		esc(fp, ov->recs[i].text);
 		fputs("</li>", fp);
 	}
 	fputs("</ol>\n", fp);
@@ -342,8 +309,7 @@ bars(const char *id, const char *title, const struct ov_item *v, size_t n,
 		fprintf(fp, "\"><text x=\"440\" y=\"%.0f\" text-anchor=\"end\">",
 		    y + 14);
 		/* Long names keep their end: the line number, the op. */
-		esc(fp, strlen(v[i].name) > 70 ? v[i].name +
-		    strlen(v[i].name) - 70 : v[i].name);
+		esc(fp, utf8_tail(v[i].name, 70));
 		fprintf(fp, "</text><rect x=\"448\" y=\"%.0f\" width=\"%.1f\" "
 		    "height=\"15\" fill=\"#4e79a7\"><title>", y + 3, w);
 		esc(fp, v[i].name);
@@ -448,8 +414,7 @@ timeline(const struct overview *ov, FILE *fp)
 		fprintf(fp, "<g class=\"track\" data-spans=\"%zu\" "
 		    "data-dropped=\"%zu\"><text x=\"230\" y=\"%.0f\" "
 		    "text-anchor=\"end\">", t->n, t->dropped, y + 14);
-		esc(fp, strlen(t->name) > 38 ? t->name + strlen(t->name) -
-		    38 : t->name);
+		esc(fp, utf8_tail(t->name, 38));
 		fputs("</text>", fp);
 		for (j = 0; j < t->n; j++) {
 			const struct ov_span *s = &t->spans[j];

@@ -921,13 +921,14 @@ top_cause(const struct overview *ov, enum ov_part k)
 	return NULL;
 }
 
-/* "`time.sleep` inside `load_batch`" */
+/* "`time.sleep` inside `load_batch`", the names marked (output.h) */
 static char *
 cause_words(const struct ov_cause *c)
 {
 	if (c->context[0] != '\0' && strcmp(c->context, c->activity) != 0)
-		return xasprintf("`%s` inside `%s`", c->activity, c->context);
-	return xasprintf("`%s`", c->activity);
+		return xasprintf(OUT_CODE "%s" OUT_END_CODE " inside " OUT_CODE
+		    "%s" OUT_END_CODE, c->activity, c->context);
+	return xasprintf(OUT_CODE "%s" OUT_END_CODE, c->activity);
 }
 
 /* A time per step: the part's time over the steps' count. */
@@ -1037,9 +1038,10 @@ apply_rules(struct overview *ov)
 		char total[40];
 
 		fmt_duration(total, sizeof total, re->total_ps);
-		what = xasprintf("`%s` compiled %lld times (%s%s%s%s%s%s%s%s), "
-		    "%s in all: each new input shape or static argument "
-		    "compiles it again; pad or bucket shapes to a few sizes",
+		what = xasprintf(OUT_CODE "%s" OUT_END_CODE " compiled %lld "
+		    "times (%s%s%s%s%s%s%s%s), %s in all: each new input "
+		    "shape or static argument compiles it again; pad or "
+		    "bucket shapes to a few sizes",
 		    re->function, (long long)re->count,
 		    re->shapes[0] ? "input shapes " : "", re->shapes,
 		    re->shapes[0] && (re->programs[0] || re->steps[0]) ?
@@ -1066,7 +1068,8 @@ apply_rules(struct overview *ov)
 	if (ov->verdict_rule == NULL && nfew > 0 && few >= OV_FEW_OPS_PCT) {
 		ov->verdict_rule = "few-ops";
 		ov->verdict = xasprintf("a few ops: the top %zu ops take %.1f%% "
-		    "of device time, `%s` first (%.1f%%)", nfew, few,
+		    "of device time, " OUT_CODE "%s" OUT_END_CODE " first "
+		    "(%.1f%%)", nfew, few,
 		    ov->ops[0].name, ov->ops[0].pct);
 	}
 	if (ov->verdict_rule == NULL && ov->steps_ps > 0) {
@@ -1078,16 +1081,17 @@ apply_rules(struct overview *ov)
 		ov->verdict = xasprintf("compute: the device is busy %.1f%% of "
 		    "step time and no wait reaches its threshold; the ops "
 		    "bound the step%s%s%s", busy,
-		    ov->nlines > 0 ? ", `" : "",
+		    ov->nlines > 0 ? ", " OUT_CODE : "",
 		    ov->nlines > 0 ? ov->lines[0].name : "",
-		    ov->nlines > 0 ? "` first" : "");
+		    ov->nlines > 0 ? OUT_END_CODE " first" : "");
 	}
 	if (ov->verdict_rule == NULL && ov->nops > 0) {
 		/* No step windows: no idle time to weigh, only the ops. */
 		ov->verdict_rule = "no-steps";
 		ov->verdict = xasprintf("no steps found (no step annotation "
 		    "and no program run repeatedly), so no wait can be "
-		    "weighed; of the ops, `%s` takes the most (%.1f%% of "
+		    "weighed; of the ops, " OUT_CODE "%s" OUT_END_CODE " takes "
+		    "the most (%.1f%% of "
 		    "device time)", ov->ops[0].name, ov->ops[0].pct);
 	}
 	if (ov->verdict_rule == NULL) {
@@ -1096,14 +1100,16 @@ apply_rules(struct overview *ov)
 	}
 	if (ov->nlines > 0)
 		add_rec(ov, "top-line", ov->lines[0].pct, OV_LINE_PCT,
-		    xasprintf("`%s` takes %.1f%% of device time%s",
+		    xasprintf(OUT_CODE "%s" OUT_END_CODE " takes %.1f%% of "
+		    "device time%s",
 		    ov->lines[0].name, ov->lines[0].pct,
 		    ov->lines[0].pct >= OV_LINE_PCT ? ": the line to "
 		    "optimize first" : "; no line dominates, the time is "
 		    "spread over many"));
 	if (ov->nops > 0)
 		add_rec(ov, "top-op", ov->ops[0].pct, OV_LINE_PCT,
-		    xasprintf("op `%s` takes %.1f%% of device time%s%s%s",
+		    xasprintf("op " OUT_CODE "%s" OUT_END_CODE " takes %.1f%% "
+		    "of device time%s%s%s",
 		    ov->ops[0].name, ov->ops[0].pct,
 		    ov->ops[0].detail[0] ? " (" : "", ov->ops[0].detail,
 		    ov->ops[0].detail[0] ? ")" : ""));
@@ -1337,33 +1343,6 @@ overview_release(struct overview *ov)
 	memset(ov, 0, sizeof *ov);
 }
 
-/* s as a JSON string; bytes that are not UTF-8 become U+FFFD. */
-static void
-json_str(FILE *fp, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = strlen(s), n;
-
-	fputc('"', fp);
-	while (*p != '\0') {
-		if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p++);
-		else if (*p < 0x20)
-			fprintf(fp, "\\u%04x", *p++);
-		else if (*p < 0x80)
-			fputc(*p++, fp);
-		else if ((n = utf8_seq_len(p, len - (size_t)(p -
-		    (const unsigned char *)s))) > 0) {
-			fwrite(p, 1, n, fp);
-			p += n;
-		} else {
-			fputs("\\ufffd", fp);
-			p++;
-		}
-	}
-	fputc('"', fp);
-}
-
 static void
 json_strings(FILE *fp, const char *key, char **v, size_t n)
 {
@@ -1373,7 +1352,7 @@ json_strings(FILE *fp, const char *key, char **v, size_t n)
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			fputc(',', fp);
-		json_str(fp, v[i]);
+		output_json_string(fp, v[i]);
 	}
 	fputs("],", fp);
 }
@@ -1406,9 +1385,9 @@ json_items(FILE *fp, const char *key, const struct ov_item *v, size_t n,
 	fprintf(fp, "\"%s\":[", key);
 	for (i = 0; i < n; i++) {
 		fputs(i > 0 ? ",{\"name\":" : "{\"name\":", fp);
-		json_str(fp, v[i].name);
+		output_json_string(fp, v[i].name);
 		fprintf(fp, ",\"%s\":", detail);
-		json_str(fp, v[i].detail);
+		output_json_string(fp, v[i].detail);
 		fprintf(fp, ",\"count\":%lld,", (long long)v[i].count);
 		json_us(fp, "total_us", (double)v[i].total_ps);
 		fputc(',', fp);
@@ -1429,11 +1408,11 @@ json_steps(FILE *fp, const struct overview *ov)
 		const struct ov_series *se = &ov->series[i];
 
 		fputs(i > 0 ? ",{\"run\":" : "{\"run\":", fp);
-		json_str(fp, se->run);
+		output_json_string(fp, se->run);
 		fputs(",\"host\":", fp);
-		json_str(fp, se->host);
+		output_json_string(fp, se->host);
 		fputs(",\"device\":", fp);
-		json_str(fp, se->device);
+		output_json_string(fp, se->device);
 		fputs(",\"steps\":[", fp);
 		for (j = 0; j < se->n; j++) {
 			const struct ov_step *s = &se->steps[j];
@@ -1451,7 +1430,7 @@ json_steps(FILE *fp, const struct overview *ov)
 			}
 			fputs(",\"skipped\":", fp);
 			if (s->skip_why != NULL)
-				json_str(fp, s->skip_why);
+				output_json_string(fp, s->skip_why);
 			else
 				fputs("null", fp);
 			fputc('}', fp);
@@ -1475,7 +1454,7 @@ static void
 json_str_or_null(FILE *fp, const char *s)
 {
 	if (s != NULL)
-		json_str(fp, s);
+		output_json_string(fp, s);
 	else
 		fputs("null", fp);
 }
@@ -1491,11 +1470,11 @@ json_memory(FILE *fp, const struct overview *ov)
 		const struct ov_memory *m = &ov->memory[i];
 
 		fputs(i > 0 ? ",{\"run\":" : "{\"run\":", fp);
-		json_str(fp, m->run);
+		output_json_string(fp, m->run);
 		fputs(",\"host\":", fp);
-		json_str(fp, m->host);
+		output_json_string(fp, m->host);
 		fputs(",\"allocator\":", fp);
-		json_str(fp, m->allocator);
+		output_json_string(fp, m->allocator);
 		fprintf(fp, ",\"peak_bytes\":%lld,", (long long)m->peak_bytes);
 		json_us(fp, "peak_time_us", (double)m->peak_ps);
 		fputc(',', fp);
@@ -1534,7 +1513,7 @@ overview_write_json(const struct overview *ov, FILE *fp)
 	json_strings(fp, "devices", ov->devices, ov->ndevices);
 	fprintf(fp, "\"cpu_only\":%s,\"step_source\":",
 	    ov->cpu_only ? "true" : "false");
-	json_str(fp, ov->step_source);
+	output_json_string(fp, ov->step_source);
 	fprintf(fp, ",\"steps\":%zu,\"steps_kept\":%zu,", ov->nsteps,
 	    ov->nkept);
 	json_us(fp, "median_us", ov->median_ps);
@@ -1556,19 +1535,19 @@ overview_write_json(const struct overview *ov, FILE *fp)
 		fputc('}', fp);
 	}
 	fputs("},\"verdict\":{\"rule\":", fp);
-	json_str(fp, ov->verdict_rule);
+	output_json_string(fp, ov->verdict_rule);
 	fputs(",\"text\":", fp);
-	json_str(fp, ov->verdict);
+	output_json_string(fp, ov->verdict);
 	fputs("},\"idle_causes\":[", fp);
 	for (i = 0; i < ov->ncauses; i++) {
 		const struct ov_cause *c = &ov->causes[i];
 
 		fputs(i > 0 ? ",{\"part\":" : "{\"part\":", fp);
-		json_str(fp, ov_part_keys[c->part]);
+		output_json_string(fp, ov_part_keys[c->part]);
 		fputs(",\"host_activity\":", fp);
-		json_str(fp, c->activity);
+		output_json_string(fp, c->activity);
 		fputs(",\"host_context\":", fp);
-		json_str(fp, c->context);
+		output_json_string(fp, c->context);
 		fprintf(fp, ",\"gaps\":%lld,", (long long)c->gaps);
 		json_us(fp, "total_us", (double)c->ps);
 		fputc(',', fp);
@@ -1584,18 +1563,18 @@ overview_write_json(const struct overview *ov, FILE *fp)
 		const struct ov_compile *c = &ov->compiles[i];
 
 		fputs(i > 0 ? ",{\"function\":" : "{\"function\":", fp);
-		json_str(fp, c->function);
+		output_json_string(fp, c->function);
 		fprintf(fp, ",\"count\":%lld,", (long long)c->count);
 		json_us(fp, "compile_us", (double)c->total_ps);
 		fprintf(fp, ",\"executions\":%lld,",
 		    (long long)c->exec_count);
 		json_us(fp, "execute_us", (double)c->exec_ps);
 		fputs(",\"steps\":", fp);
-		json_str(fp, c->steps);
+		output_json_string(fp, c->steps);
 		fputs(",\"programs\":", fp);
-		json_str(fp, c->programs);
+		output_json_string(fp, c->programs);
 		fputs(",\"shapes\":", fp);
-		json_str(fp, c->shapes);
+		output_json_string(fp, c->shapes);
 		fputc('}', fp);
 	}
 	fputs("],\"recommendations\":[", fp);
@@ -1605,9 +1584,9 @@ overview_write_json(const struct overview *ov, FILE *fp)
 		fmt_fixed(v, sizeof v, ov->recs[i].value, 1);
 		fmt_fixed(t, sizeof t, ov->recs[i].threshold, 1);
 		fputs(i > 0 ? ",{\"rule\":" : "{\"rule\":", fp);
-		json_str(fp, ov->recs[i].rule);
+		output_json_string(fp, ov->recs[i].rule);
 		fprintf(fp, ",\"value\":%s,\"threshold\":%s,\"text\":", v, t);
-		json_str(fp, ov->recs[i].text);
+		output_json_string(fp, ov->recs[i].text);
 		fputc('}', fp);
 	}
 	fputs("],", fp);

@@ -24,6 +24,7 @@ CLI_TESTS += tests/cli/t0050-sql.sh
 CLI_TESTS += tests/cli/t0055-filters.sh
 CLI_TESTS += tests/cli/t0056-several-runs.sh
 CLI_TESTS += tests/cli/t0060-formats-locale.sh
+CLI_TESTS += tests/cli/t0061-names-are-data.sh
 CLI_TESTS += tests/cli/t0500-diff-generated.sh
 CLI_TESTS += tests/cli/t0510-check-rules.sh
 CLI_TESTS += tests/cli/t0515-check-per-step.sh
