@@ -64,20 +64,28 @@ enum {
 	OPT_WINDOW,
 };
 
-/* "N" or "N-M": steps N to M. */
+/*
+ * "N" or "N-M": steps N to M, plain decimals (a number too large is
+ * refused, not read as the largest one).
+ */
 static int
 parse_steps(const char *s, int64_t *first, int64_t *last)
 {
 	char *end;
 
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
 	*first = strtoll(s, &end, 10);
-	if (end == s || *first < 0)
+	if (errno != 0)
 		return -1;
 	*last = *first;
 	if (*end == '-') {
 		s = end + 1;
+		if (*s < '0' || *s > '9')
+			return -1;
 		*last = strtoll(s, &end, 10);
-		if (end == s || *last < *first)
+		if (errno != 0 || *last < *first)
 			return -1;
 	}
 	return *end == '\0' ? 0 : -1;

@@ -54,6 +54,7 @@ CLI_TESTS += tests/cli/t0425-sniff-input.sh
 CLI_TESTS += tests/cli/t0430-extract-chrome.sh
 CLI_TESTS += tests/cli/t0440-view.sh
 CLI_TESTS += tests/cli/t0441-view-loopback.sh
+CLI_TESTS += tests/cli/t0442-extract-step-numbers.sh
 CLI_TESTS += tests/cli/t0600-fuzz-replay.sh
 CLI_TESTS += tests/cli/t0610-hostile-input.sh
 CLI_TESTS += tests/cli/t0612-epoch-times.sh
