@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -201,6 +202,8 @@ header_value(const char *req, const char *name, char *out, size_t size)
 		const char *v, *end;
 
 		line += 2;
+		if (line[0] == '\r' && line[1] == '\n')
+			break;	/* the end of the headers */
 		if (strncasecmp(line, name, nlen) != 0 || line[nlen] != ':')
 			continue;
 		for (v = line + nlen + 1; *v == ' ' || *v == '\t'; v++)

@@ -123,6 +123,9 @@ print(s.recv(64).split()[1].decode())' "$port" "$1"
 [ "$(raw "Host: 127.0.0.1:$port\r\nhost: evil.example")" = 421 ] ||
     fail "two Host headers are not refused"
 [ "$(raw "Accept: */*")" = 421 ] || fail "no Host is not refused"
+# A request sent after this one is not this one's headers.
+[ "$(raw "Host: 127.0.0.1:$port\r\n\r\nGET / HTTP/1.1\r\nHost: evil.example")" = 200 ] ||
+    fail "the headers of a request sent after it count"
 [ "$(raw "Host: 127.0.0.1:$port\r\nOrigin: https://ui.perfetto.dev\r\nOrigin: http://evil.example")" = 403 ] ||
     fail "two Origin headers are not refused"
 [ "$(status "$url" -X OPTIONS -H "Host: evil.example:$port")" = 421 ] ||
