@@ -121,7 +121,6 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	struct classify *c = ctx;
 	struct file_summary *fs = c->fs;
 	struct plane_summary *p;
-	struct device_peak peak;
 	int64_t v;
 	size_t i;
 
@@ -145,11 +144,9 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 		fs->profile_start_ns = v;
 	if (strcmp(plane->name, "/host:metadata") == 0)
 		read_programs(c, plane);
-	if (p->kind == PLANE_DEVICE && device_peak_of(plane->stats,
-	    plane->nstats, &peak) == 0) {
-		p->peak_gflops = peak.gflops;
-		p->peak_gbps = peak.gbps;
-	}
+	if (p->kind == PLANE_DEVICE)
+		p->has_peak = device_peak_of(plane->stats, plane->nstats,
+		    &p->peak) == 0;
 	c->plane = p;
 	c->nline = 0;
 	/* The last plane's strings are gone: forget pointers into them. */
