@@ -463,7 +463,8 @@ static void
 put_tensor_core(struct output *o, const struct top_line *l)
 {
 	if (l->kernel != NULL)
-		output_str(o, kernel_uses_tensor_core(l->kernel->name) ?
+		output_str(o, kernel_uses_tensor_core(l->kernel->name,
+		    l->kernel->category) ?
 		    "yes" : "no");
 	else
 		output_null(o);
