@@ -9,6 +9,7 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,19 +71,22 @@ read_programs(struct classify *c, const struct pf_plane *plane)
 	for (i = 0; i < plane->nmetas; i++) {
 		const char *name = plane->metas[i].name;
 		const char *paren = strrchr(name, '(');
+		unsigned long long id;
 		char *end;
-		long long id;
 
-		if (paren == NULL || paren == name)
+		/* Ids are unsigned 64-bit: kept as their bit pattern. */
+		if (paren == NULL || paren == name ||
+		    !isdigit((unsigned char)paren[1]))
 			continue;
-		id = strtoll(paren + 1, &end, 10);
-		if (end == paren + 1 || strcmp(end, ")") != 0)
+		errno = 0;
+		id = strtoull(paren + 1, &end, 10);
+		if (errno != 0 || strcmp(end, ")") != 0)
 			continue;
 		fs->programs = xgrow1(fs->programs, fs->nprograms,
 		    sizeof *fs->programs);
 		fs->programs[fs->nprograms].module = intern(c, name,
 		    (size_t)(paren - name));
-		fs->programs[fs->nprograms].program_id = id;
+		fs->programs[fs->nprograms].program_id = (int64_t)id;
 		fs->nprograms++;
 	}
 }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -299,6 +300,15 @@ output_int(struct output *o, int64_t v)
 	if (v < 0)
 		*--p = '-';
 	put_cell(o, p, 1);
+}
+
+void
+output_uint(struct output *o, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%" PRIu64, v);
+	put_cell(o, buf, 1);
 }
 
 /* Machine formats get µs with 3 decimals; tables get human units. */
