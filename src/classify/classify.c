@@ -157,6 +157,7 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	c->last_module.ptr = NULL;
 	c->last_module.len = 0;
 	c->has_xla_ops_line = 0;
+	copies_plane_begin(c, plane->name);
 	free(c->meta_kernel);
 	c->meta_kernel = xcalloc(plane->nmetas + 1, sizeof *c->meta_kernel);
 	strmap_release(&c->kernel_keys);
@@ -418,6 +419,7 @@ classify_event(struct classify *c, const struct pf_event *ev)
 		switch (c->line_kind) {
 		case LINE_XLA_OPS:
 			on_xla_op(c, ev, start, dur);
+			copies_on_xla_op(c, ev, start, dur);
 			break;
 		case LINE_MODULES:
 			on_module(c, ev, start, dur);
@@ -720,6 +722,7 @@ cb_plane_end(void *ctx, const struct pf_plane *plane)
 		pw.n = step_windows_plane_end(c->gather, c->gather_plane,
 		    &pw.win, &pw.src, &pw.ready);
 	if (p->kind == PLANE_DEVICE) {
+		copies_plane_end(c);
 		merge_device_execs(p);
 		kernels_end_plane(c);
 		take_ops(c, &c->cand[c->has_xla_ops_line ? CAND_XLA_OPS :
@@ -855,6 +858,8 @@ classify_release(struct classify *c)
 	strmap_release(&c->kernel_keys);
 	free(c->meta_host);
 	free(c->meta_copy);
+	free(c->op_copies);
+	free(c->op_dones);
 	free(c->class_of);
 	free(c->meta_memo);
 	free_meta_views(c);
