@@ -165,6 +165,8 @@ main(void)
 	srunner_add_suite(sr, suite_buffers());
 	srunner_add_suite(sr, suite_hlo_cost());
 	srunner_add_suite(sr, suite_stats());
+	srunner_add_suite(sr, suite_device_peak());
+	srunner_add_suite(sr, suite_kernel_stats());
 	srunner_add_suite(sr, suite_strmap());
 	srunner_add_suite(sr, suite_hlo_wire());
 	srunner_add_suite(sr, suite_checked());

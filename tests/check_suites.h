@@ -23,6 +23,8 @@ Suite	*suite_hlo_wire(void);
 Suite	*suite_buffers(void);
 Suite	*suite_hlo_cost(void);
 Suite	*suite_checked(void);
+Suite	*suite_device_peak(void);
+Suite	*suite_kernel_stats(void);
 
 /* Helpers shared by the suites (check_main.c); all abort the test on error. */
 

@@ -145,39 +145,194 @@ copies_on_device_copy(struct classify *c, const struct pf_event *ev,
 }
 
 /*
- * An "Async XLA Ops" event spans an asynchronous op from its start to its
- * done (TPU): a copy-start is a copy between memories, to or from the
- * host's where a shape is in memory space 5 (host offload): its operand,
+ * The direction of a copy-start from its HLO text: to or from the host's
+ * memory where a shape is in memory space 5 (host offload): its operand,
  * "copy-start(f32[...]{...S(5)} %param)", is a copy to the device, its
  * result's first element (the destination) one from it.
  */
+static enum transfer_dir
+copy_start_dir(const char *name)
+{
+	const char *call = strstr(name, " copy-start("), *dst, *s5, *comma;
+
+	if (call == NULL)
+		return XFER_D2D;
+	if (strstr(call, "S(5)") != NULL)
+		return XFER_H2D;
+	dst = strchr(name, '(');
+	if (dst == NULL || dst > call)
+		return XFER_D2D;
+	s5 = strstr(dst, "S(5)");
+	comma = strstr(dst, "}, ");
+	return s5 != NULL && s5 < call && (comma == NULL || s5 < comma) ?
+	    XFER_D2H : XFER_D2D;
+}
+
+/* Whether the event's hlo_category is cat. */
+static int
+category_is(struct classify *c, const char *cat)
+{
+	struct pf_bytes v;
+
+	return event_str(c, PF_KEY_HLO_CATEGORY, &v) &&
+	    v.len == strlen(cat) && memcmp(v.ptr, cat, v.len) == 0;
+}
+
+static void
+add_copy_start(struct classify *c, const struct pf_event *ev, int64_t start,
+    int64_t dur)
+{
+	int64_t bytes;
+
+	if (!event_int(c, PF_KEY_BYTES_ACCESSED, &bytes))
+		bytes = -1;
+	add_transfer(c, ev, copy_start_dir(ev->meta->name), 0, bytes, start,
+	    dur);
+}
+
+/* Drops the copies the "XLA Ops" line gave: the async line has them. */
+static void
+drop_op_copies(struct classify *c)
+{
+	struct plane_summary *p = c->plane;
+	size_t i, k = 0, next = 0;
+
+	for (i = 0; i < p->ntransfers; i++) {
+		if (next < c->nop_copies && c->op_copies[next].transfer == i) {
+			next++;
+			continue;
+		}
+		p->transfers[k++] = p->transfers[i];
+	}
+	p->ntransfers = k;
+	c->nop_copies = c->nop_dones = 0;
+}
+
+/* An "Async XLA Ops" event spans an asynchronous op from start to done. */
 void
 copies_on_async_copy(struct classify *c, const struct pf_event *ev,
     int64_t start, int64_t dur)
 {
-	const char *name = ev->meta->name, *call;	/* the HLO text */
-	struct pf_bytes cat;
-	enum transfer_dir dir = XFER_D2D;
-	int64_t bytes;
-
-	if (!event_str(c, PF_KEY_HLO_CATEGORY, &cat) || cat.len != 10 ||
-	    memcmp(cat.ptr, "copy-start", 10) != 0)
+	if (!category_is(c, "copy-start"))
 		return;
-	if (!event_int(c, PF_KEY_BYTES_ACCESSED, &bytes))
-		bytes = -1;
-	if ((call = strstr(name, " copy-start(")) != NULL) {
-		const char *dst = strchr(name, '(');
+	if (!c->async_copies)
+		drop_op_copies(c);
+	c->async_copies = 1;
+	add_copy_start(c, ev, start, dur);
+}
 
-		if (strstr(call, "S(5)") != NULL)
-			dir = XFER_H2D;
-		else if (dst != NULL && dst < call) {
-			const char *s5 = strstr(dst, "S(5)");
-			const char *comma = strstr(dst, "}, ");
+/*
+ * The instruction a copy-done waits for, from its HLO text's last
+ * operand, "copy-done((...) %copy-start.2)": "copy-start.2".
+ */
+static int
+done_of(const char *name, struct pf_bytes *start_name)
+{
+	const char *pct = strrchr(name, '%');
+	size_t len;
 
-			if (s5 != NULL && s5 < call &&
-			    (comma == NULL || s5 < comma))
-				dir = XFER_D2H;
+	if (pct == NULL)
+		return 0;
+	len = strcspn(pct + 1, ") ,");
+	start_name->ptr = pct + 1;
+	start_name->len = len;
+	return len > 0;
+}
+
+/* The instruction's name in its HLO text, "%copy-start.2 = ...". */
+static int
+instr_of(const char *name, struct pf_bytes *out)
+{
+	if (name[0] != '%')
+		return 0;
+	out->ptr = name + 1;
+	out->len = strcspn(name + 1, " ");
+	return out->len > 0;
+}
+
+void
+copies_on_xla_op(struct classify *c, const struct pf_event *ev,
+    int64_t start, int64_t dur)
+{
+	struct pf_bytes name;
+	struct op_copy *oc;
+
+	if (!c->tpu || c->async_copies)
+		return;
+	if (category_is(c, "copy-start")) {
+		if (!instr_of(ev->meta->name, &name))
+			return;
+		c->op_copies = xgrow1(c->op_copies, c->nop_copies,
+		    sizeof *c->op_copies);
+		oc = &c->op_copies[c->nop_copies++];
+		oc->transfer = c->plane->ntransfers;
+		add_copy_start(c, ev, start, dur);
+	} else if (category_is(c, "copy-done") &&
+	    done_of(ev->meta->name, &name)) {
+		c->op_dones = xgrow1(c->op_dones, c->nop_dones,
+		    sizeof *c->op_dones);
+		oc = &c->op_dones[c->nop_dones++];
+		oc->end = ps_add(start, dur);
+	} else
+		return;
+	oc->instr = intern(c, name.ptr, name.len);
+	oc->at = start;
+}
+
+/* By instruction, then time. */
+static int
+cmp_op_copy(const void *a, const void *b)
+{
+	const struct op_copy *x = a, *y = b;
+
+	if (x->instr != y->instr)
+		return x->instr < y->instr ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+void
+copies_plane_end(struct classify *c)
+{
+	struct plane_summary *p = c->plane;
+	uint32_t name = UINT32_MAX;
+	int64_t last_done = INT64_MIN;
+	size_t i, k = 0;
+
+	if (c->nop_copies == 0 || c->nop_dones == 0)
+		return;
+	qsort(c->op_copies, c->nop_copies, sizeof *c->op_copies,
+	    cmp_op_copy);
+	qsort(c->op_dones, c->nop_dones, sizeof *c->op_dones, cmp_op_copy);
+	/*
+	 * Runs of one instruction do not overlap: a done ends the latest
+	 * start of its name since the done before it, if any (a start or
+	 * done the line lacks ends none).
+	 */
+	for (i = 0; i < c->nop_dones; i++) {
+		const struct op_copy *d = &c->op_dones[i];
+		const struct op_copy *s;
+
+		if (d->instr != name) {
+			name = d->instr;
+			last_done = INT64_MIN;
 		}
+		while (k < c->nop_copies &&
+		    cmp_op_copy(&c->op_copies[k], d) <= 0)
+			k++;
+		s = k > 0 ? &c->op_copies[k - 1] : NULL;
+		if (s != NULL && s->instr == d->instr && s->at > last_done) {
+			struct transfer_rec *t = &p->transfers[s->transfer];
+			if (d->end > t->start_ps)
+				t->dur_ps = ps_sub(d->end, t->start_ps);
+		}
+		last_done = d->at;
 	}
-	add_transfer(c, ev, dir, 0, bytes, start, dur);
+}
+
+void
+copies_plane_begin(struct classify *c, const char *plane_name)
+{
+	c->nop_copies = c->nop_dones = 0;
+	c->async_copies = 0;
+	c->tpu = strncmp(plane_name, "/device:TPU:", 12) == 0;
 }

@@ -29,5 +29,17 @@ void	copies_on_device_copy(struct classify *c, const struct pf_event *ev,
  */
 void	copies_on_async_copy(struct classify *c, const struct pf_event *ev,
 	    int64_t start, int64_t dur);
+/*
+ * A copy-start or copy-done of a TPU's "XLA Ops" line: the same copies
+ * from the start's start to its done's end, for the planes (TPU:1 and up)
+ * whose "Async XLA Ops" line is empty.  A GPU's copies are its Memcpy
+ * events.
+ */
+void	copies_on_xla_op(struct classify *c, const struct pf_event *ev,
+	    int64_t start, int64_t dur);
+/* Forgets the last plane's copies_on_xla_op() state. */
+void	copies_plane_begin(struct classify *c, const char *plane_name);
+/* Ends each copy of the "XLA Ops" line at its done, in time order. */
+void	copies_plane_end(struct classify *c);
 
 #endif

@@ -156,6 +156,20 @@ struct classify {
 	struct op_table	 cand[NCAND];
 	int		 has_xla_ops_line;
 	/*
+	 * A TPU's copies as its "XLA Ops" line has them, copy-start to
+	 * copy-done (classify-copy.c): the plane's transfers at these
+	 * indices, dropped when its "Async XLA Ops" line has the copies.
+	 */
+	struct op_copy {
+		uint32_t	 instr;	/* "copy-start.2", interned */
+		int64_t		 at;	/* the start's start, the done's */
+		int64_t		 end;	/* a done's end */
+		size_t		 transfer;	/* a start's */
+	}		*op_copies, *op_dones;
+	size_t		 nop_copies, nop_dones;
+	int		 async_copies;	/* the plane's async line had some */
+	int		 tpu;		/* a TPU's plane: no Memcpy events */
+	/*
 	 * Busy time by class: of the "XLA Ops" line, and of kernels (or,
 	 * on a host plane, of host ops); copies count in both.
 	 */

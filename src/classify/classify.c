@@ -9,6 +9,7 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,19 +71,22 @@ read_programs(struct classify *c, const struct pf_plane *plane)
 	for (i = 0; i < plane->nmetas; i++) {
 		const char *name = plane->metas[i].name;
 		const char *paren = strrchr(name, '(');
+		unsigned long long id;
 		char *end;
-		long long id;
 
-		if (paren == NULL || paren == name)
+		/* Ids are unsigned 64-bit: kept as their bit pattern. */
+		if (paren == NULL || paren == name ||
+		    !isdigit((unsigned char)paren[1]))
 			continue;
-		id = strtoll(paren + 1, &end, 10);
-		if (end == paren + 1 || strcmp(end, ")") != 0)
+		errno = 0;
+		id = strtoull(paren + 1, &end, 10);
+		if (errno != 0 || strcmp(end, ")") != 0)
 			continue;
 		fs->programs = xgrow1(fs->programs, fs->nprograms,
 		    sizeof *fs->programs);
 		fs->programs[fs->nprograms].module = intern(c, name,
 		    (size_t)(paren - name));
-		fs->programs[fs->nprograms].program_id = id;
+		fs->programs[fs->nprograms].program_id = (int64_t)id;
 		fs->nprograms++;
 	}
 }
@@ -121,7 +125,6 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 	struct classify *c = ctx;
 	struct file_summary *fs = c->fs;
 	struct plane_summary *p;
-	struct device_peak peak;
 	int64_t v;
 	size_t i;
 
@@ -145,17 +148,16 @@ cb_plane_begin(void *ctx, const struct pf_plane *plane)
 		fs->profile_start_ns = v;
 	if (strcmp(plane->name, "/host:metadata") == 0)
 		read_programs(c, plane);
-	if (p->kind == PLANE_DEVICE && device_peak_of(plane->stats,
-	    plane->nstats, &peak) == 0) {
-		p->peak_gflops = peak.gflops;
-		p->peak_gbps = peak.gbps;
-	}
+	if (p->kind == PLANE_DEVICE)
+		p->has_peak = device_peak_of(plane->stats, plane->nstats,
+		    &p->peak) == 0;
 	c->plane = p;
 	c->nline = 0;
 	/* The last plane's strings are gone: forget pointers into them. */
 	c->last_module.ptr = NULL;
 	c->last_module.len = 0;
 	c->has_xla_ops_line = 0;
+	copies_plane_begin(c, plane->name);
 	free(c->meta_kernel);
 	c->meta_kernel = xcalloc(plane->nmetas + 1, sizeof *c->meta_kernel);
 	strmap_release(&c->kernel_keys);
@@ -417,6 +419,7 @@ classify_event(struct classify *c, const struct pf_event *ev)
 		switch (c->line_kind) {
 		case LINE_XLA_OPS:
 			on_xla_op(c, ev, start, dur);
+			copies_on_xla_op(c, ev, start, dur);
 			break;
 		case LINE_MODULES:
 			on_module(c, ev, start, dur);
@@ -719,6 +722,7 @@ cb_plane_end(void *ctx, const struct pf_plane *plane)
 		pw.n = step_windows_plane_end(c->gather, c->gather_plane,
 		    &pw.win, &pw.src, &pw.ready);
 	if (p->kind == PLANE_DEVICE) {
+		copies_plane_end(c);
 		merge_device_execs(p);
 		kernels_end_plane(c);
 		take_ops(c, &c->cand[c->has_xla_ops_line ? CAND_XLA_OPS :
@@ -854,6 +858,8 @@ classify_release(struct classify *c)
 	strmap_release(&c->kernel_keys);
 	free(c->meta_host);
 	free(c->meta_copy);
+	free(c->op_copies);
+	free(c->op_dones);
 	free(c->class_of);
 	free(c->meta_memo);
 	free_meta_views(c);

@@ -199,8 +199,9 @@ program_list(struct report *r, const char *module)
 	report_bind_filters(r, st);
 	sqlite3_bind_text(st, 1, module, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		s = xasprintf("%s%s%s(%lld)", list, *list != '\0' ? ", " : "",
-		    module, (long long)sqlite3_column_int64(st, 0));
+		/* Ids are unsigned: the column holds their bits. */
+		s = xasprintf("%s%s%s(%llu)", list, *list != '\0' ? ", " : "",
+		    module, (unsigned long long)sqlite3_column_int64(st, 0));
 		free(list);
 		list = s;
 	}

@@ -170,13 +170,14 @@ out_text(struct output *o, sqlite3_stmt *st, int i)
 		output_str(o, (const char *)sqlite3_column_text(st, i));
 }
 
+/* A program id: the column holds its 64 bits, read unsigned. */
 static void
-out_int(struct output *o, sqlite3_stmt *st, int i)
+out_program_id(struct output *o, sqlite3_stmt *st, int i)
 {
 	if (sqlite3_column_type(st, i) == SQLITE_NULL)
 		output_null(o);
 	else
-		output_int(o, sqlite3_column_int64(st, i));
+		output_uint(o, (uint64_t)sqlite3_column_int64(st, i));
 }
 
 static void
@@ -506,7 +507,7 @@ print_programs(struct report *r, struct output *o, long limit)
 		shown++;
 		for (i = 0; i < 3; i++)
 			out_text(o, st, i);
-		out_int(o, st, 3);
+		out_program_id(o, st, 3);
 		for (i = 4; i < 9; i++)
 			out_bytes(o, st, i);
 		output_end_row(o);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "lib/err.h"
 #include "lib/ptime.h"
+#include "model/device-peak.h"
 #include "model/kernel-stats.h"
 #include "output/output.h"
 #include "report/report.h"
@@ -23,6 +25,7 @@ const struct cmd cmd_top = {
 	.name = "top",
 	.usage = "jaxprof top [--by=key] [--group=key] [--tree] [-n count] "
 	    "[--fields=list] [--include-compile-work] "
+	    "[--peak-flops=rate] [--peak-bandwidth=rate] "
 	    "[--device=glob] [--host=glob] [--run=glob] [--latest] "
 	    "[--format=fmt] [--db=file] path ...",
 	.summary = "rank ops by device time, self time, count or average",
@@ -38,6 +41,9 @@ const struct cmd cmd_top = {
 	    "                  (default: those jaxprof-top(1) marks shown)\n"
 	    "  --include-compile-work  also the ops of device work done while\n"
 	    "                  compiling (autotuning; left out by default)\n"
+	    "  --peak-flops=R  the roofline's FLOP/s for every op, over the\n"
+	    "                  device's (a number, or with k, M, G, T, P: 989T)\n"
+	    "  --peak-bandwidth=R  the roofline's memory bytes/s (3.35T)\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
 	    "  --host=GLOB     only hosts matching\n"
 	    "  --run=GLOB      only runs matching\n"
@@ -51,31 +57,82 @@ const struct cmd cmd_top = {
 /* The peaks the roofline is drawn with; gflops 0 when none is known. */
 struct roof {
 	double		 gflops, gbps;
+	int		 bf16;		/* gflops is the table's bf16/fp16 rate */
+	char		*model;		/* the table's device; NULL: none */
+	int		 from_spec;	/* the table's, else the profile's */
+	int		 ndevices;	/* kinds of device peaks selected */
+	/* --peak-flops, --peak-bandwidth in G per second; 0: not given */
+	double		 flops_option, bandwidth_option;
 };
 
 /*
  * The device peaks of the selected planes, when they all have the same
- * (a roofline for one kind of device); else none.
+ * (a roofline for one kind of device), with the options over them.  A
+ * device in the table is judged at its 16-bit rate, as xprof judges
+ * every op: the index keeps no op's precision to pick another rate by.
  */
-static struct roof
-roof_of(struct report *r)
+static void
+roof_of(struct report *r, struct roof *roof)
 {
-	struct roof roof = { 0, 0 };
 	sqlite3_stmt *st;
-	int n = 0;
 
-	st = report_prepare(r, "SELECT DISTINCT p.peak_gflops, p.peak_gbps "
+	st = report_prepare(r, "SELECT DISTINCT p.peak_gflops, p.peak_gbps, "
+	    "p.device_model, p.peak_source, p.peak_bf16_gflops "
 	    "FROM planes p JOIN files f ON f.id = p.file_id "
 	    "JOIN selected s ON s.file_id = f.id "
 	    "WHERE p.peak_gflops > 0 AND p.peak_gbps > 0", "");
-	while (sqlite3_step(st) == SQLITE_ROW && n++ == 0) {
-		roof.gflops = sqlite3_column_double(st, 0);
-		roof.gbps = sqlite3_column_double(st, 1);
+	while (sqlite3_step(st) == SQLITE_ROW && roof->ndevices++ == 0) {
+		const char *model = (const char *)sqlite3_column_text(st, 2);
+		const char *source = (const char *)sqlite3_column_text(st, 3);
+		double bf16 = sqlite3_column_double(st, 4);
+
+		roof->bf16 = bf16 > 0;
+		roof->gflops = bf16 > 0 ? bf16 : sqlite3_column_double(st, 0);
+		roof->gbps = sqlite3_column_double(st, 1);
+		roof->model = model != NULL ? xstrdup(model) : NULL;
+		roof->from_spec = source != NULL &&
+		    strcmp(source, "spec") == 0;
 	}
 	sqlite3_finalize(st);
-	if (n != 1)
-		roof.gflops = roof.gbps = 0;
-	return roof;
+	if (roof->ndevices != 1)
+		roof->gflops = roof->gbps = 0;
+	if (roof->flops_option > 0) {
+		roof->gflops = roof->flops_option;
+		roof->bf16 = 0;
+	}
+	if (roof->bandwidth_option > 0)
+		roof->gbps = roof->bandwidth_option;
+	if (roof->gflops <= 0 || roof->gbps <= 0)
+		roof->gflops = roof->gbps = 0;
+}
+
+/* The title line saying where the roofline's peaks come from. */
+static char *
+roof_title(const struct roof *roof)
+{
+	const char *option = roof->flops_option > 0 ? ", --peak-flops" :
+	    roof->bandwidth_option > 0 ? ", --peak-bandwidth" : "";
+	char *from, *title;
+
+	if (roof->gflops <= 0)
+		return xstrdup(roof->ndevices > 1 ? "No roofline: the selected "
+		    "devices' peaks differ (--device picks one kind, "
+		    "--peak-flops and --peak-bandwidth give both)." :
+		    "No roofline: the device's peaks are unknown "
+		    "(--peak-flops and --peak-bandwidth give them).");
+	if (roof->flops_option > 0 && roof->bandwidth_option > 0)
+		from = xstrdup("--peak-flops and --peak-bandwidth");
+	else if (roof->from_spec)
+		from = xasprintf("%s's published specifications%s",
+		    roof->model, option);
+	else
+		from = xasprintf("the profile's own figures (a device not in "
+		    "jaxprof's table)%s", option);
+	title = xasprintf("Roofline peaks from %s: %.1f TFLOP/s%s, %.2f "
+	    "TB/s.", from, roof->gflops / 1e3, roof->bf16 ? " (bf16/fp16)" :
+	    "", roof->gbps / 1e3);
+	free(from);
+	return title;
 }
 
 /*
@@ -260,31 +317,45 @@ put_intensity(struct output *o, const struct top_line *l)
 
 /*
  * Whether the device's peaks bound the row: its intensity against the
- * ridge point (peak FLOP/s over peak bytes/s); *top is the roof's GFLOP/s
+ * ridge point (peak FLOP/s over peak bytes/s); an op that moves bytes and
+ * computes nothing is memory-bound.  *pct is its rate's share of the roof
  * at its intensity.
  */
 static int
-roof_at(const struct top_line *l, int *compute, double *top)
+roof_at(const struct top_line *l, int *compute, double *pct)
 {
-	double in = intensity(l), ridge;
+	double in = intensity(l), peak;
 
 	if (in < 0 || l->roof == NULL || l->roof->gflops <= 0 ||
-	    l->flops <= 0 || !rate_meaningful((double)l->total_ps,
-	    (double)l->count))
+	    !rate_meaningful((double)l->total_ps, (double)l->count))
 		return 0;
-	ridge = l->roof->gflops / l->roof->gbps;
-	*compute = in >= ridge;
-	*top = *compute ? l->roof->gflops : in * l->roof->gbps;
+	peak = l->roof->gflops;
+	*compute = in >= peak / l->roof->gbps;
+	/* units per ps * 1e3 = G units per second */
+	*pct = *compute ?
+	    100.0 * (double)l->flops / (double)l->total_ps * 1e3 / peak :
+	    100.0 * (double)l->bytes / (double)l->total_ps * 1e3 /
+	    l->roof->gbps;
 	return 1;
+}
+
+/* Faster than the roof: its costs or the peaks are off, not the op. */
+static int
+above_roof(const struct top_line *l)
+{
+	int compute;
+	double pct;
+
+	return roof_at(l, &compute, &pct) && pct > 100.0;
 }
 
 static void
 put_bound(struct output *o, const struct top_line *l)
 {
 	int compute;
-	double top;
+	double pct;
 
-	if (roof_at(l, &compute, &top))
+	if (roof_at(l, &compute, &pct))
 		output_str(o, compute ? "compute" : "memory");
 	else
 		output_null(o);
@@ -294,12 +365,22 @@ static void
 put_roofline_pct(struct output *o, const struct top_line *l)
 {
 	int compute;
-	double top;
+	double pct;
 
-	/* FLOP per ps * 1e3 = GFLOP/s */
-	if (roof_at(l, &compute, &top))
-		output_double(o, 100.0 * (double)l->flops /
-		    (double)l->total_ps * 1e3 / top);
+	if (roof_at(l, &compute, &pct))
+		output_double(o, pct);
+	else
+		output_null(o);
+}
+
+static void
+put_above_roof(struct output *o, const struct top_line *l)
+{
+	int compute;
+	double pct;
+
+	if (roof_at(l, &compute, &pct))
+		output_flag(o, pct > 100.0, "!");
 	else
 		output_null(o);
 }
@@ -382,7 +463,8 @@ static void
 put_tensor_core(struct output *o, const struct top_line *l)
 {
 	if (l->kernel != NULL)
-		output_str(o, kernel_uses_tensor_core(l->kernel->name) ?
+		output_str(o, kernel_uses_tensor_core(l->kernel->name,
+		    l->kernel->category) ?
 		    "yes" : "no");
 	else
 		output_null(o);
@@ -445,6 +527,7 @@ static const struct top_field {
 	{ { "intensity", COL_RATE, "FLOP/B" }, put_intensity, SHOWN },
 	{ { "bound", COL_STR, NULL }, put_bound, SHOWN },
 	{ { "roofline_pct", COL_PCT, "roof%" }, put_roofline_pct, SHOWN },
+	{ { "above_roof", COL_STR, "!" }, put_above_roof, SHOWN },
 	{ { "op", COL_STR, NULL }, put_hlo_op, SHOWN_KERNEL },
 	{ { "framework_op", COL_STR, NULL }, put_framework_op, SHOWN_KERNEL },
 	{ { "registers_per_thread", COL_INT, "regs" }, put_regs,
@@ -536,10 +619,34 @@ put_line(struct output *o, const struct top_columns *c,
 	output_end_row(o);
 }
 
-/* The title lines: what was ranked, over which devices. */
+/*
+ * A rate of --peak-flops or --peak-bandwidth in G per second: a positive
+ * number, perhaps with an SI prefix; exits 2 on anything else.
+ */
+static double
+parse_rate(const char *opt, const char *arg)
+{
+	static const char prefixes[] = "kMGTP";
+	const char *p;
+	char *end;
+	double v = strtod(arg, &end), scale = 1e-9;
+
+	if (*end != '\0' && end[1] == '\0' &&
+	    (p = strchr(prefixes, *end)) != NULL) {
+		scale *= pow(1e3, (double)(p - prefixes + 1));
+		end++;
+	}
+	if (end == arg || *end != '\0' || !isfinite(v) || v <= 0)
+		jp_errx(EXIT_TROUBLE, "invalid --%s '%s' (a rate per second "
+		    "above 0, with k, M, G, T or P if you like: 989T)", opt,
+		    arg);
+	return v * scale;
+}
+
+/* The title lines: what was ranked, over which devices, which peaks. */
 static void
 top_titles(struct report *r, struct output *o, enum op_by by,
-    enum op_group group, int any_cost)
+    enum op_group group, int any_cost, const struct roof *roof)
 {
 	sqlite3_stmt *st;
 	char *sql, *line;
@@ -589,6 +696,11 @@ top_titles(struct report *r, struct output *o, enum op_by by,
 	else if (!any_cost && group != GROUP_KERNEL)
 		output_title(o, "FLOPs unknown: no cost stats and no HLO in "
 		    "the profile; the cost columns are empty.");
+	if (any_cost && any && !host_only && !report_has_json(r)) {
+		line = roof_title(roof);
+		output_title(o, line);
+		free(line);
+	}
 }
 
 /*
@@ -858,6 +970,8 @@ top_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "include-compile-work", no_argument, NULL, 0x300 },
 		{ "limit", required_argument, NULL, 'n' },
+		{ "peak-bandwidth", required_argument, NULL, 0x302 },
+		{ "peak-flops", required_argument, NULL, 0x301 },
 		{ "tree", no_argument, NULL, 't' },
 		REPORT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -874,7 +988,9 @@ top_run(int argc, char **argv)
 	double total_self = 0, cum = 0;
 	struct roof roof;
 	char *unattributed;
+	int64_t above = 0;
 
+	memset(&roof, 0, sizeof roof);
 	report_init(&r, "top");
 	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
 		if (report_option(&r, ch, optarg))
@@ -901,6 +1017,13 @@ top_run(int argc, char **argv)
 			break;
 		case 0x300:
 			r.include_compile_work = 1;
+			break;
+		case 0x301:
+			roof.flops_option = parse_rate("peak-flops", optarg);
+			break;
+		case 0x302:
+			roof.bandwidth_option = parse_rate("peak-bandwidth",
+			    optarg);
 			break;
 		case 'h':
 			cmd_print_help(&cmd_top, stdout);
@@ -931,7 +1054,7 @@ top_run(int argc, char **argv)
 	}
 
 	op_rows_query(&r, group == GROUP_KERNEL, &rows, &nrows);
-	roof = roof_of(&r);
+	roof_of(&r, &roof);
 	unattributed = note_unattributed(rows, nrows, report_has_json(&r));
 	op_rows_group(&rows, &nrows, group);
 	if (group == GROUP_MODULE)
@@ -945,7 +1068,7 @@ top_run(int argc, char **argv)
 		jp_warnx("no ops in the selection");
 
 	o = report_output(&r, cols.col, cols.n);
-	top_titles(&r, o, by, group, any_cost || nrows == 0);
+	top_titles(&r, o, by, group, any_cost || nrows == 0, &roof);
 	k = limit == 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
 	for (i = 0; i < k; i++) {
 		const struct op_row *row = &rows[i];
@@ -979,9 +1102,22 @@ top_run(int argc, char **argv)
 		if (l.has_launch)
 			kernel_launch_parse(row->details, &l.launch);
 		put_line(o, &cols, &l);
+		above += above_roof(&l);
 	}
 	op_rows_free(rows, nrows);
 	output_more_rows(o, k, nrows);
+	if (above > 0) {
+		char *note = xasprintf("! above the roof: %lld row%s measure%s "
+		    "faster than the device's peak allows: %s costs (XLA's "
+		    "model of FLOPs and bytes; caches) or the peak are off, "
+		    "not the op; no advice rests on %s.", (long long)above,
+		    above == 1 ? "" : "s", above == 1 ? "s" : "",
+		    above == 1 ? "its" : "their", above == 1 ? "it" : "them");
+
+		output_note(o, note);
+		free(note);
+	}
+	free(roof.model);
 	if (unattributed != NULL) {
 		output_note(o, unattributed);
 		free(unattributed);

@@ -27,7 +27,11 @@ static const char *const schema[] = {
 	    "id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, "
 	    "plane_id INTEGER, name TEXT NOT NULL, kind TEXT NOT NULL, "
 	    "lines INTEGER, events INTEGER, start_ps INTEGER, end_ps INTEGER, "
-	    "peak_gflops REAL, peak_gbps REAL)",
+	    "peak_gflops REAL, peak_gbps REAL, device_model TEXT, "
+	    "peak_source TEXT, peak_fp8_gflops REAL, peak_bf16_gflops REAL, "
+	    "peak_tf32_gflops REAL, peak_fp32_gflops REAL, "
+	    "peak_fp64_gflops REAL, peak_int8_gflops REAL, "
+	    "profile_gflops REAL, profile_gbps REAL)",
 	"CREATE TABLE ops("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, module TEXT NOT NULL, category TEXT NOT NULL, "

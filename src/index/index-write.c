@@ -207,7 +207,11 @@ writers_prepare(struct index *ix, struct writers *w,
 {
 	w->plane = index_cached(ix, "INSERT INTO planes(file_id, plane_id, "
 	    "name, kind, lines, events, start_ps, end_ps, peak_gflops, "
-	    "peak_gbps) VALUES (?,?,?,?,?,?,?,?,?,?)");
+	    "peak_gbps, device_model, peak_source, peak_fp8_gflops, "
+	    "peak_bf16_gflops, peak_tf32_gflops, peak_fp32_gflops, "
+	    "peak_fp64_gflops, peak_int8_gflops, profile_gflops, "
+	    "profile_gbps) "
+	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	w->compile = index_cached(ix, "INSERT INTO compiles(file_id, plane, "
 	    "line, name, function, start_ps, dur_ps, autotune_ps) "
 	    "VALUES (?,?,?,?,?,?,?,?)");
@@ -527,9 +531,25 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		sqlite3_bind_int64(w->plane, 7, p->start_ps);
 		sqlite3_bind_int64(w->plane, 8, p->end_ps);
 	}
-	if (p->peak_gflops > 0) {
-		sqlite3_bind_double(w->plane, 9, p->peak_gflops);
-		sqlite3_bind_double(w->plane, 10, p->peak_gbps);
+	if (p->has_peak) {
+		const struct device_peak *pk = &p->peak;
+		int k;
+
+		sqlite3_bind_double(w->plane, 9, pk->top_gflops);
+		sqlite3_bind_double(w->plane, 10, pk->gbps);
+		if (pk->model != NULL)
+			index_bind_text(w->plane, 11, pk->model);
+		index_bind_text(w->plane, 12, pk->source == PEAK_SPEC ?
+		    "spec" : "profile");
+		/* Columns 13.. in enum precision's order; NULL: none. */
+		for (k = 0; k < PREC_N; k++)
+			if (pk->gflops[k] > 0)
+				sqlite3_bind_double(w->plane, 13 + k,
+				    pk->gflops[k]);
+	}
+	if (p->peak.profile_gflops > 0 && p->peak.profile_gbps > 0) {
+		sqlite3_bind_double(w->plane, 19, p->peak.profile_gflops);
+		sqlite3_bind_double(w->plane, 20, p->peak.profile_gbps);
 	}
 	if (index_step(ix, w->plane, cause) == -1)
 		return -1;

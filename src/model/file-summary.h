@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/device-peak.h"
 #include "model/profile.h"
 #include "lib/strmap.h"
 
@@ -235,8 +236,9 @@ struct plane_summary {
 	size_t		 nscopes;
 	struct memory_rec *memory;
 	size_t		 nmemory;
-	/* Peak GFLOP/s and GB/s from the plane's stats; 0 when unknown. */
-	double		 peak_gflops, peak_gbps;
+	/* The device's peaks (device-peak.h); has_peak 0 when unknown. */
+	struct device_peak peak;
+	int		 has_peak;
 };
 
 struct file_summary {

@@ -65,10 +65,39 @@ kernel_launch_parse(const char *s, struct kernel_launch *out)
 	out->shared = stat + dyn;
 }
 
-int
-kernel_uses_tensor_core(const char *name)
+/*
+ * A Tensile kernel's matrix instruction, "_MI16x16x16x1_": MxNxK of the
+ * MFMA it is built on (Tensile names kernels without one "_MI0_" or
+ * leave it out).
+ */
+static int
+tensile_mfma(const char *name)
 {
-	/* The name patterns xprof knows tensor-core kernels by. */
+	const char *p;
+
+	for (p = strstr(name, "_MI"); p != NULL; p = strstr(p + 1, "_MI"))
+		if (p[3] >= '1' && p[3] <= '9' &&
+		    p[3 + strspn(p + 3, "0123456789")] == 'x')
+			return 1;
+	return 0;
+}
+
+/* Whether a name ends with suffix. */
+static int
+ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+
+	return n >= k && strcmp(name + n - k, suffix) == 0;
+}
+
+int
+kernel_uses_tensor_core(const char *name, const char *category)
+{
+	/*
+	 * The name patterns xprof knows tensor-core kernels by, and AMD's:
+	 * MFMA and WMMA instructions named, CK's fused attention.
+	 */
 	static const char *const patterns[] = {
 		"16816", "c1688", "conv1x1", "conv2d_c1_k1",
 		"dgrad_1x1_stride_2x2", "direct_group",
@@ -76,11 +105,17 @@ kernel_uses_tensor_core(const char *name)
 		"i8816", "s884", "s1688", "xmma_gemm", "xmma_implicit_gemm",
 		"xmma_sparse_conv", "xmma_sparse_gemm",
 		"xmma_warp_specialized_implicit_gemm",
+		"mfma", "MFMA", "wmma", "WMMA", "fmha", "Fmha",
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
 		if (strstr(name, patterns[i]) != NULL)
 			return 1;
-	return 0;
+	if (tensile_mfma(name))
+		return 1;
+	return ends_with(name, ".kd") && category != NULL &&
+	    (strcmp(category, "gemm") == 0 ||
+	    strcmp(category, "gemm fusion") == 0 ||
+	    strcmp(category, "convolution") == 0);
 }

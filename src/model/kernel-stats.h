@@ -18,7 +18,12 @@ struct kernel_launch {
 
 /* Fills *out from the kernel_details text s (NUL-terminated). */
 void		 kernel_launch_parse(const char *s, struct kernel_launch *out);
-/* Whether a kernel of that name uses the tensor cores, by its name. */
-int		 kernel_uses_tensor_core(const char *name);
+/*
+ * Whether a kernel uses the tensor cores (AMD's matrix cores too), by its
+ * name, and on AMD (a ".kd" code object) by the category of the HLO op it
+ * runs (NULL: none): XLA's own gemm fusions and convolutions run MFMA or
+ * WMMA instructions there.
+ */
+int		 kernel_uses_tensor_core(const char *name, const char *category);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -505,6 +506,15 @@ output_int(struct output *o, int64_t v)
 	put_cell(o, p, 1);
 }
 
+void
+output_uint(struct output *o, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%" PRIu64, v);
+	put_cell(o, buf, 1);
+}
+
 /* Machine formats get µs with 3 decimals; tables get human units. */
 void
 output_ps(struct output *o, double ps)
@@ -561,6 +571,15 @@ output_double(struct output *o, double v)
 	if (type == COL_PCT && (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN))
 		strncat(buf, "%", NUMBER_MAX - strlen(buf) - 1);
 	put_number(o, buf, strlen(buf));
+}
+
+void
+output_flag(struct output *o, int v, const char *mark)
+{
+	if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
+		put_cell(o, v ? mark : "", 0);
+	else
+		put_cell(o, v ? "true" : "false", 1);	/* JSON's literal */
 }
 
 void

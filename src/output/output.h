@@ -76,8 +76,12 @@ void		 output_title(struct output *o, const char *line);
 void		 output_note(struct output *o, const char *line);
 void		 output_str(struct output *o, const char *s);
 void		 output_int(struct output *o, int64_t v);
+/* An unsigned 64-bit number (a program id), v's bits read unsigned. */
+void		 output_uint(struct output *o, uint64_t v);
 void		 output_ps(struct output *o, double ps);
 void		 output_double(struct output *o, double v);
+/* A yes or no: true or false in csv and json, mark or "" in tables. */
+void		 output_flag(struct output *o, int v, const char *mark);
 void		 output_null(struct output *o);
 void		 output_end_row(struct output *o);
 /* The note "N more rows; -n 0 shows all." when shown < total. */

@@ -836,7 +836,8 @@ overview_load_compiles(struct overview *ov, struct report *r)
 	/* The programs compiled for it (as `compile` lists them), run. */
 	sqlite3_stmt *px = index_prepare(r->ix, "SELECT (SELECT "
 	    "group_concat(x, ', ') FROM (SELECT DISTINCT g.module || '(' || "
-	    "g.program_id || ')' AS x FROM programs g JOIN selected s ON "
+	    "printf('%llu', g.program_id) || ')' AS x FROM programs g "
+	    "JOIN selected s ON "
 	    "s.file_id = g.file_id WHERE g.module IN (?1, 'jit_' || ?1) "
 	    "ORDER BY g.program_id)), sum(m.count), sum(m.total_ps) "
 	    "FROM modules m JOIN selected s ON s.file_id = m.file_id "

@@ -237,7 +237,7 @@ expect_same_ops() {
 		f++
 		next
 	}
-	NF != 20 { print FILENAME ":" FNR ": " NF " fields"; bad = 1; next }
+	NF != 21 { print FILENAME ":" FNR ": " NF " fields"; bad = 1; next }
 	f == 1 { c[$2] += $5; t[$2] += $6; s[$2] += $7; n++; next }
 	{ c2[$2] += $5; t2[$2] += $6; s2[$2] += $7 }
 	function off(a, b, n) { return (a > b ? a - b : b - a) > 0.001 * n + 1e-6 }

@@ -17,7 +17,7 @@ test_case "run 1 --group=scope --format=csv: train;PjitFunction(train_step) 6 ti
 expect_code 0 jaxprof top --group=scope -n 0 --format=csv --run='*00' "$T"
 expect_stderr_empty
 [ "$(head -n 1 "$out")" = \
-    rank,name,module,category,count,total_us,self_us,avg_us,min_us,max_us,percent,cum_percent,gflops_per_s,gbps,source,flops,bytes_accessed,intensity,bound,roofline_pct ] ||
+    rank,name,module,category,count,total_us,self_us,avg_us,min_us,max_us,percent,cum_percent,gflops_per_s,gbps,source,flops,bytes_accessed,intensity,bound,roofline_pct,above_roof ] ||
     fail "top --group=scope has not the header expected"
 [ "$(scope_row 'train;PjitFunction(train_step)' | cut -d, -f1)" = 6 ] ||
     fail "train;PjitFunction(train_step) is not there 6 times"
@@ -56,7 +56,7 @@ expect_stdout_match '^ 3      PjitFunction\(train_step\)  '
 test_case '--tree --format=csv: the flat list'"'"'s paths, as depth and parent_rank fields'
 expect_code 0 jaxprof top --group=scope --tree -n 0 --format=csv --run='*00' "$T"
 expect_stderr_empty
-head -n 1 "$out" | grep -q ',source,flops,bytes_accessed,intensity,bound,roofline_pct,depth,parent_rank$' ||
+head -n 1 "$out" | grep -q ',source,flops,bytes_accessed,intensity,bound,roofline_pct,above_roof,depth,parent_rank$' ||
     fail "no depth and parent_rank columns"
 # Names are not indented; each row's parent is ranked before it, one level
 # up.  Rebuilt into ';'-paths, the rows are the flat list's (path, count,

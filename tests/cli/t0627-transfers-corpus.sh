@@ -1,8 +1,9 @@
 #!/bin/sh
 # transfers on real profiles, against counts made here from each profile
 # with the protobuf package: TPU host offload (copy-start on the "Async
-# XLA Ops" line, to the device when its operand is in memory space 5,
-# from it when its destination is), ROCm's CopyDeviceToDevice as D2D, the
+# XLA Ops" line, or on "XLA Ops" on a plane whose async line has none, to
+# the device when its operand is in memory space 5, from it when its
+# destination is), ROCm's CopyDeviceToDevice as D2D, the
 # autotuner's copies apart from the steps' (h200/cmdbuf-train), memsets
 # not as device copies, and diff's D2H host calls split as transfers does.
 . "$(dirname "$0")/lib.sh"
@@ -22,8 +23,12 @@ import collections, os, re, sys
 sys.path.insert(0, os.path.join(sys.argv[1], "tests", "cli"))
 from device_events import device_events
 rows = collections.defaultdict(lambda: [0, 0])
-for plane, line, name, dur, st, autotune in device_events(*sys.argv[1:]):
-    if line == "Async XLA Ops":
+events = list(device_events(*sys.argv[1:]))
+async_copies = {e[0] for e in events if e[1] == "Async XLA Ops" and
+                e[4].get("hlo_category") == "copy-start"}
+for plane, line, name, dur, st, autotune in events:
+    if line == "Async XLA Ops" or (line == "XLA Ops" and
+                                   plane not in async_copies):
         if st.get("hlo_category") != "copy-start":
             continue
         head, _, operand = name.partition(" copy-start(")

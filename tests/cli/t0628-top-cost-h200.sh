@@ -39,9 +39,10 @@ within1() {
 }
 
 XP=$EXPECT_DIR/$TEST_NAME-xprof-roofline.out
-test_case 'no-cmdbuf-warm: the device peaks are those of xprof'
-expect_code 0 jaxprof sql --format=csv "SELECT 'peak', peak_gflops,
-    peak_gbps FROM planes WHERE peak_gflops IS NOT NULL" "$H/no-cmdbuf-warm"
+test_case "no-cmdbuf-warm: the profile's own peaks are those of xprof"
+expect_code 0 jaxprof sql --format=csv "SELECT 'peak', profile_gflops,
+    profile_gbps FROM planes WHERE profile_gflops IS NOT NULL" \
+    "$H/no-cmdbuf-warm"
 sed 1d "$out" >"$tmp/peak"
 awk -F, 'NR == FNR { if ($1 == "peak") { f = $2; b = $3 }; next }
     function off(a, w) { return (a > w ? a - w : w - a) > 0.001 * w }
