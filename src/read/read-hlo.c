@@ -625,6 +625,7 @@ add_costs(struct order_ctx *o)
 	struct hlo_cost cost;
 	size_t i;
 
+	hlo_cost_env_entry(&env, o->mp->entry_computation_id);
 	for (i = 0; i < o->m->nlaunches; i++) {
 		uint32_t k = o->m->launches[i];
 		struct hlo_instr *hi = &o->m->instrs[k];

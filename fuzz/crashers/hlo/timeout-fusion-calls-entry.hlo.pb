@@ -1,0 +1,11 @@
+
+½
+jit_hostile©
+comp.1!
+parameter.1	parameter˜(
+fusion.2fusion ZkLoop˜°(
+fusion.3fusion ZkLoop˜°(
+fusion.4fusion ZkLoop˜°(
+fusion.5fusion ZkLoop˜°(
+fusion.6fusion ZkLoop˜°(
+fusion.7fusion ZkLoop˜°((0
