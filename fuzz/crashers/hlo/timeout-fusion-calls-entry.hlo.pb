@@ -1,6 +1,6 @@
 
-½
-jit_hostile©
+‘
+jit_hostileý
 comp.1!
 parameter.1	parameter˜(
 fusion.2fusion ZkLoop˜°(
@@ -8,4 +8,6 @@
 fusion.4fusion ZkLoop˜°(
 fusion.5fusion ZkLoop˜°(
 fusion.6fusion ZkLoop˜°(
-fusion.7fusion ZkLoop˜°((0
+fusion.7fusion ZkLoop˜°(
+fusion.8fusion ZkLoop˜°(
+fusion.9fusion ZkLoop˜	°((0
