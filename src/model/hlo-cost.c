@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/arena.h"
+#include "lib/checked.h"
 #include "lib/xmalloc.h"
 #include "model/hlo-cost.h"
 
@@ -621,26 +622,6 @@ dot_flops(const ShapeProto *lhs, const ShapeProto *out,
 	return 2 * elements(out) * k;
 }
 
-static int64_t
-sat_add(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	if (__builtin_add_overflow(a, b, &r))
-		return b > 0 ? INT64_MAX : INT64_MIN;
-	return r;
-}
-
-static int64_t
-sat_mul(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	if (__builtin_mul_overflow(a, b, &r))
-		return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
-	return r;
-}
-
 /*
  * How many t in [0, n) put from + t x step (step > 0) in [0, last] on a
  * multiple of bdil, in *count; -1 when that takes more than *budget
@@ -656,8 +637,8 @@ count_on_input(int64_t from, int64_t step, int64_t n, int64_t last,
 	/* lo: the first t at or past 0; hi: the last at or before last. */
 	if (from > last)
 		return 0;
-	lo = from >= 0 ? 0 : (sat_add(-(from + 1), 1) - 1) / step + 1;
-	hi = sat_add(last, from == INT64_MIN ? INT64_MAX : -from) / step;
+	lo = from >= 0 ? 0 : (sat_sub(0, from) - 1) / step + 1;
+	hi = sat_sub(last, from) / step;
 	if (hi > n - 1)
 		hi = n - 1;
 	if (hi < lo)
@@ -702,13 +683,13 @@ valid_positions(int64_t in_size, int64_t out_size,
 	if (out_size <= w->size) {
 		for (i = 0; i < out_size; i++)
 			if (--budget < 0 || count_on_input(sat_add(sat_mul(i,
-			    stride), sat_mul(w->padding_low, -1)), wdil,
+			    stride), sat_sub(0, w->padding_low)), wdil,
 			    w->size, last, bdil, &budget, &n) == -1)
 				return -1;
 	} else {
 		for (i = 0; i < w->size; i++)
 			if (--budget < 0 || count_on_input(sat_add(sat_mul(i,
-			    wdil), sat_mul(w->padding_low, -1)), stride,
+			    wdil), sat_sub(0, w->padding_low)), stride,
 			    out_size, last, bdil, &budget, &n) == -1)
 				return -1;
 	}
