@@ -1,8 +1,9 @@
 /*
  * Fuzz target: one serialized xla.HloProto (an `Hlo Proto` stat of the
- * /host:metadata plane) through the HLO reader, then every lookup the
- * classification makes: by program, by instruction and kernel name, and
- * the command-buffer matcher over each module's schedule.
+ * /host:metadata plane) through the HLO reader and its buffer assignment,
+ * then every lookup the classification makes: by program, by instruction
+ * and kernel name, the command-buffer matcher over each module's
+ * schedule, and the cost rules over its launches.
  */
 #include "config.h"
 
@@ -43,6 +44,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(void)hlo_match_kernel(&cur, m, (int64_t)(k / 8),
 			    "loop_fusion", 11);
 		}
+		hlo_module_cost_launches(m);
 	}
 	free(cause);
 	hlo_set_free(set);

@@ -1,7 +1,9 @@
 /*
  * Fuzz target: an XSpace (`*.xplane.pb`, plain or gzip) through the whole
- * load of a report: the wire reader, the step pre-pass and the
- * classification of every plane (src/load/load.c), in one thread.  The bytes
+ * load of a report: the wire reader, the step pre-pass, the programs' HLO
+ * with their buffer assignments and the cost of every launch, and the
+ * classification of every plane with its memory (src/load/load.c), in one
+ * thread.  The bytes
  * are read where they lie, as an archive entry's are (load_memory): an
  * exact-size buffer, so any read past its end is caught; gzip input goes
  * through a file as usual.  Then the wire reader twice more for the stats
@@ -18,6 +20,7 @@
 #include "load/discover.h"
 #include "fuzz.h"
 #include "load/formats.h"
+#include "read/read-hlo.h"
 #include "read/read-xplane.h"
 #include "shape.h"
 
@@ -93,13 +96,31 @@ same_reads(const uint8_t *data, size_t size)
 	free(c2);
 }
 
+/* Every program costed, whether or not an event names it. */
+static void
+cost_all(void *ctx, const struct hlo_set *hlo)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < hlo_set_count(hlo); i++)
+		hlo_module_cost_launches(hlo_set_module(hlo, i));
+}
+
+static void
+hlo_gone(void *ctx)
+{
+	(void)ctx;
+}
+
 static void
 run(const uint8_t *data, size_t size)
 {
+	struct load_hooks hooks = { cost_all, hlo_gone, NULL, NULL, 1 };
 	struct file_summary fs;
 	char *cause = NULL;
 
-	if (load_memory("fuzz.xplane.pb", data, size, KIND_XPLANE, 1, NULL,
+	if (load_memory("fuzz.xplane.pb", data, size, KIND_XPLANE, 1, &hooks,
 	    &fs, &cause) == 0)
 		file_summary_release(&fs);
 	free(cause);

@@ -65,13 +65,16 @@ def space(events, line_ts=0, name=b"fusion.1", steps_ts=None, stat_names=()):
 
 
 def hlo_module(comps, entry_id):
-    """An xla.HloProto; comps are (id, fused, [(opcode, [called ids])])."""
+    """An xla.HloProto; comps are (id, fused, [(opcode, [called ids])]),
+    or (opcode, [called ids], more fields) per instruction; instruction
+    ids count from 1 in that order."""
     module = flen(1, "jit_hostile")
     iid = 1
     for cid, fused, instrs in comps:
         comp = flen(1, "comp.%d" % cid)
-        for opcode, calls in instrs:
+        for opcode, calls, *more in instrs:
             instr = flen(1, "%s.%d" % (opcode, iid)) + flen(2, opcode)
+            instr += b"".join(more)
             if opcode == "fusion":
                 instr += flen(11, "kLoop")
             instr += fint(35, iid)
@@ -85,11 +88,70 @@ def hlo_module(comps, entry_id):
     return flen(1, module)
 
 
+def hlo_space(hlo, ops):
+    """A /host:metadata plane with hlo as program 1's "Hlo Proto", and a
+    GPU plane whose "XLA Ops" events run ops (names) of that program."""
+    meta = fint(1, 1) + flen(2, "jit_hostile(1)") + flen(5, fint(1, 1) +
+                                                        flen(6, hlo))
+    host = fint(1, 2) + flen(2, "/host:metadata") + flen(
+        4, fint(1, 1) + flen(2, meta)) + flen(
+        5, fint(1, 1) + flen(2, fint(1, 1) + flen(2, "Hlo Proto")))
+    line = fint(1, 1) + flen(2, "XLA Ops")
+    gpu = fint(1, 1) + flen(2, "/device:GPU:0")
+    for k, op in enumerate(ops, 1):
+        line += flen(4, fint(1, k) + fint(2, 10000000 * k) +
+                     fint(3, 5000000) +
+                     flen(4, fint(1, 1) + flen(5, "jit_hostile")) +
+                     flen(4, fint(1, 2) + fint(4, 1)))
+        gpu += flen(4, fint(1, k) + flen(2, fint(1, k) + flen(2, op)))
+    for md, name in ((1, "hlo_module"), (2, "program_id")):
+        gpu += flen(5, fint(1, md) + flen(2, fint(1, md) + flen(2, name)))
+    return flen(1, host) + flen(1, gpu + flen(3, line))
+
+
 def shared_calls(depth, leaf):
     """Computations 1..depth, each calling the next twice; the last: leaf."""
     comps = [(k, False, [("call", [k + 1]), ("call", [k + 1])])
              for k in range(1, depth)]
     return comps + [(depth, False, leaf)]
+
+
+def shape(dims, etype=11):
+    """An instruction's shape field: f32 by default, each dimension a
+    field of its own."""
+    return flen(3, fint(2, etype) + b"".join(fint(3, d) for d in dims))
+
+
+def operands(*ids):
+    return b"".join(fint(36, i) for i in ids)
+
+
+def conv_window(dims):
+    """A convolution's window and b01f dimension numbers; dims are
+    (size, stride, padding) per spatial dimension."""
+    window = b"".join(flen(1, fint(1, size) + fint(2, stride) +
+                           fint(3, pad) + fint(4, pad))
+                      for size, stride, pad in dims)
+    spatial = list(range(1, len(dims) + 1))
+    numbers = (fint(3, len(dims)) + fint(4, len(dims) + 1) +
+               b"".join(fint(6, d - 1) for d in spatial) + fint(7, 0) +
+               fint(8, len(dims) + 1) + fint(9, 0) +
+               fint(10, len(dims) + 1) +
+               b"".join(fint(11, d) for d in spatial) +
+               b"".join(fint(12, d) for d in spatial))
+    return flen(15, window) + flen(16, numbers)
+
+
+def conv_module(out, dims):
+    """An entry of one convolution of f32[1,out...,1] by a kernel, with
+    the output as large as the input."""
+    spatial = [out] * len(dims)
+    kernel = [size for size, _, _ in dims] + [1, 1]
+    return hlo_module([(1, False, [
+        ("parameter", [], shape([1] + spatial + [1])),
+        ("parameter", [], shape(kernel)),
+        ("convolution", [], shape([1] + spatial + [1]) + operands(1, 2) +
+         conv_window(dims))])], 1)
 
 
 LIMIT = 1 << 61
@@ -178,6 +240,49 @@ def main(out):
     write(f"{h}/calls-of-shared-calls.hlo.pb", hlo_module(
         shared_calls(48, [("fusion", [101])]) +
         [(101, True, [("add", [])]), (100, False, [("call", [1])])], 100))
+    # Issue 41.2: cost rules that walked calls path by path, loops by
+    # iteration, and grew a shape's dimensions one copy per field.  A
+    # reducer whose 40 reduces apply itself (40^8 paths to depth 8):
+    reducer = hlo_module([
+        (2, False, [("parameter", [], shape([]))] * 2 +
+         [("reduce", [2], shape([]) + operands(1, 2))] * 40),
+        (1, False, [("parameter", [], shape([8, 16])),
+                    ("constant", [], shape([])),
+                    ("reduce", [2], shape([8]) + operands(43, 44))])], 1)
+    write(f"{h}/timeout-self-calling-reducer.hlo.pb", reducer)
+    # A fused computation of a chain of ten fusions of itself (10^9
+    # walks).
+    write(f"{h}/timeout-self-calling-fusion.hlo.pb", hlo_module([
+        (2, True, [("parameter", [], shape([8]))] +
+         [("fusion", [2], shape([8]) + operands(i)) for i in range(1, 11)]),
+        (1, False, [("parameter", [], shape([8])),
+                    ("fusion", [2], shape([8]) + operands(12))])], 1))
+    # A chain of eight fusions whose fused computation is the entry that
+    # holds them.
+    entry = hlo_module([
+        (1, False, [("parameter", [], shape([8]))] +
+         [("fusion", [1], shape([8]) + operands(i)) for i in range(1, 9)])],
+        1)
+    write(f"{h}/timeout-fusion-calls-entry.hlo.pb", entry)
+    # A padded 3x3 convolution of 2^31 x 2^31 outputs: 2^31 x 3 steps a
+    # dimension when each output's taps were walked.
+    conv = conv_module(1 << 31, [(3, 1, 1), (3, 1, 1)])
+    write(f"{h}/timeout-conv-2e31-windows.hlo.pb", conv)
+    # A stride of 2^62: output 2 x stride past int64.
+    write(f"{h}/conv-stride-overflow.hlo.pb",
+          conv_module(4, [(3, 1 << 62, 1)]))
+    # One shape of 60,000 dimensions, each a field of its own (120 KB).
+    write(f"{h}/timeout-shape-60000-dims.hlo.pb", hlo_module([
+        (1, False, [("parameter", [], shape([1] * 60000)),
+                    ("negate", [], shape([1] * 60000) + operands(1))])],
+        1))
+    # The same in profiles, whose events name the op that hangs.
+    write(f"{x}/timeout-hlo-self-calling-reducer.xplane.pb",
+          hlo_space(reducer, ["reduce.45"]))
+    write(f"{x}/timeout-hlo-fusion-calls-entry.xplane.pb",
+          hlo_space(entry, ["fusion.%d" % i for i in range(2, 10)]))
+    write(f"{x}/timeout-hlo-conv-2e31-windows.xplane.pb",
+          hlo_space(conv, ["convolution.3"]))
     # Class 2: an archive entry dated 1e13 s after the epoch.
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz", format=tarfile.PAX_FORMAT) as t:

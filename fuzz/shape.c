@@ -324,6 +324,309 @@ xplane(struct recipe *r, struct shape_out *o, size_t i)
 	pb_sub(o, 1, &p);
 }
 
+/* ---- HLO: an xla.HloProto for /host:metadata ---- */
+
+static const char *const hlo_opcodes[] = {
+	"parameter", "constant", "add", "exponential", "fusion", "reduce",
+	"convolution", "dot", "tuple", "get-tuple-element", "slice",
+	"reduce-window", "scatter", "custom-call", "call", "while",
+	"concatenate", "negate", "gather", "all-reduce",
+};
+static const int64_t element_types[] = { 11, 16, 4, 13, 1, 0, 99, -1 };
+static const char *const custom_targets[] = {
+	"__cublas$gemm", "__cudnn$convForward", "__hipblas$gemm",
+	"__miopen$convForward", "my_kernel", "",
+};
+static const char *const backend_configs[] = {
+	"{\"gemm_backend_config\":{\"dot_dimension_numbers\":"
+	"{\"lhs_contracting_dimensions\":[\"1\"]}}}",
+	"{\"lhs_contracting_dimensions\":[\"-1\",\"9223372036854775807\","
+	"\"0\",\"1\",\"2\",\"3\",\"4\",\"5\",\"6\"]}",
+	"", "{\"lhs_contracting_dimensions\":[",
+};
+
+/*
+ * A ShapeProto: an element type, dimensions (packed or a field each, many
+ * at times), and for a tuple its elements, nested.
+ */
+static void
+hlo_shape(struct recipe *r, struct shape_out *o, int depth)
+{
+	struct shape_out d = { 0 }, e;
+	int64_t type = element_types[next_byte(r) % 8];
+	size_t n, k;
+
+	pb_int(o, 2, type);
+	n = next_count(r);
+	if (next_byte(r) % 2 == 0) {
+		for (k = 0; k < n && budget > 0; k++)
+			out_varint(&d, (uint64_t)next_int(r));
+		pb_sub(o, 3, &d);
+	} else
+		for (k = 0; k < n && budget > 0; k++)
+			pb_int(o, 3, next_int(r));
+	if (type != 13 || depth >= 4)
+		return;
+	n = next_count(r);
+	for (k = 0; k < n && budget > 0; k++) {
+		memset(&e, 0, sizeof e);
+		hlo_shape(r, &e, depth + 1);
+		pb_sub(o, 4, &e);
+	}
+}
+
+/* A convolution's or reduce-window's window and dimension numbers. */
+static void
+hlo_window(struct recipe *r, struct shape_out *o)
+{
+	struct shape_out w = { 0 }, d, c = { 0 };
+	size_t n = next_byte(r) % 4, k;
+	int f;
+
+	for (k = 0; k < n; k++) {
+		memset(&d, 0, sizeof d);
+		for (f = 1; f <= 6; f++)
+			if (next_byte(r) % 2 == 0)
+				pb_int(&d, f, next_int(r));
+		pb_sub(&w, 1, &d);
+	}
+	pb_sub(o, 15, &w);
+	for (f = 3; f <= 10; f++)
+		if (f != 5 && f != 6)
+			pb_int(&c, f, (int64_t)(next_byte(r) % 5));
+	for (k = 0; k < n; k++) {
+		pb_int(&c, 6, (int64_t)(next_byte(r) % 5));
+		pb_int(&c, 11, (int64_t)(next_byte(r) % 5));
+		pb_int(&c, 12, (int64_t)(next_byte(r) % 5));
+	}
+	pb_sub(o, 16, &c);
+}
+
+/*
+ * Instruction id, the i-th of a computation of the ncomps: its opcode
+ * one, or (a byte past 0x7f) one by i, its operands mostly those just
+ * before it, its called computation any of them (itself, the entry) or
+ * one that is not there.
+ */
+static void
+hlo_instr(struct recipe *r, struct shape_out *o, int64_t id, size_t i,
+    size_t ncomps)
+{
+	const size_t nops = sizeof hlo_opcodes / sizeof hlo_opcodes[0];
+	struct shape_out in = { 0 }, sh = { 0 }, dd = { 0 };
+	unsigned b = next_byte(r);
+	const char *opcode = hlo_opcodes[(b < 0x80 ? b : b + i) % nops], *text;
+	char name[32];
+	size_t n, k;
+
+	snprintf(name, sizeof name, "op.%" PRId64, id);
+	pb_bytes(&in, 1, name, strlen(name));
+	pb_bytes(&in, 2, opcode, strlen(opcode));
+	if (next_byte(r) % 8 != 7) {
+		hlo_shape(r, &sh, 0);
+		pb_sub(&in, 3, &sh);
+	}
+	if (strcmp(opcode, "fusion") == 0)
+		pb_bytes(&in, 11, "kLoop", 5);
+	if (strcmp(opcode, "convolution") == 0 ||
+	    strcmp(opcode, "reduce-window") == 0 ||
+	    strcmp(opcode, "custom-call") == 0) {
+		hlo_window(r, &in);
+		pb_int(&in, 50, next_int(r));	/* feature_group_count */
+	}
+	if (strcmp(opcode, "custom-call") == 0) {
+		text = NEXT_OF(r, custom_targets);
+		pb_bytes(&in, 28, text, strlen(text));
+		text = NEXT_OF(r, backend_configs);
+		pb_bytes(&in, 43, text, strlen(text));
+	}
+	if (strcmp(opcode, "dot") == 0) {
+		pb_int(&dd, 1, (int64_t)(next_byte(r) % 4));
+		pb_sub(&in, 30, &dd);
+	}
+	pb_int(&in, 35, id);
+	n = next_byte(r) % 4;
+	for (k = 0; k < n; k++)
+		pb_int(&in, 36, next_byte(r) % 16 == 15 ? next_int(r) :
+		    id - 1 - (int64_t)(next_byte(r) % 4));
+	if (next_byte(r) % 2 == 0)
+		pb_int(&in, 38, (int64_t)(next_byte(r) % (ncomps + 1)) + 1);
+	pb_sub(o, 2, &in);
+}
+
+/*
+ * A buffer assignment: logical buffers, allocations assigned them, and a
+ * heap-simulator trace of their events.
+ */
+static void
+hlo_buffers(struct recipe *r, struct shape_out *o, int64_t ninstrs)
+{
+	struct shape_out ba = { 0 }, m, l, t = { 0 };
+	size_t nlb = next_count(r), n, k;
+
+	for (k = 0; k < nlb && budget > 0; k++) {
+		memset(&m, 0, sizeof m);
+		memset(&l, 0, sizeof l);
+		pb_int(&m, 1, (int64_t)k);
+		pb_int(&m, 2, next_int(r));
+		pb_int(&l, 4, (int64_t)(next_byte(r) % (ninstrs + 1)) + 1);
+		pb_sub(&m, 3, &l);
+		pb_int(&m, 4, (int64_t)(next_byte(r) % 2));
+		pb_sub(&ba, 1, &m);
+	}
+	n = next_count(r);
+	for (k = 0; k < n && budget > 0; k++) {
+		memset(&m, 0, sizeof m);
+		memset(&l, 0, sizeof l);
+		pb_int(&m, 1, (int64_t)k);
+		pb_int(&m, 2, next_int(r));
+		pb_int(&m, 3 + 2 * (int)(next_byte(r) % 5), 1);	/* a flag */
+		pb_int(&l, 1, nlb > 0 ? (int64_t)(next_byte(r) % nlb) : 0);
+		pb_sub(&m, 9, &l);
+		pb_sub(&ba, 3, &m);
+	}
+	n = next_count(r);
+	for (k = 0; k < n && budget > 0; k++) {
+		memset(&m, 0, sizeof m);
+		pb_int(&m, 1, (int64_t)(next_byte(r) % 3));
+		pb_int(&m, 2, nlb > 0 ? (int64_t)(next_byte(r) % nlb) : 0);
+		pb_int(&m, 5, nlb > 0 ? (int64_t)(next_byte(r) % nlb) : 0);
+		pb_sub(&t, 1, &m);
+	}
+	pb_sub(&ba, 4, &t);
+	pb_sub(o, 3, &ba);
+}
+
+/*
+ * An xla.HloProto of program id: computations that call each other (and
+ * themselves, and the entry), each of instructions built from the same
+ * bytes, so that two bytes ask for a reducer of 65,536 self-calling
+ * reduces; *ninstrs: how many.
+ */
+static void
+hlo_proto(struct recipe *r, struct shape_out *o, int64_t id,
+    int64_t *ninstrs)
+{
+	struct shape_out mod = { 0 }, c, seq = { 0 }, ent = { 0 },
+	    sched = { 0 };
+	size_t ncomps = 1 + next_byte(r) % 6, i, n, k;
+	int64_t next_id = 1, entry;
+
+	pb_bytes(&mod, 1, "jit_fuzz", 8);
+	for (i = 1; i <= ncomps && budget > 0; i++) {
+		memset(&c, 0, sizeof c);
+		pb_name(&c, 1, "comp.%zu", i);
+		n = next_count(r);
+		REPEAT(r, n, k, hlo_instr(r, &c, next_id++, k, ncomps));
+		pb_int(&c, 5, (int64_t)i);
+		pb_int(&c, 6, next_byte(r) % 4 == 0 ? next_int(r) : next_id - 1);
+		if (next_byte(r) % 2 == 0)
+			pb_int(&c, 7, 1);	/* a fused computation */
+		pb_sub(&mod, 3, &c);
+	}
+	*ninstrs = next_id - 1;
+	pb_int(&mod, 5, id);
+	entry = (int64_t)(next_byte(r) % (ncomps + 1)) + 1;
+	pb_int(&mod, 6, entry);
+	if (next_byte(r) % 2 == 0) {
+		for (k = 1; k < (size_t)next_id && budget > 0; k++)
+			out_varint(&seq, k);
+		pb_sub(&ent, 1, &seq);	/* packed instruction ids */
+		memset(&seq, 0, sizeof seq);
+		pb_int(&sched, 1, entry);
+		pb_sub(&sched, 2, &ent);
+		pb_sub(&seq, 1, &sched);
+		pb_sub(&mod, 7, &seq);
+	}
+	pb_sub(o, 1, &mod);
+	if (next_byte(r) % 2 == 0)
+		hlo_buffers(r, o, *ninstrs);
+}
+
+/*
+ * Program i + 1: its HLO in a /host:metadata plane, and a GPU plane whose
+ * "XLA Ops" events name the program and its instructions, so that the
+ * load costs its launches.
+ */
+static void
+hlo_program(struct recipe *r, struct shape_out *o, size_t i)
+{
+	static const char *const stats[] = { "Hlo Proto", "hlo_module",
+	    "program_id" };
+	struct shape_out p = { 0 }, hlo = { 0 }, m, ent, st, line = { 0 },
+	    ev;
+	int64_t id = (int64_t)i + 1, ninstrs, k;
+	char name[48];
+
+	hlo_proto(r, &hlo, id, &ninstrs);
+	memset(&st, 0, sizeof st);
+	pb_int(&st, 1, 1);
+	pb_sub(&st, 6, &hlo);
+	memset(&m, 0, sizeof m);
+	pb_int(&m, 1, id);
+	snprintf(name, sizeof name, "jit_fuzz(%" PRId64 ")", id);
+	pb_bytes(&m, 2, name, strlen(name));
+	pb_sub(&m, 5, &st);
+	memset(&ent, 0, sizeof ent);
+	pb_int(&ent, 1, id);
+	pb_sub(&ent, 2, &m);
+	pb_name(&p, 2, "/host:metadata", 0);
+	pb_sub(&p, 4, &ent);
+	for (k = 0; k < 3; k++) {
+		memset(&m, 0, sizeof m);
+		memset(&ent, 0, sizeof ent);
+		pb_int(&m, 1, k + 1);
+		pb_name(&m, 2, stats[k], 0);
+		pb_int(&ent, 1, k + 1);
+		pb_sub(&ent, 2, &m);
+		pb_sub(&p, 5, &ent);
+	}
+	pb_sub(o, 1, &p);
+
+	/* The device: an event per instruction (64 at most), in order. */
+	pb_int(&p, 1, id);
+	pb_name(&p, 2, "/device:GPU:%zu", i);
+	for (k = 1; k <= ninstrs && k <= 64 && budget > 0; k++) {
+		memset(&m, 0, sizeof m);
+		memset(&ent, 0, sizeof ent);
+		pb_int(&m, 1, k);
+		snprintf(name, sizeof name, "op.%" PRId64, k);
+		pb_bytes(&m, 2, name, strlen(name));
+		pb_int(&ent, 1, k);
+		pb_sub(&ent, 2, &m);
+		pb_sub(&p, 4, &ent);
+		memset(&ev, 0, sizeof ev);
+		pb_int(&ev, 1, k);
+		pb_int(&ev, 2, 10000000 * k);
+		pb_int(&ev, 3, 5000000);
+		memset(&st, 0, sizeof st);
+		pb_int(&st, 1, 2);
+		pb_bytes(&st, 5, "jit_fuzz", 8);
+		pb_sub(&ev, 4, &st);
+		memset(&st, 0, sizeof st);
+		pb_int(&st, 1, 3);
+		pb_int(&st, 4, id);
+		pb_sub(&ev, 4, &st);
+		pb_sub(&line, 4, &ev);
+	}
+	for (k = 0; k < 3; k++) {
+		memset(&m, 0, sizeof m);
+		memset(&ent, 0, sizeof ent);
+		pb_int(&m, 1, k + 1);
+		pb_name(&m, 2, stats[k], 0);
+		pb_int(&ent, 1, k + 1);
+		pb_sub(&ent, 2, &m);
+		pb_sub(&p, 5, &ent);
+	}
+	memset(&m, 0, sizeof m);
+	pb_int(&m, 1, 1);
+	pb_name(&m, 2, "XLA Ops", 0);
+	out_add(&m, line.data, line.len);
+	shape_out_free(&line);
+	pb_sub(&p, 3, &m);
+	pb_sub(o, 1, &p);
+}
+
 void
 shape_xspace(const uint8_t *data, size_t size, struct shape_out *out)
 {
@@ -338,6 +641,9 @@ shape_xspace(const uint8_t *data, size_t size, struct shape_out *out)
 	for (i = 0; i < n && budget > 0; i++)
 		pb_name(out, 2 + (int)(next_byte(&r) % 3), NEXT_OF(&r,
 		    stat_strings), i);
+	/* Last, so that the recipes written before them build as they did. */
+	n = next_count(&r);
+	REPEAT(&r, n, i, hlo_program(&r, out, i));
 	if (out->data == NULL)
 		out_add(out, "\0", 1);	/* never a NULL buffer */
 }

@@ -6,6 +6,8 @@
  * does, and its counts come from a table of extremes (0, 1, 127, 128,
  * 65,536, 100,000 ...), so that a few bytes ask for a file of many planes,
  * lines, processes or events, or of empty records, up to SHAPE_MAX_OUT.
+ * An XSpace recipe may also ask for programs with their HLO, for the HLO
+ * reader, its buffer assignments and its cost rules.
  */
 #ifndef JAXPROF_FUZZ_SHAPE_H
 #define JAXPROF_FUZZ_SHAPE_H

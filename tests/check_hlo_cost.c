@@ -398,6 +398,264 @@ START_TEST(cost_nested_tuple)
 }
 END_TEST
 
+/* The cost of instruction id, or -1 as hlo_cost_of() says; entry: or 0. */
+static int
+cost_or_refused(struct mod *m, int64_t id, int64_t entry, struct hlo_cost *c)
+{
+	struct hlo_cost_env env = { find_index, find_instr, find_comp, m,
+	    MAXN, NULL };
+	int rc;
+
+	pack(m);
+	if (entry != 0)
+		hlo_cost_env_entry(&env, entry);
+	rc = hlo_cost_of(&env, &m->in[id - 1], c);
+	hlo_cost_env_release(&env);
+	return rc;
+}
+
+/* in's first called computation: cid. */
+static void
+calls(Xla__HloInstructionProto *in, int64_t *cid)
+{
+	in->called_computation_ids = cid;
+	in->n_called_computation_ids = 1;
+}
+
+START_TEST(cost_shared_computations)
+{
+	static struct mod m;
+	static int64_t fused = 2, reducer = 3;
+	struct hlo_cost c;
+	size_t i;
+
+	/* The reducer, computation 3: an add of two f32[] scalars, 3 FLOPs. */
+	add(&m, 1, "parameter", F32, 0, NULL, 0, NULL);
+	add(&m, 2, "parameter", F32, 0, NULL, 0, NULL);
+	add(&m, 3, "add", F32, 0, NULL, 2, (int64_t[]){ 1, 2 });
+	comp(&m, 3, 3, (int64_t[]){ 1, 2, 3 });
+	/*
+	 * Computation 2, fused: p f32[4,8]; 0 constant; four reduces of p to
+	 * f32[4] by the reducer, (32 - 4) x 3 FLOPs each, the root a tuple.
+	 */
+	add(&m, 4, "parameter", F32, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	add(&m, 5, "constant", F32, 0, NULL, 0, NULL);
+	for (i = 6; i <= 9; i++)
+		calls(add(&m, (int64_t)i, "reduce", F32, 1, (int64_t[]){ 4 }, 2,
+		    (int64_t[]){ 4, 5 }), &reducer);
+	add(&m, 10, "tuple", TUPLE, 0, NULL, 4, (int64_t[]){ 6, 7, 8, 9 });
+	comp(&m, 2, 7, (int64_t[]){ 4, 5, 6, 7, 8, 9, 10 });
+	/*
+	 * Computation 1, fused: p; two fusions of computation 2, the
+	 * second of the first's output; the root the second.
+	 */
+	add(&m, 11, "parameter", F32, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	calls(add(&m, 12, "fusion", F32, 1, (int64_t[]){ 4 }, 1,
+	    (int64_t[]){ 11 }), &fused);
+	calls(add(&m, 13, "fusion", F32, 1, (int64_t[]){ 4 }, 1,
+	    (int64_t[]){ 12 }), &fused);
+	comp(&m, 1, 3, (int64_t[]){ 11, 12, 13 });
+	add(&m, 14, "parameter", F32, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	calls(add(&m, 15, "fusion", F32, 1, (int64_t[]){ 4 }, 1,
+	    (int64_t[]){ 14 }), &(int64_t){ 1 });
+	ck_assert_int_eq(cost_or_refused(&m, 15, 0, &c), 0);
+	/* Each costing of computation 2 the same: 2 x 4 x 28 x 3. */
+	ck_assert_double_eq(c.flops, 2 * 4 * 28 * 3);
+}
+END_TEST
+
+START_TEST(cost_cycles_refused)
+{
+	static struct mod m;
+	static int64_t self = 2, entry = 1;
+	struct hlo_cost c;
+	size_t i;
+
+	/*
+	 * A reducer (computation 2) whose eight reduces apply itself:
+	 * followed path by path, 8^8 walks; a cycle, refused.
+	 */
+	add(&m, 1, "parameter", F32, 0, NULL, 0, NULL);
+	add(&m, 2, "parameter", F32, 0, NULL, 0, NULL);
+	for (i = 3; i <= 10; i++)
+		calls(add(&m, (int64_t)i, "reduce", F32, 0, NULL, 2,
+		    (int64_t[]){ 1, 2 }), &self);
+	comp(&m, 2, 10, (int64_t[]){ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 });
+	add(&m, 11, "parameter", F32, 2, (int64_t[]){ 8, 16 }, 0, NULL);
+	add(&m, 12, "constant", F32, 0, NULL, 0, NULL);
+	calls(add(&m, 13, "reduce", F32, 1, (int64_t[]){ 8 }, 2,
+	    (int64_t[]){ 11, 12 }), &self);
+	ck_assert_int_eq(cost_or_refused(&m, 13, 0, &c), -1);
+
+	/* A fused computation: a chain of eight fusions of itself. */
+	memset(&m, 0, sizeof m);
+	add(&m, 1, "parameter", F32, 1, (int64_t[]){ 8 }, 0, NULL);
+	for (i = 2; i <= 9; i++)
+		calls(add(&m, (int64_t)i, "fusion", F32, 1, (int64_t[]){ 8 }, 1,
+		    (int64_t[]){ (int64_t)i - 1 }), &self);
+	comp(&m, 2, 9, (int64_t[]){ 1, 2, 3, 4, 5, 6, 7, 8, 9 });
+	add(&m, 10, "parameter", F32, 1, (int64_t[]){ 8 }, 0, NULL);
+	calls(add(&m, 11, "fusion", F32, 1, (int64_t[]){ 8 }, 1,
+	    (int64_t[]){ 10 }), &self);
+	ck_assert_int_eq(cost_or_refused(&m, 11, 0, &c), -1);
+
+	/*
+	 * Fusions whose fused computation is the entry holding them: the
+	 * same cycle, and refused when the entry is named even without one
+	 * (a fusion of a computation that fuses the entry).
+	 */
+	memset(&m, 0, sizeof m);
+	add(&m, 1, "parameter", F32, 1, (int64_t[]){ 8 }, 0, NULL);
+	for (i = 2; i <= 9; i++)
+		calls(add(&m, (int64_t)i, "fusion", F32, 1, (int64_t[]){ 8 }, 1,
+		    (int64_t[]){ (int64_t)i - 1 }), &entry);
+	comp(&m, 1, 9, (int64_t[]){ 1, 2, 3, 4, 5, 6, 7, 8, 9 });
+	ck_assert_int_eq(cost_or_refused(&m, 9, 1, &c), -1);
+	ck_assert_int_eq(cost_or_refused(&m, 9, 0, &c), -1);
+	add(&m, 10, "parameter", F32, 1, (int64_t[]){ 8 }, 0, NULL);
+	add(&m, 11, "negate", F32, 1, (int64_t[]){ 8 }, 1, (int64_t[]){ 10 });
+	comp(&m, 3, 2, (int64_t[]){ 10, 11 });
+	add(&m, 12, "parameter", F32, 1, (int64_t[]){ 8 }, 0, NULL);
+	calls(add(&m, 13, "fusion", F32, 1, (int64_t[]){ 8 }, 1,
+	    (int64_t[]){ 12 }), &(int64_t){ 3 });
+	ck_assert_int_eq(cost_or_refused(&m, 13, 0, &c), 0);
+	ck_assert_double_eq(c.flops, 8 * 3);
+	ck_assert_int_eq(cost_or_refused(&m, 13, 3, &c), -1);
+}
+END_TEST
+
+/* A convolution of f32[1,in,1] by f32[size,1,1] to f32[1,out,1]. */
+static Xla__HloInstructionProto *
+conv1d(struct mod *m, int64_t in, int64_t out, int64_t size,
+    Xla__Window *w, Xla__ConvolutionDimensionNumbers *cd)
+{
+	static int64_t sp[] = { 1 }, k_sp[] = { 0 };
+	Xla__HloInstructionProto *c;
+
+	add(m, 1, "parameter", F32, 3, (int64_t[]){ 1, in, 1 }, 0, NULL);
+	add(m, 2, "parameter", F32, 3, (int64_t[]){ size, 1, 1 }, 0, NULL);
+	c = add(m, 3, "convolution", F32, 3, (int64_t[]){ 1, out, 1 }, 2,
+	    (int64_t[]){ 1, 2 });
+	cd->input_batch_dimension = cd->output_batch_dimension = 0;
+	cd->input_feature_dimension = cd->output_feature_dimension = 2;
+	cd->input_spatial_dimensions = cd->output_spatial_dimensions = sp;
+	cd->n_input_spatial_dimensions = cd->n_output_spatial_dimensions = 1;
+	cd->kernel_input_feature_dimension = 1;
+	cd->kernel_output_feature_dimension = 2;
+	cd->kernel_spatial_dimensions = k_sp;
+	cd->n_kernel_spatial_dimensions = 1;
+	c->window = w;
+	c->convolution_dimension_numbers = cd;
+	return c;
+}
+
+/* The taps landing on input, one by one, as XLA's rules count them. */
+static double
+taps_walked(int64_t in, int64_t out, const Xla__WindowDimension *d)
+{
+	int64_t o, k, p;
+	double n = 0;
+
+	for (o = 0; o < out; o++)
+		for (k = 0; k < d->size; k++) {
+			p = o * d->stride - d->padding_low +
+			    k * d->window_dilation;
+			if (p >= 0 && p <= (in - 1) * d->base_dilation &&
+			    p % d->base_dilation == 0)
+				n++;
+		}
+	return n;
+}
+
+START_TEST(cost_conv_positions)
+{
+	static struct mod m;
+	Xla__WindowDimension d = XLA__WINDOW_DIMENSION__INIT, *dp = &d;
+	Xla__Window w = XLA__WINDOW__INIT;
+	Xla__ConvolutionDimensionNumbers cd =
+	    XLA__CONVOLUTION_DIMENSION_NUMBERS__INIT;
+	int64_t in, size, stride, pad, wdil, bdil, out, span;
+	struct hlo_cost c;
+
+	w.dimensions = &dp;
+	w.n_dimensions = 1;
+	/* Every small window against the taps walked one by one. */
+	for (in = 1; in <= 7; in += 3)
+	for (size = 1; size <= 4; size++)
+	for (stride = 1; stride <= 3; stride++)
+	for (pad = 0; pad <= 3; pad++)
+	for (wdil = 1; wdil <= 2; wdil++)
+	for (bdil = 1; bdil <= 3; bdil++) {
+		span = (in - 1) * bdil + 1 + 2 * pad - (size - 1) * wdil;
+		if (span <= 0)
+			continue;
+		out = (span - 1) / stride + 1;
+		d.size = size;
+		d.stride = stride;
+		d.padding_low = d.padding_high = pad;
+		d.window_dilation = wdil;
+		d.base_dilation = bdil;
+		conv1d(&m, in, out, size, &w, &cd);
+		ck_assert_int_eq(cost_or_refused(&m, 3, 0, &c), 0);
+		ck_assert_double_eq(c.flops, 2 * taps_walked(in, out, &d));
+	}
+
+	/*
+	 * A padded 3-tap window over 2^31 outputs: each sees 3 taps but the
+	 * two at the edges, 2.
+	 */
+	d.size = 3;
+	d.stride = d.window_dilation = d.base_dilation = 1;
+	d.padding_low = d.padding_high = 1;
+	conv1d(&m, INT64_C(1) << 31, INT64_C(1) << 31, 3, &w, &cd);
+	ck_assert_int_eq(cost_or_refused(&m, 3, 0, &c), 0);
+	ck_assert_double_eq(c.flops, 2 * (3 * 0x1p31 - 2));
+
+	/*
+	 * A stride of 2^62 over 4 outputs of an input of 4: only the first
+	 * output lands, on 2 taps; the others lie past int64.
+	 */
+	d.stride = INT64_C(1) << 62;
+	conv1d(&m, 4, 4, 3, &w, &cd);
+	ck_assert_int_eq(cost_or_refused(&m, 3, 0, &c), 0);
+	ck_assert_double_eq(c.flops, 2 * 2);
+
+	/* Both the outputs and the taps past what is counted: refused. */
+	d.stride = 1;
+	d.size = INT64_C(1) << 40;
+	conv1d(&m, INT64_C(1) << 40, INT64_C(1) << 40, 1, &w, &cd);
+	ck_assert_int_eq(cost_or_refused(&m, 3, 0, &c), -1);
+}
+END_TEST
+
+START_TEST(cost_shape_of_many_dims)
+{
+	enum { NDIMS = 60000 };
+	static uint8_t bytes[2 + 2 * NDIMS];
+	static struct mod m;
+	struct hlo_cost c;
+	size_t i;
+
+	/*
+	 * f32 of 60,000 dimensions of 1, each a field of its own (key 0x18,
+	 * as a writer that does not pack them puts it), negated: 3 FLOPs.
+	 */
+	bytes[0] = 0x10;
+	bytes[1] = F32;
+	for (i = 0; i < NDIMS; i++) {
+		bytes[2 + 2 * i] = 0x18;
+		bytes[3 + 2 * i] = 1;
+	}
+	add(&m, 1, "parameter", F32, 0, NULL, 0, NULL);
+	add(&m, 2, "negate", F32, 0, NULL, 1, (int64_t[]){ 1 });
+	set_shape(&m, 1, bytes, sizeof bytes);
+	set_shape(&m, 2, bytes, sizeof bytes);
+	ck_assert_int_eq(cost_or_refused(&m, 2, 0, &c), 0);
+	ck_assert_double_eq(c.flops, 3);
+	ck_assert_double_eq(c.bytes, 8);
+}
+END_TEST
+
 Suite *
 suite_hlo_cost(void)
 {
@@ -410,6 +668,10 @@ suite_hlo_cost(void)
 	tcase_add_test(tc, cost_reduce);
 	tcase_add_test(tc, cost_custom_calls);
 	tcase_add_test(tc, cost_nested_tuple);
+	tcase_add_test(tc, cost_shared_computations);
+	tcase_add_test(tc, cost_cycles_refused);
+	tcase_add_test(tc, cost_conv_positions);
+	tcase_add_test(tc, cost_shape_of_many_dims);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/arena.h"
+#include "lib/checked.h"
 #include "lib/xmalloc.h"
 #include "model/hlo-cost.h"
 
@@ -14,8 +15,23 @@ typedef Xla__HloInstructionProto InstrProto;
 typedef Xla__HloComputationProto CompProto;
 typedef Xla__ShapeProto ShapeProto;
 
-/* Fused computations inside fused computations, followed at most. */
-#define MAX_FUSION_DEPTH	8
+/*
+ * Computations called from called computations, followed at most: deeper
+ * call trees are refused, so that a hostile one cannot exhaust the stack.
+ */
+#define MAX_CALL_DEPTH	32
+
+/*
+ * Steps of a fused computation's walk per member (keeping each root once
+ * per instruction): past them the fusion is refused, not walked for hours.
+ */
+#define ROOT_STEPS_PER_MEMBER	4096
+
+/*
+ * Tap positions a convolution's dimension is counted by, at most, where
+ * padding or dilation make the count more than a product.
+ */
+#define MAX_CONV_STEPS	(INT64_C(1) << 24)
 
 /* XLA PrimitiveType values the rules treat apart. */
 enum { PT_F32 = 11, PT_TUPLE = 13 };
@@ -123,6 +139,32 @@ struct hlo_cost_scratch {
 	}		*nodes;
 	size_t		 nnodes, capnodes;
 	uint32_t	 serial;
+	uint64_t	 steps, max_steps;	/* of the current fused walk */
+	/* Called computations costed, by id: an open-addressed table. */
+	struct comp_memo *memo;
+	size_t		 memo_mask, nmemo;
+	/*
+	 * Of the instruction being costed: a cycle or a size beyond counting
+	 * met (refused, as are the computations that lead there), a call
+	 * tree deeper than MAX_CALL_DEPTH (too_deep), the depth reached.
+	 */
+	int		 refused, too_deep, reach;
+	int		 has_entry;
+	int64_t		 entry_id;
+};
+
+/* How a computation is called: applied per element, or fused. */
+enum use { USE_APPLIED, USE_FUSED, NUSES };
+
+enum memo_state { MEMO_NONE, MEMO_RUNNING, MEMO_DONE, MEMO_REFUSED };
+
+struct comp_memo {
+	int64_t		 id;
+	int		 used;
+	uint8_t		 state[NUSES];
+	uint8_t		 height[NUSES];	/* of its call tree, when done */
+	double		 flops[NUSES];
+	double		 read;		/* fused: of its parameters */
 };
 
 static struct hlo_cost_scratch *
@@ -148,6 +190,15 @@ scratch_of(struct hlo_cost_env *env)
 }
 
 void
+hlo_cost_env_entry(struct hlo_cost_env *env, int64_t id)
+{
+	struct hlo_cost_scratch *sc = scratch_of(env);
+
+	sc->has_entry = 1;
+	sc->entry_id = id;
+}
+
+void
 hlo_cost_env_release(struct hlo_cost_env *env)
 {
 	struct hlo_cost_scratch *sc = env->scratch;
@@ -165,6 +216,7 @@ hlo_cost_env_release(struct hlo_cost_env *env)
 	free(sc->shape);
 	arena_release(&sc->arena);
 	free(sc->nodes);
+	free(sc->memo);
 	free(sc);
 	env->scratch = NULL;
 }
@@ -201,35 +253,32 @@ shape_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 	return -1;
 }
 
-/* Dimensions: one varint (wire type 0) or a packed run (2), appended. */
+/*
+ * Dimensions: one varint (wire type 0) or a packed run (2), appended to
+ * *dims, which count_dims() sized to hold them all.
+ */
 static int
-shape_dims(struct arena *a, int wt, const uint8_t **p, const uint8_t *end,
-    int64_t **dims, size_t *n)
+shape_dims(int wt, const uint8_t **p, const uint8_t *end, int64_t *dims,
+    size_t *n, size_t cap)
 {
-	const uint8_t *q, *stop = end;
+	const uint8_t *stop = end;
 	uint64_t v;
-	size_t more = 1;
-	int64_t *grown;
 
 	if (wt == 2) {
 		if (shape_varint(p, end, &v) == -1 ||
 		    v > (uint64_t)(end - *p))
 			return -1;
 		stop = *p + v;
-		for (more = 0, q = *p; q < stop; q++)
-			more += *q < 0x80;
 	} else if (wt != 0)
 		return -1;
-	grown = arena_alloc(a, (*n + more + 1) * sizeof *grown);
-	if (*n > 0)
-		memcpy(grown, *dims, *n * sizeof *grown);
-	*dims = grown;
-	while (more-- > 0) {
-		if (shape_varint(p, stop, &v) == -1)
+	do {
+		if (wt == 2 && *p == stop)
+			break;		/* an empty run */
+		if (*n == cap || shape_varint(p, stop, &v) == -1)
 			return -1;
-		(*dims)[(*n)++] = (int64_t)v;
-	}
-	return *p == stop || wt == 0 ? 0 : -1;
+		dims[(*n)++] = (int64_t)v;
+	} while (wt == 2);
+	return 0;
 }
 
 /* Skips one field of wire type wt. */
@@ -255,6 +304,37 @@ shape_skip(int wt, const uint8_t **p, const uint8_t *end)
 	if (v > (uint64_t)(end - *p))
 		return -1;
 	*p += v;
+	return 0;
+}
+
+/*
+ * The dimensions of the message in [p, end), not its tuples': counted
+ * before they are read, so that a shape of many separate dims fields
+ * gets one array, not one copy per field.
+ */
+static int
+count_dims(const uint8_t *p, const uint8_t *end, size_t *n)
+{
+	const uint8_t *q;
+	uint64_t key, len;
+
+	*n = 0;
+	while (p < end) {
+		if (shape_varint(&p, end, &key) == -1)
+			return -1;
+		if (key == (3 << 3 | 0)) {
+			*n += 1;
+			if (shape_varint(&p, end, &len) == -1)
+				return -1;
+		} else if (key == (3 << 3 | 2)) {
+			if (shape_varint(&p, end, &len) == -1 ||
+			    len > (uint64_t)(end - p))
+				return -1;
+			for (q = p, p += len; q < p; q++)
+				*n += *q < 0x80;
+		} else if (shape_skip((int)(key & 7), &p, end) == -1)
+			return -1;
+	}
 	return 0;
 }
 
@@ -299,7 +379,12 @@ read_shape_in(struct arena *a, const uint8_t *p, const uint8_t *end,
 	int32_t *type = s != NULL ? &s->element_type : &e->element_type;
 	int64_t **dims = s != NULL ? &s->dimensions : &e->dimensions;
 	size_t *ndims = s != NULL ? &s->n_dimensions : &e->n_dimensions;
+	size_t room;
 
+	if (count_dims(p, end, &room) == -1)
+		return -1;
+	if (room > 0)
+		*dims = arena_alloc(a, room * sizeof **dims);
 	while (p < end) {
 		int wt;
 
@@ -313,7 +398,7 @@ read_shape_in(struct arena *a, const uint8_t *p, const uint8_t *end,
 			*type = (int32_t)(uint32_t)v;
 			break;
 		case 3:
-			if (shape_dims(a, wt, &p, end, dims, ndims) == -1)
+			if (shape_dims(wt, &p, end, *dims, ndims, room) == -1)
 				return -1;
 			break;
 		case 4:
@@ -511,18 +596,17 @@ cost_kind_of(const InstrProto *in)
 	return &other;
 }
 
-static double comp_flops(struct hlo_cost_env *env, int64_t comp_id,
-		    int depth);
-static void fusion_cost(struct hlo_cost_env *env,
-		    const InstrProto *fusion, int depth, double *flops,
-		    double *read);
+static void called_cost(struct hlo_cost_env *env, const InstrProto *in,
+		    enum use use, int depth, double *flops, double *read);
 
 /* FLOPs of a computation applied once per element (a reducer). */
 static double
 applied_flops(struct hlo_cost_env *env, const InstrProto *in, int depth)
 {
-	return in->n_called_computation_ids > 0 ?
-	    comp_flops(env, in->called_computation_ids[0], depth + 1) : 0;
+	double flops, read;
+
+	called_cost(env, in, USE_APPLIED, depth + 1, &flops, &read);
+	return flops;
 }
 
 /* 2 x the output's elements x the contracted elements of the lhs. */
@@ -539,8 +623,44 @@ dot_flops(const ShapeProto *lhs, const ShapeProto *out,
 }
 
 /*
+ * How many t in [0, n) put from + t x step (step > 0) in [0, last] on a
+ * multiple of bdil, in *count; -1 when that takes more than *budget
+ * steps, which it spends.  Without dilation the range is worked out,
+ * with it walked.
+ */
+static int
+count_on_input(int64_t from, int64_t step, int64_t n, int64_t last,
+    int64_t bdil, int64_t *budget, double *count)
+{
+	int64_t lo, hi, t;
+
+	/* lo: the first t at or past 0; hi: the last at or before last. */
+	if (from > last)
+		return 0;
+	lo = from >= 0 ? 0 : (sat_sub(0, from) - 1) / step + 1;
+	hi = sat_sub(last, from) / step;
+	if (hi > n - 1)
+		hi = n - 1;
+	if (hi < lo)
+		return 0;
+	if (bdil == 1) {
+		*count += (double)(hi - lo) + 1;
+		return 0;
+	}
+	if (hi - lo >= *budget)
+		return -1;
+	*budget -= hi - lo + 1;
+	for (t = lo; t <= hi; t++)
+		if (sat_add(from, sat_mul(t, step)) % bdil == 0)
+			++*count;
+	return 0;
+}
+
+/*
  * The kernel positions of one spatial dimension that land on input, over
- * all output positions: what padding and dilation leave of out x size.
+ * all output positions: what padding and dilation leave of out x size;
+ * -1 when beyond MAX_CONV_STEPS to count.  The shorter of the outputs
+ * and the taps is walked, the positions of the other counted for each.
  */
 static double
 valid_positions(int64_t in_size, int64_t out_size,
@@ -549,25 +669,37 @@ valid_positions(int64_t in_size, int64_t out_size,
 	int64_t stride = w->stride > 0 ? w->stride : 1;
 	int64_t wdil = w->window_dilation > 0 ? w->window_dilation : 1;
 	int64_t bdil = w->base_dilation > 0 ? w->base_dilation : 1;
-	int64_t last = (in_size - 1) * bdil, o, k;
+	int64_t last, i, budget = MAX_CONV_STEPS;
 	double n = 0;
 
 	if (w->padding_low == 0 && w->padding_high == 0 && wdil == 1 &&
 	    bdil == 1)
 		return (double)out_size * (double)w->size;
-	for (o = 0; o < out_size; o++)
-		for (k = 0; k < w->size; k++) {
-			int64_t p = o * stride - w->padding_low + k * wdil;
-
-			if (p >= 0 && p <= last && p % bdil == 0)
-				n++;
-		}
+	if (in_size <= 0 || out_size <= 0 || w->size <= 0)
+		return 0;
+	if ((out_size <= w->size ? out_size : w->size) > MAX_CONV_STEPS)
+		return -1;
+	last = sat_mul(in_size - 1, bdil);
+	if (out_size <= w->size) {
+		for (i = 0; i < out_size; i++)
+			if (--budget < 0 || count_on_input(sat_add(sat_mul(i,
+			    stride), sat_sub(0, w->padding_low)), wdil,
+			    w->size, last, bdil, &budget, &n) == -1)
+				return -1;
+	} else {
+		for (i = 0; i < w->size; i++)
+			if (--budget < 0 || count_on_input(sat_add(sat_mul(i,
+			    wdil), sat_sub(0, w->padding_low)), stride,
+			    out_size, last, bdil, &budget, &n) == -1)
+				return -1;
+	}
 	return n;
 }
 
 /*
  * 2 x FMAs: input features per group x output features x batch per group
- * x the valid kernel positions of each spatial dimension.
+ * x the valid kernel positions of each spatial dimension; -1 beyond
+ * counting.
  */
 static double
 conv_flops(const InstrProto *in, const ShapeProto *lhs, const ShapeProto *out)
@@ -586,12 +718,16 @@ conv_flops(const InstrProto *in, const ShapeProto *lhs, const ShapeProto *out)
 	    (double)(dim(lhs, d->input_batch_dimension) / bg);
 	for (i = 0; i < d->n_output_spatial_dimensions &&
 	    i < d->n_input_spatial_dimensions; i++) {
-		if (in->window != NULL && i < in->window->n_dimensions)
-			fma *= valid_positions(
+		if (in->window != NULL && i < in->window->n_dimensions) {
+			double v = valid_positions(
 			    dim(lhs, d->input_spatial_dimensions[i]),
 			    dim(out, d->output_spatial_dimensions[i]),
 			    in->window->dimensions[i]);
-		else
+
+			if (v < 0)
+				return -1;
+			fma *= v;
+		} else
 			fma *= (double)dim(out,
 			    d->output_spatial_dimensions[i]);
 	}
@@ -651,7 +787,7 @@ kind_flops(struct hlo_cost_env *env, const InstrProto *in,
 
 	switch (ok->kind) {
 	case K_FUSION:
-		fusion_cost(env, in, depth + 1, &flops, &read);
+		called_cost(env, in, USE_FUSED, depth + 1, &flops, &read);
 		return flops;
 	case K_ELEMENTWISE:
 		return (s != NULL && s->element_type == PT_F32 && ok->f32 > 0 ?
@@ -661,7 +797,9 @@ kind_flops(struct hlo_cost_env *env, const InstrProto *in,
 		    dd->lhs_contracting_dimensions,
 		    dd->n_lhs_contracting_dimensions) : 0;
 	case K_CONV:
-		return conv_flops(in, operand_shape(env, in, 0), s);
+		if ((flops = conv_flops(in, operand_shape(env, in, 0), s)) < 0)
+			env->scratch->refused = 1;
+		return flops < 0 ? 0 : flops;
 	case K_REDUCE:
 		/* Each reduced element but one per output goes through it. */
 		return (elements(operand_shape(env, in, 0)) -
@@ -692,16 +830,13 @@ instr_flops(struct hlo_cost_env *env, const InstrProto *in, int depth)
 
 /* Plain computations (a reducer): each instruction once. */
 static double
-comp_flops(struct hlo_cost_env *env, int64_t comp_id, int depth)
+applied_walk(struct hlo_cost_env *env, const CompProto *c, int depth)
 {
-	const CompProto *c;
 	double f = 0;
 	size_t i;
 
-	if (depth > MAX_FUSION_DEPTH || (c = env->comp(env->ctx, comp_id)) ==
-	    NULL)
-		return 0;
-	for (i = 0; i < c->n_instructions; i++)
+	for (i = 0; i < c->n_instructions && !env->scratch->refused &&
+	    !env->scratch->too_deep; i++)
 		f += instr_flops(env, c->instructions[i], depth);
 	return f;
 }
@@ -793,15 +928,23 @@ order_from(struct hlo_cost_env *env, uint32_t s, uint32_t root,
 	return n;
 }
 
-/* Root r into the roots of instruction to, once, in the order added. */
+/*
+ * Root r into the roots of instruction to, once, in the order added;
+ * past the walk's max_steps, the walk is refused instead.
+ */
 static void
 add_root(struct hlo_cost_scratch *sc, size_t to, uint32_t r)
 {
 	uint32_t i;
 
-	for (i = sc->head[to]; i != 0; i = sc->nodes[i - 1].next)
+	for (i = sc->head[to]; i != 0; i = sc->nodes[i - 1].next) {
+		if (++sc->steps > sc->max_steps) {
+			sc->refused = 1;
+			return;
+		}
 		if (sc->nodes[i - 1].root == r)
 			return;
+	}
 	if (sc->nnodes == sc->capnodes) {
 		sc->capnodes = sc->capnodes == 0 ? 256 : sc->capnodes * 2;
 		sc->nodes = xreallocarray(sc->nodes, sc->capnodes,
@@ -817,19 +960,21 @@ add_root(struct hlo_cost_scratch *sc, size_t to, uint32_t r)
 }
 
 static void
-fusion_cost(struct hlo_cost_env *env, const InstrProto *fusion,
-    int depth, double *flops, double *read)
+fused_walk(struct hlo_cost_env *env, const CompProto *c, int depth,
+    double *flops, double *read)
 {
-	const CompProto *c = fusion->n_called_computation_ids > 0 ?
-	    env->comp(env->ctx, fusion->called_computation_ids[0]) : NULL;
-	struct hlo_cost_scratch *sc = scratch_of(env);
+	struct hlo_cost_scratch *sc = env->scratch;
 	size_t i, j, t, n, nmem = 0, start = sc->nnodes;
 	uint32_t *mem, *order, *stack, s, root = UINT32_MAX, last = 0;
+	uint64_t outer_steps = sc->steps, outer_max = sc->max_steps;
 
 	*flops = *read = 0;
-	if (c == NULL || c->n_instructions == 0 || depth > MAX_FUSION_DEPTH)
+	if (c->n_instructions == 0)
 		return;
 	s = ++sc->serial;
+	sc->steps = 0;
+	sc->max_steps = ROOT_STEPS_PER_MEMBER * ((uint64_t)c->n_instructions +
+	    1);
 	mem = xcalloc(c->n_instructions, 3 * sizeof *mem);
 	order = mem + c->n_instructions;
 	stack = order + c->n_instructions;
@@ -852,7 +997,7 @@ fusion_cost(struct hlo_cost_env *env, const InstrProto *fusion,
 	n = order_from(env, s, root, order, stack);
 	sc->root_util[root] = 1;
 	add_root(sc, root, root);
-	for (t = 0; t < n; t++) {
+	for (t = 0; t < n && !sc->refused && !sc->too_deep; t++) {
 		uint32_t k = order[t], r;
 		const InstrProto *in = env->instr(env->ctx, k);
 		const struct op_kind *ok = kind_at(sc, k, in);
@@ -894,7 +1039,112 @@ fusion_cost(struct hlo_cost_env *env, const InstrProto *fusion,
 out:
 	/* The nodes of this walk are done with (nested walks', too). */
 	sc->nnodes = start;
+	sc->steps = outer_steps;
+	sc->max_steps = outer_max;
 	free(mem);
+}
+
+/* The memo of computation id, added when new. */
+static struct comp_memo *
+memo_of(struct hlo_cost_scratch *sc, int64_t id)
+{
+	static const struct comp_memo empty;
+	struct comp_memo *old = sc->memo;
+	size_t i, j, oldcap = old != NULL ? sc->memo_mask + 1 : 0;
+
+	if (2 * (sc->nmemo + 1) > oldcap) {
+		size_t cap = oldcap == 0 ? 64 : 2 * oldcap;
+
+		sc->memo = xcalloc(cap, sizeof *sc->memo);
+		sc->memo_mask = cap - 1;
+		for (i = 0; i < oldcap; i++) {
+			if (!old[i].used)
+				continue;
+			for (j = (size_t)((uint64_t)old[i].id *
+			    0x9e3779b97f4a7c15ULL >> 32) & sc->memo_mask;
+			    sc->memo[j].used; j = (j + 1) & sc->memo_mask)
+				;
+			sc->memo[j] = old[i];
+		}
+		free(old);
+	}
+	for (i = (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ULL >> 32) &
+	    sc->memo_mask; sc->memo[i].used; i = (i + 1) & sc->memo_mask)
+		if (sc->memo[i].id == id)
+			return &sc->memo[i];
+	sc->memo[i] = empty;
+	sc->memo[i].used = 1;
+	sc->memo[i].id = id;
+	sc->nmemo++;
+	return &sc->memo[i];
+}
+
+/*
+ * The cost of the computation in calls (its first), used as use says,
+ * at depth: worked out once per module.  A computation that reaches
+ * itself or the entry is refused, as is every one that reaches it: its
+ * cost has no meaning, and following it would not end.
+ */
+static void
+called_cost(struct hlo_cost_env *env, const InstrProto *in, enum use use,
+    int depth, double *flops, double *read)
+{
+	struct hlo_cost_scratch *sc = scratch_of(env);
+	const CompProto *c = in->n_called_computation_ids > 0 ?
+	    env->comp(env->ctx, in->called_computation_ids[0]) : NULL;
+	struct comp_memo *m;
+	int outer_reach = sc->reach;
+
+	*flops = *read = 0;
+	if (c == NULL || sc->refused || sc->too_deep)
+		return;
+	if (sc->has_entry && c->id == sc->entry_id) {
+		sc->refused = 1;
+		return;
+	}
+	m = memo_of(sc, c->id);
+	switch (m->state[use]) {
+	case MEMO_DONE:
+		if (depth + m->height[use] > MAX_CALL_DEPTH) {
+			sc->too_deep = 1;
+			return;
+		}
+		if (depth + m->height[use] > sc->reach)
+			sc->reach = depth + m->height[use];
+		*flops = m->flops[use];
+		*read = use == USE_FUSED ? m->read : 0;
+		return;
+	case MEMO_RUNNING:
+	case MEMO_REFUSED:
+		sc->refused = 1;
+		return;
+	}
+	if (depth > MAX_CALL_DEPTH) {
+		sc->too_deep = 1;
+		return;
+	}
+	m->state[use] = MEMO_RUNNING;
+	sc->reach = depth;
+	if (use == USE_FUSED)
+		fused_walk(env, c, depth, flops, read);
+	else
+		*flops = applied_walk(env, c, depth);
+	m = memo_of(sc, c->id);		/* the table may have grown */
+	if (sc->refused)
+		m->state[use] = MEMO_REFUSED;
+	else if (sc->too_deep)
+		m->state[use] = MEMO_NONE;	/* deep only from here */
+	else {
+		m->state[use] = MEMO_DONE;
+		m->height[use] = (uint8_t)(sc->reach - depth);
+		m->flops[use] = *flops;
+		if (use == USE_FUSED)
+			m->read = *read;
+	}
+	if (sc->refused || sc->too_deep)
+		*flops = *read = 0;
+	if (outer_reach > sc->reach)
+		sc->reach = outer_reach;
 }
 
 static double
@@ -914,23 +1164,25 @@ hlo_cost_of(struct hlo_cost_env *env, const InstrProto *in,
 {
 	const char *t = in->custom_call_target;
 	const ShapeProto *s = shape_of(env, in);
+	struct hlo_cost_scratch *sc = scratch_of(env);
 	const struct op_kind *ok;
 	ShapeProto tmp;
 
 	if (s == NULL)
 		return -1;
+	sc->refused = sc->too_deep = sc->reach = 0;
 	out->bytes = operands_bytes(env, in) + shape_bytes(s);
 	ok = cost_kind_of(in);
 	if (ok->kind == K_FUSION) {
 		double read;
 
-		fusion_cost(env, in, 0, &out->flops, &read);
+		called_cost(env, in, USE_FUSED, 0, &out->flops, &read);
 		out->bytes = read + shape_bytes(s);
-		return 0;
+		return sc->refused || sc->too_deep ? -1 : 0;
 	}
 	if (ok->kind != K_CUSTOM_CALL) {
 		out->flops = kind_flops(env, in, ok, 0);
-		return 0;
+		return sc->refused || sc->too_deep ? -1 : 0;
 	}
 	if (is_gemm_call(t)) {
 		int64_t k[8];
@@ -939,10 +1191,12 @@ hlo_cost_of(struct hlo_cost_env *env, const InstrProto *in,
 
 		out->flops = dot_flops(operand_shape(env, in, 0),
 		    result_array(s, &tmp), k, n);
-	} else if (is_dnn_conv_call(t))
+	} else if (is_dnn_conv_call(t)) {
 		out->flops = conv_flops(in, operand_shape(env, in, 0),
 		    result_array(s, &tmp));
-	else
+		if (out->flops < 0)
+			return -1;
+	} else
 		return -1;
 	/* The scratch buffer of the result's tuple is not data. */
 	out->bytes = operands_bytes(env, in) +

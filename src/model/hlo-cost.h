@@ -6,6 +6,7 @@
  *
  *	struct hlo_cost_env env = { index_of, instr, comp, ctx, n, NULL };
  *	struct hlo_cost c;
+ *	hlo_cost_env_entry(&env, entry_id);
  *	if (hlo_cost_of(&env, in, &c) == 0) ... c.flops, c.bytes ...
  *	hlo_cost_env_release(&env);
  */
@@ -20,7 +21,8 @@
  * How the rules find a module's instructions and called computations:
  * instructions by an index in [0, n), which index_of() gives for an id (-1
  * when none has it).  scratch starts NULL: the rules keep there what
- * they need per instruction, and hlo_cost_env_release() frees it.
+ * they need per instruction and each called computation's cost, and
+ * hlo_cost_env_release() frees it.
  */
 struct hlo_cost_scratch;
 struct hlo_cost_env {
@@ -39,10 +41,17 @@ struct hlo_cost {
 
 /*
  * The cost of in: 0, or -1 when the rules do not know it (a custom call
- * other than cuBLAS/cuDNN, an instruction without a shape).
+ * other than cuBLAS/cuDNN, an instruction without a shape) or refuse it:
+ * it calls a computation that calls itself or the entry, its calls nest
+ * deeper than the rules follow, or its sizes are beyond counting.
  */
 int		 hlo_cost_of(struct hlo_cost_env *env,
 		    const Xla__HloInstructionProto *in, struct hlo_cost *out);
+/*
+ * The id of the module's entry computation, which no instruction may
+ * call (one that does is refused); kept until hlo_cost_env_release().
+ */
+void		 hlo_cost_env_entry(struct hlo_cost_env *env, int64_t id);
 /* Frees env->scratch; env can be used again. */
 void		 hlo_cost_env_release(struct hlo_cost_env *env);
 

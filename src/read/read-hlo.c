@@ -220,6 +220,9 @@ struct comps {
 	const ModuleProto *mp;
 	uint32_t	*by_id;		/* indexes of computations, by id */
 	uint8_t		*held[NHELD];	/* per computation: HELD_* */
+	/* Per computation: a hash of its opcodes in order, once hashed. */
+	uint64_t	*opcodes;
+	uint8_t		*hashed;
 };
 
 static int
@@ -247,6 +250,8 @@ comps_init(struct comps *cs, const ModuleProto *mp)
 	for (i = 0; i < NHELD; i++)
 		cs->held[i] = xcalloc(mp->n_computations + 1,
 		    sizeof *cs->held[i]);
+	cs->opcodes = xcalloc(mp->n_computations + 1, sizeof *cs->opcodes);
+	cs->hashed = xcalloc(mp->n_computations + 1, sizeof *cs->hashed);
 }
 
 static void
@@ -257,6 +262,8 @@ comps_release(struct comps *cs)
 	free(cs->by_id);
 	for (i = 0; i < NHELD; i++)
 		free(cs->held[i]);
+	free(cs->opcodes);
+	free(cs->hashed);
 }
 
 /* The index of the (first) computation of that id, or -1. */
@@ -368,24 +375,31 @@ hlo_category_of(struct comps *cs, const InstrProto *in)
  * Fusions whose fused computations hold the same opcodes in the same order
  * may share one kernel: XLA compiles identical fusions once and names the
  * kernel after the first.  Other instructions are a class of their own.
+ * A computation's opcodes are hashed once, however many fusions call it.
  */
 static uint64_t
-kernel_class_of(const struct comps *cs, const InstrProto *in)
+kernel_class_of(struct comps *cs, const InstrProto *in)
 {
 	const CompProto *fused;
-	uint64_t h;
+	int64_t k;
+	uint64_t h = 0;
 	size_t i;
 
 	if (strcmp(in->opcode, "fusion") != 0 ||
 	    in->n_called_computation_ids == 0 ||
-	    (fused = find_comp(cs, in->called_computation_ids[0])) == NULL)
+	    (k = comp_index(cs, in->called_computation_ids[0])) < 0)
 		return strmap_hash(in->name, strlen(in->name));
-	h = strmap_hash(in->fusion_kind, strlen(in->fusion_kind));
-	for (i = 0; i < fused->n_instructions; i++)
-		h = (h ^ strmap_hash(fused->instructions[i]->opcode,
-		    strlen(fused->instructions[i]->opcode))) *
-		    0x100000001b3ULL;
-	return h;
+	if (!cs->hashed[k]) {
+		fused = cs->mp->computations[k];
+		for (i = 0; i < fused->n_instructions; i++)
+			h = (h ^ strmap_hash(fused->instructions[i]->opcode,
+			    strlen(fused->instructions[i]->opcode))) *
+			    0x100000001b3ULL;
+		cs->opcodes[k] = h;
+		cs->hashed[k] = 1;
+	}
+	return (strmap_hash(in->fusion_kind, strlen(in->fusion_kind)) ^
+	    cs->opcodes[k]) * 0x100000001b3ULL;
 }
 
 /* The innermost frame of the module's stack-frame tables (1-based ids). */
@@ -625,6 +639,7 @@ add_costs(struct order_ctx *o)
 	struct hlo_cost cost;
 	size_t i;
 
+	hlo_cost_env_entry(&env, o->mp->entry_computation_id);
 	for (i = 0; i < o->m->nlaunches; i++) {
 		uint32_t k = o->m->launches[i];
 		struct hlo_instr *hi = &o->m->instrs[k];

@@ -78,6 +78,7 @@ CLI_TESTS += tests/cli/t0634-transfers-tpu-devices.sh
 CLI_TESTS += tests/cli/t0640-archive-many-entries.sh
 CLI_TESTS += tests/cli/t0645-scale.sh
 CLI_TESTS += tests/cli/t0680-numbers-from-input.sh
+CLI_TESTS += tests/cli/t0650-hlo-cost-ends.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/device_events.py \
     tests/cli/expect $(CLI_TESTS)
