@@ -10,10 +10,12 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <zlib.h>
 
@@ -1516,6 +1518,166 @@ START_TEST(test_callback_stops)
 }
 END_TEST
 
+/*
+ * A long line's events decoded ahead by a helping thread (xspace_help())
+ * come to the handler as the plane's own thread decodes them: the same
+ * stream, stats and errors as xplane_read() on one thread.
+ */
+
+/* A plane of two lines of n events (one with a stat per 100), bad at bad. */
+static void
+long_line_space(struct enc *space, size_t n, size_t bad)
+{
+	struct enc plane = { 0 }, meta = { 0 };
+	size_t i;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct enc line = { 0 };
+
+		enc_int(&line, 1, k);
+		enc_str(&line, 2, k == 0 ? "python3" : "XLA Ops");
+		enc_int(&line, 3, 1000);
+		for (i = 0; i < n; i++) {
+			struct enc ev = { 0 };
+
+			enc_int(&ev, 1, i % 7 == 0 ? 9 : 1);
+			enc_int(&ev, 2, (int64_t)i * 1000);
+			enc_int(&ev, 3, i == bad && k == 1 ? -5 : 500);
+			if (i % 100 == 0)
+				enc_int_stat(&ev, 4, 1, (int64_t)i);
+			enc_msg(&line, 4, &ev);
+		}
+		enc_msg(&plane, 3, &line);
+	}
+	enc_int(&plane, 1, 3);
+	enc_str(&plane, 2, "/host:CPU");
+	enc_int(&meta, 1, 1);
+	enc_str(&meta, 2, "frame");
+	enc_map_entry(&plane, 4, 1, &meta);
+	enc_stat_meta(&plane, 1, "step_num");
+	enc_msg(space, 1, &plane);
+}
+
+struct helped {
+	const struct xspace *xs;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	int		 started;
+	size_t		 segments;	/* xspace_help()'s */
+};
+
+static void *
+help_thread(void *arg)
+{
+	struct helped *hp = arg;
+
+	pthread_mutex_lock(&hp->mu);
+	/* Not before the plane is being read: it would return at once. */
+	while (!hp->started)
+		pthread_cond_wait(&hp->cv, &hp->mu);
+	pthread_mutex_unlock(&hp->mu);
+	hp->segments = xspace_help(hp->xs);
+	return NULL;
+}
+
+static struct helped *the_helped;
+static int (*inner_event)(void *, const struct pf_plane *,
+    const struct pf_line *, const struct pf_event *);
+
+/* The dump's event callback, letting the helper go and waiting on it. */
+static int
+slow_event(void *ctx, const struct pf_plane *p, const struct pf_line *l,
+    const struct pf_event *e)
+{
+	static const struct timespec pause = { 0, 2000000 };
+
+	if (e->offset_ps == 0) {
+		pthread_mutex_lock(&the_helped->mu);
+		the_helped->started = 1;
+		pthread_cond_broadcast(&the_helped->cv);
+		pthread_mutex_unlock(&the_helped->mu);
+	}
+	/* A slow classifier: the helper gets ahead. */
+	if (e->offset_ps % (4096 * 1000) == 0)
+		nanosleep(&pause, NULL);
+	return inner_event(ctx, p, l, e);
+}
+
+/* The stream of the XSpace in data, its planes read beside a helper. */
+static void
+read_helped(const uint8_t *data, size_t size, struct result *r,
+    size_t *segments)
+{
+	struct helped hp;
+	struct pf_handler h;
+	struct source src;
+	struct xspace *xs;
+	pthread_t t;
+	size_t i;
+	FILE *fp = dump_open(r, &h);
+
+	memset(&src, 0, sizeof src);
+	src.data = data;
+	src.size = size;
+	r->rs.bytes = size;
+	ck_assert_int_eq(xspace_open(&src, "mem", &xs, &r->cause), 0);
+	memset(&hp, 0, sizeof hp);
+	hp.xs = xs;
+	pthread_mutex_init(&hp.mu, NULL);
+	pthread_cond_init(&hp.cv, NULL);
+	the_helped = &hp;
+	inner_event = h.event;
+	h.event = slow_event;
+	ck_assert_int_eq(pthread_create(&t, NULL, help_thread, &hp), 0);
+	r->rc = xspace_read_space(xs, &h);
+	for (i = 0; r->rc == 0 && i < xspace_nplanes(xs); i++)
+		r->rc = xspace_read_plane(xs, i, &h, &r->rs, &r->cause);
+	/* A read that failed before any event: the helper goes anyway. */
+	pthread_mutex_lock(&hp.mu);
+	hp.started = 1;
+	pthread_cond_broadcast(&hp.cv);
+	pthread_mutex_unlock(&hp.mu);
+	pthread_join(t, NULL);
+	*segments = hp.segments;
+	pthread_cond_destroy(&hp.cv);
+	pthread_mutex_destroy(&hp.mu);
+	xspace_free(xs);
+	dump_close(fp, r);
+}
+
+START_TEST(test_helped_long_lines)
+{
+	/* Whole, and bad in the XLA Ops line's fourth segment. */
+	static const size_t bads[] = { SIZE_MAX, 3 * 4096 + 3 };
+	size_t b, segments;
+
+	for (b = 0; b < sizeof bads / sizeof bads[0]; b++) {
+		struct enc space = { 0 };
+		struct result helped, plain, ref;
+
+		long_line_space(&space, 4 * 4096 + 17, bads[b]);
+		read_fast_mem(space.p, space.n, &plain);
+		read_unpacked(space.p, space.n, "mem", &ref);
+		read_helped(space.p, space.n, &helped, &segments);
+		ck_assert_int_eq(plain.rc, bads[b] == SIZE_MAX ? 0 : -1);
+		if (bads[b] != SIZE_MAX)
+			ck_assert_msg(strstr(plain.cause, "impossible "
+			    "duration_ps -5") != NULL, "cause: %s",
+			    plain.cause);
+		assert_same_result("long lines", "helped", &helped, &plain);
+		/* The plane's thread waited: the helper decoded some. */
+		ck_assert_uint_gt(segments, 0);
+		if (bads[b] == SIZE_MAX)
+			assert_same_dump("long lines", &plain, &ref);
+		result_free(&helped);
+		result_free(&plain);
+		result_free(&ref);
+		free(space.p);
+	}
+}
+END_TEST
+
 Suite *
 suite_xplane(void)
 {
@@ -1540,6 +1702,11 @@ suite_xplane(void)
 	tcase_add_test(tc, test_varint_word);
 	tcase_add_test(tc, test_callback_stops);
 	tcase_add_test(tc, test_keyed_stats_only);
+	suite_add_tcase(s, tc);
+	/* Threads on a busy machine: more than the default time. */
+	tc = tcase_create("helped");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_helped_long_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,6 +1,7 @@
 /*
  * One profile file to a file_summary: an XSpace in one pass, planes in
- * parallel; a trace JSON in two.
+ * parallel, a thread with no plane left decoding ahead on the long lines
+ * of those still read; a trace JSON in two.
  */
 #include "config.h"
 
@@ -226,8 +227,11 @@ plane_worker(void *arg)
 		i = pool->next < pool->njobs ? pool->order[pool->next++] :
 		    SIZE_MAX;
 		pthread_mutex_unlock(&pool->mu);
-		if (i == SIZE_MAX)
+		if (i == SIZE_MAX) {
+			/* Beside a plane still read, on its long line. */
+			(void)xspace_help(pool->xs);
 			return NULL;
+		}
 		if (read_plane_job(pool, i, 1) == CLASSIFY_AGAIN) {
 			/*
 			 * Its ops came out of order: again, storing their

@@ -1,6 +1,10 @@
-/* XSpace (`*.xplane.pb`) reader: a walker over the protobuf wire format. */
+/*
+ * XSpace (`*.xplane.pb`) reader: a walker over the protobuf wire format;
+ * a long line's events may be decoded ahead by a thread lent to it.
+ */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +43,7 @@ struct walker {
 	struct pf_stat	*scratch;	/* one event's stats */
 	size_t		 scratch_cap;
 	int		 ahead;		/* reading a line before its turn */
+	struct board	*board;		/* long lines are helped on, or NULL */
 	int		 keyed_stats_only;	/* the handler's */
 	int		 memory_stats;		/* the handler's */
 	int64_t		 origin_ns;	/* subtracted from line times */
@@ -910,12 +915,36 @@ is_short_event(const uint8_t *p, const uint8_t *end)
 	    p[1] <= end - p - 2;
 }
 
+/* Events a segment of a long line has (read_long_line()). */
+#define SEGMENT_EVENTS	4096
+
 /* An XLine's fields but its events, from the header scan. */
 struct line_head {
 	struct cur	 c;		/* the whole XLine */
 	struct pf_line	 line;		/* but its names */
 	struct pf_bytes	 name, display;
+	/* Where each SEGMENT_EVENTS events end (line_head_release()). */
+	const uint8_t	**segment_ends;
+	size_t		 nsegment_ends;
 };
+
+static void
+line_head_release(struct line_head *lh)
+{
+	free(lh->segment_ends);
+	lh->segment_ends = NULL;
+}
+
+/* Notes the end of a segment at p when line *lh's events just filled one. */
+static inline void
+note_segment_end(struct line_head *lh, const uint8_t *p)
+{
+	if (lh->line.nevents % SEGMENT_EVENTS != 0)
+		return;
+	lh->segment_ends = xgrow1(lh->segment_ends, lh->nsegment_ends,
+	    sizeof *lh->segment_ends);
+	lh->segment_ends[lh->nsegment_ends++] = p;
+}
 
 /* The header scan of XLine c into *lh. */
 static int
@@ -932,15 +961,17 @@ scan_line(struct walker *w, struct cur c, struct line_head *lh)
 	lh->name.ptr = lh->display.ptr = "";
 	while (scan.p < scan.end) {
 		const uint8_t *at, *p = scan.p;
-		size_t hops = 0;
+		size_t hops = 0, room = SEGMENT_EVENTS -
+		    line->nevents % SEGMENT_EVENTS;
 		uint32_t field;
 		int wt;
 
 		/*
 		 * Most of a line is events under 128 bytes: tag, length,
-		 * bytes, hopped over in a loop of their own.
+		 * bytes, hopped over in a loop of their own, up to the end
+		 * of a segment.
 		 */
-		while (is_short_event(p, scan.end)) {
+		while (hops < room && is_short_event(p, scan.end)) {
 			p += 2 + p[1];
 			if ((++hops & 63) == 0)
 				source_release(w->src, &scan_mark,
@@ -949,10 +980,13 @@ scan_line(struct walker *w, struct cur c, struct line_head *lh)
 		if (hops > 0) {
 			scan.p = p;
 			line->nevents += hops;
+			note_segment_end(lh, p);
 			continue;
 		}
-		if (get_tag(w, &scan, &field, &wt, msg) == -1)
+		if (get_tag(w, &scan, &field, &wt, msg) == -1) {
+			line_head_release(lh);
 			return -1;
+		}
 		at = scan.p;
 		switch (field) {
 		case 1:
@@ -973,6 +1007,8 @@ scan_line(struct walker *w, struct cur c, struct line_head *lh)
 			if ((++line->nevents & 63) == 0)
 				source_release(w->src, &scan_mark,
 				    (size_t)(scan.p - w->base));
+			if (rc == 0)
+				note_segment_end(lh, scan.p);
 			break;
 		case 9:
 			rc = get_int_field(w, &scan, wt, field, msg,
@@ -988,8 +1024,10 @@ scan_line(struct walker *w, struct cur c, struct line_head *lh)
 		default:
 			rc = skip_field(w, &scan, wt, msg);
 		}
-		if (rc == -1)
+		if (rc == -1) {
+			line_head_release(lh);
 			return -1;
+		}
 	}
 	return 0;
 }
@@ -1034,6 +1072,247 @@ next_event(struct walker *w, struct cur *c, const struct plane_tables *t,
 	return 0;
 }
 
+/*
+ * Passes line events from c to h->event until the line's end, an error or
+ * a non-zero return; the event loop of read_line() and of the segments
+ * its thread decodes itself (read_long_line()).
+ */
+static inline __attribute__((always_inline)) int
+emit_events(struct walker *w, struct cur *c, const struct plane_tables *t,
+    const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_handler *h)
+{
+	size_t n;
+	int rc = 0;
+
+	for (n = 0; rc == 0; n++) {
+		struct pf_event ev;
+		int got = next_event(w, c, t, plane, line, &ev);
+
+		if (got == 0)
+			break;
+		if (got == -1)
+			rc = -1;
+		else if (h->event != NULL)
+			rc = h->event(h->ctx, plane, line, &ev);
+		/* Lines can be most of a file: give pages back within them. */
+		if ((n & 63) == 0 && !w->ahead)
+			source_release(w->src, &w->released,
+			    (size_t)(c->p - w->base));
+	}
+	return rc;
+}
+
+/*
+ * A long line is decoded in segments of SEGMENT_EVENTS events, in order
+ * by its plane's thread, which hands each to the handler; a thread with
+ * no plane left (xspace_help()) may decode the next few segments
+ * meanwhile into slots, which the plane's thread then hands on as they
+ * are.  Classifying stays on the plane's thread, in the file's order;
+ * only decoding moves.  A real profile keeps most of its events on one
+ * host line (the python3 thread), which no plane-level split divides.
+ */
+#define SEGMENT_SLOTS	4	/* how far ahead a helper may decode */
+
+enum segment_state {
+	SEGMENT_FREE,
+	SEGMENT_OWN,		/* the plane's thread decodes it */
+	SEGMENT_TAKEN,		/* a helper decodes it */
+	SEGMENT_DECODED,	/* into its slot */
+	SEGMENT_FAILED,		/* the plane's thread decodes it again */
+};
+
+struct segment_slot {
+	struct pf_event	*events;	/* SEGMENT_EVENTS */
+	size_t		 nevents;
+	struct pf_stat	*stats;		/* the events', in their order */
+	size_t		 nstats, stats_cap;
+	struct pf_read_stats rs;	/* what its decoding counted */
+};
+
+struct long_line {
+	struct long_line *next;		/* on the board */
+	const struct plane_tables *t;
+	const struct pf_plane *plane;
+	const struct pf_line *line;
+	int		 keyed_stats_only, memory_stats;
+	const uint8_t	**at;		/* segment i: at[i] to at[i + 1] */
+	unsigned char	*state;		/* enum segment_state, per segment */
+	size_t		 nsegments;
+	size_t		 passed;	/* segments the plane's thread is done with */
+	size_t		 next_help;	/* below it none is free */
+	int		 helpers;	/* decoding one of its segments now */
+	struct segment_slot slots[SEGMENT_SLOTS];
+};
+
+/* The long lines being read, and whether any plane still is. */
+struct board {
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;		/* any change below */
+	struct long_line *lines;
+	size_t		 reading;	/* planes being read */
+};
+
+/* Decodes segment s of l into its slot: whether every event was read. */
+static int
+decode_segment(struct walker *w, struct long_line *l, size_t s)
+{
+	struct segment_slot *sl = &l->slots[s % SEGMENT_SLOTS];
+	struct cur c = { l->at[s], l->at[s + 1] };
+	struct pf_event ev;
+	size_t i, k;
+	int got = 0;
+
+	sl->nevents = sl->nstats = 0;
+	memset(&sl->rs, 0, sizeof sl->rs);
+	w->rs = &sl->rs;
+	w->keyed_stats_only = l->keyed_stats_only;
+	w->memory_stats = l->memory_stats;
+	while (sl->nevents < SEGMENT_EVENTS &&
+	    (got = next_event(w, &c, l->t, l->plane, l->line, &ev)) == 1) {
+		if (sl->nstats + ev.nstats > sl->stats_cap) {
+			sl->stats_cap = 2 * (sl->nstats + ev.nstats);
+			sl->stats = xreallocarray(sl->stats, sl->stats_cap,
+			    sizeof *sl->stats);
+		}
+		if (ev.nstats > 0) {
+			memcpy(sl->stats + sl->nstats, ev.stats,
+			    ev.nstats * sizeof *ev.stats);
+			sl->nstats += ev.nstats;
+		}
+		sl->events[sl->nevents++] = ev;
+	}
+	free(w->cause);
+	w->cause = NULL;
+	if (got == -1 || c.p != c.end)
+		return 0;
+	/* The stats array moved as it grew: point into it now. */
+	for (i = k = 0; i < sl->nevents; i++) {
+		sl->events[i].stats = sl->stats + k;
+		k += sl->events[i].nstats;
+	}
+	return 1;
+}
+
+static struct long_line *
+long_line_new(const struct line_head *lh, const struct plane_tables *t,
+    const struct pf_plane *plane, const struct pf_line *line,
+    const struct pf_handler *h)
+{
+	struct long_line *l = xcalloc(1, sizeof *l);
+	size_t i, n = lh->nsegment_ends;
+
+	l->t = t;
+	l->plane = plane;
+	l->line = line;
+	l->keyed_stats_only = h->keyed_stats_only;
+	l->memory_stats = h->memory_stats;
+	/* The last segment ends with the line, its last field or not. */
+	if (n > 0 && lh->segment_ends[n - 1] == lh->c.end)
+		n--;
+	l->nsegments = n + 1;
+	l->at = xcalloc(n + 2, sizeof *l->at);
+	l->at[0] = lh->c.p;
+	memcpy(l->at + 1, lh->segment_ends, n * sizeof *l->at);
+	l->at[n + 1] = lh->c.end;
+	l->state = xcalloc(l->nsegments, 1);
+	for (i = 0; i < SEGMENT_SLOTS; i++)
+		l->slots[i].events = xcalloc(SEGMENT_EVENTS,
+		    sizeof *l->slots[i].events);
+	return l;
+}
+
+static void
+long_line_free(struct long_line *l)
+{
+	size_t i;
+
+	for (i = 0; i < SEGMENT_SLOTS; i++) {
+		free(l->slots[i].events);
+		free(l->slots[i].stats);
+	}
+	free(l->state);
+	free(l->at);
+	free(l);
+}
+
+static void
+board_add(struct board *b, struct long_line *l)
+{
+	pthread_mutex_lock(&b->mu);
+	l->next = b->lines;
+	b->lines = l;
+	pthread_cond_broadcast(&b->cv);
+	pthread_mutex_unlock(&b->mu);
+}
+
+/* Takes l off the board once no helper decodes any of it. */
+static void
+board_remove(struct board *b, struct long_line *l)
+{
+	struct long_line **pp;
+
+	pthread_mutex_lock(&b->mu);
+	while (l->helpers > 0)
+		pthread_cond_wait(&b->cv, &b->mu);
+	for (pp = &b->lines; *pp != l; pp = &(*pp)->next)
+		continue;
+	*pp = l->next;
+	pthread_mutex_unlock(&b->mu);
+}
+
+static void
+add_read_stats(struct pf_read_stats *to, const struct pf_read_stats *from)
+{
+	to->missing_event_metadata += from->missing_event_metadata;
+	to->missing_stat_metadata += from->missing_stat_metadata;
+}
+
+/* A long line's events, c its fields: as emit_events(), segment by segment. */
+static int
+read_long_line(struct walker *w, const struct line_head *lh, struct cur *c,
+    const struct plane_tables *t, const struct pf_plane *plane,
+    const struct pf_line *line, const struct pf_handler *h)
+{
+	struct long_line *l = long_line_new(lh, t, plane, line, h);
+	struct board *b = w->board;
+	size_t s, i;
+	int rc = 0;
+
+	board_add(b, l);
+	for (s = 0; rc == 0 && s < l->nsegments; s++) {
+		const struct segment_slot *sl = &l->slots[s % SEGMENT_SLOTS];
+		struct cur seg = { l->at[s], l->at[s + 1] };
+		int state;
+
+		pthread_mutex_lock(&b->mu);
+		while (l->state[s] == SEGMENT_TAKEN)
+			pthread_cond_wait(&b->cv, &b->mu);
+		state = l->state[s];
+		if (state == SEGMENT_FREE)
+			l->state[s] = SEGMENT_OWN;
+		pthread_mutex_unlock(&b->mu);
+		if (state != SEGMENT_DECODED)
+			rc = emit_events(w, &seg, t, plane, line, h);
+		else {
+			add_read_stats(w->rs, &sl->rs);
+			for (i = 0; rc == 0 && i < sl->nevents; i++)
+				rc = h->event(h->ctx, plane, line,
+				    &sl->events[i]);
+			source_release(w->src, &w->released,
+			    (size_t)(seg.end - w->base));
+		}
+		pthread_mutex_lock(&b->mu);
+		l->passed = s + 1;
+		pthread_cond_broadcast(&b->cv);
+		pthread_mutex_unlock(&b->mu);
+	}
+	board_remove(b, l);
+	long_line_free(l);
+	c->p = c->end;
+	return rc;
+}
+
 /* One XLine, its header scanned: its events in order. */
 static int
 read_line(struct walker *w, const struct line_head *lh,
@@ -1042,7 +1321,6 @@ read_line(struct walker *w, const struct line_head *lh,
 {
 	struct pf_line line = lh->line;
 	struct cur c = lh->c;
-	size_t n;
 	int rc;
 
 	if (check_line_time(w, c.p, plane, &line, lh->name) == -1)
@@ -1052,26 +1330,66 @@ read_line(struct walker *w, const struct line_head *lh,
 	rc = h->line_begin != NULL ? h->line_begin(h->ctx, plane, &line) : 0;
 	if (rc == PF_SKIP)
 		c.p = c.end;
-	for (n = 0; rc == 0; n++) {
-		struct pf_event ev;
-		int got = next_event(w, &c, t, plane, &line, &ev);
-
-		if (got == 0)
-			break;
-		if (got == -1)
-			rc = -1;
-		else if (h->event != NULL)
-			rc = h->event(h->ctx, plane, &line, &ev);
-		/* Lines can be most of a file: give pages back within them. */
-		if ((n & 63) == 0 && !w->ahead)
-			source_release(w->src, &w->released,
-			    (size_t)(c.p - w->base));
-	}
+	if (rc == 0 && w->board != NULL && !w->ahead && h->event != NULL &&
+	    line.nevents >= 2 * SEGMENT_EVENTS)
+		rc = read_long_line(w, lh, &c, t, plane, &line, h);
+	if (rc == 0)
+		rc = emit_events(w, &c, t, plane, &line, h);
 	if (rc == 0 && h->line_end != NULL)
 		rc = h->line_end(h->ctx, plane, &line);
 	free((char *)line.name);
 	free((char *)line.display_name);
 	return rc == PF_SKIP ? 0 : rc;
+}
+
+/*
+ * Decodes segments of the long lines being read until no plane is
+ * (struct long_line); waits while none is free within reach.  Returns
+ * how many it decoded whole.
+ */
+static size_t
+board_help(struct board *b, const struct source *src)
+{
+	struct pf_read_stats ignored;
+	struct walker w;
+	size_t ndecoded = 0;
+	int decoded;
+
+	memset(&w, 0, sizeof w);
+	w.base = src->data;
+	w.limit = src->data + src->size;
+	w.ahead = 1;		/* the plane's thread gives pages back */
+	w.rs = &ignored;
+	pthread_mutex_lock(&b->mu);
+	while (b->reading > 0) {
+		struct long_line *l;
+		size_t s = 0;
+
+		for (l = b->lines; l != NULL; l = l->next) {
+			while (l->next_help < l->nsegments &&
+			    l->state[l->next_help] != SEGMENT_FREE)
+				l->next_help++;
+			s = l->next_help;
+			if (s < l->nsegments && s < l->passed + SEGMENT_SLOTS)
+				break;
+		}
+		if (l == NULL) {
+			pthread_cond_wait(&b->cv, &b->mu);
+			continue;
+		}
+		l->state[s] = SEGMENT_TAKEN;
+		l->helpers++;
+		pthread_mutex_unlock(&b->mu);
+		decoded = decode_segment(&w, l, s);
+		pthread_mutex_lock(&b->mu);
+		l->state[s] = decoded ? SEGMENT_DECODED : SEGMENT_FAILED;
+		ndecoded += decoded;
+		l->helpers--;
+		pthread_cond_broadcast(&b->cv);
+	}
+	pthread_mutex_unlock(&b->mu);
+	free(w.scratch);
+	return ndecoded;
 }
 
 /*
@@ -1159,6 +1477,8 @@ plane_ahead_release(struct plane_ahead *pa)
 {
 	size_t i;
 
+	for (i = 0; i < pa->nheads; i++)
+		line_head_release(&pa->heads[i]);
 	if (pa->names != NULL)
 		for (i = 0; i < pa->nheads; i++)
 			free(pa->names[i]);
@@ -1210,6 +1530,8 @@ read_plane(struct walker *w, struct cur c, const struct pf_handler *h)
 			break;
 		}
 		rc = read_line(w, &lh, &t, &ps.plane, h);
+		if (k >= pa.nheads)
+			line_head_release(&lh);
 		source_release(w->src, &w->released,
 		    (size_t)(ps.lines[k].c.end - w->base));
 		k++;
@@ -1243,6 +1565,7 @@ struct xspace {
 	char		**plane_names;	/* "" where unreadable */
 	size_t		 nplanes;
 	int64_t		 origin_ns;	/* line_origin() */
+	struct board	*board;		/* its long lines, for xspace_help() */
 };
 
 /*
@@ -1426,6 +1749,9 @@ xspace_open(struct source *src, const char *path, struct xspace **out,
 	w.rs = &rs;
 	xs->src = src;
 	xs->space.path = path;
+	xs->board = xcalloc(1, sizeof *xs->board);
+	pthread_mutex_init(&xs->board->mu, NULL);
+	pthread_cond_init(&xs->board->cv, NULL);
 	/* Hostnames, errors and warnings follow the planes on the wire. */
 	while (rc == 0 && c.p < c.end) {
 		const uint8_t *at;
@@ -1515,7 +1841,15 @@ xspace_read_plane(const struct xspace *xs, size_t i,
 	w.origin_ns = xs->origin_ns;
 	w.keyed_stats_only = h->keyed_stats_only;
 	w.memory_stats = h->memory_stats;
+	w.board = xs->board;
+	pthread_mutex_lock(&xs->board->mu);
+	xs->board->reading++;
+	pthread_mutex_unlock(&xs->board->mu);
 	rc = read_plane(&w, xs->planes[i], h);
+	pthread_mutex_lock(&xs->board->mu);
+	xs->board->reading--;
+	pthread_cond_broadcast(&xs->board->cv);
+	pthread_mutex_unlock(&xs->board->mu);
 	if (rc == -1)
 		*cause = w.cause;
 	else
@@ -1524,11 +1858,20 @@ xspace_read_plane(const struct xspace *xs, size_t i,
 	return rc;
 }
 
+size_t
+xspace_help(const struct xspace *xs)
+{
+	return board_help(xs->board, xs->src);
+}
+
 void
 xspace_free(struct xspace *xs)
 {
 	if (xs == NULL)
 		return;
+	pthread_cond_destroy(&xs->board->cv);
+	pthread_mutex_destroy(&xs->board->mu);
+	free(xs->board);
 	free(xs->planes);
 	free_strings(xs->plane_names, xs->plane_names != NULL ? xs->nplanes :
 	    0);

@@ -45,6 +45,14 @@ int	xspace_read_space(const struct xspace *xs, const struct pf_handler *h);
 int	xspace_read_plane(const struct xspace *xs, size_t i,
 	    const struct pf_handler *h, struct pf_read_stats *rs,
 	    char **cause);
+/*
+ * Lends the calling thread to the planes being read: it decodes ahead
+ * the events of their long lines, which their threads then hand on
+ * (classifying stays with them, in order); returns once no plane is
+ * being read, with how many segments of events it decoded.  For a thread
+ * with no plane left to read.
+ */
+size_t	xspace_help(const struct xspace *xs);
 void	xspace_free(struct xspace *xs);
 
 #endif
