@@ -199,7 +199,7 @@ check_damage(struct report *r)
 	    "JOIN files f ON f.id = m.file_id JOIN selected s ON "
 	    "s.file_id = f.id WHERE m.damage IS NOT NULL", SAMPLE_FILTER,
 	    " LIMIT 1");
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if (index_row(st)) {
 		jp_warnx("damaged memory event in '%s': %s",
 		    (const char *)sqlite3_column_text(st, 0),
 		    (const char *)sqlite3_column_text(st, 1));
@@ -246,7 +246,7 @@ find_peaks(struct report *r, size_t *np)
 	    "JOIN files f ON f.id = m.file_id JOIN selected s ON "
 	    "s.file_id = f.id WHERE m.damage IS NULL", SAMPLE_FILTER,
 	    " ORDER BY f.run, f.host, m.file_id, m.allocator, m.plane");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		v = xgrow1(v, n, sizeof *v);
 		a = &v[n++];
 		memset(a, 0, sizeof *a);
@@ -303,7 +303,7 @@ print_allocators(struct report *r, struct output *o,
 
 		sqlite3_bind_int64(at, 1, a->file_id);
 		sqlite3_bind_int64(at, 2, a->peak_ps);
-		if (sqlite3_step(at) != SQLITE_ROW)
+		if (!index_row(at))
 			jp_errx(EXIT_TROUBLE, "cannot read the index");
 		output_str(o, a->run);
 		output_str(o, a->host);
@@ -368,7 +368,7 @@ print_allocations(struct report *r, struct output *o,
 
 		sqlite3_bind_int64(st, 1, a->file_id);
 		sqlite3_bind_int64(st, 2, a->id);
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while (index_row(st)) {
 			mapped += sqlite3_column_int64(st, 0);
 			if (limit > 0 && shown >= limit)
 				continue;
@@ -434,7 +434,7 @@ print_timeline(struct report *r, struct output *o, const struct allocator *v,
 	for (i = 0; i < n; i++) {
 		sqlite3_bind_int64(st, 1, v[i].file_id);
 		sqlite3_bind_int64(st, 2, v[i].id);
-		for (ns = 0; sqlite3_step(st) == SQLITE_ROW; ns++) {
+		for (ns = 0; index_row(st); ns++) {
 			if (ns == cap) {
 				cap = cap == 0 ? 256 : cap * 2;
 				time_ps = xreallocarray(time_ps, cap,
@@ -487,7 +487,7 @@ print_programs(struct report *r, struct output *o, long limit)
 	    "JOIN files f ON f.id = pm.file_id JOIN selected s ON "
 	    "s.file_id = f.id WHERE 1", PROGRAM_FILTER, " ORDER BY f.run, "
 	    "f.host, pm.peak_bytes DESC, pm.module, pm.program_id");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		const char *rn = (const char *)sqlite3_column_text(st, 0);
 		const char *hn = (const char *)sqlite3_column_text(st, 1);
 		int i;
@@ -584,7 +584,7 @@ print_program_buffers(struct output *o, sqlite3_stmt *st, const char *run,
 	struct group_row *rows;
 	size_t i, n = 0, nrows = 0;
 
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		b = xgrow1(b, n, sizeof *b);
 		b[n].name = col_dup(st, 0);
 		b[n].base = base_name(b[n].name);
@@ -698,7 +698,7 @@ print_buffers(struct report *r, struct output *o, const char *program,
 	    "ELSE source_file || ':' || coalesce(source_line, '') END, count "
 	    "FROM memory_buffers WHERE file_id = ?1 AND program_id = ?2 "
 	    "ORDER BY rowid");
-	while (sqlite3_step(pick) == SQLITE_ROW) {
+	while (index_row(pick)) {
 		const char *module = (const char *)sqlite3_column_text(pick, 4);
 		int64_t id = sqlite3_column_int64(pick, 1);
 		char *name;

@@ -73,7 +73,7 @@ load_distinct(struct report *r, const char *col, char ***v, size_t *n)
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		*v = xreallocarray(*v, *n + 1, sizeof **v);
 		(*v)[(*n)++] = index_column_text(st, 0);
 	}
@@ -124,7 +124,7 @@ file_ranks(struct report *r, size_t *n)
 	st = index_prepare(r->ix, "SELECT f.id FROM files f JOIN selected s "
 	    "ON s.file_id = f.id ORDER BY f.path");
 	*n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		files = xreallocarray(files, *n + 1, sizeof *files);
 		files[*n].id = sqlite3_column_int64(st, 0);
 		files[*n].rank = *n;
@@ -146,7 +146,7 @@ add_series(struct summary *s, sqlite3_stmt *names, int64_t plane)
 	cur = &s->steps[s->nsteps++];
 	memset(cur, 0, sizeof *cur);
 	sqlite3_bind_int64(names, 1, plane);
-	if (sqlite3_step(names) == SQLITE_ROW) {
+	if (index_row(names)) {
 		cur->host = index_column_text(names, 0);
 		cur->run = index_column_text(names, 1);
 		cur->plane = index_column_text(names, 2);
@@ -175,13 +175,13 @@ load_step_times(struct summary *s, struct report *r)
 	    "JOIN planes p ON p.id = st.plane JOIN files f ON f.id = "
 	    "st.file_id JOIN selected s ON s.file_id = f.id "
 	    "WHERE st.source = 'device'", " LIMIT 1");
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	if (!index_row(st)) {
 		sqlite3_finalize(st);
 		st = report_prepare(r, "SELECT st.source FROM steps st "
 		    "JOIN planes p ON p.id = st.plane JOIN files f ON f.id = "
 		    "st.file_id JOIN selected s ON s.file_id = f.id WHERE 1",
 		    " LIMIT 1");
-		(void)sqlite3_step(st);
+		(void)index_row(st);
 	}
 	s->step_source = sqlite3_data_count(st) > 0 ?
 	    index_column_text(st, 0) : xstrdup("");
@@ -193,7 +193,7 @@ load_step_times(struct summary *s, struct report *r)
 	    "JOIN files f ON f.id = st.file_id JOIN selected s ON s.file_id "
 	    "= f.id WHERE st.source = ?1", "");
 	sqlite3_bind_text(st, 1, s->step_source, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct file_rank key = { sqlite3_column_int64(st, 0), 0 };
 		const struct file_rank *file = bsearch(&key, ranks, nfiles,
 		    sizeof *ranks, cmp_file_id);
@@ -243,7 +243,7 @@ load_compiles(struct summary *s, struct report *r)
 	    "c.file_id JOIN selected s ON s.file_id = f.id WHERE f.host GLOB "
 	    "?101 AND f.run GLOB ?103 GROUP BY 1 ORDER BY 1");
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct compile_fn *c;
 
 		s->compiles = xreallocarray(s->compiles, s->ncompiles + 1,
@@ -268,7 +268,7 @@ load_transfers(struct summary *s, struct report *r)
 	    "JOIN selected s ON s.file_id = f.id WHERE 1",
 	    r->include_compile_work ? " GROUP BY 1, 2 ORDER BY 1, 2" :
 	    " AND t.compile_work = 0 GROUP BY 1, 2 ORDER BY 1, 2");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct transfer_total *t;
 
 		s->transfers = xreallocarray(s->transfers, s->ntransfers + 1,
@@ -296,7 +296,7 @@ load_executions(struct summary *s, struct report *r)
 	    "m.file_id JOIN selected s ON s.file_id = f.id "
 	    "WHERE m.compile_work = 0 AND (p.kind = 'device' OR "
 	    "f.op_source LIKE 'host%')", "");
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (index_row(st))
 		s->executions = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 }
@@ -323,7 +323,7 @@ load_memory_peaks(struct summary *s, struct report *r)
 	    "s.file_id = f.id WHERE f.host GLOB ?101 AND f.run GLOB ?103) "
 	    "GROUP BY kind, name ORDER BY kind, name");
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct memory_peak *m;
 
 		s->memory = xreallocarray(s->memory, s->nmemory + 1,
