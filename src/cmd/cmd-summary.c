@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "lib/err.h"
+#include "lib/outfile.h"
 #include "report/html-page.h"
 #include "index/index.h"
 #include "output/output.h"
@@ -359,6 +360,7 @@ summary_run(int argc, char **argv)
 	};
 	struct report r;
 	struct overview ov;
+	struct outfile of;
 	const char *out_path = NULL;
 	FILE *fp = stdout;
 	int ch, html = 0, rc, status = EXIT_OK;
@@ -394,7 +396,7 @@ summary_run(int argc, char **argv)
 	report_open(&r, argc - optind, argv + optind);
 	overview_load(&ov, &r);
 	report_end_snapshot(&r);
-	if (out_path != NULL && (fp = fopen(out_path, "w")) == NULL) {
+	if (out_path != NULL && (fp = outfile_fopen(&of, out_path)) == NULL) {
 		jp_warn("cannot write '%s'", out_path);
 		overview_release(&ov);
 		return report_close(&r, EXIT_TROUBLE);
@@ -405,8 +407,10 @@ summary_run(int argc, char **argv)
 		rc = overview_write_json(&ov, fp);
 	else
 		rc = print_text(&ov, r.format, fp);
-	if (fp != stdout && fclose(fp) != 0)
+	if (fp != stdout && (rc == -1 || outfile_commit(&of) == -1)) {
+		outfile_abort(&of);
 		rc = -1;
+	}
 	if (rc == -1) {
 		jp_warn("cannot write '%s'", out_path != NULL ? out_path :
 		    "standard output");
