@@ -54,6 +54,7 @@ CLI_TESTS += tests/cli/t0440-view.sh
 CLI_TESTS += tests/cli/t0600-fuzz-replay.sh
 CLI_TESTS += tests/cli/t0660-index-damaged.sh
 CLI_TESTS += tests/cli/t0661-full-disk.sh
+CLI_TESTS += tests/cli/t0662-truncated-while-read.sh
 CLI_TESTS += tests/cli/t0610-hostile-input.sh
 CLI_TESTS += tests/cli/t0612-epoch-times.sh
 CLI_TESTS += tests/cli/t0620-top-hlo-h200.sh
