@@ -17,6 +17,7 @@
 #include "lib/err.h"
 #include "lib/xmalloc.h"
 #include "output/output.h"
+#include "report/memory-losses.h"
 #include "report/report.h"
 #include "report/summary.h"
 
@@ -188,24 +189,22 @@ out_bytes(struct output *o, sqlite3_stmt *st, int i)
 		output_double(o, (double)sqlite3_column_int64(st, i));
 }
 
-/* Refuses the profiles if a selected file has a damaged memory event. */
+/*
+ * Refuses the profiles if memory the report would show could not be
+ * read: an allocator's damaged event, a program's buffer assignment.
+ */
 static int
-check_damage(struct report *r)
+check_damage(struct report *r, int programs)
 {
-	sqlite3_stmt *st;
-	int bad = 0;
+	struct memory_losses ml;
+	int bad;
 
-	st = prepare(r, "SELECT f.path, m.damage FROM memory_allocators m "
-	    "JOIN files f ON f.id = m.file_id JOIN selected s ON "
-	    "s.file_id = f.id WHERE m.damage IS NOT NULL", SAMPLE_FILTER,
-	    " LIMIT 1");
-	if (index_row(st)) {
-		jp_warnx("damaged memory event in '%s': %s",
-		    (const char *)sqlite3_column_text(st, 0),
-		    (const char *)sqlite3_column_text(st, 1));
-		bad = 1;
-	}
-	sqlite3_finalize(st);
+	memory_losses_load(&ml, r, programs ? LOSSES_PROGRAMS :
+	    LOSSES_ALLOCATORS | LOSSES_DEVICE_ALLOCATORS);
+	if (ml.n > 0)
+		jp_warnx("%s", ml.v[0].text);
+	bad = ml.n > 0;
+	memory_losses_release(&ml);
 	return bad;
 }
 
@@ -485,7 +484,7 @@ print_programs(struct report *r, struct output *o, long limit)
 	    "pm.peak_bytes, pm.heap_peak_bytes, pm.parameter_bytes, "
 	    "pm.output_bytes, pm.temp_bytes FROM program_memory pm "
 	    "JOIN files f ON f.id = pm.file_id JOIN selected s ON "
-	    "s.file_id = f.id WHERE 1", PROGRAM_FILTER, " ORDER BY f.run, "
+	    "s.file_id = f.id WHERE pm.damage IS NULL", PROGRAM_FILTER, " ORDER BY f.run, "
 	    "f.host, pm.peak_bytes DESC, pm.module, pm.program_id");
 	while (index_row(st)) {
 		const char *rn = (const char *)sqlite3_column_text(st, 0);
@@ -688,9 +687,10 @@ print_buffers(struct report *r, struct output *o, const char *program,
 
 	pick = prepare(r, "SELECT pm.file_id, pm.program_id, f.run, f.host, "
 	    "pm.module, pm.rowid = (SELECT p2.rowid FROM program_memory p2 "
-	    "WHERE p2.file_id = pm.file_id ORDER BY p2.peak_bytes DESC, "
-	    "p2.module LIMIT 1) FROM program_memory pm JOIN files f ON "
-	    "f.id = pm.file_id JOIN selected s ON s.file_id = f.id WHERE 1",
+	    "WHERE p2.file_id = pm.file_id AND p2.damage IS NULL "
+	    "ORDER BY p2.peak_bytes DESC, p2.module LIMIT 1) "
+	    "FROM program_memory pm JOIN files f ON f.id = pm.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE pm.damage IS NULL",
 	    PROGRAM_FILTER, " ORDER BY f.run, f.host, pm.module, "
 	    "pm.program_id");
 	st = index_prepare(r->ix, "SELECT instruction, size_bytes, kind, "
@@ -814,8 +814,7 @@ memory_run(int argc, char **argv)
 	if (program != NULL && group != GROUP_BUFFER)
 		jp_errx(EXIT_TROUBLE, "--program goes with --group=buffer");
 	report_open(&r, argc - optind, argv + optind);
-	if (group != GROUP_PROGRAM && group != GROUP_BUFFER &&
-	    check_damage(&r))
+	if (check_damage(&r, group == GROUP_PROGRAM || group == GROUP_BUFFER))
 		return report_close(&r, EXIT_TROUBLE);
 	cols = group_cols(group, &ncols);
 	o = output_new(r.format, stdout, cols, ncols);

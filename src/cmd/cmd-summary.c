@@ -283,6 +283,14 @@ print_memory(const struct overview *ov, enum out_format fmt, FILE *fp)
 			output_null(o);
 		output_end_row(o);
 	}
+	for (i = 0; i < ov->memory_losses.n; i++) {
+		char *note = xasprintf("Incomplete: %s; %s left out.",
+		    ov->memory_losses.v[i].text,
+		    ov->memory_losses.v[i].subject);
+
+		output_note(o, note);
+		free(note);
+	}
 	return output_finish(o);
 }
 
@@ -340,7 +348,7 @@ print_text(const struct overview *ov, enum out_format fmt, FILE *fp)
 		fputc('\n', fp);
 		rc |= print_compiles(ov, fmt, fp);
 	}
-	if (ov->nmemory > 0) {
+	if (ov->nmemory > 0 || ov->memory_losses.n > 0) {
 		fputc('\n', fp);
 		rc |= print_memory(ov, fmt, fp);
 	}
@@ -396,6 +404,10 @@ summary_run(int argc, char **argv)
 	report_open(&r, argc - optind, argv + optind);
 	overview_load(&ov, &r);
 	report_end_snapshot(&r);
+	/* The report says so too; the exit status says it is not whole. */
+	memory_losses_warn(&ov.memory_losses, "the summary");
+	if (ov.memory_losses.n > 0)
+		status = EXIT_TROUBLE;
 	if (out_path != NULL && (fp = outfile_fopen(&of, out_path)) == NULL) {
 		jp_warn("cannot write '%s'", out_path);
 		overview_release(&ov);

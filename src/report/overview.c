@@ -1519,6 +1519,19 @@ json_memory(FILE *fp, const struct overview *ov)
 		}
 		fputs("]}", fp);
 	}
+	/* What memory lacks: never an empty list that looks complete. */
+	fputs("],\"memory_incomplete\":[", fp);
+	for (i = 0; i < ov->memory_losses.n; i++) {
+		const struct memory_loss *l = &ov->memory_losses.v[i];
+
+		fputs(i > 0 ? ",{\"file\":" : "{\"file\":", fp);
+		json_str(fp, l->file);
+		fputs(",\"allocator\":", fp);
+		json_str(fp, l->name);
+		fputs(",\"damage\":", fp);
+		json_str(fp, l->why);
+		fputc('}', fp);
+	}
 	fputs("],", fp);
 }
 
@@ -1647,6 +1660,7 @@ overview_load_memory(struct overview *ov, struct report *r)
 {
 	sqlite3_stmt *st, *at, *pts;
 
+	memory_losses_load(&ov->memory_losses, r, LOSSES_ALLOCATORS);
 	st = index_prepare(r->ix, "SELECT m.file_id, m.id, f.run, f.host, "
 	    "m.allocator, m.peak_bytes, m.peak_ps, m.step, m.tf_op, "
 	    "m.peak_bytes + m.free_bytes, f.start_ps, f.end_ps "
@@ -1710,4 +1724,5 @@ overview_release_memory(struct overview *ov)
 	free(ov->memory);
 	ov->memory = NULL;
 	ov->nmemory = 0;
+	memory_losses_release(&ov->memory_losses);
 }

@@ -9,6 +9,7 @@
 #include "load/discover.h"
 #include "lib/err.h"
 #include "index/index.h"
+#include "report/memory-losses.h"
 #include "report/report.h"
 #include "lib/ptime.h"
 #include "lib/stats.h"
@@ -301,15 +302,20 @@ load_executions(struct summary *s, struct report *r)
 	sqlite3_finalize(st);
 }
 
-/* The largest peak of each allocator name and program name of the selection. */
-static void
+/*
+ * The largest peak of each allocator name and program name of the
+ * selection; the number of those left out, damaged (each said).
+ */
+static size_t
 load_memory_peaks(struct summary *s, struct report *r)
 {
+	struct memory_losses ml;
 	sqlite3_stmt *st;
+	size_t lost;
 
 	/*
 	 * Of several files (hosts) or programs of one name, the largest:
-	 * what must fit on a device.  Damaged samples count for nothing.
+	 * what must fit on a device.  Damaged ones are left out, and said.
 	 * --device names planes, not allocators: it does not narrow these.
 	 */
 	st = index_prepare(r->ix, "SELECT kind, name, max(bytes) FROM ("
@@ -320,7 +326,8 @@ load_memory_peaks(struct summary *s, struct report *r)
 	    "UNION ALL "
 	    "SELECT 'program', pm.module, pm.peak_bytes FROM program_memory pm "
 	    "JOIN files f ON f.id = pm.file_id JOIN selected s ON "
-	    "s.file_id = f.id WHERE f.host GLOB ?101 AND f.run GLOB ?103) "
+	    "s.file_id = f.id WHERE pm.damage IS NULL AND "
+	    "f.host GLOB ?101 AND f.run GLOB ?103) "
 	    "GROUP BY kind, name ORDER BY kind, name");
 	report_bind_filters(r, st);
 	while (index_row(st)) {
@@ -334,9 +341,14 @@ load_memory_peaks(struct summary *s, struct report *r)
 		m->bytes = sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
+	memory_losses_load(&ml, r, LOSSES_ALLOCATORS | LOSSES_PROGRAMS);
+	memory_losses_warn(&ml, "the memory peaks");
+	lost = ml.n;
+	memory_losses_release(&ml);
+	return lost;
 }
 
-void
+int
 summary_from_index(struct summary *s, struct report *r, const char *path)
 {
 	s->sources = xcalloc(1, sizeof *s->sources);
@@ -353,7 +365,7 @@ summary_from_index(struct summary *s, struct report *r, const char *path)
 	load_executions(s, r);
 	load_compiles(s, r);
 	load_transfers(s, r);
-	load_memory_peaks(s, r);
+	return load_memory_peaks(s, r) > 0 ? EXIT_TROUBLE : EXIT_OK;
 }
 
 const struct memory_peak *

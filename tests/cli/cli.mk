@@ -64,6 +64,7 @@ CLI_TESTS += tests/cli/t0627-transfers-corpus.sh
 CLI_TESTS += tests/cli/t0700-memory-xprof.sh
 CLI_TESTS += tests/cli/t0710-memory-generated.sh
 CLI_TESTS += tests/cli/t0720-memory-diff-check.sh
+CLI_TESTS += tests/cli/t0730-memory-losses.sh
 CLI_TESTS += tests/cli/t0621-json-beside.sh
 CLI_TESTS += tests/cli/t0628-top-cost-h200.sh
 CLI_TESTS += tests/cli/t0629-top-kernels-h200.sh
