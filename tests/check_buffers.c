@@ -375,6 +375,125 @@ START_TEST(test_heap_bounded)
 }
 END_TEST
 
+/* A growing protobuf, for protos larger than struct pb holds. */
+struct big {
+	uint8_t	*b;
+	size_t	 n, cap;
+};
+
+static void
+big_varint(struct big *p, uint64_t v)
+{
+	do {
+		if (p->n == p->cap) {
+			p->cap = p->cap == 0 ? 4096 : p->cap * 2;
+			p->b = realloc(p->b, p->cap);
+			ck_assert_ptr_nonnull(p->b);
+		}
+		p->b[p->n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v != 0);
+}
+
+static void
+big_int(struct big *p, unsigned field, uint64_t v)
+{
+	big_varint(p, (uint64_t)field << 3);
+	big_varint(p, v);
+}
+
+/* Appends m as field; m is emptied. */
+static void
+big_msg(struct big *p, unsigned field, struct big *m)
+{
+	size_t i;
+
+	big_varint(p, (uint64_t)field << 3 | 2);
+	big_varint(p, m->n);
+	for (i = 0; i < m->n; i++)
+		big_varint(p, 0);	/* room, overwritten below */
+	memcpy(p->b + p->n - m->n, m->b, m->n);
+	m->n = 0;
+}
+
+/*
+ * A trace that shares each of n buffers with the one before it, then
+ * frees them all: one allocation held all along.  Walking the chain for
+ * each event cost time in n squared (a 100,000-long chain took half a
+ * minute); it must cost time in n, well within the test's timeout.
+ */
+START_TEST(test_long_share_chain)
+{
+	enum { N = 100000 };
+	struct big proto = { 0 }, ba = { 0 }, m = { 0 }, sub = { 0 },
+	    trace = { 0 };
+	struct hlo_memory *mem;
+	char *cause = NULL;
+	int64_t i;
+
+	for (i = 0; i < N; i++) {
+		big_int(&sub, 4, 11);			/* fusion.1 */
+		big_int(&m, 1, (uint64_t)i);
+		big_int(&m, 2, 2 * MIB);
+		big_msg(&m, 3, &sub);
+		big_msg(&ba, 1, &m);
+	}
+	big_int(&m, 1, 0);
+	big_int(&m, 2, 2 * MIB);
+	for (i = 0; i < N; i++) {
+		big_int(&sub, 1, (uint64_t)i);
+		big_msg(&m, 9, &sub);
+	}
+	big_msg(&ba, 3, &m);
+	for (i = 0; i < 2 * N; i++) {
+		if (i == 0) {
+			big_int(&sub, 1, 0);		/* ALLOC 0 */
+			big_int(&sub, 2, 0);
+		} else if (i < N) {
+			big_int(&sub, 1, 2);		/* SHARE_WITH i-1 */
+			big_int(&sub, 2, (uint64_t)i);
+			big_int(&sub, 5, (uint64_t)(i - 1));
+		} else {
+			big_int(&sub, 1, 1);		/* FREE, last first */
+			big_int(&sub, 2, (uint64_t)(2 * N - 1 - i));
+		}
+		big_msg(&trace, 1, &sub);
+	}
+	big_msg(&ba, 4, &trace);
+	big_msg(&proto, 3, &ba);
+	ck_assert_int_eq(hlo_memory_read(proto.b, proto.n, &module, &mem,
+	    &cause), 0);
+	/* The chain is one 2 MiB buffer, shared N times. */
+	ck_assert_int_eq(mem->peak_bytes, 2 * MIB);
+	ck_assert_int_eq(mem->heap_peak_bytes, 2 * MIB);
+	ck_assert_uint_eq(mem->nallocations, 1);
+	hlo_memory_free(mem);
+	free(proto.b);
+	free(ba.b);
+	free(m.b);
+	free(sub.b);
+	free(trace.b);
+}
+END_TEST
+
+/* A share that would close a cycle is refused, never followed forever. */
+START_TEST(test_share_cycle_refused)
+{
+	/* 2 shares 1, then 1 shares 2: its own chain. */
+	static const int64_t cycle[] = {
+		0, 1, 0,  2, 2, 1,  2, 1, 2,  1, 1, 0,
+	};
+	struct hlo_memory *mem;
+	struct pb p;
+	char *cause = NULL;
+
+	write_proto(&p, cycle, sizeof cycle / sizeof cycle[0]);
+	ck_assert_int_eq(hlo_memory_read(p.b, p.n, &module, &mem, &cause), -1);
+	ck_assert_str_eq(cause, "a buffer shared with itself");
+	free(cause);
+}
+END_TEST
+
 Suite *
 suite_buffers(void)
 {
@@ -388,6 +507,12 @@ suite_buffers(void)
 	tcase_add_test(tc, test_damaged_keeps_program);
 	tcase_add_test(tc, test_sizes_bounded);
 	tcase_add_test(tc, test_heap_bounded);
+	tcase_add_test(tc, test_share_cycle_refused);
+	suite_add_tcase(s, tc);
+	/* Linear time: the chain in seconds, where its square took minutes. */
+	tc = tcase_create("share chain");
+	tcase_add_test(tc, test_long_share_chain);
+	tcase_set_timeout(tc, 10);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include "report/baseline.h"
 #include "cmd/cmd.h"
 #include "lib/err.h"
+#include "lib/outfile.h"
 #include "report/report.h"
 #include "report/summary.h"
 
@@ -45,6 +46,7 @@ baseline_run(int argc, char **argv)
 	struct summary s;
 	const char *output = NULL;
 	char *cause;
+	struct outfile of;
 	FILE *fp;
 	int ch, save = 0, status;
 
@@ -79,7 +81,8 @@ baseline_run(int argc, char **argv)
 
 	summary_init(&s);
 	status = summary_load(&s, &r, argv[optind], 0);
-	fp = output != NULL ? fopen(output, "w") : stdout;
+	/* A baseline not written whole leaves the old one as it was. */
+	fp = output != NULL ? outfile_fopen(&of, output) : stdout;
 	if (fp == NULL) {
 		jp_warn("cannot write '%s'", output);
 		status = EXIT_TROUBLE;
@@ -87,10 +90,12 @@ baseline_run(int argc, char **argv)
 		jp_warnx("cannot write '%s': %s", output != NULL ? output :
 		    "standard output", cause);
 		free(cause);
+		if (fp != stdout)
+			outfile_abort(&of);
 		status = EXIT_TROUBLE;
-	}
-	if (fp != NULL && fp != stdout && fclose(fp) != 0) {
+	} else if (fp != stdout && outfile_commit(&of) == -1) {
 		jp_warn("cannot write '%s'", output);
+		outfile_abort(&of);
 		status = EXIT_TROUBLE;
 	}
 	summary_release(&s);

@@ -113,7 +113,7 @@ load_rows(struct report *r, size_t *nrows)
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		rows = xreallocarray(rows, n + 1, sizeof *rows);
 		row = &rows[n++];
 		memset(row, 0, sizeof *row);
@@ -138,7 +138,7 @@ load_rows(struct report *r, size_t *nrows)
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		const char *module = (const char *)sqlite3_column_text(st, 0);
 
 		if ((row = find_module(rows, n, module)) == NULL) {
@@ -162,7 +162,7 @@ load_rows(struct report *r, size_t *nrows)
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (index_row(st))
 		if ((row = find_module(rows, n,
 		    (const char *)sqlite3_column_text(st, 0))) != NULL)
 			row->programs = sqlite3_column_int64(st, 1);
@@ -198,7 +198,7 @@ program_list(struct report *r, const char *module)
 	free(sql);
 	report_bind_filters(r, st);
 	sqlite3_bind_text(st, 1, module, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		/* Ids are unsigned: the column holds their bits. */
 		s = xasprintf("%s%s%s(%llu)", list, *list != '\0' ? ", " : "",
 		    module, (unsigned long long)sqlite3_column_int64(st, 0));
@@ -238,7 +238,7 @@ print_phases(struct report *r, struct output *o)
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		output_str(o, (const char *)sqlite3_column_text(st, 0));
 		output_str(o, (const char *)sqlite3_column_text(st, 1));
 		output_str(o, (const char *)sqlite3_column_text(st, 2));

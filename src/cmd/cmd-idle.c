@@ -97,7 +97,7 @@ idle_run(int argc, char **argv)
 	    "JOIN files f ON f.id = g.file_id "
 	    "JOIN selected s ON s.file_id = f.id WHERE g.dur_ps >= ?1", "");
 	sqlite3_bind_int64(st, 1, min_gap);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if (index_row(st)) {
 		count = sqlite3_column_int64(st, 0);
 		total = sqlite3_column_int64(st, 1);
 	}
@@ -138,7 +138,7 @@ idle_run(int argc, char **argv)
 	    "copy running), longest first.", buf);
 	output_title(o, note);
 	free(note);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		int i;
 
 		for (i = 0; i < 3; i++)

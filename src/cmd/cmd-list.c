@@ -66,7 +66,7 @@ devices_of(sqlite3_stmt *st, sqlite3_int64 file_id)
 		sqlite3_bind_int64(st, 1, file_id);
 		sqlite3_bind_text(st, 2, pass == 0 ? "device" : "host", -1,
 		    SQLITE_STATIC);
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while (index_row(st)) {
 			const char *d = (const char *)sqlite3_column_text(st, 0);
 			size_t n = strlen(d);
 			int more = out != NULL;
@@ -109,7 +109,7 @@ warn_file(sqlite3_stmt *planes, sqlite3_stmt *row, sqlite3_int64 file_id)
 		free(copy);
 	}
 	sqlite3_bind_int64(planes, 1, file_id);
-	while (sqlite3_step(planes) == SQLITE_ROW)
+	while (index_row(planes))
 		for (k = 0; k < sizeof event_caps / sizeof event_caps[0]; k++)
 			if (sqlite3_column_int64(planes, 1) == event_caps[k])
 				jp_warnx("warning: '%s': plane '%s' has "
@@ -164,7 +164,7 @@ list_run(int argc, char **argv)
 	    "WHERE file_id = ?");
 	o = output_new(r.format, stdout, columns,
 	    sizeof columns / sizeof columns[0]);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		sqlite3_int64 id = sqlite3_column_int64(st, 12);
 		const char *path = (const char *)sqlite3_column_text(st, 9);
 		const char *base = strrchr(path, '/');

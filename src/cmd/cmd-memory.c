@@ -17,6 +17,7 @@
 #include "lib/err.h"
 #include "lib/xmalloc.h"
 #include "output/output.h"
+#include "report/memory-losses.h"
 #include "report/report.h"
 #include "report/summary.h"
 
@@ -189,24 +190,22 @@ out_bytes(struct output *o, sqlite3_stmt *st, int i)
 		output_double(o, (double)sqlite3_column_int64(st, i));
 }
 
-/* Refuses the profiles if a selected file has a damaged memory event. */
+/*
+ * Refuses the profiles if memory the report would show could not be
+ * read: an allocator's damaged event, a program's buffer assignment.
+ */
 static int
-check_damage(struct report *r)
+check_damage(struct report *r, int programs)
 {
-	sqlite3_stmt *st;
-	int bad = 0;
+	struct memory_losses ml;
+	int bad;
 
-	st = prepare(r, "SELECT f.path, m.damage FROM memory_allocators m "
-	    "JOIN files f ON f.id = m.file_id JOIN selected s ON "
-	    "s.file_id = f.id WHERE m.damage IS NOT NULL", SAMPLE_FILTER,
-	    " LIMIT 1");
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		jp_warnx("damaged memory event in '%s': %s",
-		    (const char *)sqlite3_column_text(st, 0),
-		    (const char *)sqlite3_column_text(st, 1));
-		bad = 1;
-	}
-	sqlite3_finalize(st);
+	memory_losses_load(&ml, r, programs ? LOSSES_PROGRAMS :
+	    LOSSES_ALLOCATORS | LOSSES_DEVICE_ALLOCATORS);
+	if (ml.n > 0)
+		jp_warnx("%s", ml.v[0].text);
+	bad = ml.n > 0;
+	memory_losses_release(&ml);
 	return bad;
 }
 
@@ -247,7 +246,7 @@ find_peaks(struct report *r, size_t *np)
 	    "JOIN files f ON f.id = m.file_id JOIN selected s ON "
 	    "s.file_id = f.id WHERE m.damage IS NULL", SAMPLE_FILTER,
 	    " ORDER BY f.run, f.host, m.file_id, m.allocator, m.plane");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		v = xgrow1(v, n, sizeof *v);
 		a = &v[n++];
 		memset(a, 0, sizeof *a);
@@ -304,7 +303,7 @@ print_allocators(struct report *r, struct output *o,
 
 		sqlite3_bind_int64(at, 1, a->file_id);
 		sqlite3_bind_int64(at, 2, a->peak_ps);
-		if (sqlite3_step(at) != SQLITE_ROW)
+		if (!index_row(at))
 			jp_errx(EXIT_TROUBLE, "cannot read the index");
 		output_str(o, a->run);
 		output_str(o, a->host);
@@ -369,7 +368,7 @@ print_allocations(struct report *r, struct output *o,
 
 		sqlite3_bind_int64(st, 1, a->file_id);
 		sqlite3_bind_int64(st, 2, a->id);
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while (index_row(st)) {
 			mapped += sqlite3_column_int64(st, 0);
 			if (limit > 0 && shown >= limit)
 				continue;
@@ -435,7 +434,7 @@ print_timeline(struct report *r, struct output *o, const struct allocator *v,
 	for (i = 0; i < n; i++) {
 		sqlite3_bind_int64(st, 1, v[i].file_id);
 		sqlite3_bind_int64(st, 2, v[i].id);
-		for (ns = 0; sqlite3_step(st) == SQLITE_ROW; ns++) {
+		for (ns = 0; index_row(st); ns++) {
 			if (ns == cap) {
 				cap = cap == 0 ? 256 : cap * 2;
 				time_ps = xreallocarray(time_ps, cap,
@@ -486,9 +485,9 @@ print_programs(struct report *r, struct output *o, long limit)
 	    "pm.peak_bytes, pm.heap_peak_bytes, pm.parameter_bytes, "
 	    "pm.output_bytes, pm.temp_bytes FROM program_memory pm "
 	    "JOIN files f ON f.id = pm.file_id JOIN selected s ON "
-	    "s.file_id = f.id WHERE 1", PROGRAM_FILTER, " ORDER BY f.run, "
+	    "s.file_id = f.id WHERE pm.damage IS NULL", PROGRAM_FILTER, " ORDER BY f.run, "
 	    "f.host, pm.peak_bytes DESC, pm.module, pm.program_id");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		const char *rn = (const char *)sqlite3_column_text(st, 0);
 		const char *hn = (const char *)sqlite3_column_text(st, 1);
 		int i;
@@ -585,7 +584,7 @@ print_program_buffers(struct output *o, sqlite3_stmt *st, const char *run,
 	struct group_row *rows;
 	size_t i, n = 0, nrows = 0;
 
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		b = xgrow1(b, n, sizeof *b);
 		b[n].name = col_dup(st, 0);
 		b[n].base = base_name(b[n].name);
@@ -689,9 +688,10 @@ print_buffers(struct report *r, struct output *o, const char *program,
 
 	pick = prepare(r, "SELECT pm.file_id, pm.program_id, f.run, f.host, "
 	    "pm.module, pm.rowid = (SELECT p2.rowid FROM program_memory p2 "
-	    "WHERE p2.file_id = pm.file_id ORDER BY p2.peak_bytes DESC, "
-	    "p2.module LIMIT 1) FROM program_memory pm JOIN files f ON "
-	    "f.id = pm.file_id JOIN selected s ON s.file_id = f.id WHERE 1",
+	    "WHERE p2.file_id = pm.file_id AND p2.damage IS NULL "
+	    "ORDER BY p2.peak_bytes DESC, p2.module LIMIT 1) "
+	    "FROM program_memory pm JOIN files f ON f.id = pm.file_id "
+	    "JOIN selected s ON s.file_id = f.id WHERE pm.damage IS NULL",
 	    PROGRAM_FILTER, " ORDER BY f.run, f.host, pm.module, "
 	    "pm.program_id");
 	st = index_prepare(r->ix, "SELECT instruction, size_bytes, kind, "
@@ -699,7 +699,7 @@ print_buffers(struct report *r, struct output *o, const char *program,
 	    "ELSE source_file || ':' || coalesce(source_line, '') END, count "
 	    "FROM memory_buffers WHERE file_id = ?1 AND program_id = ?2 "
 	    "ORDER BY rowid");
-	while (sqlite3_step(pick) == SQLITE_ROW) {
+	while (index_row(pick)) {
 		const char *module = (const char *)sqlite3_column_text(pick, 4);
 		int64_t id = sqlite3_column_int64(pick, 1);
 		char *name;
@@ -815,8 +815,7 @@ memory_run(int argc, char **argv)
 	if (program != NULL && group != GROUP_BUFFER)
 		jp_errx(EXIT_TROUBLE, "--program goes with --group=buffer");
 	report_open(&r, argc - optind, argv + optind);
-	if (group != GROUP_PROGRAM && group != GROUP_BUFFER &&
-	    check_damage(&r))
+	if (check_damage(&r, group == GROUP_PROGRAM || group == GROUP_BUFFER))
 		return report_close(&r, EXIT_TROUBLE);
 	cols = group_cols(group, &ncols);
 	o = output_new(r.format, stdout, cols, ncols);

@@ -156,7 +156,7 @@ compile_step_note(sqlite3_stmt *st, const struct device_steps *d)
 	sqlite3_bind_int64(st, 1, first->start_ps);
 	sqlite3_bind_int64(st, 2, first->start_ps + first->dur_ps);
 	sqlite3_bind_int64(st, 3, first->file_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (index_row(st))
 		compile_ps = sqlite3_column_int64(st, 0);
 	sqlite3_reset(st);
 	if (compile_ps > first->dur_ps)	/* compiles on threads overlap */

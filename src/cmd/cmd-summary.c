@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "lib/err.h"
+#include "lib/outfile.h"
 #include "report/html-page.h"
 #include "index/index.h"
 #include "output/output.h"
@@ -282,6 +283,14 @@ print_memory(const struct overview *ov, enum out_format fmt, FILE *fp)
 			output_null(o);
 		output_end_row(o);
 	}
+	for (i = 0; i < ov->memory_losses.n; i++) {
+		char *note = xasprintf("Incomplete: %s; %s left out.",
+		    ov->memory_losses.v[i].text,
+		    ov->memory_losses.v[i].subject);
+
+		output_note(o, note);
+		free(note);
+	}
 	return output_finish(o);
 }
 
@@ -339,7 +348,7 @@ print_text(const struct overview *ov, enum out_format fmt, FILE *fp)
 		fputc('\n', fp);
 		rc |= print_compiles(ov, fmt, fp);
 	}
-	if (ov->nmemory > 0) {
+	if (ov->nmemory > 0 || ov->memory_losses.n > 0) {
 		fputc('\n', fp);
 		rc |= print_memory(ov, fmt, fp);
 	}
@@ -359,6 +368,7 @@ summary_run(int argc, char **argv)
 	};
 	struct report r;
 	struct overview ov;
+	struct outfile of;
 	const char *out_path = NULL;
 	FILE *fp = stdout;
 	int ch, html = 0, rc, status = EXIT_OK;
@@ -394,7 +404,11 @@ summary_run(int argc, char **argv)
 	report_open(&r, argc - optind, argv + optind);
 	overview_load(&ov, &r);
 	report_end_snapshot(&r);
-	if (out_path != NULL && (fp = fopen(out_path, "w")) == NULL) {
+	/* The report says so too; the exit status says it is not whole. */
+	memory_losses_warn(&ov.memory_losses, "the summary");
+	if (ov.memory_losses.n > 0)
+		status = EXIT_TROUBLE;
+	if (out_path != NULL && (fp = outfile_fopen(&of, out_path)) == NULL) {
 		jp_warn("cannot write '%s'", out_path);
 		overview_release(&ov);
 		return report_close(&r, EXIT_TROUBLE);
@@ -405,8 +419,10 @@ summary_run(int argc, char **argv)
 		rc = overview_write_json(&ov, fp);
 	else
 		rc = print_text(&ov, r.format, fp);
-	if (fp != stdout && fclose(fp) != 0)
+	if (fp != stdout && (rc == -1 || outfile_commit(&of) == -1)) {
+		outfile_abort(&of);
 		rc = -1;
+	}
 	if (rc == -1) {
 		jp_warn("cannot write '%s'", out_path != NULL ? out_path :
 		    "standard output");

@@ -81,7 +81,7 @@ roof_of(struct report *r, struct roof *roof)
 	    "FROM planes p JOIN files f ON f.id = p.file_id "
 	    "JOIN selected s ON s.file_id = f.id "
 	    "WHERE p.peak_gflops > 0 AND p.peak_gbps > 0", "");
-	while (sqlite3_step(st) == SQLITE_ROW && roof->ndevices++ == 0) {
+	while (index_row(st) && roof->ndevices++ == 0) {
 		const char *model = (const char *)sqlite3_column_text(st, 2);
 		const char *source = (const char *)sqlite3_column_text(st, 3);
 		double bf16 = sqlite3_column_double(st, 4);
@@ -669,7 +669,7 @@ top_titles(struct report *r, struct output *o, enum op_by by,
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		const char *src = (const char *)sqlite3_column_text(st, 1);
 
 		any = 1;
@@ -752,7 +752,7 @@ per_launch(struct report *r, struct op_row *rows, size_t n)
 	for (i = 0; i < n; i++) {
 		sqlite3_bind_text(st, 1, rows[i].name, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 2, r->include_compile_work);
-		if (sqlite3_step(st) == SQLITE_ROW &&
+		if (index_row(st) &&
 		    sqlite3_column_int64(st, 0) > 0) {
 			rows[i].count = sqlite3_column_int64(st, 0);
 			rows[i].min_ps = rows[i].max_ps = -1;
@@ -840,7 +840,7 @@ load_scopes(struct report *r, size_t *nrows)
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct scope_row *row;
 		const char *semi;
 

@@ -120,7 +120,7 @@ print_totals(struct report *r, struct output *o)
 	    " GROUP BY f.run, f.host, p.name, t.direction, t.on_host, "
 	    "t.compile_work ORDER BY f.run, f.host, t.on_host, p.name, "
 	    "t.compile_work, t.direction");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		int i;
 
 		for (i = 0; i < 5; i++)
@@ -170,7 +170,7 @@ print_events(struct report *r, struct output *o)
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		int i;
 
 		for (i = 0; i < 7; i++)

@@ -2,7 +2,9 @@
 #include "config.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -69,14 +71,89 @@ index_step(struct index *ix, sqlite3_stmt *st, char **cause)
 	return -1;
 }
 
+/* The indexes open, for index_row(), which has only a statement. */
+static struct index *open_indexes;
+
+void
+index_track(struct index *ix)
+{
+	ix->next_open = open_indexes;
+	open_indexes = ix;
+}
+
+void
+index_forget(struct index *ix)
+{
+	struct index **p;
+
+	for (p = &open_indexes; *p != NULL; p = &(*p)->next_open)
+		if (*p == ix) {
+			*p = ix->next_open;
+			return;
+		}
+}
+
+int
+index_set_aside(const char *path, char **to)
+{
+	static const char *const side[] = { "", "-wal", "-shm", "-journal" };
+	size_t i;
+	int rc = 0;
+
+	*to = xasprintf("%s.damaged", path);
+	for (i = 0; i < sizeof side / sizeof side[0]; i++) {
+		char *from = xasprintf("%s%s", path, side[i]),
+		    *dest = xasprintf("%s%s", *to, side[i]);
+
+		if (rename(from, dest) == -1 && errno != ENOENT)
+			rc = -1;
+		free(from);
+		free(dest);
+	}
+	return rc;
+}
+
+void
+index_fail(sqlite3 *db)
+{
+	struct index *ix;
+	const char *path = sqlite3_db_filename(db, "main");
+	char *to;
+	int code = sqlite3_errcode(db);
+
+	for (ix = open_indexes; ix != NULL && ix->db != db; ix = ix->next_open)
+		;
+	if (ix != NULL)
+		path = ix->path;
+	/* A cache is only rebuilt: this one is set aside for the next. */
+	if (ix != NULL && ix->cache && (code == SQLITE_CORRUPT ||
+	    code == SQLITE_NOTADB) && index_set_aside(ix->path, &to) == 0)
+		jp_errx(EXIT_TROUBLE, "index '%s': %s; set aside as '%s': "
+		    "the next command builds the index again", path,
+		    sqlite3_errmsg(db), to);
+	jp_errx(EXIT_TROUBLE, "index '%s': %s", path != NULL ? path : "",
+	    index_errmsg(db));
+}
+
+int
+index_row(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	index_fail(sqlite3_db_handle(st));
+}
+
 sqlite3_stmt *
 index_prepare(struct index *ix, const char *sql)
 {
 	sqlite3_stmt *st;
 
 	if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-		jp_errx(EXIT_TROUBLE, "index '%s': %s", ix->path,
-		    index_errmsg(ix->db));
+		index_fail(ix->db);
 	return st;
 }
 
@@ -129,7 +206,7 @@ index_has_table(struct index *ix, const char *name)
 	    "type = 'table' AND name = ?", -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	has = sqlite3_step(st) == SQLITE_ROW;
+	has = index_row(st);
 	sqlite3_finalize(st);
 	return has;
 }

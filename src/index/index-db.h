@@ -24,6 +24,8 @@ struct index {
 	 */
 	int	 events;
 	int	 memory;	/* the memory tables too (index_want_memory) */
+	int	 cache;		/* the default cache: set aside when damaged */
+	struct index *next_open;	/* the indexes open (index_row()) */
 	struct {
 		char		*sql;
 		sqlite3_stmt	*st;
@@ -46,6 +48,23 @@ int	index_exec(struct index *ix, const char *sql, char **cause);
 void	index_bind_text(sqlite3_stmt *st, int i, const char *s);
 /* Steps st once and resets it; -1 with *cause on an error. */
 int	index_step(struct index *ix, sqlite3_stmt *st, char **cause);
+/*
+ * Steps a query: 1 for a row, 0 at its end.  A step that fails (a damaged
+ * index, an I/O error) exits 2 naming the index and SQLite's error, never
+ * reads as the end of the rows: an error is not an empty answer.  The
+ * default cache is set aside first, so the next command builds it again.
+ */
+int	index_row(sqlite3_stmt *st);
+/* The index open on st's connection, exit 2 as index_row() does. */
+void	index_fail(sqlite3 *db) __attribute__((noreturn));
+/* Makes ix known to index_row() until index_forget(). */
+void	index_track(struct index *ix);
+void	index_forget(struct index *ix);
+/*
+ * Renames path and its -wal, -shm and -journal to path.damaged...; *to
+ * is that name (caller frees).  -1 on failure.
+ */
+int	index_set_aside(const char *path, char **to);
 
 
 /* SQLite's last error message, with INDEX_DAMAGED_HINT when it applies. */

@@ -303,7 +303,7 @@ index_write_program_memory(struct index *ix, sqlite3_int64 file_id,
     const struct hlo_set *hlo, char **cause)
 {
 	sqlite3_stmt *st = index_cached(ix, "INSERT INTO program_memory "
-	    "VALUES (?,?,?,?,?,?,?,?,?,?)");
+	    "VALUES (?,?,?,?,?,?,?,?,?,?,?)");
 	struct index_rows *rows = index_rows_new(ix, "memory_buffers", 12);
 	size_t i;
 	int rc = 0;
@@ -312,6 +312,16 @@ index_write_program_memory(struct index *ix, sqlite3_int64 file_id,
 		const struct hlo_module *m = hlo_set_module(hlo, i);
 		const struct hlo_memory *mem = m->memory;
 
+		/* An unreadable buffer assignment is a row that says why. */
+		if (mem == NULL && m->memory_why != NULL) {
+			sqlite3_bind_int64(st, 1, file_id);
+			sqlite3_bind_int64(st, 2, m->program_id);
+			index_bind_text(st, 3, m->name);
+			sqlite3_bind_int64(st, 4, 0);
+			index_bind_text(st, 11, m->memory_why);
+			rc = index_step(ix, st, cause);
+			continue;
+		}
 		if (mem == NULL)
 			continue;
 		sqlite3_bind_int64(st, 1, file_id);

@@ -146,7 +146,7 @@ drop_deleted(struct index *ix, const struct found *f, struct batch *b,
 	    "substr(path, 1, length(?1) + 1) = ?1 || '/'");
 	for (i = 0; i < f->nroots; i++) {
 		index_bind_text(st, 1, f->roots[i]);
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while (index_row(st)) {
 			const char *path =
 			    (const char *)sqlite3_column_text(st, 0);
 			struct stat sb;

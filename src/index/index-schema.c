@@ -219,7 +219,7 @@ static const char *const memory_schema[] = {
 	    "module TEXT NOT NULL, peak_bytes INTEGER NOT NULL, "
 	    "heap_peak_bytes INTEGER, parameter_bytes INTEGER, "
 	    "output_bytes INTEGER, constant_bytes INTEGER, "
-	    "temp_bytes INTEGER, allocations INTEGER)",
+	    "temp_bytes INTEGER, allocations INTEGER, damage TEXT)",
 	"CREATE TABLE memory_buffers("
 	    "file_id INTEGER NOT NULL, program_id INTEGER, "
 	    "module TEXT NOT NULL, instruction TEXT NOT NULL, "

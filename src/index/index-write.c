@@ -73,7 +73,7 @@ delete_file(struct index *ix, const char *path, char **cause)
 
 	st = index_cached(ix, "SELECT id, run FROM files WHERE path = ?");
 	index_bind_text(st, 1, path);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if (index_row(st)) {
 		id = sqlite3_column_int64(st, 0);
 		run = xstrdup((const char *)sqlite3_column_text(st, 1));
 	}
@@ -713,7 +713,7 @@ index_is_current(struct index *ix, const struct found_file *ff, int read,
 	sqlite3_bind_int(st, 5, read != 0);
 	sqlite3_bind_int(st, 6, ix->events);
 	sqlite3_bind_int(st, 7, ix->memory);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if (index_row(st)) {
 		*id = sqlite3_column_int64(st, 0);
 		current = 1;
 	}
@@ -828,7 +828,7 @@ index_store_host_events(struct index *ix, struct file_store *fst,
 		sqlite3_stmt *st = index_cached(ix,
 		    "SELECT coalesce(max(id), 0) + 1 FROM planes");
 
-		if (sqlite3_step(st) == SQLITE_ROW)
+		if (index_row(st))
 			fst->plane_base = sqlite3_column_int64(st, 0);
 		sqlite3_reset(st);
 		if (fst->plane_base == -1) {

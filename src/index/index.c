@@ -169,7 +169,7 @@ ensure_schema(struct index *ix, char **cause)
 	/* An index of another version: rebuilt from scratch. */
 	st = index_prepare(ix, "SELECT name FROM sqlite_master "
 	    "WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		sql = xasprintf("DROP TABLE IF EXISTS \"%s\"",
 		    (const char *)sqlite3_column_text(st, 0));
 		sqlite3_reset(st);
@@ -346,6 +346,7 @@ open_index(struct index **ixp, const char *path, char **cause)
 		}
 		ix->events = has_events(ix);
 		ix->memory = has_memory(ix);
+		index_track(ix);
 		*ixp = ix;
 		return 0;
 	}
@@ -407,6 +408,7 @@ open_index(struct index **ixp, const char *path, char **cause)
 	}
 	ix->events = has_events(ix);
 	ix->memory = has_memory(ix);
+	index_track(ix);
 	*ixp = ix;
 	return 0;
 }
@@ -471,46 +473,30 @@ index_open(struct index **ixp, const char *path, char **cause)
 	return -1;
 }
 
-/* Renames path and its -wal, -shm and -journal to path.damaged...; -1 on failure. */
-static int
-set_aside(const char *path, char **to)
-{
-	static const char *const side[] = { "", "-wal", "-shm", "-journal" };
-	size_t i;
-	int rc = 0;
-
-	*to = xasprintf("%s.damaged", path);
-	for (i = 0; i < sizeof side / sizeof side[0]; i++) {
-		char *from = xasprintf("%s%s", path, side[i]),
-		    *dest = xasprintf("%s%s", *to, side[i]);
-
-		if (rename(from, dest) == -1 && errno != ENOENT)
-			rc = -1;
-		free(from);
-		free(dest);
-	}
-	return rc;
-}
-
 int
 index_open_cache(struct index **ixp, const char *path, char **cause)
 {
 	char *to;
 	int rc = open_index(ixp, path, cause);
 
-	if (rc == 0 || rc == -1)
-		return rc;
-	/* A cache: what is not an index is set aside, and one is built. */
-	if (set_aside(path, &to) == -1) {
-		free(to);
+	if (rc == -1)
 		return -1;
+	if (rc != 0) {
+		/* A cache: what is not an index is set aside, and one built. */
+		if (index_set_aside(path, &to) == -1) {
+			free(to);
+			return -1;
+		}
+		jp_warnx("%s; set aside as '%s', building the index again",
+		    *cause, to);
+		free(*cause);
+		*cause = NULL;
+		free(to);
+		if (open_index(ixp, path, cause) != 0)
+			return -1;
 	}
-	jp_warnx("%s; set aside as '%s', building the index again", *cause,
-	    to);
-	free(*cause);
-	*cause = NULL;
-	free(to);
-	return open_index(ixp, path, cause) == 0 ? 0 : -1;
+	(*ixp)->cache = 1;
+	return 0;
 }
 
 void
@@ -520,6 +506,7 @@ index_close(struct index *ix)
 
 	if (ix == NULL)
 		return;
+	index_forget(ix);
 	for (i = 0; i < ix->ncached; i++) {
 		sqlite3_finalize(ix->cached[i].st);
 		free(ix->cached[i].sql);

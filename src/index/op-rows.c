@@ -220,7 +220,7 @@ op_rows_fold(sqlite3_stmt *st, struct op_row **rows, size_t *n)
 	 * own framework ops and source lines.
 	 */
 	strmap_init(&ops);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		/* name, module, framework_op, source, details */
 		const char *keys[NKEYS], *parts[NKEYS];
 		size_t lens[NKEYS], klen = 0, p;

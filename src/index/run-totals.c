@@ -95,7 +95,7 @@ run_devices(struct index *ix, const char *run, size_t *n)
 	    "JOIN planes p ON p.file_id = f.id WHERE f.run = ?");
 	index_bind_text(st, 1, run);
 	*n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		names = xreallocarray(names, *n + 1, sizeof *names);
 		names[(*n)++] =
 		    xstrdup((const char *)sqlite3_column_text(st, 0));
@@ -118,7 +118,7 @@ run_files(struct index *ix, const char *run, int with_rows)
 	    "WHERE f.run = ? AND " RUN_TOTALS_FILE_HAS_ROWS("f") :
 	    "SELECT count(*) FROM files WHERE run = ?");
 	index_bind_text(st, 1, run);
-	n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	n = index_row(st) ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_reset(st);
 	return n;
 }
@@ -177,7 +177,7 @@ run_totals_rebuild(struct index *ix, int in_transaction, char **cause)
 	if (ix->readonly)
 		return 0;
 	st = index_cached(ix, "SELECT 1 FROM stale_runs LIMIT 1");
-	any = sqlite3_step(st) == SQLITE_ROW;
+	any = index_row(st);
 	sqlite3_reset(st);
 	if (!any)
 		return 0;
@@ -185,7 +185,7 @@ run_totals_rebuild(struct index *ix, int in_transaction, char **cause)
 		return -1;
 	/* Read first: rebuilding deletes from the table being read. */
 	st = index_cached(ix, "SELECT run FROM stale_runs");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		runs = xreallocarray(runs, n + 1, sizeof *runs);
 		runs[n++] = xstrdup((const char *)sqlite3_column_text(st, 0));
 	}

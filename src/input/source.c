@@ -13,6 +13,7 @@
 #include "lib/err.h"
 #include "lib/fdio.h"
 #include "input/gzip.h"
+#include "input/map-guard.h"
 #include "input/read-archive.h"
 #include "input/source.h"
 #include "lib/xmalloc.h"
@@ -157,6 +158,7 @@ source_open_check(struct source *src, const char *path,
 		goto out;
 	}
 	(void)madvise(src->map, src->map_size, MADV_SEQUENTIAL);
+	src->guard = map_guard_add(src->map, src->map_size, path);
 	src->data = src->map;
 	rc = 0;
 out:
@@ -195,7 +197,9 @@ source_release(struct source *src, size_t *mark, size_t offset)
 void
 source_close(struct source *src)
 {
-	if (src->map != NULL)
+	if (src->map != NULL) {
+		map_guard_remove(src->guard);
 		munmap(src->map, src->map_size);
+	}
 	memset(src, 0, sizeof *src);
 }

@@ -23,6 +23,7 @@ struct source {
 	int		 compressed;	/* the file was gzip */
 	void		*map;		/* the mapping (NULL when size is 0) */
 	size_t		 map_size;
+	int		 guard;		/* map_guard_add()'s token */
 };
 
 /*

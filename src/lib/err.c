@@ -17,6 +17,12 @@ err_set_command(const char *name)
 	command_name = name;
 }
 
+const char *
+err_command(void)
+{
+	return command_name;
+}
+
 static void
 emit(FILE *fp, int saved_errno, int with_errno, const char *fmt, va_list ap)
 {

@@ -17,6 +17,8 @@ enum {
  * "jaxprof: top: cannot read 'x': ..." (NULL: no command part).
  */
 void	err_set_command(const char *name);
+/* That name, or NULL. */
+const char *err_command(void);
 
 /* "jaxprof: [cmd: ]fmt[: strerror(errno)]" on stderr. */
 void	jp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -366,13 +366,14 @@ make_outdir(struct extract *x)
 }
 
 /*
- * Creates OUTDIR/rel for writing, folders included, relative to OUTDIR's
- * descriptor and following no symbolic link on the way.  Returns the fd or
- * -1 (message printed).
+ * Creates a temporary file beside OUTDIR/rel (j->of) for writing, folders
+ * included, relative to OUTDIR's descriptor and following no symbolic
+ * link on the way.  Returns the fd or -1 (message printed).
  */
 static int
-create_output(struct extract *x, const char *rel)
+create_output(struct extract *x, struct job *j)
 {
+	const char *rel = j->out;
 	char *p = xstrdup(rel), *s;
 	int fd = -1;
 
@@ -393,24 +394,18 @@ create_output(struct extract *x, const char *rel)
 		}
 		*s = '/';
 	}
-	if (x->force && unlinkat(x->outfd, rel, 0) == -1 && errno != ENOENT) {
-		jp_warn("cannot replace '%s/%s'", x->outdir, rel);
-		goto out;
-	}
-	fd = openat(x->outfd, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0666);
-	if (fd == -1)
+	/* An old file (--force) stays until the new one is whole. */
+	if ((fd = outfile_open(&j->of, x->outfd, rel)) == -1)
 		jp_warn("cannot create '%s/%s'", x->outdir, rel);
-	else
-		note_made(x, rel);
 out:
 	free(p);
 	return fd;
 }
 
-/* Copies a file on disk into fd. */
+/* Copies a file on disk into fd, which writes out (for messages). */
 static int64_t
-copy_file(const char *path, int fd, int64_t max, char **cause)
+copy_file(const char *path, int fd, const char *out, int64_t max,
+    char **cause)
 {
 	enum { CHUNK = 1 << 16 };
 	char *buf = xmalloc(CHUNK);
@@ -447,8 +442,8 @@ copy_file(const char *path, int fd, int64_t max, char **cause)
 			if (w == -1 && errno == EINTR)
 				continue;
 			if (w == -1) {
-				*cause = xasprintf("cannot write: %s",
-				    strerror(errno));
+				*cause = xasprintf("cannot write '%s': %s",
+				    out, strerror(errno));
 				total = -1;
 				goto out;
 			}
@@ -471,19 +466,22 @@ write_job(struct extract *x, struct job *j, struct arc_reader *r,
 	int64_t n;
 	int fd, rc = 0;
 
-	if ((fd = create_output(x, j->out)) == -1)
+	if ((fd = create_output(x, j)) == -1)
 		return -1;
 	if (x->mode->write != NULL)
 		rc = x->mode->write(x, j, fd, &cause);
 	else {
+		char *out = xasprintf("%s/%s", x->outdir, j->out);
+
 		n = r != NULL ? arc_copy(r, fd, *budget, &cause) :
-		    copy_file(j->ff->path, fd, *budget, &cause);
+		    copy_file(j->ff->path, fd, out, *budget, &cause);
+		free(out);
 		if (n == -1)
 			rc = -1;
 		else
 			*budget -= n;
 	}
-	if (close(fd) == -1 && rc == 0) {
+	if (outfile_close(&j->of) == -1 && rc == 0) {
 		cause = xasprintf("cannot write '%s/%s': %s", x->outdir,
 		    j->out, strerror(errno));
 		rc = -1;
@@ -564,8 +562,19 @@ write_all_jobs(struct extract *x)
 		if (write_archive_jobs(x, i, j, &budget) == -1)
 			goto fail;
 	}
+	/* All written: each takes its place (an old one only now). */
+	for (i = 0; i < x->njobs; i++)
+		if (x->jobs[i].of.target != NULL &&
+		    outfile_commit(&x->jobs[i].of) == -1) {
+			jp_warn("cannot write '%s/%s'", x->outdir,
+			    x->jobs[i].out);
+			goto fail;
+		}
 	return 0;
 fail:
+	for (i = 0; i < x->njobs; i++)
+		if (x->jobs[i].of.target != NULL)
+			outfile_abort(&x->jobs[i].of);
 	undo_made(x);
 	return -1;
 }
@@ -706,8 +715,6 @@ extract_chrome(struct extract *x, struct chrome_options *opt, int64_t first,
 		jp_warnx("cannot convert '%s' to '%s': %s", shown, x->outdir,
 		    cause);
 		free(cause);
-		if (strcmp(x->outdir, "-") != 0)
-			(void)unlink(x->outdir);
 		rc = -1;
 	}
 	free(shown);

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/outfile.h"
 #include "load/discover.h"
 
 struct chrome_options;
@@ -31,6 +32,8 @@ struct job {
 	char		*out;		/* output path relative to OUTDIR */
 	char		*shown;		/* its path in messages */
 	int		 done;
+	/* Written beside its output, renamed there once all are written. */
+	struct outfile	 of;
 };
 
 struct extract {

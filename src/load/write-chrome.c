@@ -2,17 +2,20 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
 #include "lib/err.h"
 #include "classify/hlo-match.h"
 #include "model/profile.h"
+#include "lib/outfile.h"
 #include "lib/utf8.h"
 #include "load/write-chrome.h"
 #include "lib/xmalloc.h"
@@ -29,7 +32,8 @@ struct lane {
 
 struct chrome_writer {
 	FILE		*fp;		/* plain output, or NULL */
-	int		 own_fp;	/* we opened fp: close it */
+	int		 own;		/* we opened the output, as of */
+	struct outfile	 of;		/* the file replaced once whole */
 	gzFile		 gz;		/* gzip output, or NULL */
 	char		*path;		/* for messages; may be NULL */
 	char		*error;		/* first write error, or NULL */
@@ -660,19 +664,32 @@ chrome_writer_new(FILE *out, const char *path,
 	if (out != NULL)
 		w->fp = out;
 	else if (name_has_suffix(path, ".gz")) {
-		errno = 0;
-		if ((w->gz = gzopen(path, "wb")) == NULL) {
-			*cause = xasprintf("cannot create '%s': %s", path,
-			    errno != 0 ? strerror(errno) : "out of memory");
-			goto fail;
-		}
-	} else {
-		if ((w->fp = fopen(path, "wb")) == NULL) {
+		int fd;
+
+		if ((fd = outfile_open(&w->of, AT_FDCWD, path)) == -1) {
 			*cause = xasprintf("cannot create '%s': %s", path,
 			    strerror(errno));
 			goto fail;
 		}
-		w->own_fp = 1;
+		w->own = 1;
+		/* gzclose() closes its own descriptor; of syncs fd after. */
+		errno = 0;
+		if ((fd = dup(fd)) == -1 || (w->gz = gzdopen(fd, "wb")) ==
+		    NULL) {
+			*cause = xasprintf("cannot create '%s': %s", path,
+			    errno != 0 ? strerror(errno) : "out of memory");
+			if (fd != -1)
+				close(fd);
+			outfile_abort(&w->of);
+			goto fail;
+		}
+	} else {
+		if ((w->fp = outfile_fopen(&w->of, path)) == NULL) {
+			*cause = xasprintf("cannot create '%s': %s", path,
+			    strerror(errno));
+			goto fail;
+		}
+		w->own = 1;
 	}
 	if (opt != NULL)
 		w->opt = *opt;
@@ -715,11 +732,12 @@ chrome_writer_finish(struct chrome_writer *w, struct chrome_stats *stats,
 		if (zrc != Z_OK)
 			set_error(w, zrc == Z_ERRNO ? errno_text() :
 			    zError(zrc));
-	} else {
-		if (fflush(w->fp) != 0 || ferror(w->fp))
-			set_error(w, errno_text());
-		if (w->own_fp && fclose(w->fp) != 0)
-			set_error(w, errno_text());
+	} else if (fflush(w->fp) != 0 || ferror(w->fp))
+		set_error(w, errno_text());
+	/* A trace not written whole leaves the old file as it was. */
+	if (w->own && (w->error != NULL || outfile_commit(&w->of) == -1)) {
+		set_error(w, errno_text());
+		outfile_abort(&w->of);
 	}
 	if (stats != NULL)
 		*stats = w->stats;

@@ -484,14 +484,25 @@ struct sim {
 	size_t		 peak_event;	/* the event after which it peaked */
 };
 
+/*
+ * The buffer k shares its memory with, at the end of its SHARE_WITH
+ * chain.  Every buffer on the way is pointed at it directly (path
+ * compression), so that a trace sharing each buffer with the one before
+ * costs time in proportion to its length, not to its square.  The chains
+ * have no cycles: simulate() refuses a share that would close one.
+ */
 static ptrdiff_t
-root(const struct assignment *a, ptrdiff_t k)
+root(struct assignment *a, ptrdiff_t k)
 {
-	size_t hops = 0;
+	ptrdiff_t r = k, next;
 
-	while (a->lbs[k].canonical >= 0 && hops++ < a->nlbs)
-		k = a->lbs[k].canonical;
-	return k;
+	while (a->lbs[r].canonical >= 0)
+		r = a->lbs[r].canonical;
+	while ((next = a->lbs[k].canonical) >= 0) {
+		a->lbs[k].canonical = r;
+		k = next;
+	}
+	return r;
 }
 
 /* -1 when the heap would pass BYTES_LIMIT: a damaged trace. */
@@ -579,12 +590,16 @@ simulate(struct sim *s, struct wire t, size_t stop, const char **why)
 			if ((c = find_logical(a, ev.canonical)) < 0 ||
 			    a->lbs[c].alloc < 0)
 				continue;
-			a->lbs[k].canonical = c;
+			/*
+			 * c's chain, compressed, ends at r: k joins it unless
+			 * it is r, which would close a cycle.
+			 */
 			r = root(a, c);
-			if (r == k) {
+			if (c == k || r == k) {
 				*why = "a buffer shared with itself";
 				return -1;
 			}
+			a->lbs[k].canonical = c;
 			if (++a->lbs[r].ref == 1) {
 				a->lbs[r].display = k;
 				if (sim_increase(s, r, event) == -1) {

@@ -130,7 +130,7 @@ count_runs(struct report *r, int with_rows, sqlite3_int64 *part,
 	    "FROM (SELECT f.run AS run, count(*) AS n, count(s.file_id) AS "
 	    "picked FROM files f LEFT JOIN selected s ON s.file_id = f.id "
 	    "GROUP BY f.run) WHERE picked > 0");
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if (index_row(st)) {
 		*part = sqlite3_column_int64(st, 0);
 		*multi = sqlite3_column_int64(st, 1);
 		*single = sqlite3_column_int64(st, 2);

@@ -553,10 +553,20 @@ memory_charts(const struct overview *ov, FILE *fp)
 	size_t i, n = ov->nmemory < HTML_MAX_MEMORY_CHARTS ? ov->nmemory :
 	    HTML_MAX_MEMORY_CHARTS;
 
+	if (n == 0 && ov->memory_losses.n == 0)
+		return;
+	fputs("<h2 id=\"memory\">Device memory over the capture</h2>\n", fp);
+	for (i = 0; i < ov->memory_losses.n; i++) {
+		fputs("<p class=\"incomplete\"><strong>Incomplete:</strong> ",
+		    fp);
+		esc(fp, ov->memory_losses.v[i].text);
+		fputs("; ", fp);
+		esc(fp, ov->memory_losses.v[i].subject);
+		fputs(" left out.</p>\n", fp);
+	}
 	if (n == 0)
 		return;
-	fputs("<h2 id=\"memory\">Device memory over the capture</h2>\n"
-	    "<p>Bytes in use "
+	fputs("<p>Bytes in use "
 	    "(heap plus stack) after each allocator event, of each window "
 	    "of events the one of most bytes, as the index keeps them; the "
 	    "red dot marks the peak", fp);

@@ -43,7 +43,7 @@ distinct(struct report *r, const char *col, size_t *n)
 	char **v = NULL;
 
 	*n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		v = xgrow1(v, *n, sizeof *v);
 		v[(*n)++] = index_column_text(st, 0);
 	}
@@ -65,7 +65,7 @@ overview_load_steps(struct overview *ov, struct report *r)
 	    " ORDER BY f.run, f.host, p.name, s.plane, s.start_ps");
 	struct ov_series *cur = NULL;
 
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct ov_step *s;
 		int64_t plane = sqlite3_column_int64(st, 4);
 
@@ -262,7 +262,7 @@ host_map_load(struct host_map *hm, struct report *r)
 	strmap_init(&hm->names);
 	sqlite3_bind_text(st, 101, r->host_glob, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 103, r->run_glob, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		const char *line = (const char *)sqlite3_column_text(st, 1);
 		const char *name = (const char *)sqlite3_column_text(st, 5);
 		int64_t file = sqlite3_column_int64(st, 0);
@@ -431,7 +431,7 @@ compile_spans_of(struct compile_spans *cs, struct report *r,
 	compile_spans_release(cs);
 	cs->file_id = file_id;
 	sqlite3_bind_int64(st, 1, file_id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct compile_span *c;
 
 		/* A time the index does not have overlaps no step (SQL). */
@@ -511,7 +511,7 @@ attribute_gaps(struct overview *ov, struct report *r,
 	struct host_map hm;
 
 	host_map_load(&hm, r);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct ov_series *se = find_series(ov,
 		    sqlite3_column_int64(st, 1));
 		int64_t file_id = sqlite3_column_int64(st, 0);
@@ -777,7 +777,7 @@ recompile_shapes(struct report *r, const char *function)
 	size_t n = 0, k, np, shown = 0;
 
 	sqlite3_bind_text(st, 1, function, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW && n < 16) {
+	while (index_row(st) && n < 16) {
 		const char *p = (const char *)sqlite3_column_text(st, 0);
 		const char *m = (const char *)sqlite3_column_text(st, 2);
 
@@ -845,7 +845,7 @@ overview_load_compiles(struct overview *ov, struct report *r)
 
 	sqlite3_bind_text(st, 101, r->host_glob, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 103, r->run_glob, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct ov_compile *c;
 		int64_t starts[64], ends[64];
 		const char *a = (const char *)sqlite3_column_text(st, 4);
@@ -874,7 +874,7 @@ overview_load_compiles(struct overview *ov, struct report *r)
 		c->steps = steps_at(ov, sqlite3_column_int64(st, 3), starts,
 		    ends, n);
 		sqlite3_bind_text(px, 1, c->function, -1, SQLITE_STATIC);
-		if (sqlite3_step(px) == SQLITE_ROW) {
+		if (index_row(px)) {
 			c->programs = index_column_text(px, 0);
 			c->exec_count = sqlite3_column_int64(px, 1);
 			c->exec_ps = sqlite3_column_int64(px, 2);
@@ -1157,7 +1157,7 @@ add_spans(struct overview *ov, sqlite3_stmt *st, int kind)
 {
 	struct ov_track *t = NULL;
 
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		const char *tn = (const char *)sqlite3_column_text(st, 0);
 		struct ov_span *s;
 		int64_t a = sqlite3_column_int64(st, 1);
@@ -1271,7 +1271,7 @@ overview_load(struct overview *ov, struct report *r)
 		    "p.id = o.plane JOIN files f ON f.id = o.file_id JOIN "
 		    "selected s ON s.file_id = f.id WHERE p.kind = 'host'",
 		    " LIMIT 1");
-		ov->cpu_only = sqlite3_step(st) == SQLITE_ROW;
+		ov->cpu_only = index_row(st);
 		sqlite3_finalize(st);
 	}
 	overview_load_steps(ov, r);
@@ -1499,6 +1499,19 @@ json_memory(FILE *fp, const struct overview *ov)
 		}
 		fputs("]}", fp);
 	}
+	/* What memory lacks: never an empty list that looks complete. */
+	fputs("],\"memory_incomplete\":[", fp);
+	for (i = 0; i < ov->memory_losses.n; i++) {
+		const struct memory_loss *l = &ov->memory_losses.v[i];
+
+		fputs(i > 0 ? ",{\"file\":" : "{\"file\":", fp);
+		json_str(fp, l->file);
+		fputs(",\"allocator\":", fp);
+		json_str(fp, l->name);
+		fputs(",\"damage\":", fp);
+		json_str(fp, l->why);
+		fputc('}', fp);
+	}
 	fputs("],", fp);
 }
 
@@ -1605,7 +1618,7 @@ load_points(struct ov_memory *m, sqlite3_stmt *st, sqlite3_int64 file_id,
 
 	sqlite3_bind_int64(st, 1, file_id);
 	sqlite3_bind_int64(st, 2, id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		if (m->npoints == cap) {
 			cap = cap == 0 ? 64 : cap * 2;
 			m->points = xreallocarray(m->points, cap,
@@ -1627,6 +1640,7 @@ overview_load_memory(struct overview *ov, struct report *r)
 {
 	sqlite3_stmt *st, *at, *pts;
 
+	memory_losses_load(&ov->memory_losses, r, LOSSES_ALLOCATORS);
 	st = index_prepare(r->ix, "SELECT m.file_id, m.id, f.run, f.host, "
 	    "m.allocator, m.peak_bytes, m.peak_ps, m.step, m.tf_op, "
 	    "m.peak_bytes + m.free_bytes, f.start_ps, f.end_ps "
@@ -1639,7 +1653,7 @@ overview_load_memory(struct overview *ov, struct report *r)
 	pts = index_prepare(r->ix, "SELECT time_ps, heap_bytes + stack_bytes "
 	    "FROM memory_samples WHERE file_id = ?1 AND allocator = ?2 "
 	    "ORDER BY seq");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		sqlite3_int64 file_id = sqlite3_column_int64(st, 0);
 		struct ov_memory *m;
 
@@ -1661,7 +1675,7 @@ overview_load_memory(struct overview *ov, struct report *r)
 		m->end_ps = sqlite3_column_int64(st, 11);
 		sqlite3_bind_int64(at, 1, file_id);
 		sqlite3_bind_int64(at, 2, m->peak_ps);
-		if (sqlite3_step(at) == SQLITE_ROW) {
+		if (index_row(at)) {
 			m->module = column_dup(at, 0);
 			if (sqlite3_column_type(at, 1) != SQLITE_NULL)
 				m->step = sqlite3_column_int64(at, 1);
@@ -1690,4 +1704,5 @@ overview_release_memory(struct overview *ov)
 	free(ov->memory);
 	ov->memory = NULL;
 	ov->nmemory = 0;
+	memory_losses_release(&ov->memory_losses);
 }

@@ -226,7 +226,7 @@ check_filter(struct report *r, const char *name, const char *glob,
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	sqlite3_bind_text(st, 1, glob, -1, SQLITE_STATIC);
-	n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	n = index_row(st) ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
 	if (n > 0)
 		return 0;
@@ -236,7 +236,7 @@ check_filter(struct report *r, const char *name, const char *glob,
 	    "p.events > 0 ORDER BY 1", col, from, col);
 	st = index_prepare(r->ix, sql);
 	free(sql);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (index_row(st))
 		list = append_quoted(list,
 		    (const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
@@ -387,7 +387,7 @@ report_path_of(struct report *r, int64_t file_id)
 		return NULL;
 	st = index_prepare(r->ix, "SELECT path FROM files WHERE id = ?1");
 	sqlite3_bind_int64(st, 1, file_id);
-	path = sqlite3_step(st) == SQLITE_ROW ?
+	path = index_row(st) ?
 	    (const char *)sqlite3_column_text(st, 0) : "";
 	/* Roots are the PATHs resolved, in order; the deepest holds it. */
 	for (i = 0; i < r->found.nroots && i < (size_t)r->npaths; i++) {
@@ -423,7 +423,7 @@ was_read(struct report *r, const struct found_file *ff)
 	st = index_prepare(r->ix, "SELECT 1 FROM files f JOIN selected s "
 	    "ON s.file_id = f.id WHERE f.path = ?1");
 	sqlite3_bind_text(st, 1, ff->path, -1, SQLITE_STATIC);
-	read = sqlite3_step(st) == SQLITE_ROW;
+	read = index_row(st);
 	sqlite3_finalize(st);
 	return read;
 }
@@ -637,7 +637,7 @@ report_has_json(struct report *r)
 	st = index_prepare(r->ix, "SELECT count(*) FROM files f "
 	    "JOIN selected s ON s.file_id = f.id "
 	    "WHERE f.kind = 'trace-json' AND f.planes IS NOT NULL");
-	json = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+	json = index_row(st) && sqlite3_column_int(st, 0) > 0;
 	sqlite3_finalize(st);
 	return json;
 }

@@ -66,7 +66,7 @@ load_planes(struct report *r, struct strmap *texts, size_t *n)
 	    "JOIN selected sel ON sel.file_id = f.id WHERE 1",
 	    " ORDER BY f.run, f.host, f.path, p.name");
 	*n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct step_plane *p;
 
 		planes = xreallocarray(planes, *n + 1, sizeof *planes);
@@ -175,7 +175,7 @@ prepare_steps(struct report *r)
 {
 	sqlite3_stmt *st = index_prepare(r->ix, "SELECT (SELECT count(*) "
 	    "FROM files) = (SELECT count(*) FROM selected)");
-	int all = sqlite3_step(st) == SQLITE_ROW &&
+	int all = index_row(st) &&
 	    sqlite3_column_int(st, 0) == 1;
 
 	sqlite3_finalize(st);
@@ -188,7 +188,7 @@ static size_t
 count_steps(struct report *r)
 {
 	sqlite3_stmt *st = index_prepare(r->ix, "SELECT count(*) FROM steps");
-	sqlite3_int64 n = sqlite3_step(st) == SQLITE_ROW ?
+	sqlite3_int64 n = index_row(st) ?
 	    sqlite3_column_int64(st, 0) : 0;
 
 	sqlite3_finalize(st);
@@ -219,7 +219,7 @@ step_times_load(struct report *r, size_t skip, struct strmap *texts,
 	cap = count_steps(r);
 	rows = xreallocarray(NULL, cap, sizeof *rows);
 	st = prepare_steps(r);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		const struct step_plane *p;
 		struct step_row *row;
 		int k;

@@ -79,8 +79,7 @@ summary_load(struct summary *s, const struct report *opts,
 	r = *opts;
 	r.memory = 1;	/* summary_load_memory() */
 	report_open(&r, 1, (char **)&path);
-	summary_from_index(s, &r, path);
-	status = report_close(&r, EXIT_OK);
+	status = report_close(&r, summary_from_index(s, &r, path));
 	refuse_empty(s, path);
 	return status;
 }

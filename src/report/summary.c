@@ -9,6 +9,7 @@
 #include "load/discover.h"
 #include "lib/err.h"
 #include "index/index.h"
+#include "report/memory-losses.h"
 #include "report/report.h"
 #include "lib/ptime.h"
 #include "lib/stats.h"
@@ -73,7 +74,7 @@ load_distinct(struct report *r, const char *col, char ***v, size_t *n)
 	st = index_prepare(r->ix, sql);
 	free(sql);
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		*v = xreallocarray(*v, *n + 1, sizeof **v);
 		(*v)[(*n)++] = index_column_text(st, 0);
 	}
@@ -124,7 +125,7 @@ file_ranks(struct report *r, size_t *n)
 	st = index_prepare(r->ix, "SELECT f.id FROM files f JOIN selected s "
 	    "ON s.file_id = f.id ORDER BY f.path");
 	*n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		files = xreallocarray(files, *n + 1, sizeof *files);
 		files[*n].id = sqlite3_column_int64(st, 0);
 		files[*n].rank = *n;
@@ -146,7 +147,7 @@ add_series(struct summary *s, sqlite3_stmt *names, int64_t plane)
 	cur = &s->steps[s->nsteps++];
 	memset(cur, 0, sizeof *cur);
 	sqlite3_bind_int64(names, 1, plane);
-	if (sqlite3_step(names) == SQLITE_ROW) {
+	if (index_row(names)) {
 		cur->host = index_column_text(names, 0);
 		cur->run = index_column_text(names, 1);
 		cur->plane = index_column_text(names, 2);
@@ -175,13 +176,13 @@ load_step_times(struct summary *s, struct report *r)
 	    "JOIN planes p ON p.id = st.plane JOIN files f ON f.id = "
 	    "st.file_id JOIN selected s ON s.file_id = f.id "
 	    "WHERE st.source = 'device'", " LIMIT 1");
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	if (!index_row(st)) {
 		sqlite3_finalize(st);
 		st = report_prepare(r, "SELECT st.source FROM steps st "
 		    "JOIN planes p ON p.id = st.plane JOIN files f ON f.id = "
 		    "st.file_id JOIN selected s ON s.file_id = f.id WHERE 1",
 		    " LIMIT 1");
-		(void)sqlite3_step(st);
+		(void)index_row(st);
 	}
 	s->step_source = sqlite3_data_count(st) > 0 ?
 	    index_column_text(st, 0) : xstrdup("");
@@ -193,7 +194,7 @@ load_step_times(struct summary *s, struct report *r)
 	    "JOIN files f ON f.id = st.file_id JOIN selected s ON s.file_id "
 	    "= f.id WHERE st.source = ?1", "");
 	sqlite3_bind_text(st, 1, s->step_source, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct file_rank key = { sqlite3_column_int64(st, 0), 0 };
 		const struct file_rank *file = bsearch(&key, ranks, nfiles,
 		    sizeof *ranks, cmp_file_id);
@@ -243,7 +244,7 @@ load_compiles(struct summary *s, struct report *r)
 	    "c.file_id JOIN selected s ON s.file_id = f.id WHERE f.host GLOB "
 	    "?101 AND f.run GLOB ?103 GROUP BY 1 ORDER BY 1");
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct compile_fn *c;
 
 		s->compiles = xreallocarray(s->compiles, s->ncompiles + 1,
@@ -268,7 +269,7 @@ load_transfers(struct summary *s, struct report *r)
 	    "JOIN selected s ON s.file_id = f.id WHERE 1",
 	    r->include_compile_work ? " GROUP BY 1, 2 ORDER BY 1, 2" :
 	    " AND t.compile_work = 0 GROUP BY 1, 2 ORDER BY 1, 2");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct transfer_total *t;
 
 		s->transfers = xreallocarray(s->transfers, s->ntransfers + 1,
@@ -296,20 +297,25 @@ load_executions(struct summary *s, struct report *r)
 	    "m.file_id JOIN selected s ON s.file_id = f.id "
 	    "WHERE m.compile_work = 0 AND (p.kind = 'device' OR "
 	    "f.op_source LIKE 'host%')", "");
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (index_row(st))
 		s->executions = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 }
 
-/* The largest peak of each allocator name and program name of the selection. */
-static void
+/*
+ * The largest peak of each allocator name and program name of the
+ * selection; the number of those left out, damaged (each said).
+ */
+static size_t
 load_memory_peaks(struct summary *s, struct report *r)
 {
+	struct memory_losses ml;
 	sqlite3_stmt *st;
+	size_t lost;
 
 	/*
 	 * Of several files (hosts) or programs of one name, the largest:
-	 * what must fit on a device.  Damaged samples count for nothing.
+	 * what must fit on a device.  Damaged ones are left out, and said.
 	 * --device names planes, not allocators: it does not narrow these.
 	 */
 	st = index_prepare(r->ix, "SELECT kind, name, max(bytes) FROM ("
@@ -320,10 +326,11 @@ load_memory_peaks(struct summary *s, struct report *r)
 	    "UNION ALL "
 	    "SELECT 'program', pm.module, pm.peak_bytes FROM program_memory pm "
 	    "JOIN files f ON f.id = pm.file_id JOIN selected s ON "
-	    "s.file_id = f.id WHERE f.host GLOB ?101 AND f.run GLOB ?103) "
+	    "s.file_id = f.id WHERE pm.damage IS NULL AND "
+	    "f.host GLOB ?101 AND f.run GLOB ?103) "
 	    "GROUP BY kind, name ORDER BY kind, name");
 	report_bind_filters(r, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (index_row(st)) {
 		struct memory_peak *m;
 
 		s->memory = xreallocarray(s->memory, s->nmemory + 1,
@@ -334,9 +341,14 @@ load_memory_peaks(struct summary *s, struct report *r)
 		m->bytes = sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
+	memory_losses_load(&ml, r, LOSSES_ALLOCATORS | LOSSES_PROGRAMS);
+	memory_losses_warn(&ml, "the memory peaks");
+	lost = ml.n;
+	memory_losses_release(&ml);
+	return lost;
 }
 
-void
+int
 summary_from_index(struct summary *s, struct report *r, const char *path)
 {
 	s->sources = xcalloc(1, sizeof *s->sources);
@@ -353,7 +365,7 @@ summary_from_index(struct summary *s, struct report *r, const char *path)
 	load_executions(s, r);
 	load_compiles(s, r);
 	load_transfers(s, r);
-	load_memory_peaks(s, r);
+	return load_memory_peaks(s, r) > 0 ? EXIT_TROUBLE : EXIT_OK;
 }
 
 const struct memory_peak *

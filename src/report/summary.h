@@ -110,13 +110,16 @@ void	summary_release(struct summary *s);
  * want_baseline is set or its name ends in ".json".  Prints what went
  * wrong and exits 2 when path cannot be read, like report_open(), or
  * holds nothing to compare (no ops, steps, compiles, transfers, memory);
- * returns 2 when some profile files were unreadable (each reported) and
- * the summary covers the others, else 0.
+ * returns 2 when some profile files, or some memory, were unreadable (each
+ * reported) and the summary covers the rest, else 0.
  */
 int	summary_load(struct summary *s, const struct report *opts,
 	    const char *path, int want_baseline);
-/* Reads the selection of an opened report r into s (summary-load.c's). */
-void	summary_from_index(struct summary *s, struct report *r,
+/*
+ * Reads the selection of an opened report r into s (summary-load.c's);
+ * 2 when some of its memory could not be read (each said), else 0.
+ */
+int	summary_from_index(struct summary *s, struct report *r,
 	    const char *path);
 
 /*
