@@ -1505,11 +1505,11 @@ json_memory(FILE *fp, const struct overview *ov)
 		const struct memory_loss *l = &ov->memory_losses.v[i];
 
 		fputs(i > 0 ? ",{\"file\":" : "{\"file\":", fp);
-		json_str(fp, l->file);
+		output_json_string(fp, l->file);
 		fputs(",\"allocator\":", fp);
-		json_str(fp, l->name);
+		output_json_string(fp, l->name);
 		fputs(",\"damage\":", fp);
-		json_str(fp, l->why);
+		output_json_string(fp, l->why);
 		fputc('}', fp);
 	}
 	fputs("],", fp);
