@@ -864,7 +864,7 @@ check_run(int argc, char **argv)
 
 	memcpy(set, setting_defaults, sizeof set);
 	report_init(&r, "check");
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		if (ch == 'h') {

@@ -366,7 +366,7 @@ summary_run(int argc, char **argv)
 	report_init(&r, "summary");
 	r.events = 1;	/* host events and executions */
 	r.memory = 1;	/* each allocator's peak and timeline */
-	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "ho:", longopts)) != -1) {
 		if (ch == OPT_FORMAT && strcmp(optarg, "html") == 0) {
 			html = 1;
 			continue;

@@ -4,6 +4,7 @@ CLI_TESTS += tests/cli/t0001-main-usage.sh
 CLI_TESTS += tests/cli/t0002-build-warnings.sh
 CLI_TESTS += tests/cli/t0003-readme-setup.sh
 CLI_TESTS += tests/cli/t0004-skip-hints.sh
+CLI_TESTS += tests/cli/t0005-did-you-mean.sh
 CLI_TESTS += tests/cli/t0010-list-testdata.sh
 CLI_TESTS += tests/cli/t0011-list-errors.sh
 CLI_TESTS += tests/cli/t0020-top-testdata.sh
