@@ -290,22 +290,33 @@ static const struct out_col rec_cols[] = {
 	{ "rule", COL_STR, NULL },
 	{ "value", COL_REAL, NULL },
 	{ "threshold", COL_REAL, NULL },
+	{ "saves_us", COL_PS, "saves up to" },
 };
 
 static int
 print_recs(const struct overview *ov, enum out_format fmt, FILE *fp)
 {
-	struct output *o = output_new(fmt, fp, rec_cols, 4);
+	struct output *o;
 	size_t i;
 	char *t;
 
-	output_title(o, "Recommendations, each with the measured value of "
-	    "its rule and the rule's threshold:");
+	if (ov->nrecs == 0) {
+		fputs("Recommendations: none besides the verdict (no other "
+		    "rule reaches its threshold).\n", fp);
+		return ferror(fp) ? -1 : 0;
+	}
+	o = output_new(fmt, fp, rec_cols, 5);
+	output_title(o, ov->nsteps > 0 ? "Recommendations, most time to gain "
+	    "first (each rule's value, its threshold, what fixing it could "
+	    "save a step):" : "Recommendations, most time to gain first "
+	    "(each rule's value, its threshold, what fixing it could save "
+	    "in the capture):");
 	for (i = 0; i < ov->nrecs; i++) {
 		output_int(o, (int64_t)i + 1);
 		output_str(o, ov->recs[i].rule);
 		output_double(o, round(ov->recs[i].value * 10) / 10);
 		output_double(o, ov->recs[i].threshold);
+		output_ps(o, (double)ov->recs[i].save_ps);
 		output_end_row(o);
 	}
 	/* Notes, not cells: a table cuts long cells. */

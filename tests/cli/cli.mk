@@ -45,6 +45,7 @@ CLI_TESTS += tests/cli/t0150-top-scope.sh
 CLI_TESTS += tests/cli/t0160-summary-scenarios.sh
 CLI_TESTS += tests/cli/t0161-summary-h200.sh
 CLI_TESTS += tests/cli/t0162-summary-corpus.sh
+CLI_TESTS += tests/cli/t0163-summary-advice.sh
 CLI_TESTS += tests/cli/t0432-extract-chrome-hlo.sh
 CLI_TESTS += tests/cli/t0400-extract-archive.sh
 CLI_TESTS += tests/cli/t0410-extract-unsafe.sh
@@ -74,4 +75,5 @@ CLI_TESTS += tests/cli/t0680-numbers-from-input.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/device_events.py \
     tests/cli/expect $(CLI_TESTS)
-EXTRA_DIST += tests/cli/summary-page.sh tests/cli/summary-dom.py
+EXTRA_DIST += tests/cli/summary-page.sh tests/cli/summary-dom.py \
+	tests/cli/summary-advice.py
