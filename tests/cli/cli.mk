@@ -27,6 +27,7 @@ CLI_TESTS += tests/cli/t0056-several-runs.sh
 CLI_TESTS += tests/cli/t0060-formats-locale.sh
 CLI_TESTS += tests/cli/t0500-diff-generated.sh
 CLI_TESTS += tests/cli/t0510-check-rules.sh
+CLI_TESTS += tests/cli/t0511-check-rows.sh
 CLI_TESTS += tests/cli/t0515-check-per-step.sh
 CLI_TESTS += tests/cli/t0520-check-code-change.sh
 CLI_TESTS += tests/cli/t0090-e2e-jax.sh
