@@ -46,6 +46,7 @@ index_run(int argc, char **argv)
 	int ch;
 
 	report_init(&r, "index");
+	r.damage_fails = 1;	/* indexing every file is the job */
 	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;

@@ -116,6 +116,7 @@ sql_run(int argc, char **argv)
 	int ch, i, n, rc, status = EXIT_OK;
 
 	report_init(&r, "sql");
+	r.damage_fails = 1;	/* a query's answer is for a script */
 	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;

@@ -27,7 +27,8 @@ const struct cmd cmd_summary = {
 	    "  -o, --output=FILE  write to FILE (needed for --format=html)\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
 	    "  --host=GLOB     only hosts matching\n"
-	    "  --run=GLOB      only runs matching\n"
+	    "  --run=GLOB      only runs matching (default: the newest run,\n"
+	    "                  naming the others)\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), json, markdown, html\n"
 	    "  --db=FILE       the index to use\n",
@@ -375,6 +376,7 @@ summary_run(int argc, char **argv)
 	int ch, html = 0, rc, status = EXIT_OK;
 
 	report_init(&r, "summary");
+	r.one_run = 1;
 	r.events = 1;	/* host events and executions */
 	r.memory = 1;	/* each allocator's peak and timeline */
 	while ((ch = cmd_getopt(argc, argv, "ho:", longopts)) != -1) {
