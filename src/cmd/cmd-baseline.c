@@ -58,7 +58,7 @@ baseline_run(int argc, char **argv)
 		argv++;
 		save = 1;
 	}
-	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "ho:", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		switch (ch) {

@@ -43,7 +43,8 @@ const struct cmd cmd_check = {
 	    "(default 50)\n"
 	    "  --skip=N                 leave each device's first N steps out\n"
 	    "  --max-op-regression=PCT  an op's self time may grow by PCT\n"
-	    "                           (default 10%)\n"
+	    "                           (default 10%), or by twice its noise\n"
+	    "                           when that is more\n"
 	    "  --max-new-op-share=PCT   ops only in the new run may take PCT\n"
 	    "                           of the base's device time per step\n"
 	    "                           (default 5%)\n"
@@ -333,6 +334,7 @@ setting_from(const struct setting *s)
 /* The rule rows being printed, and how many rules failed. */
 struct verdict {
 	struct output	*o;
+	int		 machine;	/* csv or json: numbers, units apart */
 	int		 nrules;
 	int		 nfailed;	/* rules with a FAIL row */
 	int		 nfail_rows;
@@ -359,25 +361,53 @@ rule_end(struct verdict *v)
 	v->nfailed += rule_failed(v);
 }
 
-/* One row of rule; op, when the row is about one, gives its columns. */
-static void
-put_verdict(struct verdict *v, const struct setting *rule,
-    const char *subject, const char *base, const char *new,
-    const char *measured, const char *limit, int pass,
-    const struct op_row *op)
+/* The units of a row's numbers. */
+enum unit {
+	U_PS,		/* a time; "us" in csv and json */
+	U_PCT,		/* a share */
+	U_CHANGE,	/* a change in percent: "+12.50%" in a table */
+	U_BYTES,
+	U_COUNT,
+};
+
+/* A figure of a row: a number in its unit, or words where there is none. */
+struct fig {
+	double		 v;
+	enum unit	 unit;
+	const char	*words;	/* non-NULL: no number ("absent") */
+};
+
+static struct fig
+fig(double v, enum unit unit)
 {
-	output_str(v->o, rule->name);
-	output_str(v->o, subject);
-	output_str(v->o, base);
-	output_str(v->o, new);
-	output_str(v->o, measured);
-	output_str(v->o, limit);
-	output_str(v->o, pass ? "PASS" : "FAIL");
-	output_str(v->o, setting_from(rule));
-	output_str(v->o, op != NULL ? op->framework_op : "");
-	output_str(v->o, op != NULL ? op->source : "");
-	output_end_row(v->o);
-	v->nfail_rows += !pass;
+	struct fig f = { v, unit, NULL };
+
+	return f;
+}
+
+static struct fig
+fig_words(const char *words)
+{
+	struct fig f = { 0, U_COUNT, words };
+
+	return f;
+}
+
+static const char *
+unit_name(enum unit u)
+{
+	switch (u) {
+	case U_PS:
+		return "us";
+	case U_PCT:
+	case U_CHANGE:
+		return "%";
+	case U_BYTES:
+		return "bytes";
+	case U_COUNT:
+		return "count";
+	}
+	return "";
 }
 
 static void
@@ -397,6 +427,78 @@ static void
 fmt_ps(char *buf, size_t size, double ps)
 {
 	fmt_duration(buf, size, ps_from_double(round(ps)));
+}
+
+/* A figure as a table shows it: "21.498 ms", "+19.69%", "16.00 GiB". */
+static void
+fmt_fig(char *buf, size_t size, struct fig f)
+{
+	if (f.words != NULL)
+		snprintf(buf, size, "%s", f.words);
+	else if (f.unit == U_PS)
+		fmt_ps(buf, size, f.v);
+	else if (f.unit == U_PCT || f.unit == U_CHANGE)
+		fmt_pct(buf, size, f.v, f.unit == U_CHANGE);
+	else if (f.unit == U_BYTES)
+		fmt_bytes(buf, size, (int64_t)f.v);
+	else
+		snprintf(buf, size, "%.0f", f.v);
+}
+
+/* A figure as csv and json give it: a number in its unit, or null. */
+static void
+put_fig(struct output *o, struct fig f)
+{
+	if (f.words != NULL || isinf(f.v))
+		output_null(o);
+	else if (f.unit == U_PS)
+		output_double(o, round(f.v / 1e3) / 1e3);
+	else if (f.unit == U_PCT || f.unit == U_CHANGE)
+		output_double(o, round(f.v * 100) / 100);
+	else
+		output_double(o, f.v);
+}
+
+/*
+ * One row of rule.  Its result is its own measured figure against its own
+ * limit; judged says how the limit was set where it is not the rule's
+ * value as given.  op, when the row is about one, gives its columns.
+ */
+static void
+put_verdict(struct verdict *v, const struct setting *rule,
+    const char *subject, struct fig base, struct fig new, struct fig measured,
+    struct fig limit, const char *judged, const struct op_row *op)
+{
+	int pass = measured.words == NULL && measured.v <= limit.v;
+	char buf[64];
+
+	output_str(v->o, rule->name);
+	output_str(v->o, subject);
+	if (v->machine) {
+		put_fig(v->o, base);
+		put_fig(v->o, new);
+		output_str(v->o, base.words != NULL && new.words != NULL ? "" :
+		    unit_name(base.words != NULL ? new.unit : base.unit));
+		put_fig(v->o, measured);
+		put_fig(v->o, limit);
+		output_str(v->o, unit_name(limit.unit));
+	} else {
+		fmt_fig(buf, sizeof buf, base);
+		output_str(v->o, buf);
+		fmt_fig(buf, sizeof buf, new);
+		output_str(v->o, buf);
+		fmt_fig(buf, sizeof buf, measured);
+		output_str(v->o, buf);
+		fmt_fig(buf, sizeof buf, limit);
+		output_str(v->o, buf);
+	}
+	output_str(v->o, pass ? "PASS" : "FAIL");
+	output_str(v->o, setting_from(rule));
+	output_str(v->o, op != NULL ? op->framework_op : "");
+	output_str(v->o, op != NULL ? op->source : "");
+	output_str(v->o, judged != NULL ? judged : "");
+	output_end_row(v->o);
+	v->nfail_rows += !pass;
 }
 
 /* A setting's value as a rules file would give it: "5%", "150 ms". */
@@ -462,40 +564,91 @@ check_steps(struct verdict *v, const struct setting *set,
 	double p = set[S_STEP_PERCENTILE].num;
 	double vb = summary_step_percentile(base, skip, p, &nb);
 	double vn = summary_step_percentile(new, skip, p, &nn);
-	char subject[128], b[64], n[64], m[64], lim[64], pn[64];
+	char subject[128], pn[64];
+	struct fig fb = nb == 0 ? fig_words("no steps") : fig(vb, U_PS);
+	struct fig fn = nn == 0 ? fig_words("no steps") : fig(vn, U_PS);
 	const struct setting *rule;
 
 	fmt_fixed(pn, sizeof pn, p, 0);
 	snprintf(subject, sizeof subject, "p%s of %zu step%s", pn, nn,
 	    nn == 1 ? "" : "s");
-	fmt_ps(b, sizeof b, vb);
-	fmt_ps(n, sizeof n, vn);
 	rule = &set[S_MAX_STEP_REGRESSION];
 	if (!rule->off) {
 		rule_begin(v);
-		fmt_pct(lim, sizeof lim, rule->num, 0);
-		if (nb == 0 || nn == 0)
-			put_verdict(v, rule, subject,
-			    nb == 0 ? "no steps" : b, nn == 0 ? "no steps" : n,
-			    "", lim, 0, NULL);
-		else {
-			double change = (vn / vb - 1) * 100;
-
-			fmt_pct(m, sizeof m, change, 1);
-			put_verdict(v, rule, subject, b, n, m, lim,
-			    change <= rule->num, NULL);
-		}
+		put_verdict(v, rule, subject, fb, fn, nb == 0 || nn == 0 ?
+		    fig_words("") : fig((vn / vb - 1) * 100, U_CHANGE),
+		    fig(rule->num, U_PCT), NULL, NULL);
 		rule_end(v);
 	}
 	rule = &set[S_MAX_STEP_TIME];
 	if (!rule->off) {
 		rule_begin(v);
-		fmt_ps(lim, sizeof lim, rule->num);
-		put_verdict(v, rule, subject, nb == 0 ? "no steps" : b,
-		    nn == 0 ? "no steps" : n, nn == 0 ? "" : n, lim,
-		    nn > 0 && vn <= rule->num, NULL);
+		put_verdict(v, rule, subject, fb, fn, nn == 0 ? fig_words("") :
+		    fig(vn, U_PS), fig(rule->num, U_PS), NULL, NULL);
 		rule_end(v);
 	}
+}
+
+/*
+ * How many standard errors a change must exceed to count: the noise of a
+ * mean of n runs of something that spreads by x is x / sqrt(n).
+ */
+#define NOISE_TIMES	2
+
+/* A spread and how many runs its mean is over; the noise of that mean. */
+struct spread {
+	double		 pct;	/* in percent of the mean */
+	double		 n;
+	const char	*what;	/* "op's", "steps'" */
+};
+
+static double
+spread_noise(const struct spread *s)
+{
+	return s->n >= 1 ? NOISE_TIMES * s->pct / sqrt(s->n) : 0;
+}
+
+/*
+ * An op's spread over its executions: half its range, in percent of its
+ * mean (0 when unknown).
+ */
+static struct spread
+op_spread(const struct op_row *r)
+{
+	struct spread s = { 0, 0, "op's" };
+
+	if (r->has_min && r->has_max && r->count >= 2 && r->total_ps > 0) {
+		s.pct = 100.0 * ((double)r->max_ps - (double)r->min_ps) / 2 /
+		    ((double)r->total_ps / (double)r->count);
+		s.n = (double)r->count;
+	}
+	return s;
+}
+
+/* The noisier of two spreads. */
+static struct spread
+noisier(struct spread a, struct spread b)
+{
+	return spread_noise(&b) > spread_noise(&a) ? b : a;
+}
+
+/*
+ * The limit a change is judged against: the rule's, or the noise of the
+ * spread when that is larger, so a move within the run's own noise
+ * passes; *judged says which (a row's last column).
+ */
+static double
+noise_limit(double rule, const struct spread *s, char *judged, size_t size)
+{
+	double noise = spread_noise(s);
+	char no[64], sp[64];
+
+	fmt_pct(no, sizeof no, noise, 0);
+	fmt_pct(sp, sizeof sp, s->pct, 0);
+	snprintf(judged, size, "%s%s = %dx the %s spread %s / sqrt(%.0f)%s",
+	    noise > rule ? "noise " : "the rule; noise ", no, NOISE_TIMES,
+	    s->what, sp, s->n, noise > rule ? ", over the rule" : "");
+	return noise > rule ? noise : rule;
 }
 
 /*
@@ -509,11 +662,25 @@ struct op_pairs {
 	size_t		 n;
 	double		 tb, tn;	/* each side's sum */
 	const char	*per;
+	struct spread	 steps;		/* the noisier side's */
 };
+
+/* The steps' spread after each device's first skip. */
+static struct spread
+steps_spread(const struct summary *s, size_t skip)
+{
+	struct spread sp = { 0, 0, "steps'" };
+	size_t n;
+
+	summary_step_percentile(s, skip, 50, &n);
+	sp.pct = summary_step_spread_pct(s, skip);
+	sp.n = (double)n;
+	return sp;
+}
 
 static void
 op_pairs_make(struct op_pairs *op, const struct summary *base,
-    const struct summary *new)
+    const struct summary *new, size_t skip)
 {
 	double db, dn;
 	size_t i;
@@ -530,6 +697,7 @@ op_pairs_make(struct op_pairs *op, const struct summary *base,
 		op->tb += op->pairs[i].base_value;
 		op->tn += op->pairs[i].new_value;
 	}
+	op->steps = noisier(steps_spread(base, skip), steps_spread(new, skip));
 }
 
 static void
@@ -570,21 +738,24 @@ op_subject(char *buf, size_t size, const struct diff_pair *p,
 }
 
 /*
- * Every paired op with enough share whose self time grew too much fails:
- * self time, so a slower op inside a loop names that op, not the loop
- * too.  Ops only in the new run are max-new-op-share's.
+ * Each paired op with enough share fails when its self time grew past
+ * the rule and past its noise: self time, so a slower op inside a loop
+ * names that op, not the loop too.  Passing, the op that grew most is
+ * one row; the checked ops' sums are another, judged against the steps'
+ * noise.  Ops only in the new run are max-new-op-share's.
  */
 static void
 check_ops(struct verdict *v, const struct setting *set,
     const struct op_pairs *op)
 {
 	const struct setting *rule = &set[S_MAX_OP_REGRESSION];
+	const struct diff_pair *most = NULL;
 	size_t i, nchecked = 0;
-	double worst = -HUGE_VAL;
-	char subject[1024], b[64], n[64], m[64], lim[64], share[64];
+	double most_change = 0, most_limit = 0, sb = 0, sn = 0, lim;
+	char subject[1024], judged[320], most_judged[320], share[64];
+	struct spread sp;
 
 	rule_begin(v);
-	fmt_pct(lim, sizeof lim, rule->num, 0);
 	for (i = 0; i < op->n; i++) {
 		const struct diff_pair *p = &op->pairs[i];
 		double change;
@@ -594,30 +765,43 @@ check_ops(struct verdict *v, const struct setting *set,
 		    set[S_MIN_OP_SHARE].num)
 			continue;
 		nchecked++;
+		sb += p->base_value;
+		sn += p->new_value;
 		change = diff_change_pct(p);
-		if (change > worst)
-			worst = change;
-		if (change <= rule->num)
+		sp = noisier(noisier(op_spread(p->base), op_spread(p->new)),
+		    op->steps);
+		lim = noise_limit(rule->num, &sp, judged, sizeof judged);
+		if (most == NULL || change > most_change) {
+			most = p;
+			most_change = change;
+			most_limit = lim;
+			memcpy(most_judged, judged, sizeof judged);
+		}
+		if (change <= lim)
 			continue;
 		op_subject(subject, sizeof subject, p, op->per);
-		fmt_ps(b, sizeof b, p->base_value);
-		fmt_ps(n, sizeof n, p->new_value);
-		fmt_pct(m, sizeof m, change, 1);
-		put_verdict(v, rule, subject, b, n, m, lim, 0, p->new);
+		put_verdict(v, rule, subject, fig(p->base_value, U_PS),
+		    fig(p->new_value, U_PS), fig(change, U_CHANGE),
+		    fig(lim, U_PCT), judged, p->new);
 	}
-	if (!rule_failed(v)) {
-		fmt_pct(share, sizeof share, set[S_MIN_OP_SHARE].num, 0);
-		snprintf(subject, sizeof subject, "%zu paired op%s with >= %s "
-		    "share (per %s)", nchecked, nchecked == 1 ? "" : "s", share,
-		    op->per);
-		fmt_ps(b, sizeof b, op->tb);
-		fmt_ps(n, sizeof n, op->tn);
-		if (nchecked > 0)
-			fmt_pct(m, sizeof m, worst, 1);
-		else
-			snprintf(m, sizeof m, "none");
-		put_verdict(v, rule, subject, b, n, m, lim, 1, NULL);
+	fmt_pct(share, sizeof share, set[S_MIN_OP_SHARE].num, 0);
+	if (!rule_failed(v) && most != NULL) {
+		char name[960];
+
+		op_subject(name, sizeof name, most, op->per);
+		snprintf(subject, sizeof subject, "grew most of %zu: %s",
+		    nchecked, name);
+		put_verdict(v, rule, subject, fig(most->base_value, U_PS),
+		    fig(most->new_value, U_PS), fig(most_change, U_CHANGE),
+		    fig(most_limit, U_PCT), most_judged, most->new);
 	}
+	snprintf(subject, sizeof subject, "%zu paired op%s with >= %s share, "
+	    "summed (per %s)", nchecked, nchecked == 1 ? "" : "s", share,
+	    op->per);
+	lim = noise_limit(rule->num, &op->steps, judged, sizeof judged);
+	put_verdict(v, rule, subject, fig(sb, U_PS), fig(sn, U_PS),
+	    fig(sb > 0 ? (sn / sb - 1) * 100 : 0, U_CHANGE), fig(lim, U_PCT),
+	    judged, NULL);
 	rule_end(v);
 }
 
@@ -655,7 +839,7 @@ check_new_ops(struct verdict *v, const struct setting *set,
 	struct new_work *w = xcalloc(op->n + 1, sizeof *w);
 	size_t i, j, nw = 0, nnew = 0;
 	double added = 0, share;
-	char subject[1024], n[64], m[64], lim[64];
+	char subject[1024], m[64];
 
 	rule_begin(v);
 	/* The pairs are sorted largest change first: w[j].largest is. */
@@ -679,13 +863,13 @@ check_new_ops(struct verdict *v, const struct setting *set,
 		w[j].value += p->new_value;
 	}
 	share = op->tb > 0 ? 100 * added / op->tb : added > 0 ? HUGE_VAL : 0;
-	fmt_pct(lim, sizeof lim, rule->num, 0);
-	fmt_ps(n, sizeof n, added);
 	fmt_pct(m, sizeof m, share, 0);
 	snprintf(subject, sizeof subject, "%zu new op%s, %s of the base's "
 	    "device time (per %s)", nnew, nnew == 1 ? "" : "s", m, op->per);
-	put_verdict(v, rule, subject, "absent", n, m, lim, share <= rule->num,
-	    NULL);
+	put_verdict(v, rule, subject, fig_words("absent"), fig(added, U_PS),
+	    isinf(share) ? fig_words("new") : fig(share, U_PCT),
+	    fig(rule->num, U_PCT), NULL, NULL);
+	/* Failing, what it is made of: each part judged on its own share. */
 	if (rule_failed(v)) {
 		qsort(w, nw, sizeof *w, cmp_new_work);
 		for (i = 0; i < nw && i < NEW_WORK_ROWS; i++) {
@@ -697,11 +881,10 @@ check_new_ops(struct verdict *v, const struct setting *set,
 			    *r->framework_op != '\0' ? r->framework_op :
 			    r->name, w[i].nops, w[i].nops == 1 ? "" : "s",
 			    r->name, op->per);
-			fmt_ps(n, sizeof n, w[i].value);
-			fmt_pct(m, sizeof m, op->tb > 0 ? 100 * w[i].value /
-			    op->tb : HUGE_VAL, 0);
-			put_verdict(v, rule, subject, "absent", n, m, lim, 0,
-			    r);
+			put_verdict(v, rule, subject, fig_words("absent"),
+			    fig(w[i].value, U_PS), op->tb > 0 ?
+			    fig(100 * w[i].value / op->tb, U_PCT) :
+			    fig_words("new"), fig(rule->num, U_PCT), NULL, r);
 		}
 	}
 	rule_end(v);
@@ -727,34 +910,31 @@ check_compiles(struct verdict *v, const struct setting *set,
 {
 	const struct setting *rule = &set[S_MAX_COMPILES];
 	const struct compile_fn *most = summary_most_compiled(new);
-	int64_t max = (int64_t)rule->num;
-	char b[32], n[32], lim[32];
 	size_t i;
 
 	rule_begin(v);
-	snprintf(lim, sizeof lim, "%lld", (long long)max);
 	for (i = 0; i < new->ncompiles; i++) {
 		const struct compile_fn *c = &new->compiles[i];
 
-		if (c->count <= max)
+		if ((double)c->count <= rule->num)
 			continue;
-		snprintf(b, sizeof b, "%lld",
-		    (long long)compiles_of(base, c->function));
-		snprintf(n, sizeof n, "%lld", (long long)c->count);
 		put_verdict(v, rule, *c->function != '\0' ?
-		    c->function : "(unknown function)", b, n, n, lim, 0, NULL);
+		    c->function : "(unknown function)",
+		    fig((double)compiles_of(base, c->function), U_COUNT),
+		    fig((double)c->count, U_COUNT),
+		    fig((double)c->count, U_COUNT), fig(rule->num, U_COUNT),
+		    NULL, NULL);
 	}
 	if (rule_failed(v)) {
 		rule_end(v);
 		return;
 	}
-	snprintf(b, sizeof b, "%lld", (long long)(most != NULL ?
-	    compiles_of(base, most->function) : 0));
-	snprintf(n, sizeof n, "%lld", (long long)(most != NULL ?
-	    most->count : 0));
 	put_verdict(v, rule, most == NULL ? "no compilations" :
 	    *most->function != '\0' ? most->function : "(unknown function)",
-	    b, n, n, lim, 1, NULL);
+	    fig(most != NULL ? (double)compiles_of(base, most->function) : 0,
+	    U_COUNT), fig(most != NULL ? (double)most->count : 0, U_COUNT),
+	    fig(most != NULL ? (double)most->count : 0, U_COUNT),
+	    fig(rule->num, U_COUNT), NULL, NULL);
 	rule_end(v);
 }
 
@@ -767,31 +947,25 @@ static void
 check_memory(struct verdict *v, const struct setting *set,
     const struct summary *base, const struct summary *new)
 {
-	const struct memory_peak *largest = NULL;
-	char subject[256], b[64], n[64], m[64], lim[64];
+	const struct memory_peak *largest;
+	char subject[256];
 	size_t i;
 	int growth;
 
 	for (growth = 1; growth >= 0; growth--) {
 		const struct setting *rule =
 		    &set[growth ? S_MAX_MEMORY_GROWTH : S_MAX_PEAK_MEMORY];
+		struct fig lim = fig(rule->num, growth ? U_PCT : U_BYTES);
 
 		if (rule->off)
 			continue;
 		rule_begin(v);
-		if (growth)
-			fmt_pct(lim, sizeof lim, set[S_MAX_MEMORY_GROWTH].num,
-			    0);
-		else
-			fmt_bytes(lim, sizeof lim,
-			    (int64_t)set[S_MAX_PEAK_MEMORY].num);
 		largest = NULL;
 		for (i = 0; i < new->nmemory; i++) {
 			const struct memory_peak *pn = &new->memory[i];
 			const struct memory_peak *pb = summary_memory(base,
 			    pn->kind, pn->name);
-			double pct;
-			int pass;
+			struct fig m;
 
 			if (growth && pb == NULL)
 				continue;
@@ -799,22 +973,17 @@ check_memory(struct verdict *v, const struct setting *set,
 				continue;
 			if (largest == NULL || pn->bytes > largest->bytes)
 				largest = pn;
-			pct = pb != NULL && pb->bytes > 0 ? ((double)pn->bytes /
-			    (double)pb->bytes - 1) * 100 : 0;
-			pass = growth ? pct <= set[S_MAX_MEMORY_GROWTH].num :
-			    (double)pn->bytes <= set[S_MAX_PEAK_MEMORY].num;
-			if (pass)
+			m = growth ? fig(pb->bytes > 0 ? ((double)pn->bytes /
+			    (double)pb->bytes - 1) * 100 : 0, U_CHANGE) :
+			    fig((double)pn->bytes, U_BYTES);
+			if (m.v <= lim.v)
 				continue;
 			snprintf(subject, sizeof subject, "peak of %s %s",
 			    pn->kind, pn->name);
-			fmt_bytes(b, sizeof b, pb != NULL ? pb->bytes : 0);
-			fmt_bytes(n, sizeof n, pn->bytes);
-			if (growth)
-				fmt_pct(m, sizeof m, pct, 1);
-			else
-				snprintf(m, sizeof m, "%s", n);
-			put_verdict(v, rule, subject, pb != NULL ? b : "",
-			    n, m, lim, 0, NULL);
+			put_verdict(v, rule, subject, pb != NULL ?
+			    fig((double)pb->bytes, U_BYTES) : fig_words(""),
+			    fig((double)pn->bytes, U_BYTES), m, lim, NULL,
+			    NULL);
 		}
 		if (!rule_failed(v)) {
 			const struct memory_peak *pb = largest == NULL ? NULL :
@@ -824,24 +993,22 @@ check_memory(struct verdict *v, const struct setting *set,
 			if (largest != NULL)
 				snprintf(subject, sizeof subject, "peak of %s "
 				    "%s", largest->kind, largest->name);
-			fmt_bytes(b, sizeof b, pb != NULL ? pb->bytes : 0);
-			fmt_bytes(n, sizeof n, largest != NULL ?
-			    largest->bytes : 0);
-			if (growth)
-				fmt_pct(m, sizeof m, pb != NULL &&
-				    pb->bytes > 0 ? ((double)largest->bytes /
-				    (double)pb->bytes - 1) * 100 : 0, 1);
-			else
-				snprintf(m, sizeof m, "%s", n);
 			put_verdict(v, rule, largest == NULL ?
-			    "no memory peaks" : subject, pb != NULL ? b : "",
-			    largest != NULL ? n : "", largest != NULL ? m : "",
-			    lim, 1, NULL);
+			    "no memory peaks" : subject, pb != NULL ?
+			    fig((double)pb->bytes, U_BYTES) : fig_words(""),
+			    largest != NULL ? fig((double)largest->bytes,
+			    U_BYTES) : fig_words(""), largest == NULL ?
+			    fig(0, growth ? U_CHANGE : U_BYTES) : growth ?
+			    fig(pb != NULL && pb->bytes > 0 ?
+			    ((double)largest->bytes / (double)pb->bytes - 1) *
+			    100 : 0, U_CHANGE) : fig((double)largest->bytes,
+			    U_BYTES), lim, NULL, NULL);
 		}
 		rule_end(v);
 	}
 }
 
+/* Table and markdown: each figure with its unit, as a person reads it. */
 static const struct out_col columns[] = {
 	{ "rule", COL_STR, NULL },
 	{ "subject", COL_STR, NULL },
@@ -853,6 +1020,24 @@ static const struct out_col columns[] = {
 	{ "limit_from", COL_STR, "from" },
 	{ "framework_op", COL_STR, "framework op" },
 	{ "source", COL_STR, NULL },
+	{ "judged", COL_STR, NULL },
+};
+
+/* Csv and json: numbers, each unit in a field of its own. */
+static const struct out_col machine_columns[] = {
+	{ "rule", COL_STR, NULL },
+	{ "subject", COL_STR, NULL },
+	{ "base", COL_REAL, NULL },
+	{ "new", COL_REAL, NULL },
+	{ "value_unit", COL_STR, NULL },
+	{ "measured", COL_REAL, NULL },
+	{ "limit", COL_REAL, NULL },
+	{ "unit", COL_STR, NULL },
+	{ "result", COL_STR, NULL },
+	{ "limit_from", COL_STR, NULL },
+	{ "framework_op", COL_STR, NULL },
+	{ "source", COL_STR, NULL },
+	{ "judged", COL_STR, NULL },
 };
 
 static int
@@ -895,7 +1080,7 @@ check_run(int argc, char **argv)
 
 	memcpy(set, setting_defaults, sizeof set);
 	report_init(&r, "check");
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		if (ch == 'h') {
@@ -931,7 +1116,10 @@ check_run(int argc, char **argv)
 		status = EXIT_TROUBLE;
 
 	memset(&v, 0, sizeof v);
-	v.o = output_new(r.format, stdout, columns,
+	v.machine = r.format == FMT_CSV || r.format == FMT_JSON;
+	v.o = v.machine ? output_new(r.format, stdout, machine_columns,
+	    sizeof machine_columns / sizeof machine_columns[0]) :
+	    output_new(r.format, stdout, columns,
 	    sizeof columns / sizeof columns[0]);
 	summary_note_runs(&base, v.o, "baseline");
 	summary_note_runs(&new, v.o, "new");
@@ -948,7 +1136,7 @@ check_run(int argc, char **argv)
 		free(line);
 	}
 	check_steps(&v, set, &base, &new);
-	op_pairs_make(&op, &base, &new);
+	op_pairs_make(&op, &base, &new, (size_t)set[S_SKIP].num);
 	if (!set[S_MAX_OP_REGRESSION].off)
 		check_ops(&v, set, &op);
 	if (!set[S_MAX_NEW_OP_SHARE].off)

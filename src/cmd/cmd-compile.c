@@ -334,7 +334,7 @@ compile_run(int argc, char **argv)
 	int ch, phases = 0, status = EXIT_OK;
 
 	report_init(&r, "compile");
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		switch (ch) {

@@ -547,7 +547,7 @@ diff_run(int argc, char **argv)
 	const char *per;
 
 	report_init(&r, "diff");
-	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "hn:", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		switch (ch) {

@@ -158,7 +158,7 @@ extract_run(int argc, char **argv)
 
 	extract_init(&x);
 	chrome_options_init(&opt);
-	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "ho:", longopts)) != -1) {
 		switch (ch) {
 		case OPT_FORCE:
 			x.force = 1;

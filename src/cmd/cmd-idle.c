@@ -64,7 +64,7 @@ idle_run(int argc, char **argv)
 	char buf[40], *note;
 
 	report_init(&r, "idle");
-	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "hn:", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		switch (ch) {

@@ -46,7 +46,8 @@ index_run(int argc, char **argv)
 	int ch;
 
 	report_init(&r, "index");
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	r.damage_fails = 1;	/* indexing every file is the job */
+	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		if (ch == OPT_EVENTS) {

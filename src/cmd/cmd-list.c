@@ -138,7 +138,7 @@ list_run(int argc, char **argv)
 	int ch, status = EXIT_OK;
 
 	report_init(&r, "list");
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		if (ch == 'h') {

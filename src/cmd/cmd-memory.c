@@ -779,7 +779,7 @@ memory_run(int argc, char **argv)
 	report_init(&r, "memory");
 	r.events = 1;	/* executions: what ran at the peak */
 	r.memory = 1;
-	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "hn:", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		switch (ch) {

@@ -116,7 +116,8 @@ sql_run(int argc, char **argv)
 	int ch, i, n, rc, status = EXIT_OK;
 
 	report_init(&r, "sql");
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	r.damage_fails = 1;	/* a query's answer is for a script */
+	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		if (ch == 'h') {

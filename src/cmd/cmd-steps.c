@@ -35,7 +35,8 @@ const struct cmd cmd_steps = {
 	    "                  (default 10%)\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
 	    "  --host=GLOB     only hosts matching\n"
-	    "  --run=GLOB      only runs matching\n"
+	    "  --run=GLOB      only runs matching (default: the newest run,\n"
+	    "                  naming the others)\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
 	    "  --db=FILE       the index to use\n",
@@ -494,7 +495,8 @@ steps_run(int argc, char **argv)
 	int ch, view = 0, status = EXIT_OK;
 
 	report_init(&r, "steps");
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	r.one_run = 1;
+	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		switch (ch) {
@@ -532,6 +534,7 @@ steps_run(int argc, char **argv)
 		o = output_new(r.format, stdout, summary_cols + skip_path,
 		    sizeof summary_cols / sizeof summary_cols[0] - skip_path);
 		add_source_titles(o, devs, ndev);
+		report_notes(&r, o);
 		print_summary(&r, o, devs, ndev, skip);
 	} else if (view == 'k') {
 		o = output_new(r.format, stdout, skew_cols,
@@ -552,6 +555,7 @@ steps_run(int argc, char **argv)
 		o = output_new(r.format, stdout, step_cols,
 		    sizeof step_cols / sizeof step_cols[0]);
 		add_source_titles(o, devs, ndev);
+		report_notes(&r, o);
 		fill_steps(o, devs, ndev);
 	}
 	free(devs);

@@ -28,7 +28,8 @@ const struct cmd cmd_summary = {
 	    "  -o, --output=FILE  write to FILE (needed for --format=html)\n"
 	    "  --device=GLOB   only planes matching (/device:GPU:0 or GPU:0)\n"
 	    "  --host=GLOB     only hosts matching\n"
-	    "  --run=GLOB      only runs matching\n"
+	    "  --run=GLOB      only runs matching (default: the newest run,\n"
+	    "                  naming the others)\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), json, markdown, html\n"
 	    "  --db=FILE       the index to use\n",
@@ -299,22 +300,33 @@ static const struct out_col rec_cols[] = {
 	{ "rule", COL_STR, NULL },
 	{ "value", COL_REAL, NULL },
 	{ "threshold", COL_REAL, NULL },
+	{ "saves_us", COL_PS, "saves up to" },
 };
 
 static int
 print_recs(const struct overview *ov, enum out_format fmt, FILE *fp)
 {
-	struct output *o = output_new(fmt, fp, rec_cols, 4);
+	struct output *o;
 	size_t i;
 	char *t;
 
-	output_title(o, "Recommendations, each with the measured value of "
-	    "its rule and the rule's threshold:");
+	if (ov->nrecs == 0) {
+		fputs("Recommendations: none besides the verdict (no other "
+		    "rule reaches its threshold).\n", fp);
+		return ferror(fp) ? -1 : 0;
+	}
+	o = output_new(fmt, fp, rec_cols, 5);
+	output_title(o, ov->nsteps > 0 ? "Recommendations, most time to gain "
+	    "first (each rule's value, its threshold, what fixing it could "
+	    "save a step):" : "Recommendations, most time to gain first "
+	    "(each rule's value, its threshold, what fixing it could save "
+	    "in the capture):");
 	for (i = 0; i < ov->nrecs; i++) {
 		output_int(o, (int64_t)i + 1);
 		output_str(o, ov->recs[i].rule);
 		output_double(o, round(ov->recs[i].value * 10) / 10);
 		output_double(o, ov->recs[i].threshold);
+		output_ps(o, (double)ov->recs[i].save_ps);
 		output_end_row(o);
 	}
 	/* Notes, not cells: a table cuts long cells. */
@@ -374,9 +386,10 @@ summary_run(int argc, char **argv)
 	int ch, html = 0, rc, status = EXIT_OK;
 
 	report_init(&r, "summary");
+	r.one_run = 1;
 	r.events = 1;	/* host events and executions */
 	r.memory = 1;	/* each allocator's peak and timeline */
-	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "ho:", longopts)) != -1) {
 		if (ch == OPT_FORMAT && strcmp(optarg, "html") == 0) {
 			html = 1;
 			continue;

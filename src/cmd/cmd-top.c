@@ -10,6 +10,7 @@
 #include "report/analyze-ops.h"
 #include "classify/classify.h"
 #include "cmd/cmd.h"
+#include "lib/closest.h"
 #include "lib/err.h"
 #include "lib/ptime.h"
 #include "model/device-peak.h"
@@ -37,7 +38,8 @@ const struct cmd cmd_top = {
 	    "  --tree          with --group=scope: the nesting as a tree\n"
 	    "  -n, --limit=N   show the first N rows (0: all; default 20 in\n"
 	    "                  table and markdown, all in csv and json)\n"
-	    "  --fields=LIST   the columns, by their csv names, comma-separated\n"
+	    "  --fields=LIST   the columns, by their csv names or table headers,\n"
+	    "                  comma-separated\n"
 	    "                  (default: those jaxprof-top(1) marks shown)\n"
 	    "  --include-compile-work  also the ops of device work done while\n"
 	    "                  compiling (autotuning; left out by default)\n"
@@ -551,10 +553,21 @@ struct top_columns {
 	size_t		 n;
 };
 
+/* Whether p[0..len) names field f: its csv name or its table header. */
+static int
+names_field(const struct top_field *f, const char *p, size_t len)
+{
+	return (strlen(f->col.name) == len &&
+	    strncmp(f->col.name, p, len) == 0) ||
+	    (f->col.header != NULL && strlen(f->col.header) == len &&
+	    strncmp(f->col.header, p, len) == 0);
+}
+
 /* Exits 2 on a --fields list naming no column, an unknown or a repeated one. */
 static void
 bad_fields(const char *list, const char *why, const char *p, size_t len)
 {
+	const char *names[NFIELDS], *near;
 	char *choices = xstrdup(fields[0].col.name), *more;
 	size_t k;
 
@@ -563,8 +576,13 @@ bad_fields(const char *list, const char *why, const char *p, size_t len)
 		free(choices);
 		choices = more;
 	}
-	jp_errx(EXIT_TROUBLE, "invalid --fields '%s': %s '%.*s' (choose from "
-	    "%s)", list, why, (int)len, p, choices);
+	for (k = 0; k < NFIELDS; k++)
+		names[k] = fields[k].col.name;
+	near = closest_name(p, len, names, NFIELDS);
+	jp_errx(EXIT_TROUBLE, "invalid --fields '%s': %s '%.*s'%s%s%s (choose "
+	    "from %s; a table header names its column too)", list, why,
+	    (int)len, p, near != NULL ? "; did you mean '" : "",
+	    near != NULL ? near : "", near != NULL ? "'?" : "", choices);
 }
 
 /*
@@ -591,8 +609,7 @@ choose_columns(struct top_columns *c, const char *list, int tree_fields,
 		end = p + strcspn(p, ",");
 		len = (size_t)(end - p);
 		for (i = 0; i < NFIELDS; i++)
-			if (strlen(fields[i].col.name) == len &&
-			    strncmp(fields[i].col.name, p, len) == 0)
+			if (names_field(&fields[i], p, len))
 				break;
 		if (i == NFIELDS)
 			bad_fields(list, "no column", p, len);
@@ -992,7 +1009,7 @@ top_run(int argc, char **argv)
 
 	memset(&roof, 0, sizeof roof);
 	report_init(&r, "top");
-	while ((ch = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "hn:", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		switch (ch) {

@@ -207,7 +207,7 @@ transfers_run(int argc, char **argv)
 	int ch, events = 0, status = EXIT_OK;
 
 	report_init(&r, "transfers");
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (report_option(&r, ch, optarg))
 			continue;
 		switch (ch) {

@@ -510,7 +510,7 @@ view_run(int argc, char **argv)
 	long port = DEFAULT_PORT;
 	int ch, once = 0, sock = -1, one = 1, status = EXIT_TROUBLE;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		switch (ch) {
 		case 'h':
 			cmd_print_help(&cmd_view, stdout);

@@ -10,6 +10,7 @@
 #ifndef JAXPROF_CMD_H
 #define JAXPROF_CMD_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 struct cmd {
@@ -40,6 +41,12 @@ extern const struct cmd cmd_view;
 void	cmd_print_help(const struct cmd *cmd, FILE *fp);
 /* Usage on stderr and exit 2: a misuse. */
 void	cmd_usage_error(const struct cmd *cmd) __attribute__((noreturn));
+/*
+ * getopt_long(argc, argv, shortopts, longopts, NULL) that follows an
+ * unknown long option's message with the closest known one.
+ */
+int	cmd_getopt(int argc, char **argv, const char *shortopts,
+	    const struct option *longopts);
 /* Resets getopt so a command can parse its own arguments. */
 void	cmd_reset_getopt(void);
 /*

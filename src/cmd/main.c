@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/closest.h"
 #include "lib/cpu.h"
 #include "lib/err.h"
 #include "input/gzip.h"
@@ -64,6 +65,23 @@ find_command(const char *name)
 		if (strcmp(commands[i]->name, name) == 0)
 			return commands[i];
 	return NULL;
+}
+
+/* Exits 2 on an unknown command name, suggesting the closest one. */
+static void __attribute__((noreturn))
+unknown_command(const char *name)
+{
+	const char *names[NCOMMANDS], *near;
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i]->name;
+	near = closest_name(name, strlen(name), names, NCOMMANDS);
+	if (near != NULL)
+		jp_errx(EXIT_TROUBLE, "'%s' is not a jaxprof command; did you "
+		    "mean '%s'? See 'jaxprof --help'", name, near);
+	jp_errx(EXIT_TROUBLE, "'%s' is not a jaxprof command; see 'jaxprof "
+	    "--help'", name);
 }
 
 /* A report cut short by a full disk or closed pipe must not exit 0. */
@@ -124,7 +142,7 @@ main(int argc, char **argv)
 	/* getopt's messages start with argv[0]: make it "jaxprof". */
 	if (argc > 0)
 		argv[0] = (char *)"jaxprof";
-	while ((ch = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "+hV", longopts)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(stdout);
@@ -160,14 +178,12 @@ main(int argc, char **argv)
 			return close_stdout(EXIT_OK);
 		}
 		if ((cmd = find_command(argv[1])) == NULL)
-			jp_errx(EXIT_TROUBLE, "'%s' is not a jaxprof command; "
-			    "see 'jaxprof --help'", argv[1]);
+			unknown_command(argv[1]);
 		cmd_print_help(cmd, stdout);
 		return close_stdout(EXIT_OK);
 	}
 	if ((cmd = find_command(argv[0])) == NULL)
-		jp_errx(EXIT_TROUBLE, "'%s' is not a jaxprof command; see "
-		    "'jaxprof --help'", argv[0]);
+		unknown_command(argv[0]);
 	err_set_command(cmd->name);
 	cmd_reset_getopt();
 	/* ... and in a command, "jaxprof: top: unrecognized option ...". */

@@ -895,18 +895,22 @@ overview_part_pct(const struct overview *ov, enum ov_part k)
 	    (double)ov->steps_ps : 0;
 }
 
+/* What fixing a part of ps in all could save: its time per step. */
+static int64_t
+save_of(const struct overview *ov, int64_t ps)
+{
+	return ov->nsteps > 0 ? ps / (int64_t)ov->nsteps : ps;
+}
+
 static void
 add_rec(struct overview *ov, const char *rule, double value,
-    double threshold, char *text)
+    double threshold, int64_t ps, char *text)
 {
-	if (ov->nrecs == 5) {
-		free(text);
-		return;
-	}
 	ov->recs = xgrow1(ov->recs, ov->nrecs, sizeof *ov->recs);
 	ov->recs[ov->nrecs].rule = rule;
 	ov->recs[ov->nrecs].value = value;
 	ov->recs[ov->nrecs].threshold = threshold;
+	ov->recs[ov->nrecs].save_ps = save_of(ov, ps);
 	ov->recs[ov->nrecs++].text = text;
 }
 
@@ -951,6 +955,107 @@ of_each(const struct overview *ov, int64_t ps)
 	return xasprintf("%s of each %s step on average", a, b);
 }
 
+/* Whether compute is the largest part of the steps. */
+static int
+compute_largest(const struct overview *ov)
+{
+	int k;
+
+	if (ov->steps_ps <= 0)
+		return 0;
+	for (k = 0; k < OV_NPARTS; k++)
+		if (ov->part_ps[k] > ov->part_ps[OV_COMPUTE])
+			return 0;
+	return 1;
+}
+
+/*
+ * The compute verdict: the largest part, and in it the top line; "why"
+ * says what else was weighed.
+ */
+static void
+compute_verdict(struct overview *ov, const char *why)
+{
+	char each[40], line[40];
+
+	per_step(each, sizeof each, ov, ov->part_ps[OV_COMPUTE]);
+	per_step(line, sizeof line, ov, ov->lines[0].total_ps);
+	ov->verdict_rule = "compute";
+	free(ov->verdict);
+	ov->verdict = xasprintf("compute bound: compute takes %.1f%% of step "
+	    "time (%s a step)%s; of it " OUT_CODE "%s" OUT_END_CODE " first, "
+	    "%.1f%% of device time (%s "
+	    "a step)", overview_part_pct(ov, OV_COMPUTE), each, why,
+	    ov->lines[0].name, ov->lines[0].pct, line);
+}
+
+/* Whether a recommendation of rule says no more than the verdict. */
+static int
+in_verdict(const struct overview *ov, const char *rule)
+{
+	const char *v = ov->verdict_rule;
+
+	if (strcmp(v, rule) == 0)
+		return 1;
+	if (strcmp(v, "recompile") == 0)
+		return strcmp(rule, "compile") == 0;
+	if (strcmp(v, "compute") == 0)
+		return strcmp(rule, "top-line") == 0;
+	if (strcmp(v, "few-ops") == 0 || strcmp(v, "no-steps") == 0)
+		return strcmp(rule, "top-op") == 0;
+	return 0;
+}
+
+static int
+cmp_rec_save(const void *a, const void *b)
+{
+	const struct ov_rec *x = a, *y = b;
+
+	return (x->save_ps < y->save_ps) - (x->save_ps > y->save_ps);
+}
+
+/*
+ * The advice: what the verdict does not already say, most time to gain
+ * first (ties in rule order), OV_RECS at most, each saying its gain.
+ */
+static void
+order_recs(struct overview *ov)
+{
+	size_t i, n = 0;
+	char save[40], *t;
+
+	for (i = 0; i < ov->nrecs; i++) {
+		if (in_verdict(ov, ov->recs[i].rule)) {
+			free(ov->recs[i].text);
+			continue;
+		}
+		ov->recs[n++] = ov->recs[i];
+	}
+	ov->nrecs = n;
+	/* Stable: insertion order breaks ties; qsort is not stable. */
+	for (i = 1; i < ov->nrecs; i++) {
+		size_t j = i;
+
+		while (j > 0 && cmp_rec_save(&ov->recs[j - 1],
+		    &ov->recs[j]) > 0) {
+			struct ov_rec tmp = ov->recs[j];
+
+			ov->recs[j] = ov->recs[j - 1];
+			ov->recs[--j] = tmp;
+		}
+	}
+	while (ov->nrecs > OV_RECS)
+		free(ov->recs[--ov->nrecs].text);
+	for (i = 0; i < ov->nrecs; i++) {
+		fmt_duration(save, sizeof save, ov->recs[i].save_ps);
+		t = xasprintf("%s; fixing it could save up to %s %s",
+		    ov->recs[i].text, save, ov->nsteps > 0 ? "a step" :
+		    "in the capture");
+		free(ov->recs[i].text);
+		ov->recs[i].text = t;
+	}
+}
+
 /* The rules of jaxprof-summary(1) RULES, in its words. */
 static void
 apply_rules(struct overview *ov)
@@ -969,6 +1074,7 @@ apply_rules(struct overview *ov)
 	};
 	char *each, *what;
 	double best = 0, few = 0;
+	int64_t verdict_ps = 0;
 	size_t i, nfew;
 	const struct ov_compile *re = NULL;
 
@@ -1023,6 +1129,7 @@ apply_rules(struct overview *ov)
 		free(each);
 		if (pct > best) {
 			best = pct;
+			verdict_ps = ov->part_ps[k];
 			ov->verdict_rule = idle_rules[i].rule;
 			free(ov->verdict);
 			ov->verdict = xasprintf("%s bound: %s",
@@ -1033,7 +1140,7 @@ apply_rules(struct overview *ov)
 			    text);
 		}
 		add_rec(ov, idle_rules[i].rule, pct, idle_rules[i].threshold,
-		    text);
+		    ov->part_ps[k], text);
 	}
 	if (re != NULL) {
 		char total[40];
@@ -1060,9 +1167,20 @@ apply_rules(struct overview *ov)
 		} else if (ov->verdict_rule == NULL) {
 			ov->verdict_rule = "recompile";
 			ov->verdict = xasprintf("recompiles: %s", what);
+			verdict_ps = re->total_ps;
 		}
-		add_rec(ov, "recompile", (double)re->count, 2, what);
+		add_rec(ov, "recompile", (double)re->count, 2, re->total_ps,
+		    what);
 	}
+	/*
+	 * Compute is the largest part and one line most of it, more time
+	 * than the wait that fired: that line is what bounds the step.
+	 */
+	if (ov->nlines > 0 && compute_largest(ov) &&
+	    ov->lines[0].pct >= OV_DOMINANT_PCT &&
+	    ov->lines[0].total_ps > verdict_ps)
+		compute_verdict(ov, ov->verdict_rule != NULL ? ", more than "
+		    "any wait" : " and no wait reaches its threshold");
 	nfew = ov->nops < 3 ? ov->nops : 3;
 	for (i = 0; i < nfew; i++)
 		few += ov->ops[i].pct;
@@ -1073,6 +1191,8 @@ apply_rules(struct overview *ov)
 		    "(%.1f%%)", nfew, few,
 		    ov->ops[0].name, ov->ops[0].pct);
 	}
+	if (ov->verdict_rule == NULL && ov->steps_ps > 0 && ov->nlines > 0)
+		compute_verdict(ov, " and no wait reaches its threshold");
 	if (ov->verdict_rule == NULL && ov->steps_ps > 0) {
 		double busy = overview_part_pct(ov, OV_COMPUTE) +
 		    overview_part_pct(ov, OV_COLLECTIVE) +
@@ -1081,10 +1201,7 @@ apply_rules(struct overview *ov)
 		ov->verdict_rule = "compute";
 		ov->verdict = xasprintf("compute: the device is busy %.1f%% of "
 		    "step time and no wait reaches its threshold; the ops "
-		    "bound the step%s%s%s", busy,
-		    ov->nlines > 0 ? ", " OUT_CODE : "",
-		    ov->nlines > 0 ? ov->lines[0].name : "",
-		    ov->nlines > 0 ? OUT_END_CODE " first" : "");
+		    "bound the step", busy);
 	}
 	if (ov->verdict_rule == NULL && ov->nops > 0) {
 		/* No step windows: no idle time to weigh, only the ops. */
@@ -1099,21 +1216,21 @@ apply_rules(struct overview *ov)
 		ov->verdict_rule = "none";
 		ov->verdict = xstrdup("no steps and no ops: nothing to judge");
 	}
-	if (ov->nlines > 0)
+	/* Below their threshold, the top line and op are no advice. */
+	if (ov->nlines > 0 && ov->lines[0].pct >= OV_LINE_PCT)
 		add_rec(ov, "top-line", ov->lines[0].pct, OV_LINE_PCT,
-		    xasprintf(OUT_CODE "%s" OUT_END_CODE " takes %.1f%% of "
-		    "device time%s",
-		    ov->lines[0].name, ov->lines[0].pct,
-		    ov->lines[0].pct >= OV_LINE_PCT ? ": the line to "
-		    "optimize first" : "; no line dominates, the time is "
-		    "spread over many"));
-	if (ov->nops > 0)
+		    ov->lines[0].total_ps,
+		    xasprintf(OUT_CODE "%s" OUT_END_CODE " takes %.1f%% of device "
+		    "time: the line to optimize first", ov->lines[0].name, ov->lines[0].pct));
+	if (ov->nops > 0 && ov->ops[0].pct >= OV_LINE_PCT)
 		add_rec(ov, "top-op", ov->ops[0].pct, OV_LINE_PCT,
+		    ov->ops[0].total_ps,
 		    xasprintf("op " OUT_CODE "%s" OUT_END_CODE " takes %.1f%% "
 		    "of device time%s%s%s",
 		    ov->ops[0].name, ov->ops[0].pct,
 		    ov->ops[0].detail[0] ? " (" : "", ov->ops[0].detail,
 		    ov->ops[0].detail[0] ? ")" : ""));
+	order_recs(ov);
 }
 
 /* Keeps the OV_TRACK_SPANS longest spans of t, in time order. */
@@ -1599,7 +1716,10 @@ overview_write_json(const struct overview *ov, FILE *fp)
 		fmt_fixed(t, sizeof t, ov->recs[i].threshold, 1);
 		fputs(i > 0 ? ",{\"rule\":" : "{\"rule\":", fp);
 		output_json_string(fp, ov->recs[i].rule);
-		fprintf(fp, ",\"value\":%s,\"threshold\":%s,\"text\":", v, t);
+		fprintf(fp, ",\"value\":%s,\"threshold\":%s,", v, t);
+		json_us(fp, ov->nsteps > 0 ? "saves_per_step_us" :
+		    "saves_in_capture_us", (double)ov->recs[i].save_ps);
+		fputs(",\"text\":", fp);
 		output_json_string(fp, ov->recs[i].text);
 		fputc('}', fp);
 	}

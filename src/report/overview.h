@@ -83,6 +83,8 @@ struct ov_rec {
 	const char	*rule;
 	double		 value;		/* percent of step time or a count */
 	double		 threshold;
+	/* The measured time of its part: what fixing it could save. */
+	int64_t		 save_ps;	/* per step; in all without steps */
 	char		*text;
 };
 
@@ -159,6 +161,7 @@ struct overview {
 };
 
 /* The thresholds of jaxprof-summary(1), in percent of step time. */
+#define OV_RECS			5	/* recommendations listed */
 #define OV_HOST_PCT		20.0
 #define OV_LAUNCH_PCT		10.0
 #define OV_COMPILE_PCT		10.0
@@ -167,6 +170,8 @@ struct overview {
 #define OV_SYNC_PCT		20.0
 #define OV_FEW_OPS_PCT		50.0	/* of device time, the top 3 ops */
 #define OV_LINE_PCT		25.0	/* of device time, one line */
+/* Of device time: a line this large dominates compute (the verdict). */
+#define OV_DOMINANT_PCT		50.0
 #define OV_SPREAD_PCT		10.0	/* stddev over median */
 #define OV_TOP			10	/* ops and lines listed */
 #define OV_TRACK_SPANS		400	/* bars kept per timeline track */

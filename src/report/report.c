@@ -49,6 +49,7 @@ report_option(struct report *r, int ch, const char *arg)
 		break;
 	case OPT_RUN:
 		r->run_glob = arg;
+		r->run_given = 1;
 		break;
 	default:
 		return 0;
@@ -352,27 +353,82 @@ report_runs_note(char *const *runs, size_t nruns)
 	return note;
 }
 
+static int
+file_of_run(const struct found_file *ff, void *arg)
+{
+	return strcmp(ff->run, arg) == 0;
+}
+
 /*
- * The one rule on runs (jaxprof(1), DESCRIPTION): a report covers every
- * run it selects, and one that sums them says so under its table, naming
- * them and how to choose one.
+ * --latest, and summary and steps without --run: of the runs read, the
+ * one whose profile started last (a damaged file is no run), by name
+ * where no start is known; said on standard error when others are left.
+ */
+static char *
+keep_newest_run(struct report *r)
+{
+	sqlite3_stmt *st;
+	char *run = NULL, *others = NULL, *cause, *note = NULL;
+	int nothers = 0;
+
+	st = index_prepare(r->ix, "SELECT f.run FROM files f JOIN selected s "
+	    "ON s.file_id = f.id GROUP BY f.run ORDER BY "
+	    "max(f.profile_start_ns) IS NULL, max(f.profile_start_ns) DESC, "
+	    "f.run DESC");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		if (run == NULL)
+			run = xstrdup(name);
+		else if (nothers++ < 4)
+			others = append_quoted(others, name);
+	}
+	sqlite3_finalize(st);
+	if (run == NULL)
+		return NULL;
+	st = index_prepare(r->ix, "DELETE FROM selected WHERE file_id IN "
+	    "(SELECT id FROM files WHERE run != ?1)");
+	sqlite3_bind_text(st, 1, run, -1, SQLITE_STATIC);
+	if (index_step(r->ix, st, &cause) == -1) {
+		jp_warnx("%s", cause);
+		exit(report_close(r, EXIT_TROUBLE));
+	}
+	sqlite3_finalize(st);
+	found_keep_if(&r->found, file_of_run, run);
+	if (nothers > 0 && !r->latest)
+		note = xasprintf("The newest run, '%s', of %d; the other%s: "
+		    "%s%s; choose one with --run=NAME.", run, nothers + 1,
+		    nothers == 1 ? "" : "s", others, nothers > 4 ? ", ..." :
+		    "");
+	free(others);
+	free(run);
+	return note;
+}
+
+/*
+ * The rule on runs (jaxprof(1), DESCRIPTION): a report covers every run
+ * it selects (summary and steps the newest, keep_newest_run()), and one
+ * that sums them says so under its table, naming them and how to choose.
  */
 static void
 note_runs(struct report *r)
 {
-	char **runs;
-	size_t i, n = 0, nruns = 0;
+	sqlite3_stmt *st;
+	char **runs = NULL;
+	size_t i, nruns = 0;
 
-	runs = xcalloc(r->found.nfiles + 1, sizeof *runs);
-	for (i = 0; i < r->found.nfiles; i++)
-		if (r->found.files[i].kind != KIND_OTHER)
-			runs[n++] = r->found.files[i].run;
-	if (n > 0)
-		qsort(runs, n, sizeof *runs, cmp_str);
-	for (i = 0; i < n; i++)
-		if (i == 0 || strcmp(runs[i], runs[nruns - 1]) != 0)
-			runs[nruns++] = runs[i];
+	/* The runs read: a run of damaged files only is no run summed. */
+	st = index_prepare(r->ix, "SELECT DISTINCT f.run FROM files f "
+	    "JOIN selected s ON s.file_id = f.id ORDER BY f.run");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		runs = xreallocarray(runs, nruns + 1, sizeof *runs);
+		runs[nruns++] = xstrdup((const char *)sqlite3_column_text(st,
+		    0));
+	}
+	sqlite3_finalize(st);
 	r->runs_note = report_runs_note(runs, nruns);
+	for (i = 0; i < nruns; i++)
+		free(runs[i]);
 	free(runs);
 }
 
@@ -408,9 +464,17 @@ report_output(struct report *r, const struct out_col *cols, size_t ncols)
 {
 	struct output *o = output_new(r->format, stdout, cols, ncols);
 
+	report_notes(r, o);
+	return o;
+}
+
+void
+report_notes(const struct report *r, struct output *o)
+{
 	if (r->runs_note != NULL)
 		output_note(o, r->runs_note);
-	return o;
+	if (r->skipped_note != NULL)
+		output_note(o, r->skipped_note);
 }
 
 /* Whether file ff was read into the index (is in the selected table). */
@@ -528,7 +592,7 @@ void
 report_open(struct report *r, int npaths, char **paths)
 {
 	const char *env = getenv("JAXPROF_DB");
-	char *cause;
+	char *cause, *one_run = NULL;
 	int i, failed = 0, nbad;
 
 	if (npaths == 0)
@@ -561,11 +625,8 @@ report_open(struct report *r, int npaths, char **paths)
 	if (check_found_filter(r, 1, r->host_glob) == -1 ||
 	    check_found_filter(r, 0, r->run_glob) == -1)
 		exit(EXIT_TROUBLE);
-	if (r->latest)
-		found_keep_latest(&r->found);
 	/* Files of other runs and hosts are never read (nor can fail). */
 	found_keep_if(&r->found, selected_file, r);
-	note_runs(r);
 	if (r->db_path == NULL && env != NULL && *env != '\0')
 		r->db_path = env;
 	if (r->db_path == NULL) {
@@ -599,6 +660,21 @@ report_open(struct report *r, int npaths, char **paths)
 	/* Every profile unreadable (each one reported): nothing to show. */
 	if (nbad > 0 && (size_t)nbad == found_profiles(&r->found))
 		exit(report_close(r, EXIT_TROUBLE));
+	/* Runs asked for: by --run, or by naming several paths. */
+	if (r->latest || (r->one_run && !r->run_given && npaths == 1))
+		one_run = keep_newest_run(r);
+	note_runs(r);
+	if (one_run != NULL) {
+		jp_warnx("note: %s", one_run);
+		free(r->runs_note);
+		r->runs_note = one_run;
+	}
+	if (r->nbad > 0 && !r->damage_fails) {
+		r->skipped_note = xasprintf("%d damaged file%s skipped (named "
+		    "on standard error); the report covers the files that "
+		    "could be read.", r->nbad, r->nbad == 1 ? "" : "s");
+		jp_warnx("%s", r->skipped_note);
+	}
 }
 
 const char *
@@ -666,6 +742,8 @@ report_close(struct report *r, int status)
 	found_release(&r->found);
 	free(r->db_owned);
 	free(r->runs_note);
+	free(r->skipped_note);
+	status = bad > 0 && r->damage_fails ? EXIT_TROUBLE : status;
 	memset(r, 0, sizeof *r);
-	return bad > 0 ? EXIT_TROUBLE : status;
+	return status;
 }

@@ -49,6 +49,14 @@ struct report {
 	const char	*device_glob;
 	const char	*run_glob;
 	int		 latest;
+	/*
+	 * summary, steps: the newest run, unless --run or several paths
+	 * choose (report_open()).
+	 */
+	int		 one_run;
+	int		 run_given;	/* --run */
+	/* diff, check, baseline, sql, index: a damaged file fails (exit 2). */
+	int		 damage_fails;
 	int		 include_compile_work;	/* ops of autotuning too */
 	/* Reads an event-level table (index_want_events()). */
 	int		 events;
@@ -59,6 +67,7 @@ struct report {
 	int		 nbad;		/* files that could not be read */
 	char		*db_owned;
 	char		*runs_note;	/* several runs summed, or NULL */
+	char		*skipped_note;	/* damaged files skipped, or NULL */
 	char		**paths;	/* the PATHs given (report_open()) */
 	int		 npaths;
 };
@@ -102,11 +111,15 @@ sqlite3_stmt *report_prepare(struct report *r, const char *head,
  */
 int	report_has_json(struct report *r);
 /*
- * The report's output on stdout, with the note that several runs were
- * summed when they were (jaxprof(1), DESCRIPTION).
+ * The report's output on stdout, with the notes of report_notes().
  */
 struct output *report_output(struct report *r, const struct out_col *cols,
 	    size_t ncols);
+/*
+ * Notes under o's table: several runs summed, or the one run chosen of
+ * several (jaxprof(1), DESCRIPTION); damaged files skipped.
+ */
+void	report_notes(const struct report *r, struct output *o);
 /*
  * The PATH given on the command line that the indexed file file_id was
  * found under, as given; NULL when only one PATH was given.

@@ -78,6 +78,7 @@ summary_load(struct summary *s, const struct report *opts,
 	/* A fresh report per side: report_close() clears it. */
 	r = *opts;
 	r.memory = 1;	/* summary_load_memory() */
+	r.damage_fails = 1;	/* a verdict on part of a profile misleads */
 	report_open(&r, 1, (char **)&path);
 	status = report_close(&r, summary_from_index(s, &r, path));
 	refuse_empty(s, path);

@@ -425,6 +425,24 @@ summary_step_percentile(const struct summary *s, size_t skip, double pct,
 	return v;
 }
 
+double
+summary_step_spread_pct(const struct summary *s, size_t skip)
+{
+	struct sample all;
+	size_t i, j;
+	double median, spread;
+
+	sample_init(&all);
+	for (i = 0; i < s->nsteps; i++)
+		for (j = skip; j < s->steps[i].n; j++)
+			sample_add(&all, s->steps[i].dur_ps[j]);
+	sample_sort(&all);
+	median = sample_percentile(&all, 50);
+	spread = median > 0 ? 100 * 1.4826 * sample_mad(&all) / median : 0;
+	sample_release(&all);
+	return spread;
+}
+
 size_t
 summary_nsteps(const struct summary *s)
 {

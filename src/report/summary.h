@@ -130,6 +130,12 @@ int	summary_from_index(struct summary *s, struct report *r,
 double	summary_step_percentile(const struct summary *s, size_t skip,
 	    double pct, size_t *n);
 /*
+ * The steps' own spread after each device's first skip, in percent of
+ * their median: 1.4826 times the median absolute deviation (the standard
+ * deviation of normal noise; a compile step is no noise); 0 without.
+ */
+double	summary_step_spread_pct(const struct summary *s, size_t skip);
+/*
  * The summary's ops grouped by group (its kernels for GROUP_KERNEL) as
  * new rows; free with op_rows_free().
  */

@@ -41,12 +41,12 @@ expect_stdout_file "$tmp/help"
 test_case 'unknown command'
 expect_code 2 jaxprof topp
 expect_stdout_empty
-expect_stderr_is "jaxprof: 'topp' is not a jaxprof command; see 'jaxprof --help'"
+expect_stderr_is "jaxprof: 'topp' is not a jaxprof command; did you mean 'top'? See 'jaxprof --help'"
 
 test_case 'help of an unknown command'
 expect_code 2 jaxprof help topp
 expect_stdout_empty
-expect_stderr_is "jaxprof: 'topp' is not a jaxprof command; see 'jaxprof --help'"
+expect_stderr_is "jaxprof: 'topp' is not a jaxprof command; did you mean 'top'? See 'jaxprof --help'"
 
 test_case 'unknown global option: message, then usage on stderr'
 expect_code 2 jaxprof --bogus top

@@ -74,7 +74,7 @@ for bad in 'name,bogus' 'name,name' ''; do
 	test_case "--fields='$bad': exit 2, the columns listed"
 	expect_code 2 jaxprof top --fields="$bad" --db="$DB" "$G"
 	expect_stdout_empty
-	expect_stderr_match "^jaxprof: top: invalid --fields '$bad': .*\\(choose from $COLUMNS\\)\$"
+	expect_stderr_match "^jaxprof: top: invalid --fields '$bad': .*\\(choose from $COLUMNS; a table header names its column too\\)\$"
 done
 
 test_done

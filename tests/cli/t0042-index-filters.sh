@@ -22,10 +22,15 @@ expect_stderr_empty
 expect_code 0 jaxprof top --run='r[1]' --host='host*' "$P"
 expect_stderr_empty
 
-test_case 'the truncated file itself still fails when selected'
+test_case 'the truncated file itself still fails when it is all there is'
 expect_code 2 jaxprof top --run=r2 "$P"
 expect_stderr_match "cannot read '.*/r2/host0\.xplane\.pb'"
-expect_code 2 jaxprof top --latest "$P"
-expect_code 2 jaxprof top "$P"
+
+test_case 'beside a readable run it is skipped, said so (t0057 in full)'
+expect_code 0 jaxprof top --latest "$P"
+expect_stderr_match "cannot read '.*/r2/host0\.xplane\.pb'"
+expect_code 0 jaxprof top "$P"
+expect_stdout_match '^1 damaged file skipped'
+expect_code 2 jaxprof check --baseline="$P" "$P"
 
 test_done

@@ -10,7 +10,7 @@ IX=$tmp/ro/idx.sqlite
 
 test_case 'index the testdata into a folder that becomes read-only'
 expect_code 0 jaxprof index --db="$IX" "$T"
-expect_code 0 jaxprof steps --summary --db="$IX" "$T"
+expect_code 0 jaxprof steps --summary --run='*' --db="$IX" "$T"
 save writable
 
 # An index only top has built (no event-level tables), one built with
@@ -56,7 +56,7 @@ else
 fi
 
 test_case 'up to date: it answers from the read-only index, as from a writable one'
-expect_code 0 run_ro "$JAXPROF" steps --summary --db="$RO/idx.sqlite" "$T"
+expect_code 0 run_ro "$JAXPROF" steps --summary --run='*' --db="$RO/idx.sqlite" "$T"
 expect_stderr_empty
 expect_stdout_file "$tmp/writable"
 
@@ -93,7 +93,7 @@ fi
 
 test_case 'left part-written but writable: the journal is played back, the answer is whole'
 if [ -e "$tmp/part.sqlite" ]; then
-	expect_code 0 jaxprof steps --summary --db="$tmp/part.sqlite" "$T"
+	expect_code 0 jaxprof steps --summary --run='*' --db="$tmp/part.sqlite" "$T"
 	expect_stderr_empty
 	expect_stdout_file "$tmp/writable"
 	[ ! -e "$tmp/part.sqlite-journal" ] || fail "the journal is still there"

@@ -2,7 +2,8 @@
 # A folder of several runs (issue 36, point 11): one rule for every report
 # (jaxprof(1), DESCRIPTION).  The reports that sum runs say under their
 # table that they did, naming the runs and how to choose; --run and
-# --latest choose; list and steps, which show each run apart, say nothing.
+# --latest choose; list, which shows each run apart, says nothing; summary
+# and steps analyse the newest run alone (t0058).
 . "$(dirname "$0")/lib.sh"
 
 T=$TESTDATA/jax-mlp
@@ -41,7 +42,7 @@ expect_code 0 jaxprof check --baseline="$T" "$T"
 has_line "baseline: $NOTE" || fail "check does not say the baseline summed two runs"
 has_line "new: $NOTE" || fail "check does not say the new side summed two runs"
 
-for cmd in list steps; do
+for cmd in list; do
 	test_case "$cmd shows each run apart: no note"
 	expect_code 0 jaxprof $cmd "$T"
 	! grep -q 'runs summed' "$out" || fail "$cmd says it summed runs"

@@ -208,7 +208,7 @@ run1=$(ls "$S/plugins/profile")
 cp "$S/plugins/profile/$run1/host0.xplane.pb" "$S/plugins/profile/$run1/host3.xplane.pb"
 cp -r "$S/plugins/profile/$run1" "$S/plugins/profile/2026_02_02_00_00_00"
 rm "$S/plugins/profile/2026_02_02_00_00_00/host1.xplane.pb"
-expect_code 0 jaxprof steps --format=csv "$S"
+expect_code 0 jaxprof steps --run='*' --format=csv "$S"
 # Per (run, step) in the order of its first row: hosts, the fastest and
 # slowest host's time (its slowest device's) and the first host that is
 # slowest; a duration keeps its printed text.
@@ -241,7 +241,7 @@ awk -F, 'NR > 1 {
 }' "$out" >"$tmp/want"
 [ "$(grep -c . "$tmp/want")" -eq 10 ] || fail "not 10 steps of two runs"
 [ "$(grep -c ',host0$' "$tmp/want")" -ge 1 ] || fail "no tie went to host0"
-expect_code 0 jaxprof steps --skew --format=csv "$S"
+expect_code 0 jaxprof steps --run='*' --skew --format=csv "$S"
 expect_stderr_empty
 awk -F, 'NR > 1 { d = $6 - ($5 - $4); if (d < -0.0015 || d > 0.0015) exit 1 }' \
     "$out" || fail "a skew is not max - min"

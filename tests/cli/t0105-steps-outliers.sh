@@ -11,7 +11,7 @@ expect_stdout_empty
 expect_stderr_match "invalid --outlier-margin 'ten'"
 
 test_case 'testdata: the compile steps are still outliers'
-expect_code 0 jaxprof steps --summary --format=csv "$TESTDATA/jax-mlp"
+expect_code 0 jaxprof steps --summary --run='*' --format=csv "$TESTDATA/jax-mlp"
 awk -F, 'NR > 1 { n += $NF } END { exit n != 3 }' "$out" ||
 	fail "testdata has not 3 outliers"
 

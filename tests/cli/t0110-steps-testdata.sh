@@ -10,7 +10,7 @@ R0=2026_01_01_00_00_00
 R1=2026_01_01_00_00_01
 
 test_case 'csv: 6 train steps 0..5 in run 1, 3 infer steps 0..2 in run 2'
-expect_code 0 jaxprof steps --format=csv "$T"
+expect_code 0 jaxprof steps --run='*' --format=csv "$T"
 expect_stderr_empty
 save all
 awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $4 "," $5 }' "$out" >"$tmp/got"
@@ -30,17 +30,17 @@ awk -F, 'NR > 1 && ($9 != "0.000" || $10 != "0.000" ||
     fail "a step is not compute + idle, or has collective or transfer time"
 
 test_case 'the table says where the steps come from'
-expect_code 0 jaxprof steps "$T"
+expect_code 0 jaxprof steps --run='*' "$T"
 expect_stderr_empty
 expect_stdout_match '^Steps from host StepTraceAnnotation events \(train, infer\)\.$'
 
 test_case '--summary: step 0 of each run is a compile step'
-expect_code 0 jaxprof steps --summary --format=csv "$T"
+expect_code 0 jaxprof steps --run='*' --summary --format=csv "$T"
 expect_stderr_empty
 awk -F, 'NR > 1 { print $1 "," $4 "," $5 }' "$out" | grep -v '^#' >"$tmp/got"
 printf '%s\n' "$R0,host,6" "$R1,host,3" >"$tmp/want"
 expect_files_equal "$tmp/want" "$tmp/got" "--summary rows are not 6 train and 3 infer host steps"
-expect_code 0 jaxprof steps --summary "$T"
+expect_code 0 jaxprof steps --run='*' --summary "$T"
 expect_stderr_empty
 # Times change with each regeneration (testdata/README.md): the golden has them.
 [ "$(grep -Ec '^testhost /host:CPU: step 0 \([0-9.]+ m?s\) looks like a compile step \(compilation ran [0-9.]+ m?s of it\); --skip=1 leaves it out\.$' "$out")" -eq 2 ] ||
@@ -49,12 +49,12 @@ expect_stderr_empty
     fail "not exactly two compile-step notes"
 
 test_case '--summary --skip=1: no compile-step note, 5 and 2 steps'
-expect_code 0 jaxprof steps --summary --skip=1 "$T"
+expect_code 0 jaxprof steps --run='*' --summary --skip=1 "$T"
 expect_stderr_empty
 if grep -q 'compile step' "$out"; then
 	fail "a compile-step note with --skip=1"
 fi
-expect_code 0 jaxprof steps --summary --skip=1 --format=csv "$T"
+expect_code 0 jaxprof steps --run='*' --summary --skip=1 --format=csv "$T"
 [ "$(awk -F, 'NR > 1 { printf "%s ", $5 }' "$out")" = "5 2 " ] ||
     fail "--skip=1 does not leave 5 and 2 steps"
 
@@ -65,7 +65,7 @@ expect_stderr_empty
     "0:infer 1:infer 2:infer " ] || fail "--run='*01' is not the 3 infer steps"
 
 test_case '--skew on one host: an empty table and a note saying why'
-expect_code 0 jaxprof steps --skew "$T"
+expect_code 0 jaxprof steps --run='*' --skew "$T"
 expect_stderr_is "jaxprof: steps: --skew compares the hosts of each step; the selection has one host ('testhost'): nothing to compare"
 
 # The durations of the step events, read with the protobuf package: per
@@ -132,7 +132,7 @@ expect_code 0 jaxprof steps --summary "$R/2026_01_01_00_00_00" "$R/2026_01_01_00
 expect_stdout_match "^$R/2026_01_01_00_00_01: testhost /host:CPU: step 0 .* looks like a compile step"
 
 test_case '--summary over one PATH: no path column'
-expect_code 0 jaxprof steps --summary --format=csv "$TESTDATA/jax-mlp"
+expect_code 0 jaxprof steps --run='*' --summary --format=csv "$TESTDATA/jax-mlp"
 [ "$(head -n 1 "$out" | cut -d, -f1)" = run ] || fail "a path column for one PATH"
 
 test_done

@@ -19,7 +19,7 @@ test_case 'identical profiles pass the default rules'
 expect_code 0 jaxprof check --baseline="$A" "$A"
 expect_stderr_empty
 expect_stdout_match '^max-step-regression +p50 of 12 steps .* PASS +default$'
-expect_stdout_match '^max-op-regression .* PASS +default$'
+expect_stdout_match '^max-op-regression .* PASS +default .*the rule; noise '
 expect_stdout_match '^max-new-op-share +0 new ops, .* PASS +default$'
 expect_stdout_match '^PASS: all 3 rules passed\.$'
 
@@ -29,14 +29,14 @@ expect_code 1 jaxprof check --baseline="$A" --max-op-regression=10% \
 expect_stderr_empty
 filter_stdout sed -e "s|$tmp/|TMP/|g"
 compare_golden slow-op
-expect_stdout_match "^max-op-regression +$SLOW \\(per step\\) +.* \\+100\\.00% +10\\.00% +FAIL +option +$SLOW\$"
+expect_stdout_match "^max-op-regression +$SLOW \\(per step\\) +.* \\+100\\.00% +10\\.00% +FAIL +option +$SLOW +the rule; noise [0-9.]+% = 2x the (op's|steps') spread [0-9.]+% / sqrt\\([0-9]+\\)\$"
 grep -q '^max-op-regression  *while' "$out" &&
     fail "the loop around the slow op failed too"
 
 test_case 'csv: one row per rule, machine-readable'
 expect_code 1 jaxprof check --baseline="$A" --max-op-regression=10 \
     --format=csv "$B"
-expect_stdout_match "^max-op-regression,$SLOW \\(per step\\),254\\.937 us,509\\.873 us,\\+100\\.00%,10\\.00%,FAIL,option,$SLOW,\$"
+expect_stdout_match "^max-op-regression,$SLOW \\(per step\\),254\\.937,509\\.873,us,100,10,%,FAIL,option,$SLOW,,the rule; noise [0-9.]+% = 2x the (op's|steps') spread [0-9.]+% / sqrt\\([0-9]+\\)\$"
 
 test_case 'a lenient op rule passes, and so does a large --min-op-share'
 expect_code 0 jaxprof check --baseline="$A" --max-op-regression=150% "$B"

@@ -16,14 +16,14 @@ expect_code 0 jaxprof baseline save -o "$tmp/base.json" "$tmp/s10"
 expect_code 0 jaxprof check --baseline="$tmp/base.json" \
     --max-op-regression=10% "$tmp/s40"
 expect_stderr_empty
-expect_stdout_match '^max-op-regression  *[0-9]* paired ops with >= 1\.00% share \(per step\) .*PASS  *option$'
+expect_stdout_match '^max-op-regression  *[0-9]* paired ops with >= 1\.00% share, summed \(per step\) .*PASS  *option  .*the rule; noise'
 expect_stdout_match '^PASS: all 3 rules passed\.$'
 
 test_case 'an op 1.5 times slower per step fails, named'
 expect_code 1 jaxprof check --baseline="$tmp/base.json" \
     --max-op-regression=10% "$tmp/slow"
 expect_stderr_empty
-expect_stdout_match '^max-op-regression  *fusion\.18 \(per step\) .*FAIL  *option  *fusion\.18$'
+expect_stdout_match '^max-op-regression  *fusion\.18 \(per step\) .*FAIL  *option  *fusion\.18  .*noise'
 [ "$(grep -c FAIL "$out")" -eq 2 ] ||
 	fail "more ops than fusion.18 fail"
 
@@ -47,7 +47,7 @@ test_case 'H200: cmdbuf-warm baseline, cmdbuf-train run (--skip=1)'
 expect_code 0 jaxprof baseline save -o "$tmp/h200.json" "$CORPUS/h200/cmdbuf-warm"
 expect_code 0 jaxprof check --baseline="$tmp/h200.json" --skip=1 \
     --max-op-regression=10% --max-step-regression=10% "$CORPUS/h200/cmdbuf-train"
-expect_stdout_match '^max-op-regression .*\(per step\) .*PASS  *option$'
+expect_stdout_match '^max-op-regression .*summed \(per step\) .*PASS  *option  .*noise'
 expect_stdout_match '^PASS: all 3 rules passed\.$'
 
 test_done
