@@ -78,6 +78,9 @@ CLI_TESTS += tests/cli/t0730-memory-losses.sh
 CLI_TESTS += tests/cli/t0621-json-beside.sh
 CLI_TESTS += tests/cli/t0628-top-cost-h200.sh
 CLI_TESTS += tests/cli/t0629-top-kernels-h200.sh
+CLI_TESTS += tests/cli/t0800-hosts-testdata.sh
+CLI_TESTS += tests/cli/t0801-hosts-identity.sh
+CLI_TESTS += tests/cli/t0802-hosts-e2e-jax.sh
 CLI_TESTS += tests/cli/t0900-layering.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0631-top-cost-mi300.sh
@@ -93,3 +96,4 @@ EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/device_events.py \
     tests/cli/expect $(CLI_TESTS)
 EXTRA_DIST += tests/cli/summary-page.sh tests/cli/summary-dom.py \
 	tests/cli/summary-advice.py
+    tests/cli/hosts_reference.py
