@@ -1015,6 +1015,19 @@ cmp_rec_save(const void *a, const void *b)
 	return (x->save_ps < y->save_ps) - (x->save_ps > y->save_ps);
 }
 
+/* A recommendation's text ends with what fixing it could save. */
+static void
+say_save(const struct overview *ov, struct ov_rec *rec)
+{
+	char save[40], *t;
+
+	fmt_duration(save, sizeof save, rec->save_ps);
+	t = xasprintf("%s; fixing it could save up to %s %s", rec->text, save,
+	    ov->nsteps > 0 ? "a step" : "in the capture");
+	free(rec->text);
+	rec->text = t;
+}
+
 /*
  * The advice: what the verdict does not already say, most time to gain
  * first (ties in rule order), OV_RECS at most, each saying its gain.
@@ -1023,7 +1036,6 @@ static void
 order_recs(struct overview *ov)
 {
 	size_t i, n = 0;
-	char save[40], *t;
 
 	for (i = 0; i < ov->nrecs; i++) {
 		if (in_verdict(ov, ov->recs[i].rule)) {
@@ -1047,14 +1059,8 @@ order_recs(struct overview *ov)
 	}
 	while (ov->nrecs > OV_RECS)
 		free(ov->recs[--ov->nrecs].text);
-	for (i = 0; i < ov->nrecs; i++) {
-		fmt_duration(save, sizeof save, ov->recs[i].save_ps);
-		t = xasprintf("%s; fixing it could save up to %s %s",
-		    ov->recs[i].text, save, ov->nsteps > 0 ? "a step" :
-		    "in the capture");
-		free(ov->recs[i].text);
-		ov->recs[i].text = t;
-	}
+	for (i = 0; i < ov->nrecs; i++)
+		say_save(ov, &ov->recs[i]);
 }
 
 /* The rules of jaxprof-summary(1) RULES, in its words. */
@@ -1395,8 +1401,10 @@ name_stragglers(struct overview *ov, struct report *r)
 		free(ov->verdict);
 		ov->verdict = v;
 		ov->verdict_rule = "straggler";
+		/* What the others wait for it is what it could save. */
 		add_rec(ov, "straggler", (double)row->last_steps,
 		    STRAGGLER_LAST_SHARE * (double)row->joined_steps,
+		    ps_from_double(row->lateness_ps),
 		    xasprintf("the other hosts wait for %s in their "
 		    "collectives: make %s%s faster on it, or give it less "
 		    "work (jaxprof hosts; jaxprof idle --host=%s)", row->host,
@@ -1411,6 +1419,7 @@ name_stragglers(struct overview *ov, struct report *r)
 			    sizeof *ov->recs);
 			ov->recs[0] = first;
 		}
+		say_save(ov, &ov->recs[0]);
 	}
 	hosts_release(&h);
 }

@@ -95,5 +95,4 @@ TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/device_events.py \
     tests/cli/expect $(CLI_TESTS)
 EXTRA_DIST += tests/cli/summary-page.sh tests/cli/summary-dom.py \
-	tests/cli/summary-advice.py
-    tests/cli/hosts_reference.py
+	tests/cli/summary-advice.py tests/cli/hosts_reference.py
