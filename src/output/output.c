@@ -360,6 +360,12 @@ output_double(struct output *o, double v)
 }
 
 void
+output_bool(struct output *o, int v)
+{
+	put_cell(o, v ? "true" : "false", 1);
+}
+
+void
 output_null(struct output *o)
 {
 	put_cell(o, NULL, 0);
@@ -443,7 +449,10 @@ output_end_row(struct output *o)
 		fputc('\n', o->fp);
 		break;
 	case FMT_JSON:
-		fputs(o->emitted++ == 0 ? "[\n  {" : ",\n  {", o->fp);
+	case FMT_NDJSON:
+		if (o->fmt == FMT_JSON)
+			fputs(o->emitted++ == 0 ? "[\n  " : ",\n  ", o->fp);
+		fputc('{', o->fp);
 		for (i = 0; i < o->ncols; i++) {
 			if (i > 0)
 				fputs(", ", o->fp);
@@ -456,7 +465,7 @@ output_end_row(struct output *o)
 			else
 				json_string(o->fp, o->row[i].text);
 		}
-		fputc('}', o->fp);
+		fputs(o->fmt == FMT_NDJSON ? "}\n" : "}", o->fp);
 		break;
 	default:	/* tables: every row is kept until output_finish() */
 		if (o->nrows == o->rowcap) {
@@ -468,7 +477,7 @@ output_end_row(struct output *o)
 		    o->ncols * sizeof *o->row);
 		o->nrows++;
 	}
-	if (o->fmt == FMT_CSV || o->fmt == FMT_JSON)
+	if (o->fmt == FMT_CSV || o->fmt == FMT_JSON || o->fmt == FMT_NDJSON)
 		texts_clear(&o->texts);
 	memset(o->row, 0, o->ncols * sizeof *o->row);
 	o->ncells = 0;

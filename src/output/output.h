@@ -24,6 +24,7 @@ enum out_format {
 	FMT_CSV,
 	FMT_JSON,
 	FMT_MARKDOWN,
+	FMT_NDJSON,	/* one JSON object a line (export; no --format) */
 };
 
 enum col_type {
@@ -58,6 +59,8 @@ void		 output_str(struct output *o, const char *s);
 void		 output_int(struct output *o, int64_t v);
 void		 output_ps(struct output *o, double ps);
 void		 output_double(struct output *o, double v);
+/* true or false (JSON), as the other formats write them too. */
+void		 output_bool(struct output *o, int v);
 void		 output_null(struct output *o);
 void		 output_end_row(struct output *o);
 /* The note "N more rows; -n 0 shows all." when shown < total. */
