@@ -136,7 +136,7 @@ parquet_levels(struct tbuf *b, const unsigned char *levels, size_t n)
 
 	for (i = 1; i < n && levels[i] == levels[0]; i++)
 		;
-	if (i == n) {
+	if (i >= n) {
 		/* An RLE run: its length, then the value in one byte. */
 		tbuf_uvarint(b, (uint64_t)n << 1);
 		tbuf_byte(b, n > 0 ? levels[0] : 0);
