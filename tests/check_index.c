@@ -115,6 +115,7 @@ static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
 	"compile_phases", "executions", "gaps", "host_events", "scopes",
 	"programs", "hlo_instructions", "transfer_totals",
+	"step_collectives", "step_annotations",
 };
 
 /* Rows of table that belong to the file at path. */

@@ -449,6 +449,17 @@ busy_class_id(struct classify *c, uint32_t category)
 	return (enum busy_class)c->class_of[category];
 }
 
+void
+add_named_span(struct named_span **v, size_t *n, uint32_t name,
+    int64_t start, int64_t dur)
+{
+	*v = xgrow1(*v, *n, sizeof **v);
+	(*v)[*n].name = name;
+	(*v)[*n].start_ps = start;
+	(*v)[*n].dur_ps = dur;
+	(*n)++;
+}
+
 enum busy_class
 busy_class_of(const char *category)
 {

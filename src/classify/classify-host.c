@@ -99,7 +99,7 @@ host_op(struct classify *c, const struct pf_event *ev, int tf_name,
     int64_t start, int64_t dur)
 {
 	struct pf_bytes hlo_op;
-	uint32_t category;
+	uint32_t category, op_name;
 
 	if (event_str(c, PF_KEY_HLO_OP, &hlo_op)) {
 		struct pf_bytes op = last_component(hlo_op);
@@ -114,6 +114,7 @@ host_op(struct classify *c, const struct pf_event *ev, int tf_name,
 		category = category_of(c, ev, k.name, c->occ_instr);
 		add_op_occurrence(c, CAND_HOST_XLA, &k, category, start, dur,
 		    flops, has_flops, bytes, has_bytes, NULL);
+		op_name = k.name;
 		c->occ_instr = NULL;
 		if (k.module != NO_ID && event_int(c, PF_KEY_RUN_ID, &run_id))
 			add_to_run(c, k.module, run_id, start, dur);
@@ -140,8 +141,12 @@ host_op(struct classify *c, const struct pf_event *ev, int tf_name,
 		c->occ_instr = NULL;
 		add_op_occurrence(c, CAND_HOST_TF, &k, category, start, dur,
 		    0, 0, 0, 0, NULL);
+		op_name = k.name;
 	} else
 		return 0;
+	if (busy_class_id(c, category) == BUSY_COLLECTIVE)
+		add_named_span(&c->plane->collectives,
+		    &c->plane->ncollectives, op_name, start, dur);
 	ivals_add(&c->busy_kernels[busy_class_id(c, category)], start,
 	    start + dur);
 	return 1;
@@ -399,6 +404,14 @@ host_event(struct classify *c, const struct pf_event *ev, int64_t start,
 		add_transfer(c, ev,
 		    host_transfer_names[kind - HOST_NAME_TRANSFER].dir, 1, -1,
 		    start, dur);
+	/*
+	 * An annotation directly inside a top-level one (load_batch in a
+	 * step), kept for what the host ran per step (step-parts.h).
+	 */
+	if (c->nev_stack == 1 && !is_op && name[0] != '$' &&
+	    compile == NONE && dur >= HOST_EVENT_FLOOR_PS)
+		add_named_span(&c->plane->annotations,
+		    &c->plane->nannotations, event_name_id(c, ev), start, dur);
 	/* Python tracer frames ($...) and ops are not annotation scopes. */
 	nest_event(c, ev, name, start, dur, compile,
 	    is_op || name[0] == '$' ? NO_SCOPE : host_scope(c, ev, dur));

@@ -390,6 +390,9 @@ on_xla_op(struct classify *c, const struct pf_event *ev, int64_t start,
 	add_op_occurrence(c, CAND_XLA_OPS, &k, m->category, start, dur, flops,
 	    has_flops, bytes, has_bytes, &m->agg);
 	c->occ_instr = NULL;
+	if (m->busy == BUSY_COLLECTIVE)
+		add_named_span(&c->plane->collectives,
+		    &c->plane->ncollectives, k.name, start, dur);
 	if (c->meter == NULL)
 		ivals_add(&c->busy_ops[m->busy], start, start + dur);
 	else {
@@ -828,6 +831,7 @@ finalize(struct file_summary *fs)
 			p->nops = 0;
 			/* Its steps and gaps were of host ops, too. */
 			p->nsteps = 0;
+			p->ncollectives = 0;
 			p->ngaps = 0;
 		} else if (fs->op_source == OPS_NONE)
 			fs->op_source = p->ops_from;
@@ -942,6 +946,10 @@ file_summary_absorb(struct file_summary *dst, struct file_summary *src)
 		}
 		for (j = 0; j < p->nscopes; j++)
 			p->scopes[j].name = map[p->scopes[j].name];
+		for (j = 0; j < p->ncollectives; j++)
+			p->collectives[j].name = map[p->collectives[j].name];
+		for (j = 0; j < p->nannotations; j++)
+			p->annotations[j].name = map[p->annotations[j].name];
 		memory_remap(p, map);
 		/* By doubling: one plane at a time, 100,000 of them. */
 		dst->planes = xgrow1(dst->planes, dst->nplanes,
@@ -986,6 +994,8 @@ file_summary_release(struct file_summary *fs)
 		free(p->gaps);
 		free(p->host_events);
 		free(p->scopes);
+		free(p->collectives);
+		free(p->annotations);
 		free(p->memory);
 	}
 	free(fs->planes);

@@ -84,6 +84,14 @@ static const char *const schema[] = {
 	    "max_ps INTEGER, flops INTEGER, bytes_accessed INTEGER, "
 	    "framework_op TEXT, source TEXT, source_function TEXT, "
 	    "details TEXT, hlo_op TEXT)",
+	"CREATE TABLE step_collectives("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "step INTEGER NOT NULL, name TEXT NOT NULL, "
+	    "occurrence INTEGER NOT NULL, start_ps INTEGER, dur_ps INTEGER)",
+	"CREATE TABLE step_annotations("
+	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
+	    "step INTEGER NOT NULL, name TEXT NOT NULL, count INTEGER, "
+	    "dur_ps INTEGER)",
 	"CREATE TABLE stale_runs(run TEXT PRIMARY KEY)",
 	/* A run's planes of one name (run-totals.c): no scan of them all. */
 	"CREATE INDEX planes_file ON planes(file_id, name)",
@@ -92,6 +100,8 @@ static const char *const schema[] = {
 	"CREATE INDEX kernels_file ON kernels(file_id, plane)",
 	"CREATE INDEX modules_file ON modules(file_id)",
 	"CREATE INDEX steps_file ON steps(file_id)",
+	"CREATE INDEX step_collectives_file ON step_collectives(file_id)",
+	"CREATE INDEX step_annotations_file ON step_annotations(file_id)",
 	/* The step around a time on a plane (idle, transfers): no scan. */
 	"CREATE INDEX steps_plane ON steps(plane, start_ps)",
 	"CREATE INDEX compiles_file ON compiles(file_id)",

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "classify/classify.h"
+#include "classify/step-parts.h"
 #include "lib/err.h"
 #include "index/index-db.h"
 #include "index/index-memory.h"
@@ -21,7 +22,7 @@ static const char *const per_file_tables[] = {
 	"planes", "ops", "kernels", "modules", "steps", "compiles", "transfers",
 	"compile_phases", "executions", "gaps", "host_events", "scopes",
 	"programs", "hlo_instructions", "transfer_totals",
-	"memory_allocators", "memory_samples", "memory_allocations",
+	"step_collectives", "step_annotations", "memory_allocators", "memory_samples", "memory_allocations",
 	"program_memory", "memory_buffers",
 };
 
@@ -196,7 +197,8 @@ update_summary(struct index *ix, sqlite3_int64 id,
 struct writers {
 	sqlite3_stmt	*plane, *compile, *phase;
 	struct index_rows *op, *kernel, *module, *step, *transfer, *exec,
-			*gap, *host_event, *scope, *program, *transfer_total;
+			*gap, *host_event, *scope, *program, *transfer_total,
+			*step_collective, *step_annotation;
 	int		 events;	/* event-level rows stored (index_want_events()) */
 	struct exec_ends *exec_ends;	/* for the transfers' waits */
 };
@@ -225,6 +227,8 @@ writers_prepare(struct index *ix, struct writers *w,
 	w->program = index_rows_new(ix, "programs", 3);
 	w->transfer = index_rows_new(ix, "transfers", 10);
 	w->transfer_total = index_rows_new(ix, "transfer_totals", 11);
+	w->step_collective = index_rows_new(ix, "step_collectives", 7);
+	w->step_annotation = index_rows_new(ix, "step_annotations", 6);
 	w->exec_ends = exec_ends_new(fs);
 }
 
@@ -235,7 +239,7 @@ writers_flush(struct writers *w, char **cause)
 	struct index_rows *const all[] = {
 		w->op, w->kernel, w->module, w->step, w->exec, w->gap,
 		w->host_event, w->scope, w->program, w->transfer,
-		w->transfer_total,
+		w->transfer_total, w->step_collective, w->step_annotation,
 	};
 	size_t i;
 
@@ -260,6 +264,8 @@ writers_finalize(struct writers *w)
 	index_rows_free(w->program);
 	index_rows_free(w->transfer);
 	index_rows_free(w->transfer_total);
+	index_rows_free(w->step_collective);
+	index_rows_free(w->step_annotation);
 	exec_ends_free(w->exec_ends);
 }
 
@@ -475,6 +481,53 @@ write_hlo(struct index *ix, sqlite3_int64 file_id, const struct hlo_set *hlo,
 }
 
 /* The plane's transfers summed per direction and kind (transfer_totals). */
+/*
+ * The plane's collectives and annotations by step (step-parts.h); a host
+ * plane without steps of its own (its file has devices) takes the steps
+ * of the file's first plane that has them.
+ */
+static int
+write_step_parts(struct writers *w, sqlite3_int64 file_id,
+    const struct file_summary *fs, const struct plane_summary *p,
+    sqlite3_int64 plane, char **cause)
+{
+	const char *const *s = (const char *const *)fs->strings.strings;
+	const struct plane_summary *with_steps = p;
+	struct step_collective *c;
+	struct step_annotation *a;
+	size_t i, n;
+	int rc = 0;
+
+	n = step_collectives_of(p, &c);
+	for (i = 0; i < n && rc == 0; i++) {
+		index_rows_int(w->step_collective, 1, file_id);
+		index_rows_int(w->step_collective, 2, plane);
+		index_rows_int(w->step_collective, 3, c[i].step);
+		index_rows_text(w->step_collective, 4, s[c[i].name]);
+		index_rows_int(w->step_collective, 5, c[i].occurrence);
+		index_rows_int(w->step_collective, 6, c[i].start_ps);
+		index_rows_int(w->step_collective, 7, c[i].dur_ps);
+		rc = index_rows_end(w->step_collective, cause);
+	}
+	free(c);
+	if (rc == -1 || p->nannotations == 0)
+		return rc;
+	for (i = 0; with_steps->nsteps == 0 && i < fs->nplanes; i++)
+		with_steps = &fs->planes[i];
+	n = step_annotations_of(p, with_steps->steps, with_steps->nsteps, &a);
+	for (i = 0; i < n && rc == 0; i++) {
+		index_rows_int(w->step_annotation, 1, file_id);
+		index_rows_int(w->step_annotation, 2, plane);
+		index_rows_int(w->step_annotation, 3, a[i].step);
+		index_rows_text(w->step_annotation, 4, s[a[i].name]);
+		index_rows_int(w->step_annotation, 5, a[i].count);
+		index_rows_int(w->step_annotation, 6, a[i].dur_ps);
+		rc = index_rows_end(w->step_annotation, cause);
+	}
+	free(a);
+	return rc;
+}
+
 static int
 write_transfer_totals(struct writers *w, sqlite3_int64 file_id,
     const struct plane_summary *p, sqlite3_int64 plane, char **cause)
@@ -666,6 +719,8 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 	}
 	if (ix->memory && index_write_memory_samples(ix, file_id, fs, p, plane,
 	    cause) == -1)
+		return -1;
+	if (write_step_parts(w, file_id, fs, p, plane, cause) == -1)
 		return -1;
 	return write_transfer_totals(w, file_id, p, plane, cause) == -1 ? -1 :
 	    write_timeline(w, file_id, fs, p, plane, cause);

@@ -136,6 +136,17 @@ struct host_event_rec {
 	int64_t		start_ps, dur_ps;
 };
 
+/*
+ * A named span of a plane: an execution of a collective op (all-reduce,
+ * all-gather...), or a host annotation directly inside a top-level host
+ * event (load_batch inside a step) of 100 us or more.  Their steps are
+ * found when the index stores them (step-parts.h).
+ */
+struct named_span {
+	uint32_t	name;
+	int64_t		start_ps, dur_ps;
+};
+
 /* Host time per annotation scope (a path of nested host events). */
 struct scope_agg {
 	uint32_t	name;
@@ -233,6 +244,10 @@ struct plane_summary {
 	size_t		 nhost_events;
 	struct scope_agg *scopes;
 	size_t		 nscopes;
+	struct named_span *collectives;
+	size_t		 ncollectives;
+	struct named_span *annotations;
+	size_t		 nannotations;
 	struct memory_rec *memory;
 	size_t		 nmemory;
 	/* Peak GFLOP/s and GB/s from the plane's stats; 0 when unknown. */
