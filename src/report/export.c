@@ -82,6 +82,15 @@ static const struct export_table tables[] = {
 	    "SELECT p.name AS device, t.source, t.step, t.name, t.start_ps, "
 	    "t.dur_ps, t.compute_ps, t.collective_ps, t.transfer_ps, "
 	    "t.idle_ps" ON_PLANE("steps") },
+	{ "step_collectives", "device STRING NOT NULL, step INT64 NOT NULL, "
+	    "name STRING NOT NULL, occurrence INT64 NOT NULL, "
+	    "start_ps INT64, dur_ps INT64",
+	    "SELECT p.name AS device, t.step, t.name, t.occurrence, "
+	    "t.start_ps, t.dur_ps" ON_PLANE("step_collectives") },
+	{ "step_annotations", "device STRING NOT NULL, step INT64 NOT NULL, "
+	    "name STRING NOT NULL, count INT64, dur_ps INT64",
+	    "SELECT p.name AS device, t.step, t.name, t.count, t.dur_ps"
+	    ON_PLANE("step_annotations") },
 	{ "compiles", "device STRING NOT NULL, line STRING, "
 	    "name STRING NOT NULL, function STRING, start_ps INT64, "
 	    "dur_ps INT64, autotune_ps INT64 NOT NULL",

@@ -17,7 +17,7 @@ odd="$tmp/odd/plugins/profile/2026 a=b%c#d"
 mkdir -p "$odd"
 cp "$TESTDATA/jax-mlp/plugins/profile/2026_01_01_00_00_00/testhost.xplane.pb" \
     "$odd/hôst:1.xplane.pb"
-set -- "$TESTDATA/jax-mlp" "$tmp/gen" "$tmp/odd"
+set -- "$TESTDATA/jax-mlp" "$TESTDATA/multihost-straggler" "$tmp/gen" "$tmp/odd"
 if [ -d "$CORPUS/h200" ]; then
 	set -- "$@" "$CORPUS/h200"
 else
@@ -67,7 +67,7 @@ for reader in pyarrow duckdb spark ndjson; do
 	    "$SRCDIR/man/jaxprof-export.1" "$dir" "$JAXPROF" "$db" "$@" \
 	    >"$out" 2>"$err" || rc=$?
 	case $rc in
-	0)	grep "^$reader: files [1-9].* ops [1-9].* gaps 0\$" "$out" \
+	0)	grep "^$reader: files [1-9].* ops [1-9].* step_collectives [1-9].* gaps 0\$" "$out" \
 		    >/dev/null || fail "not every table read: $(cat "$out")" ;;
 	77)	note_skip "$reader: $(install_hint "$module")" ;;
 	*)	fail "$reader disagrees (exit $rc): $(cat "$out")" ;;

@@ -24,12 +24,13 @@ expect_stdout_empty
 expect_stderr_empty
 tables=$(ls "$tmp/all" | tr '\n' ' ')
 [ "$tables" = "compiles devices files gaps kernels memory_peaks modules ops \
-program_memory scopes steps transfer_totals transfers " ] ||
+program_memory scopes step_annotations step_collectives steps transfer_totals \
+transfers " ] ||
     fail "tables: $tables"
 # 6 files: 2 runs of testhost.xplane.pb, testhost.trace.json.gz and
 # perfetto_trace.json.gz (no host: Hive's NULL).
 n=$(find "$tmp/all" -name 'part-*.parquet' | wc -l)
-[ "$n" -eq $((13 * 6)) ] || fail "$n parts, not 13 tables x 6 files"
+[ "$n" -eq $((15 * 6)) ] || fail "$n parts, not 15 tables x 6 files"
 [ -d "$tmp/all/ops/run=2026_01_01_00_00_01/host=__HIVE_DEFAULT_PARTITION__" ] ||
     fail "no partition for the file without a host"
 [ -z "$(find "$tmp/all" -name '.*')" ] || fail "temporary files left"
@@ -44,7 +45,7 @@ cmp -s "$tmp/first" "$tmp/second" || fail "the parts changed: $(diff "$tmp/first
 test_case 'one file alone: its parts, as in the export of the whole folder'
 expect_code 0 jaxprof export -o "$tmp/one" "$R0/testhost.xplane.pb"
 n=$(find "$tmp/one" -type f | wc -l)
-[ "$n" -eq 13 ] || fail "$n parts for one file, not 13"
+[ "$n" -eq 15 ] || fail "$n parts for one file, not 15"
 (cd "$tmp/one" && find . -type f) | while read -r p; do
 	cmp -s "$tmp/one/$p" "$tmp/all/$p" || fail "'$p' differs"
 done
@@ -60,7 +61,7 @@ cmp -s "$tmp/one/$part" "$tmp/all/$part" || fail "'$part' not replaced"
 test_case 'ndjson: the same partitions, one object per line'
 expect_code 0 jaxprof export --to=ndjson --run='*01' -o "$tmp/nd" "$T"
 n=$(find "$tmp/nd" -name 'part-*.ndjson' | wc -l)
-[ "$n" -eq $((13 * 3)) ] || fail "$n parts, not 13 tables x 3 files"
+[ "$n" -eq $((15 * 3)) ] || fail "$n parts, not 15 tables x 3 files"
 [ -z "$(find "$tmp/nd" -path '*run=2026_01_01_00_00_00*')" ] ||
     fail "--run did not keep one run"
 f=$(find "$tmp/nd/files/run=2026_01_01_00_00_01/host=testhost" -type f |
