@@ -23,6 +23,7 @@ static const struct cmd *const commands[] = {
 	&cmd_compile,
 	&cmd_diff,
 	&cmd_extract,
+	&cmd_hosts,
 	&cmd_idle,
 	&cmd_index,
 	&cmd_list,

@@ -360,6 +360,15 @@ output_double(struct output *o, double v)
 }
 
 void
+output_bool(struct output *o, int v)
+{
+	if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
+		put_cell(o, v ? "yes" : "", 0);
+	else
+		put_cell(o, v ? "true" : "false", 1);
+}
+
+void
 output_null(struct output *o)
 {
 	put_cell(o, NULL, 0);

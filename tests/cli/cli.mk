@@ -64,6 +64,8 @@ CLI_TESTS += tests/cli/t0720-memory-diff-check.sh
 CLI_TESTS += tests/cli/t0621-json-beside.sh
 CLI_TESTS += tests/cli/t0628-top-cost-h200.sh
 CLI_TESTS += tests/cli/t0629-top-kernels-h200.sh
+CLI_TESTS += tests/cli/t0800-hosts-testdata.sh
+CLI_TESTS += tests/cli/t0802-hosts-e2e-jax.sh
 CLI_TESTS += tests/cli/t0900-layering.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0631-top-cost-mi300.sh
@@ -72,4 +74,5 @@ CLI_TESTS += tests/cli/t0645-scale.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/device_events.py \
     tests/cli/expect $(CLI_TESTS)
-EXTRA_DIST += tests/cli/summary-page.sh tests/cli/summary-dom.py
+EXTRA_DIST += tests/cli/summary-page.sh tests/cli/summary-dom.py \
+    tests/cli/hosts_reference.py
