@@ -1296,7 +1296,13 @@ overview_load(struct overview *ov, struct report *r)
 	memset(ov, 0, sizeof *ov);
 	ov->step_source = xstrdup("");
 	ov->runs = distinct(r, "f.run", &ov->nruns);
-	ov->hosts = distinct(r, "coalesce(f.hostname, f.host)", &ov->nhosts);
+	/*
+	 * A host is its file's (its name in the run folder): the hostname
+	 * inside is the same for every process of one machine or image.
+	 * Only a file that names no host (a Perfetto trace) says its own.
+	 */
+	ov->hosts = distinct(r, "coalesce(nullif(f.host, ''), f.hostname, '')",
+	    &ov->nhosts);
 	ov->devices = distinct(r, "CASE WHEN p.kind = 'device' THEN p.name "
 	    "ELSE '' END", &ov->ndevices);
 	if (ov->ndevices == 0) {

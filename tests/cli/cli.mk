@@ -65,6 +65,7 @@ CLI_TESTS += tests/cli/t0621-json-beside.sh
 CLI_TESTS += tests/cli/t0628-top-cost-h200.sh
 CLI_TESTS += tests/cli/t0629-top-kernels-h200.sh
 CLI_TESTS += tests/cli/t0800-hosts-testdata.sh
+CLI_TESTS += tests/cli/t0801-hosts-identity.sh
 CLI_TESTS += tests/cli/t0802-hosts-e2e-jax.sh
 CLI_TESTS += tests/cli/t0900-layering.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh

@@ -97,6 +97,7 @@ s = json.load(open(sys.argv[1]))
 v = s["verdict"]
 assert v["rule"] == "straggler", v
 assert v["text"].startswith("straggler host2: host2 arrives last at "), v
+assert s["hosts"] == ["host0", "host1", "host2", "host3"], s["hosts"]
 PY
 expect_code 0 jaxprof summary "$E"
 ! grep -q straggler "$out" || fail "summary of the even run names a straggler"
