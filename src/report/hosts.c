@@ -256,23 +256,34 @@ end_step(struct host_acc *acc, struct step_decider *d, int64_t *joined)
 	d->have = 0;
 }
 
-/* The collective that decided most of the steps in which it was last. */
-static const char *
-top_op(const struct host_acc *a)
+static int
+cmp_str(const void *a, const void *b)
 {
-	size_t i, j, best = 0, best_n = 0;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
-	for (i = 0; i < a->nops; i++) {
-		size_t n = 0;
+/*
+ * The collective that decided most of the steps in which it was last
+ * (the first in name order among equals); sorts a->ops.
+ */
+static const char *
+top_op(struct host_acc *a)
+{
+	size_t i, run = 0, best = 0, best_n = 0;
 
-		for (j = 0; j < a->nops; j++)
-			n += strcmp(a->ops[i], a->ops[j]) == 0;
-		if (n > best_n) {
-			best = i;
-			best_n = n;
+	if (a->nops == 0)
+		return "";
+	qsort(a->ops, a->nops, sizeof *a->ops, cmp_str);
+	for (i = 1; i <= a->nops; i++) {
+		if (i < a->nops && strcmp(a->ops[i], a->ops[run]) == 0)
+			continue;
+		if (i - run > best_n) {
+			best = run;
+			best_n = i - run;
 		}
+		run = i;
 	}
-	return a->nops > 0 ? a->ops[best] : "";
+	return a->ops[best];
 }
 
 /* The run's rows [lo, hi) complete, by its hosts' accumulators. */

@@ -1255,6 +1255,8 @@ name_stragglers(struct overview *ov, struct report *r)
 	struct hosts h;
 	size_t i;
 
+	if (ov->nhosts < 2)
+		return;	/* no one to wait for */
 	hosts_load(&h, r);
 	for (i = h.nrows; i > 0; i--) {
 		const struct host_row *row = &h.rows[i - 1];
