@@ -26,6 +26,7 @@ extern const struct cmd cmd_compile;
 extern const struct cmd cmd_diff;
 extern const struct cmd cmd_export;
 extern const struct cmd cmd_extract;
+extern const struct cmd cmd_hosts;
 extern const struct cmd cmd_idle;
 extern const struct cmd cmd_index;
 extern const struct cmd cmd_list;

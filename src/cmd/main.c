@@ -24,6 +24,7 @@ static const struct cmd *const commands[] = {
 	&cmd_diff,
 	&cmd_export,
 	&cmd_extract,
+	&cmd_hosts,
 	&cmd_idle,
 	&cmd_index,
 	&cmd_list,

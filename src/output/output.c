@@ -362,7 +362,10 @@ output_double(struct output *o, double v)
 void
 output_bool(struct output *o, int v)
 {
-	put_cell(o, v ? "true" : "false", 1);
+	if (o->fmt == FMT_TABLE || o->fmt == FMT_MARKDOWN)
+		put_cell(o, v ? "yes" : "", 0);
+	else
+		put_cell(o, v ? "true" : "false", 1);
 }
 
 void

@@ -59,7 +59,7 @@ void		 output_str(struct output *o, const char *s);
 void		 output_int(struct output *o, int64_t v);
 void		 output_ps(struct output *o, double ps);
 void		 output_double(struct output *o, double v);
-/* true or false (JSON), as the other formats write them too. */
+/* true or false (csv, a JSON boolean); "yes" or empty in tables. */
 void		 output_bool(struct output *o, int v);
 void		 output_null(struct output *o);
 void		 output_end_row(struct output *o);

@@ -12,6 +12,7 @@
 #include "load/load.h"
 #include "output/output.h"
 #include "lib/utf8.h"
+#include "report/hosts.h"
 #include "report/overview.h"
 #include "report/report.h"
 #include "report/summary.h"
@@ -1244,6 +1245,50 @@ load_timeline(struct overview *ov, struct report *r)
 	}
 }
 
+/*
+ * The hosts the others wait for (jaxprof-hosts(1)) come first in the
+ * verdict, whatever bounds the step: the others' waits are their doing.
+ */
+static void
+name_stragglers(struct overview *ov, struct report *r)
+{
+	struct hosts h;
+	size_t i;
+
+	if (ov->nhosts < 2)
+		return;	/* no one to wait for */
+	hosts_load(&h, r);
+	for (i = h.nrows; i > 0; i--) {
+		const struct host_row *row = &h.rows[i - 1];
+		char *v;
+
+		if (!row->straggler)
+			continue;
+		v = xasprintf("straggler %s: %s; %s", row->host, row->evidence,
+		    ov->verdict);
+		free(ov->verdict);
+		ov->verdict = v;
+		ov->verdict_rule = "straggler";
+		add_rec(ov, "straggler", (double)row->last_steps,
+		    STRAGGLER_LAST_SHARE * (double)row->joined_steps,
+		    xasprintf("the other hosts wait for %s in their "
+		    "collectives: make %s%s faster on it, or give it less "
+		    "work (jaxprof hosts; jaxprof idle --host=%s)", row->host,
+		    *row->idle_in != '\0' ? "its " : "what it runs",
+		    row->idle_in, row->host));
+		/* First among the recommendations, as in the verdict. */
+		if (ov->nrecs > 1 && strcmp(ov->recs[ov->nrecs - 1].rule,
+		    "straggler") == 0) {
+			struct ov_rec first = ov->recs[ov->nrecs - 1];
+
+			memmove(&ov->recs[1], &ov->recs[0], (ov->nrecs - 1) *
+			    sizeof *ov->recs);
+			ov->recs[0] = first;
+		}
+	}
+	hosts_release(&h);
+}
+
 void
 overview_load(struct overview *ov, struct report *r)
 {
@@ -1253,7 +1298,13 @@ overview_load(struct overview *ov, struct report *r)
 	memset(ov, 0, sizeof *ov);
 	ov->step_source = xstrdup("");
 	ov->runs = distinct(r, "f.run", &ov->nruns);
-	ov->hosts = distinct(r, "coalesce(f.hostname, f.host)", &ov->nhosts);
+	/*
+	 * A host is its file's (its name in the run folder): the hostname
+	 * inside is the same for every process of one machine or image.
+	 * Only a file that names no host (a Perfetto trace) says its own.
+	 */
+	ov->hosts = distinct(r, "coalesce(nullif(f.host, ''), f.hostname, '')",
+	    &ov->nhosts);
 	ov->devices = distinct(r, "CASE WHEN p.kind = 'device' THEN p.name "
 	    "ELSE '' END", &ov->ndevices);
 	if (ov->ndevices == 0) {
@@ -1274,6 +1325,7 @@ overview_load(struct overview *ov, struct report *r)
 	load_ops(ov, r);
 	overview_load_compiles(ov, r);
 	apply_rules(ov);
+	name_stragglers(ov, r);
 	load_timeline(ov, r);
 	overview_load_memory(ov, r);
 }

@@ -64,6 +64,9 @@ CLI_TESTS += tests/cli/t0720-memory-diff-check.sh
 CLI_TESTS += tests/cli/t0621-json-beside.sh
 CLI_TESTS += tests/cli/t0628-top-cost-h200.sh
 CLI_TESTS += tests/cli/t0629-top-kernels-h200.sh
+CLI_TESTS += tests/cli/t0800-hosts-testdata.sh
+CLI_TESTS += tests/cli/t0801-hosts-identity.sh
+CLI_TESTS += tests/cli/t0802-hosts-e2e-jax.sh
 CLI_TESTS += tests/cli/t0820-export-readers.sh
 CLI_TESTS += tests/cli/t0821-export-parts.sh
 CLI_TESTS += tests/cli/t0822-export-fleet.sh
@@ -76,4 +79,4 @@ TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/device_events.py \
     tests/cli/expect $(CLI_TESTS)
 EXTRA_DIST += tests/cli/summary-page.sh tests/cli/summary-dom.py \
-	tests/cli/export_readers.py
+    tests/cli/hosts_reference.py tests/cli/export_readers.py
