@@ -39,9 +39,11 @@ def int_stat(md, v):
     return fint(1, md) + fint(4, v)
 
 
-def space(events, line_ts=0, name=b"fusion.1", steps_ts=None):
+def space(events, line_ts=0, name=b"fusion.1", steps_ts=None, stat_names=()):
     """One GPU plane, one "XLA Ops" line; events are (offset, dur, stats).
-    With steps_ts, a "Steps" line stamped so, with one event, first."""
+    With steps_ts, a "Steps" line stamped so, with one event, first.
+    Stat metadata 1-3 are device_offset_ps, device_duration_ps, hlo_op;
+    stat_names adds more from 4 on."""
     line = fint(1, 1) + flen(2, "XLA Ops") + fint(3, line_ts)
     for off, dur, evstats in events:
         ev = fint(1, 1) + fint(2, off) + fint(3, dur)
@@ -55,8 +57,8 @@ def space(events, line_ts=0, name=b"fusion.1", steps_ts=None):
     plane += flen(3, line)
     meta = fint(1, 1) + flen(2, name)
     plane += flen(4, fint(1, 1) + flen(2, meta))
-    for md, name in ((1, "device_offset_ps"), (2, "device_duration_ps"),
-                     (3, "hlo_op")):
+    names = ["device_offset_ps", "device_duration_ps", "hlo_op"]
+    for md, name in enumerate(names + list(stat_names), 1):
         plane += flen(5, fint(1, md) + flen(2, fint(1, md) + flen(2, name)))
     return flen(1, plane) + flen(4, "host0")
 
@@ -109,6 +111,15 @@ def main(out):
     # Class 2: device_offset_ps/device_duration_ps stats at INT64_MAX.
     write(f"{x}/device-span-int64-max.xplane.pb",
           space([(0, 10, (int_stat(1, INT64_MAX), int_stat(2, INT64_MAX)))]))
+    # Costs from the file: a negative count is none, and sums of the
+    # largest stop at int64's end instead of wrapping.
+    write(f"{x}/negative-flops.xplane.pb",
+          space([(0, 10, (int_stat(4, -20), int_stat(5, -1)))],
+                stat_names=("flops", "bytes_accessed")))
+    write(f"{x}/huge-flops.xplane.pb",
+          space([(0, 10, (int_stat(4, INT64_MAX), int_stat(5, INT64_MAX))),
+                 (20, 10, (int_stat(4, INT64_MAX), int_stat(5, INT64_MAX)))],
+                stat_names=("flops", "bytes_accessed")))
     # Class 3: impossible times.
     write(f"{x}/negative-duration.xplane.pb", space([(5, -1, ())]))
     write(f"{x}/negative-offset.xplane.pb", space([(-5, 10, ())]))

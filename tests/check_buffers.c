@@ -311,6 +311,70 @@ START_TEST(test_damaged_keeps_program)
 }
 END_TEST
 
+/*
+ * Byte counts come from the file: one past 8 PiB (BYTES_LIMIT) is a
+ * damaged assignment, and so are counts that only add up past it; a sum
+ * never wraps into a negative peak.
+ */
+START_TEST(test_sizes_bounded)
+{
+	static const int64_t lb0[] = { 0 }, lb1[] = { 1 };
+	static const struct {
+		uint64_t	 size0, size1;
+		const char	*cause;
+	} cases[] = {
+		{ (uint64_t)1 << 62, 25088, "a damaged buffer assignment" },
+		{ UINT64_MAX - 127, 25088, "a damaged buffer assignment" },
+		{ (uint64_t)1 << 53, (uint64_t)1 << 53,
+		    "allocations that add up past 8 PiB" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pb mod = { { 0 }, 0 }, ba = { { 0 }, 0 };
+		struct pb p = { { 0 }, 0 };
+		struct hlo_memory *mem = NULL;
+		char *cause = NULL;
+
+		put_str(&mod, 1, "jit_f");
+		put_logical(&ba, 0, MIB, 10);
+		put_logical(&ba, 1, MIB, 11);
+		put_allocation(&ba, 0, cases[i].size0, 0, lb0, 1);
+		put_allocation(&ba, 1, cases[i].size1, 0, lb1, 1);
+		put_msg(&p, 1, &mod);
+		put_msg(&p, 3, &ba);
+		ck_assert_int_eq(hlo_memory_read(p.b, p.n, &module, &mem,
+		    &cause), -1);
+		ck_assert_ptr_null(mem);
+		ck_assert_str_eq(cause, cases[i].cause);
+		free(cause);
+	}
+}
+END_TEST
+
+/* Buffers each within the limit, live together past it: refused. */
+START_TEST(test_heap_bounded)
+{
+	static const int64_t lb0[] = { 0 }, lb1[] = { 1 };
+	static const int64_t trace[] = { 0, 0, 0,  0, 1, 0 };
+	struct pb mod = { { 0 }, 0 }, ba = { { 0 }, 0 }, p = { { 0 }, 0 };
+	struct hlo_memory *mem = NULL;
+	char *cause = NULL;
+
+	put_str(&mod, 1, "jit_f");
+	put_logical(&ba, 0, (uint64_t)1 << 53, 10);
+	put_logical(&ba, 1, (uint64_t)1 << 53, 11);
+	put_allocation(&ba, 0, MIB, 0, lb0, 1);
+	put_allocation(&ba, 1, MIB, 0, lb1, 1);
+	put_trace(&ba, trace, sizeof trace / sizeof trace[0]);
+	put_msg(&p, 1, &mod);
+	put_msg(&p, 3, &ba);
+	ck_assert_int_eq(hlo_memory_read(p.b, p.n, &module, &mem, &cause), -1);
+	ck_assert_str_eq(cause, "a heap past 8 PiB");
+	free(cause);
+}
+END_TEST
+
 Suite *
 suite_buffers(void)
 {
@@ -322,6 +386,8 @@ suite_buffers(void)
 	tcase_add_test(tc, test_no_assignment);
 	tcase_add_test(tc, test_damaged_refused);
 	tcase_add_test(tc, test_damaged_keeps_program);
+	tcase_add_test(tc, test_sizes_bounded);
+	tcase_add_test(tc, test_heap_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -22,6 +22,7 @@ Suite	*suite_strmap(void);
 Suite	*suite_hlo_wire(void);
 Suite	*suite_buffers(void);
 Suite	*suite_hlo_cost(void);
+Suite	*suite_checked(void);
 Suite	*suite_parquet(void);
 
 /* Helpers shared by the suites (check_main.c); all abort the test on error. */

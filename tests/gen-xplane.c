@@ -165,7 +165,7 @@ struct gen {
 	int		 repeat;
 	int		 gzip;
 	int		 warn;
-	int		 memory;	/* --memory: 0 none, 1 ok, 2 damaged */
+	int		 memory;	/* --memory: 0 none, 1 ok, 2 damaged, 3 huge */
 	FILE		*f_mem;
 	int64_t		 epoch_ns;	/* added to every line's timestamp */
 	const char	*slow_op;
@@ -1330,13 +1330,15 @@ host_event(struct gen *g, struct line *l, const char *name, int64_t start,
  * --memory: an allocator's events on a line of their own, "memory": 64 MiB
  * held from before the capture, then in step s an allocation of s + 1
  * MiB as the step starts on the devices, freed after it.  The peak is the
- * last step's.  With --memory=damaged the last free says -1 bytes in use.
+ * last step's.  With --memory=damaged the last free says -1 bytes in use;
+ * with --memory=huge it says 2^62 bytes allocated and 2^62 reserved, each
+ * an int64 but together past it (and past any device).
  */
 #define MEM_BASE	(64ULL << 20)
 
 static void
 memory_event(struct gen *g, struct line *l, int alloc, int64_t t,
-    uint64_t bytes, uint64_t heap, int damaged, int hostno)
+    uint64_t bytes, uint64_t heap, int damage, int hostno)
 {
 	struct plane	*p = &g->plane;
 	struct buf	*b = &p->scratch;
@@ -1347,9 +1349,9 @@ memory_event(struct gen *g, struct line *l, int alloc, int64_t t,
 	put_stat_str(b, 4, names_id(&p->st, "allocator_name", -1),
 	    "GPU_0_bfc");
 	put_stat_varint(b, 4, names_id(&p->st, "bytes_allocated", -1), XS_INT,
-	    damaged ? (uint64_t)-1 : heap);
+	    damage == 2 ? (uint64_t)-1 : damage == 3 ? 1ULL << 62 : heap);
 	put_stat_varint(b, 4, names_id(&p->st, "bytes_reserved", -1), XS_INT,
-	    0);
+	    damage == 3 ? 1ULL << 62 : 0);
 	put_stat_varint(b, 4, names_id(&p->st, "bytes_available", -1), XS_INT,
 	    (16ULL << 30) - heap);
 	put_stat_varint(b, 4, names_id(&p->st, "peak_bytes_in_use", -1),
@@ -1443,7 +1445,7 @@ host_run(struct gen *g, struct sink *sk, int hostno)
 			memory_event(g, &g->hline[2], 1, g->start[s] + US, n,
 			    MEM_BASE + n, 0, hostno);
 			memory_event(g, &g->hline[2], 0, he - 2 * US, n,
-			    MEM_BASE, g->memory == 2 && s == g->steps - 1,
+			    MEM_BASE, s == g->steps - 1 ? g->memory : 0,
 			    hostno);
 		}
 	}
@@ -1893,7 +1895,7 @@ usage(FILE *fp, int status)
 	fprintf(fp, "usage: gen-xplane [-v] [--seed=N] [--hosts=H] "
 	    "[--devices=D] [--steps=S] [--ops=K]\n"
 	    "                  [--repeat=R] [--gzip] [--warn] "
-	    "[--memory=ok|damaged]\n"
+	    "[--memory=ok|damaged|huge]\n"
 	    "                  [--slow-op=NAME [--slow-factor=F]] [--epoch=NS] outdir\n"
 	    "       gen-xplane [--seed=N] [--steps=S] "
 	    "--launches=plain|graph|attention outdir\n"
@@ -1988,9 +1990,11 @@ main(int argc, char **argv)
 				g.memory = 1;
 			else if (strcmp(optarg, "damaged") == 0)
 				g.memory = 2;
+			else if (strcmp(optarg, "huge") == 0)
+				g.memory = 3;
 			else
-				die("invalid --memory '%s' (want ok or "
-				    "damaged)", optarg);
+				die("invalid --memory '%s' (want ok, "
+				    "damaged or huge)", optarg);
 			break;
 		case 'R':
 			g.repeat = (int)num_arg("repeat", optarg, 1, 1000000);

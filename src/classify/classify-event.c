@@ -409,9 +409,10 @@ event_cost(struct classify *c, uint64_t *flops, int *has_flops,
 {
 	int64_t v;
 
-	*has_flops = event_int(c, PF_KEY_FLOPS, &v);
+	/* A negative count is no count. */
+	*has_flops = event_int(c, PF_KEY_FLOPS, &v) && v >= 0;
 	*flops = *has_flops ? (uint64_t)v : 0;
-	*has_bytes = event_int(c, PF_KEY_BYTES_ACCESSED, &v);
+	*has_bytes = event_int(c, PF_KEY_BYTES_ACCESSED, &v) && v >= 0;
 	*bytes = *has_bytes ? (uint64_t)v : 0;
 }
 

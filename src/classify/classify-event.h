@@ -6,6 +6,7 @@
 #define JAXPROF_CLASSIFY_EVENT_H
 
 #include "classify/classify-int.h"
+#include "lib/checked.h"
 
 /* The category XLA would give op `name` when no hlo_category is known. */
 char		*derive_category(const char *name);
@@ -88,8 +89,8 @@ add_op_occurrence(struct classify *c, enum candidate cand,
 		a->max_ps = dur;
 	a->count++;
 	a->total_ps = ps_add(a->total_ps, dur);
-	a->flops += flops;
-	a->bytes_accessed += bytes;
+	a->flops = cost_add(a->flops, flops);
+	a->bytes_accessed = cost_add(a->bytes_accessed, bytes);
 	a->has_flops |= has_flops;
 	a->has_bytes |= has_bytes;
 	/* Close the open ops it is not inside: a child lies in its parent. */

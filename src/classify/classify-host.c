@@ -70,12 +70,12 @@ add_to_run(struct classify *c, uint32_t module, int64_t run_id,
 		if (e->module != module || e->run_id != run_id)
 			continue;
 		if (start < e->start_ps) {
-			e->dur_ps += e->start_ps - start;
+			e->dur_ps = ps_add(e->dur_ps, e->start_ps - start);
 			e->start_ps = start;
 		}
 		if (start + dur > e->start_ps + e->dur_ps)
 			e->dur_ps = start + dur - e->start_ps;
-		e->device_ps += dur;
+		e->device_ps = ps_add(e->device_ps, dur);
 		return;
 	}
 	p->execs = xgrow1(p->execs, p->nexecs, sizeof *p->execs);
@@ -480,7 +480,7 @@ host_plane_end(struct classify *c)
 
 			if (end > prev->start_ps + prev->dur_ps)
 				prev->dur_ps = end - prev->start_ps;
-			prev->device_ps += e->device_ps;
+			prev->device_ps = ps_add(prev->device_ps, e->device_ps);
 			continue;
 		}
 		p->execs[j++] = *e;

@@ -59,8 +59,8 @@ add_kernel_occurrence(struct classify *c)
 	a->count++;
 	o->exec = c->pending_exec;
 	o->dur_ps = c->pending_dur;
-	a->flops += c->pending_flops;
-	a->bytes_accessed += c->pending_bytes;
+	a->flops = cost_add(a->flops, c->pending_flops);
+	a->bytes_accessed = cost_add(a->bytes_accessed, c->pending_bytes);
 	a->has_flops |= c->pending_has_flops;
 	a->has_bytes |= c->pending_has_bytes;
 }
@@ -233,8 +233,8 @@ count_kernel(struct classify *c, const struct op_key *key, uint32_t category,
 	event_cost(c, &flops, &has_flops, &bytes, &has_bytes);
 	if (!has_flops && !has_bytes && in != NULL && in->has_cost) {
 		/* No cost on the event (GPU): the HLO's, by hlo-cost.h. */
-		flops = (uint64_t)in->flops;
-		bytes = (uint64_t)in->bytes;
+		flops = cost_from_double(in->flops);
+		bytes = cost_from_double(in->bytes);
 		has_flops = has_bytes = 1;
 	}
 	kernels_flush_pending(c);

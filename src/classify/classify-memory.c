@@ -11,6 +11,7 @@
 
 #include "classify/classify-event.h"
 #include "classify/classify-memory.h"
+#include "lib/checked.h"
 #include "lib/xmalloc.h"
 
 /* PF_MEMORY_STATS, by index. */
@@ -75,8 +76,8 @@ stat_dtype(struct classify *c, const struct pf_stat *st, uint32_t none)
 }
 
 /*
- * A byte count: -1 if absent; if it is not a count, 0, and the first
- * such stat's name in why.
+ * A byte count: -1 if absent; if it is not a count (or past
+ * BYTES_LIMIT), 0, and the first such stat's name in why.
  */
 static int64_t
 stat_bytes(const struct pf_stat *st, char *why, size_t whysz)
@@ -85,7 +86,7 @@ stat_bytes(const struct pf_stat *st, char *why, size_t whysz)
 
 	if (st == NULL)
 		return -1;
-	if (!pf_stat_int(st, &v) || v < 0 || st->kind == PF_DOUBLE ||
+	if (!pf_stat_int(st, &v) || !bytes_valid(v) || st->kind == PF_DOUBLE ||
 	    (st->kind == PF_UINT64 && st->num.u > INT64_MAX)) {
 		if (why[0] == '\0')
 			snprintf(why, whysz, "%s is not a byte count",

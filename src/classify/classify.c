@@ -558,7 +558,7 @@ merge_device_execs(struct plane_summary *p)
 
 			if (end > prev->start_ps + prev->dur_ps)
 				prev->dur_ps = end - prev->start_ps;
-			prev->device_ps += e->device_ps;
+			prev->device_ps = ps_add(prev->device_ps, e->device_ps);
 			continue;
 		}
 		p->execs[j++] = *e;

@@ -12,6 +12,7 @@
 #include "report/analyze-ops.h"
 #include "cmd/cmd.h"
 #include "lib/err.h"
+#include "lib/ptime.h"
 #include "output/output.h"
 #include "report/report.h"
 #include "report/summary.h"
@@ -364,7 +365,7 @@ fmt_pct(char *buf, size_t size, double pct, int sign)
 static void
 fmt_ps(char *buf, size_t size, double ps)
 {
-	fmt_duration(buf, size, (int64_t)llround(ps));
+	fmt_duration(buf, size, ps_from_double(round(ps)));
 }
 
 /* A setting's value as a rules file would give it: "5%", "150 ms". */

@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "lib/err.h"
+#include "lib/ptime.h"
 #include "output/output.h"
 #include "report/report.h"
 #include "lib/xmalloc.h"
@@ -276,9 +277,9 @@ print_rows(struct report *r, struct output *o, struct fn_row *rows,
 		output_ps(o, (double)row->autotune_ps);
 		output_end_row(o);
 		compiles += row->compiles;
-		compile_ps += row->compile_ps;
+		compile_ps = ps_add(compile_ps, row->compile_ps);
 		executions += row->executions;
-		execute_ps += row->execute_ps;
+		execute_ps = ps_add(execute_ps, row->execute_ps);
 		if (row->max_per_file > 1) {
 			char *programs = program_list(r, row->module);
 

@@ -210,8 +210,8 @@ two_durations(double base, double new)
 {
 	char a[64], b[64], c[64];
 
-	fmt_duration(a, sizeof a, (int64_t)llround(base));
-	fmt_duration(b, sizeof b, (int64_t)llround(new));
+	fmt_duration(a, sizeof a, ps_from_double(round(base)));
+	fmt_duration(b, sizeof b, ps_from_double(round(new)));
 	fmt_change(c, sizeof c, base, new);
 	return xasprintf("%s -> %s (%s)", a, b, c);
 }

@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "index/memory-thin.h"
+#include "lib/checked.h"
 #include "lib/err.h"
 #include "lib/xmalloc.h"
 #include "output/output.h"
@@ -606,7 +607,8 @@ print_program_buffers(struct output *o, sqlite3_stmt *st, const char *run,
 		    strcmp(rows[nrows - 1].first->base, b[i].base) == 0 &&
 		    rows[nrows - 1].first->size == b[i].size) {
 			rows[nrows - 1].count++;
-			rows[nrows - 1].total += b[i].size;
+			rows[nrows - 1].total = sat_add(rows[nrows - 1].total,
+			    b[i].size);
 			continue;
 		}
 		rows[nrows].first = &b[i];

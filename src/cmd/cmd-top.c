@@ -10,6 +10,7 @@
 #include "classify/classify.h"
 #include "cmd/cmd.h"
 #include "lib/err.h"
+#include "lib/ptime.h"
 #include "model/kernel-stats.h"
 #include "output/output.h"
 #include "report/report.h"
@@ -602,11 +603,11 @@ note_unattributed(const struct op_row *rows, size_t n, int json)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		all_ps += rows[i].self_ps;
+		all_ps = ps_add(all_ps, rows[i].self_ps);
 		if (strcmp(rows[i].category, CATEGORY_UNATTRIBUTED) != 0)
 			continue;
-		count += rows[i].count;
-		ps += rows[i].self_ps;
+		count = sat_add(count, rows[i].count);
+		ps = ps_add(ps, rows[i].self_ps);
 	}
 	if (count == 0)
 		return NULL;

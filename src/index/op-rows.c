@@ -8,6 +8,7 @@
 
 #include "index/index-rows.h"
 #include "index/op-rows.h"
+#include "lib/checked.h"
 #include "lib/strmap.h"
 #include "lib/xmalloc.h"
 
@@ -115,9 +116,7 @@ fold_row(struct op_row *row, sqlite3_stmt *st, const char **keys)
 		case FOLD_SUM:
 			if (null)
 				break;
-			if (__builtin_add_overflow(*acc,
-			    sqlite3_column_int64(st, col), acc))
-				*acc = INT64_MAX;
+			*acc = sat_add(*acc, sqlite3_column_int64(st, col));
 			if (has != NULL)
 				*has = 1;
 			break;

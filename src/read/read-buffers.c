@@ -15,6 +15,7 @@
 
 #include "read/read-buffers.h"
 #include "model/hlo.h"
+#include "lib/checked.h"
 #include "lib/xmalloc.h"
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };
@@ -231,7 +232,7 @@ read_logical(struct wire w, struct logical *lb)
 		if (rc == -1)
 			return -1;
 	}
-	return rc == -1 || lb->size < 0 ? -1 : 0;
+	return rc == -1 || !bytes_valid(lb->size) ? -1 : 0;
 }
 
 static int
@@ -296,7 +297,7 @@ read_allocation(struct wire w, struct allocation *al)
 		if (rc == -1)
 			return -1;
 	}
-	return rc == -1 || al->size < 0 ? -1 : 0;
+	return rc == -1 || !bytes_valid(al->size) ? -1 : 0;
 }
 
 static int
@@ -493,7 +494,8 @@ root(const struct assignment *a, ptrdiff_t k)
 	return k;
 }
 
-static void
+/* -1 when the heap would pass BYTES_LIMIT: a damaged trace. */
+static int
 sim_increase(struct sim *s, ptrdiff_t k, size_t event)
 {
 	struct logical *lb = &s->a->lbs[k];
@@ -502,11 +504,13 @@ sim_increase(struct sim *s, ptrdiff_t k, size_t event)
 		lb->live_at = (ptrdiff_t)s->nlive;
 		s->live[s->nlive++] = k;
 	}
-	s->heap += lb->size;
+	if (!checked_bytes_add(&s->heap, lb->size))
+		return -1;
 	if (s->heap > s->peak) {
 		s->peak = s->heap;
 		s->peak_event = event;
 	}
+	return 0;
 }
 
 static int
@@ -555,7 +559,10 @@ simulate(struct sim *s, struct wire t, size_t stop, const char **why)
 		switch (ev.kind) {
 		case 0:		/* ALLOC: counted as itself, as xprof does */
 			a->lbs[root(a, k)].ref++;
-			sim_increase(s, k, event);
+			if (sim_increase(s, k, event) == -1) {
+				*why = "a heap past 8 PiB";
+				return -1;
+			}
 			break;
 		case 1:		/* FREE */
 			r = root(a, k);
@@ -580,7 +587,10 @@ simulate(struct sim *s, struct wire t, size_t stop, const char **why)
 			}
 			if (++a->lbs[r].ref == 1) {
 				a->lbs[r].display = k;
-				sim_increase(s, r, event);
+				if (sim_increase(s, r, event) == -1) {
+					*why = "a heap past 8 PiB";
+					return -1;
+				}
 			}
 			break;
 		default:
@@ -947,7 +957,8 @@ peak_buffers(struct hlo_memory *mem, const struct hlo_module *m,
 		b->kind = "small";
 		b->count = (int64_t)(n - j);
 		for (i = j; i < n; i++)
-			b->size_bytes += a->lbs[ks[i]].size;
+			b->size_bytes = sat_add(b->size_bytes,
+			    a->lbs[ks[i]].size);
 	}
 	want = xcalloc(j + 1, sizeof *want);
 	for (i = n = 0; i < j; i++) {
@@ -1032,7 +1043,11 @@ hlo_memory_read(const void *data, size_t len, const struct hlo_module *m,
 		if (al->color != 0)
 			continue;
 		mem->nallocations++;
-		mem->peak_bytes += al->size;
+		/* Each part is at most the whole, so one check bounds all. */
+		if (!checked_bytes_add(&mem->peak_bytes, al->size)) {
+			why = "allocations that add up past 8 PiB";
+			goto out;
+		}
 		if (al->parameter)
 			mem->parameter_bytes += al->size;
 		else if (al->live_out)
@@ -1054,7 +1069,10 @@ hlo_memory_read(const void *data, size_t len, const struct hlo_module *m,
 		/* Once for where it peaks, again for what is live there. */
 		if (simulate(&s, a.traces[trace], SIZE_MAX, &why) == -1)
 			goto out;
-		mem->heap_peak_bytes += s.peak;
+		if (!checked_bytes_add(&mem->heap_peak_bytes, s.peak)) {
+			why = "a heap past 8 PiB";
+			goto out;
+		}
 		if (s.peak > 0 && simulate(&s, a.traces[trace], s.peak_event,
 		    &why) == -1)
 			goto out;

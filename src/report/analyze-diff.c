@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/analyze-diff.h"
+#include "lib/checked.h"
 #include "lib/err.h"
 #include "lib/xmalloc.h"
 
@@ -230,14 +231,6 @@ add_pair(struct diff_pair **pairs, size_t *n, const struct op_row *base,
 	return p;
 }
 
-/* Adds integer v to *sum, saturating. */
-static void
-add_sat(int64_t *sum, int64_t v)
-{
-	if (__builtin_add_overflow(*sum, v, sum))
-		*sum = INT64_MAX;
-}
-
 /*
  * One row of the m ops k[0..m-1] share an identity with: the first's name
  * and texts, "(+N)" after the name, the others' counts and times added.
@@ -254,9 +247,9 @@ sum_rows(const struct keyed *k, size_t m)
 	for (i = 1; i < m; i++) {
 		const struct op_row *r = k[i].row;
 
-		add_sat(&sum->count, r->count);
-		add_sat(&sum->total_ps, r->total_ps);
-		add_sat(&sum->self_ps, r->self_ps);
+		sum->count = sat_add(sum->count, r->count);
+		sum->total_ps = sat_add(sum->total_ps, r->total_ps);
+		sum->self_ps = sat_add(sum->self_ps, r->self_ps);
 		if (r->has_min && (!sum->has_min || r->min_ps < sum->min_ps)) {
 			sum->min_ps = r->min_ps;
 			sum->has_min = 1;
@@ -266,11 +259,11 @@ sum_rows(const struct keyed *k, size_t m)
 			sum->has_max = 1;
 		}
 		if (r->has_flops) {
-			add_sat(&sum->flops, r->flops);
+			sum->flops = sat_add(sum->flops, r->flops);
 			sum->has_flops = 1;
 		}
 		if (r->has_bytes) {
-			add_sat(&sum->bytes, r->bytes);
+			sum->bytes = sat_add(sum->bytes, r->bytes);
 			sum->has_bytes = 1;
 		}
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/analyze-ops.h"
+#include "lib/checked.h"
 #include "lib/err.h"
 #include "index/index.h"
 #include "report/report.h"
@@ -287,16 +288,18 @@ op_rows_group(struct op_row **rows, size_t *n, enum op_group group)
 			g->min_ps = in[i].min_ps;
 			g->max_ps = in[i].max_ps;
 		}
-		g->count += in[i].count;
-		g->total_ps += in[i].total_ps;
-		g->self_ps += in[i].self_ps;
+		g->count = sat_add(g->count, in[i].count);
+		g->total_ps = sat_add(g->total_ps, in[i].total_ps);
+		g->self_ps = sat_add(g->self_ps, in[i].self_ps);
 		if (in[i].min_ps < g->min_ps)
 			g->min_ps = in[i].min_ps;
 		if (in[i].max_ps > g->max_ps)
 			g->max_ps = in[i].max_ps;
-		g->flops += in[i].has_flops ? in[i].flops : 0;
+		if (in[i].has_flops)
+			g->flops = sat_add(g->flops, in[i].flops);
 		g->has_flops |= in[i].has_flops;
-		g->bytes += in[i].has_bytes ? in[i].bytes : 0;
+		if (in[i].has_bytes)
+			g->bytes = sat_add(g->bytes, in[i].bytes);
 		g->has_bytes |= in[i].has_bytes;
 	}
 	op_rows_free(in, *n);

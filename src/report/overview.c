@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "report/summary.h"
 #include "read/read-hlo.h"
+#include "lib/ptime.h"
 #include "lib/stats.h"
 #include "lib/strmap.h"
 #include "lib/xmalloc.h"
@@ -548,7 +549,7 @@ attribute_gaps(struct overview *ov, struct report *r,
 			if (b - a > s->part_ps[OV_SHORT_IDLE])
 				b = a + s->part_ps[OV_SHORT_IDLE];
 			s->part_ps[OV_SHORT_IDLE] -= b - a;
-			s->part_ps[part] += b - a;
+			s->part_ps[part] = ps_add(s->part_ps[part], b - a);
 			in += b - a;
 		}
 		if (in > 0)
@@ -638,9 +639,10 @@ mark_skipped(struct overview *ov, struct report *r,
 			int k;
 
 			ov->nsteps++;
-			ov->steps_ps += s->dur_ps;
+			ov->steps_ps = ps_add(ov->steps_ps, s->dur_ps);
 			for (k = 0; k < OV_NPARTS; k++)
-				ov->part_ps[k] += s->part_ps[k];
+				ov->part_ps[k] = ps_add(ov->part_ps[k],
+				    s->part_ps[k]);
 			if (s->skip_why == NULL) {
 				ov->nkept++;
 				sample_add(&all, s->dur_ps);
@@ -693,7 +695,7 @@ load_ops(struct overview *ov, struct report *r)
 			op_rows_group(&rows, &n, GROUP_SOURCE);
 		op_rows_sort(rows, n, BY_DEVICE_TIME);
 		for (i = 0; i < n; i++)	/* top's %: of all self time */
-			total += rows[i].self_ps;
+			total = ps_add(total, rows[i].self_ps);
 		if (pass == 0)
 			ov->ops_ps = total;
 		*nout = n < OV_TOP ? n : OV_TOP;
@@ -857,7 +859,7 @@ overview_load_compiles(struct overview *ov, struct report *r)
 		c->function = index_column_text(st, 0);
 		c->count = sqlite3_column_int64(st, 1);
 		c->total_ps = sqlite3_column_int64(st, 2);
-		ov->compile_ps += c->total_ps;
+		ov->compile_ps = ps_add(ov->compile_ps, c->total_ps);
 		ov->ncompilations += c->count;
 		while (a != NULL && b != NULL && n < 64) {
 			starts[n] = strtoll(a, NULL, 10);

@@ -12,6 +12,7 @@
 #include "load/formats.h"
 #include "input/read-archive.h"
 #include "report/report.h"
+#include "lib/ptime.h"
 #include "lib/strmap.h"
 #include "lib/xmalloc.h"
 
@@ -90,8 +91,12 @@ parse_duration(const char *arg)
 	if (errno != 0 || end == arg || !(v >= 0) || v > 1e9)
 		return -1;
 	for (i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (strcmp(end, units[i].unit) == 0)
-			return (int64_t)(v * units[i].ps + 0.5);
+		if (strcmp(end, units[i].unit) == 0) {
+			double ps = v * units[i].ps + 0.5;
+
+			/* No profile holds a longer time (ptime.h). */
+			return ps <= (double)PS_LIMIT ? (int64_t)ps : -1;
+		}
 	return -1;
 }
 

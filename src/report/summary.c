@@ -10,6 +10,7 @@
 #include "lib/err.h"
 #include "index/index.h"
 #include "report/report.h"
+#include "lib/ptime.h"
 #include "lib/stats.h"
 #include "report/summary.h"
 #include "lib/xmalloc.h"
@@ -451,8 +452,8 @@ summary_compile_total_ps(const struct summary *s, int64_t *count)
 
 	*count = 0;
 	for (i = 0; i < s->ncompiles; i++) {
-		*count += s->compiles[i].count;
-		total += s->compiles[i].total_ps;
+		*count = sat_add(*count, s->compiles[i].count);
+		total = ps_add(total, s->compiles[i].total_ps);
 	}
 	return total;
 }

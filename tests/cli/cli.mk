@@ -75,6 +75,7 @@ CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0631-top-cost-mi300.sh
 CLI_TESTS += tests/cli/t0640-archive-many-entries.sh
 CLI_TESTS += tests/cli/t0645-scale.sh
+CLI_TESTS += tests/cli/t0680-numbers-from-input.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/device_events.py \
     tests/cli/expect $(CLI_TESTS)
