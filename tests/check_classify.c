@@ -18,6 +18,7 @@
 #include "read/read-xplane.h"
 #include "input/source.h"
 #include "classify/steps.h"
+#include "classify/step-parts.h"
 #include "lib/timeline.h"
 
 static const struct {
@@ -907,6 +908,66 @@ START_TEST(test_ivals_interleaved)
 }
 END_TEST
 
+/*
+ * A plane's collectives by step: steps out of order, an op twice in a step
+ * (occurrences 0 and 1), spans out of order, one before the first step and
+ * one between steps (left out); annotations summed per step and name.
+ */
+START_TEST(test_step_parts)
+{
+	struct step_rec steps[2];
+	struct named_span spans[] = {
+		{ 7, 250, 5 },	/* step 4, op 7, second */
+		{ 7, 205, 5 },	/* step 4, op 7, first */
+		{ 8, 210, 5 },	/* step 4, op 8 */
+		{ 7, 50, 5 },	/* before any step */
+		{ 7, 300, 5 },	/* between steps */
+		{ 7, 400, 9 },	/* step 5, op 7, first again */
+	};
+	struct plane_summary p;
+	struct step_collective *c;
+	struct step_annotation *a;
+	size_t n;
+
+	memset(steps, 0, sizeof steps);
+	steps[0].step = 5;
+	steps[0].start_ps = 400;
+	steps[0].dur_ps = 100;
+	steps[1].step = 4;
+	steps[1].start_ps = 200;
+	steps[1].dur_ps = 100;	/* ends at 300: a span there is not in it */
+	memset(&p, 0, sizeof p);
+	p.steps = steps;
+	p.nsteps = 2;
+	p.collectives = spans;
+	p.ncollectives = sizeof spans / sizeof spans[0];
+	n = step_collectives_of(&p, &c);
+	ck_assert_uint_eq(n, 4);
+	ck_assert(c[0].step == 4 && c[0].name == 7 && c[0].occurrence == 0 &&
+	    c[0].start_ps == 205);
+	ck_assert(c[1].step == 4 && c[1].name == 8 && c[1].occurrence == 0);
+	ck_assert(c[2].step == 4 && c[2].name == 7 && c[2].occurrence == 1 &&
+	    c[2].start_ps == 250);
+	ck_assert(c[3].step == 5 && c[3].name == 7 && c[3].occurrence == 0 &&
+	    c[3].dur_ps == 9);
+	free(c);
+
+	p.annotations = spans;
+	p.nannotations = sizeof spans / sizeof spans[0];
+	n = step_annotations_of(&p, steps, 2, &a);
+	ck_assert_uint_eq(n, 3);
+	ck_assert(a[0].step == 4 && a[0].name == 7 && a[0].count == 2 &&
+	    a[0].dur_ps == 10);
+	ck_assert(a[1].step == 4 && a[1].name == 8 && a[1].count == 1);
+	ck_assert(a[2].step == 5 && a[2].name == 7 && a[2].count == 1 &&
+	    a[2].dur_ps == 9);
+	free(a);
+	n = step_annotations_of(&p, NULL, 0, &a);
+	ck_assert_uint_eq(n, 0);
+	free(a);
+}
+END_TEST
+
 Suite *
 suite_classify(void)
 {
@@ -922,6 +983,7 @@ suite_classify(void)
 	tcase_add_test(tc, test_steps_streamed);
 	tcase_add_test(tc, test_steps_streamed_bad_ahead);
 	tcase_add_test(tc, test_python_frames);
+	tcase_add_test(tc, test_step_parts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("timeline");
 	tcase_add_test(tc, test_ivals_in_order);

@@ -1,15 +1,15 @@
 /*
  * The hosts of each run compared, and the stragglers named
  * (jaxprof-hosts(1), THE RULE), from three tables of the index: each
- * query streams in order, so memory grows with the hosts of a run, not
- * with its steps or collectives.
+ * query streams in order, one step's collectives at a time, so memory
+ * grows with the hosts of a run and the steps they were last in, not
+ * with the collectives.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/err.h"
 #include "lib/stats.h"
 #include "lib/units.h"
 #include "lib/xmalloc.h"
@@ -232,6 +232,7 @@ take_collective(struct host_acc *acc, struct step_decider *d,
 static void
 end_step(struct host_acc *acc, struct step_decider *d, int64_t *joined)
 {
+	struct host_acc *a;
 	size_t i, last = 0;
 
 	if (!d->have)
@@ -240,19 +241,16 @@ end_step(struct host_acc *acc, struct step_decider *d, int64_t *joined)
 	for (i = 1; i < d->n; i++)
 		if (d->v[i].dur_ps < d->v[last].dur_ps)
 			last = i;
-	sample_add(&acc[d->v[last].host].lateness,
+	a = &acc[d->v[last].host];
+	sample_add(&a->lateness,
 	    (int64_t)(d->median_ps - (double)d->v[last].dur_ps));
 	for (i = 0; i < d->n; i++)
 		if (i != last)
-			acc[d->v[last].host].others_wait_ps +=
-			    (double)(d->v[i].dur_ps - d->min_ps);
-	{
-		struct host_acc *a = &acc[d->v[last].host];
-
-		a->ops = xgrow1(a->ops, a->nops, sizeof *a->ops);
-		a->ops[a->nops++] = d->name;
-		d->name = NULL;
-	}
+			a->others_wait_ps += (double)(d->v[i].dur_ps -
+			    d->min_ps);
+	a->ops = xgrow1(a->ops, a->nops, sizeof *a->ops);
+	a->ops[a->nops++] = d->name;
+	d->name = NULL;
 	d->have = 0;
 }
 
