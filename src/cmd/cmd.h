@@ -25,6 +25,7 @@ extern const struct cmd cmd_baseline;
 extern const struct cmd cmd_check;
 extern const struct cmd cmd_compile;
 extern const struct cmd cmd_diff;
+extern const struct cmd cmd_export;
 extern const struct cmd cmd_extract;
 extern const struct cmd cmd_hosts;
 extern const struct cmd cmd_idle;

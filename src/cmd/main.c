@@ -23,6 +23,7 @@ static const struct cmd *const commands[] = {
 	&cmd_check,
 	&cmd_compile,
 	&cmd_diff,
+	&cmd_export,
 	&cmd_extract,
 	&cmd_hosts,
 	&cmd_idle,

@@ -640,7 +640,10 @@ output_end_row(struct output *o)
 		fputc('\n', o->fp);
 		break;
 	case FMT_JSON:
-		fputs(o->emitted++ == 0 ? "[\n  {" : ",\n  {", o->fp);
+	case FMT_NDJSON:
+		if (o->fmt == FMT_JSON)
+			fputs(o->emitted++ == 0 ? "[\n  " : ",\n  ", o->fp);
+		fputc('{', o->fp);
 		for (i = 0; i < o->ncols; i++) {
 			if (i > 0)
 				fputs(", ", o->fp);
@@ -653,7 +656,7 @@ output_end_row(struct output *o)
 			else
 				output_json_string(o->fp, o->row[i].text);
 		}
-		fputc('}', o->fp);
+		fputs(o->fmt == FMT_NDJSON ? "}\n" : "}", o->fp);
 		break;
 	default:	/* tables: every row is kept until output_finish() */
 		if (o->nrows == o->rowcap) {
@@ -665,7 +668,7 @@ output_end_row(struct output *o)
 		    o->ncols * sizeof *o->row);
 		o->nrows++;
 	}
-	if (o->fmt == FMT_CSV || o->fmt == FMT_JSON)
+	if (o->fmt == FMT_CSV || o->fmt == FMT_JSON || o->fmt == FMT_NDJSON)
 		texts_clear(&o->texts);
 	memset(o->row, 0, o->ncols * sizeof *o->row);
 	o->ncells = 0;

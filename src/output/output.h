@@ -25,6 +25,7 @@ enum out_format {
 	FMT_JSON,
 	FMT_MARKDOWN,
 	FMT_HTML,	/* text for summary's page: output_prose() only */
+	FMT_NDJSON,	/* one JSON object a line (export; no --format) */
 };
 
 /*

@@ -81,6 +81,9 @@ CLI_TESTS += tests/cli/t0629-top-kernels-h200.sh
 CLI_TESTS += tests/cli/t0800-hosts-testdata.sh
 CLI_TESTS += tests/cli/t0801-hosts-identity.sh
 CLI_TESTS += tests/cli/t0802-hosts-e2e-jax.sh
+CLI_TESTS += tests/cli/t0820-export-readers.sh
+CLI_TESTS += tests/cli/t0821-export-parts.sh
+CLI_TESTS += tests/cli/t0822-export-fleet.sh
 CLI_TESTS += tests/cli/t0900-layering.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0631-top-cost-mi300.sh
@@ -95,4 +98,5 @@ TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/device_events.py \
     tests/cli/expect $(CLI_TESTS)
 EXTRA_DIST += tests/cli/summary-page.sh tests/cli/summary-dom.py \
-	tests/cli/summary-advice.py tests/cli/hosts_reference.py
+	tests/cli/summary-advice.py tests/cli/hosts_reference.py \
+	tests/cli/export_readers.py

@@ -18,7 +18,7 @@ awk -F'|' '/^\| .* \| (yes|no) +\|/ {
 		print line
 	}
 }' "$SRCDIR/README.md" >"$tmp/table"
-[ "$(wc -l <"$tmp/table")" -eq 15 ] || fail "the README table names not 15 commands: $(cat "$tmp/table")"
+[ "$(wc -l <"$tmp/table")" -eq 16 ] || fail "the README table names not 16 commands: $(cat "$tmp/table")"
 while IFS='|' read -r cmd host device run latest; do
 	for f in "--host=x:$host" "--device=x:$device" "--run=x:$run" "--latest:$latest"; do
 		opt=${f%:*}
@@ -46,6 +46,9 @@ expect_code 2 jaxprof extract --run=nope --list-only "$T"
 expect_stderr_is "jaxprof: extract: --run='nope' matches no run; runs found: $RUNS"
 expect_code 2 jaxprof extract --to=chrome -o "$tmp/x.json" --run=nope "$T"
 expect_stderr_is "jaxprof: extract: --run='nope' matches no run; runs found: $RUNS"
+expect_code 2 jaxprof export -o "$tmp/export" --run=nope "$T"
+expect_stderr_is "jaxprof: export: --run='nope' matches no run; runs found: $RUNS"
+[ ! -e "$tmp/export" ] || fail "export wrote '$tmp/export' for no run"
 
 test_case '--host and --device that match nothing: exit 2, what there is listed'
 for cmd in list top steps compile transfers idle summary; do
