@@ -22,8 +22,9 @@ NAMES = ["osc\x1b]0;pwned\x07title", "clear\x1b[2J\x1b[H", "tick`\n# heading\n",
          "![x](https://evil.example/p.png)", "<img src=x onerror=alert(1)>",
          "\u65e5\u672c\u8a9e" * 40, "csi\u009b31m c1", "pipe|cell\x7fdel",
          "_em_ *b* [l](u) &lt; $x$", "``two`` ticks"]
-# The top ops: the backtick-newline name, then the escapes.
-RANK = {2: 80, 0: 70, 1: 60}
+# The top ops: the backtick-newline name (past the top-op rule's 25% of
+# device time, so the summary advises on it), then the escapes.
+RANK = {2: 300, 0: 70, 1: 60}
 ev = []
 def meta(pid, tid, what, name):
     ev.append({"ph": "M", "pid": pid, "tid": tid, "name": what,

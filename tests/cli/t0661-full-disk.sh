@@ -7,11 +7,13 @@
 . "$(dirname "$0")/lib.sh"
 
 T=$TESTDATA/jax-mlp
+# summary analyses one run: name it, so stderr holds only the error.
+ONE=--run=2026_01_01_00_00_01
 
 # Never extract --force onto /dev/full: a jaxprof that deletes the old
 # file first would delete the device (tests may run as root).
 test_case 'an output written to /dev/full (cannot be replaced) fails'
-expect_code 2 jaxprof summary --format=json -o /dev/full "$T"
+expect_code 2 jaxprof summary $ONE --format=json -o /dev/full "$T"
 expect_stderr_match "^jaxprof: summary: cannot write '/dev/full': No space left on device$"
 expect_code 2 jaxprof baseline save -o /dev/full "$T"
 expect_stderr_match "^jaxprof: baseline: cannot write '/dev/full'"
@@ -39,8 +41,8 @@ trap 'umount "$D" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 test_case 'the old outputs, written while there is room'
 expect_code 0 jaxprof baseline save -o "$D/b.json" "$T"
-expect_code 0 jaxprof summary --format=html -o "$D/page.html" "$T"
-expect_code 0 jaxprof summary --format=json -o "$D/s.json" "$T"
+expect_code 0 jaxprof summary $ONE --format=html -o "$D/page.html" "$T"
+expect_code 0 jaxprof summary $ONE --format=json -o "$D/s.json" "$T"
 expect_code 0 jaxprof extract --latest -o "$D/x" "$T"
 expect_code 0 jaxprof extract --to=chrome --latest -o "$D/t.json" "$T"
 expect_code 0 jaxprof extract --to=chrome --latest -o "$D/t.json.gz" "$T"
@@ -65,10 +67,10 @@ expect_stderr_match "cannot write '$D/b.json'.*No space left on device"
 expect_kept "$D/b.json"
 
 test_case 'summary -o on a full disk, html and json'
-expect_code 2 jaxprof summary --format=html -o "$D/page.html" "$T"
+expect_code 2 jaxprof summary $ONE --format=html -o "$D/page.html" "$T"
 expect_stderr_line "^jaxprof: summary: cannot write '$D/page.html': No space left on device$"
 expect_kept "$D/page.html"
-expect_code 2 jaxprof summary --format=json -o "$D/s.json" "$T"
+expect_code 2 jaxprof summary $ONE --format=json -o "$D/s.json" "$T"
 expect_stderr_line "^jaxprof: summary: cannot write '$D/s.json': No space left on device$"
 expect_kept "$D/s.json"
 
