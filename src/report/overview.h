@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/precision-share.h"
+
 struct report;
 
 /* The parts a step's time splits into; they add up to its duration. */
@@ -152,6 +154,8 @@ struct overview {
 
 	struct ov_memory *memory;	/* by run, host, file, allocator */
 	size_t		 nmemory;
+
+	struct precision_share precision;	/* compute time by precision */
 };
 
 /* The thresholds of jaxprof-summary(1), in percent of step time. */

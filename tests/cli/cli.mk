@@ -72,6 +72,7 @@ CLI_TESTS += tests/cli/t0632-top-peaks.sh
 CLI_TESTS += tests/cli/t0633-top-tensor-core-amd.sh
 CLI_TESTS += tests/cli/t0634-transfers-tpu-devices.sh
 CLI_TESTS += tests/cli/t0635-top-precision.sh
+CLI_TESTS += tests/cli/t0636-summary-precision.sh
 CLI_TESTS += tests/cli/t0640-archive-many-entries.sh
 CLI_TESTS += tests/cli/t0645-scale.sh
 CLI_TESTS += tests/cli/t0680-numbers-from-input.sh
