@@ -133,11 +133,12 @@ precision_title(const struct roof *roof, const struct op_row *rows,
 {
 	double seen[PREC_N] = { 0 };
 	size_t i, fallback = 0;
-	char *list = xstrdup(""), *more, *title;
+	char *list, *more, *title;
 	int p, any = 0;
 
 	if (roof->gflops <= 0 || !roof->from_spec || roof->flops_option > 0)
 		return NULL;
+	list = xstrdup("");
 	for (i = 0; i < n; i++) {
 		if (!rows[i].has_flops || rows[i].flops <= 0)
 			continue;
