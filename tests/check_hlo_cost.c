@@ -3,7 +3,7 @@
  * a convolution with and without padding, fusions (elementwise, a slice
  * read in part, a tuple nested in its output), a reduce, a cuBLAS call and
  * an opaque custom call, each against FLOPs and bytes worked out by hand
- * in the comments.
+ * in the comments; and the precision each computes in.
  */
 #include "config.h"
 
@@ -12,7 +12,7 @@
 #include "check_suites.h"
 #include "model/hlo-cost.h"
 
-enum { F32 = 11, S8 = 2, TUPLE = 13 };
+enum { F32 = 11, S8 = 2, TUPLE = 13, BF16 = 16, F8E4M3FN = 20 };
 
 /* A module: instructions and computations by id (an index + 1). */
 #define MAXN	16
@@ -114,7 +114,7 @@ cost(struct mod *m, int64_t id)
 {
 	struct hlo_cost_env env = { find_index, find_instr, find_comp, m,
 	    MAXN, NULL };
-	struct hlo_cost c = { -1, -1 };
+	struct hlo_cost c = { -1, -1, PREC_UNKNOWN, 0 };
 
 	pack(m);
 	ck_assert_int_eq(hlo_cost_of(&env, &m->in[id - 1], &c), 0);
@@ -328,6 +328,102 @@ START_TEST(cost_custom_calls)
 	pack(&m);
 	ck_assert_int_eq(hlo_cost_of(&env, cc, &c), -1);
 	hlo_cost_env_release(&env);
+}
+END_TEST
+
+START_TEST(cost_precision)
+{
+	static struct mod m;
+	Xla__DotDimensionNumbers dd = XLA__DOT_DIMENSION_NUMBERS__INIT;
+	Xla__PrecisionConfig pc = XLA__PRECISION_CONFIG__INIT;
+	int32_t highest[] = { 2, 2 }, dflt[] = { 0, 0 };
+	int64_t contract[] = { 1 }, called = 1;
+	static char target[] = "__cublas$lt$matmul";
+	static char config_default[] = "{\"gemm_backend_config\":{"
+	    "\"precision_config\":{\"operand_precision\":[\"DEFAULT\","
+	    "\"DEFAULT\"],\"algorithm\":\"ALG_UNSET\"}}}";
+	static char config_highest[] = "{\"gemm_backend_config\":{"
+	    "\"precision_config\":{\"operand_precision\":[\"HIGHEST\","
+	    "\"HIGHEST\"]}}}";
+	Xla__HloInstructionProto *d, *f, *cc;
+	struct hlo_cost c;
+
+	dd.lhs_contracting_dimensions = contract;
+	dd.n_lhs_contracting_dimensions = 1;
+	/* An f32 dot: DEFAULT (no config too) may be TF32, HIGHEST not. */
+	add(&m, 1, "parameter", F32, 2, (int64_t[]){ 8, 4 }, 0, NULL);
+	add(&m, 2, "parameter", F32, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	d = add(&m, 3, "dot", F32, 2, (int64_t[]){ 8, 8 }, 2,
+	    (int64_t[]){ 1, 2 });
+	d->dot_dimension_numbers = &dd;
+	c = cost(&m, 3);
+	ck_assert_int_eq(c.precision, PREC_FP32);
+	ck_assert_int_eq(c.f32_dot, 1);
+	pc.operand_precision = dflt;
+	pc.n_operand_precision = 2;
+	d->precision_config = &pc;
+	c = cost(&m, 3);
+	ck_assert_int_eq(c.f32_dot, 1);
+	pc.operand_precision = highest;
+	c = cost(&m, 3);
+	ck_assert_int_eq(c.precision, PREC_FP32);
+	ck_assert_int_eq(c.f32_dot, 0);
+
+	/* A bf16 dot with an f32 result computes in bf16. */
+	add(&m, 1, "parameter", BF16, 2, (int64_t[]){ 8, 4 }, 0, NULL);
+	add(&m, 2, "parameter", BF16, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	c = cost(&m, 3);
+	ck_assert_int_eq(c.precision, PREC_BF16);
+	ck_assert_int_eq(c.f32_dot, 0);
+
+	/*
+	 * A fusion holding the dot takes the dot's, not its f32 output's:
+	 * fp8 operands.
+	 */
+	add(&m, 1, "parameter", F8E4M3FN, 2, (int64_t[]){ 8, 4 }, 0, NULL);
+	add(&m, 2, "parameter", F8E4M3FN, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	d = add(&m, 3, "dot", F32, 2, (int64_t[]){ 8, 8 }, 2,
+	    (int64_t[]){ 1, 2 });
+	d->dot_dimension_numbers = &dd;
+	add(&m, 4, "negate", F32, 2, (int64_t[]){ 8, 8 }, 1,
+	    (int64_t[]){ 3 });
+	comp(&m, 1, 4, (int64_t[]){ 1, 2, 3, 4 });
+	add(&m, 6, "parameter", F8E4M3FN, 2, (int64_t[]){ 8, 4 }, 0, NULL);
+	add(&m, 7, "parameter", F8E4M3FN, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	f = add(&m, 8, "fusion", F32, 2, (int64_t[]){ 8, 8 }, 2,
+	    (int64_t[]){ 6, 7 });
+	f->called_computation_ids = &called;
+	f->n_called_computation_ids = 1;
+	c = cost(&m, 8);
+	ck_assert_int_eq(c.precision, PREC_FP8);
+
+	/* A fusion without one: its output's type, bf16. */
+	add(&m, 1, "parameter", BF16, 2, (int64_t[]){ 8, 8 }, 0, NULL);
+	add(&m, 2, "negate", BF16, 2, (int64_t[]){ 8, 8 }, 1,
+	    (int64_t[]){ 1 });
+	comp(&m, 1, 2, (int64_t[]){ 1, 2 });
+	add(&m, 6, "parameter", BF16, 2, (int64_t[]){ 8, 8 }, 0, NULL);
+	f = add(&m, 8, "fusion", BF16, 2, (int64_t[]){ 8, 8 }, 1,
+	    (int64_t[]){ 6 });
+	f->called_computation_ids = &called;
+	f->n_called_computation_ids = 1;
+	c = cost(&m, 8);
+	ck_assert_int_eq(c.precision, PREC_BF16);
+	ck_assert_int_eq(c.f32_dot, 0);
+
+	/* cuBLAS on f32: its backend config's precision decides. */
+	add(&m, 1, "parameter", F32, 2, (int64_t[]){ 8, 4 }, 0, NULL);
+	add(&m, 2, "parameter", F32, 2, (int64_t[]){ 4, 8 }, 0, NULL);
+	cc = add(&m, 3, "custom-call", F32, 2, (int64_t[]){ 8, 8 }, 2,
+	    (int64_t[]){ 1, 2 });
+	cc->custom_call_target = target;
+	cc->backend_config = config_default;
+	c = cost(&m, 3);
+	ck_assert_int_eq(c.precision, PREC_FP32);
+	ck_assert_int_eq(c.f32_dot, 1);
+	cc->backend_config = config_highest;
+	c = cost(&m, 3);
+	ck_assert_int_eq(c.f32_dot, 0);
 }
 END_TEST
 
@@ -667,6 +763,7 @@ suite_hlo_cost(void)
 	tcase_add_test(tc, cost_fusion);
 	tcase_add_test(tc, cost_reduce);
 	tcase_add_test(tc, cost_custom_calls);
+	tcase_add_test(tc, cost_precision);
 	tcase_add_test(tc, cost_nested_tuple);
 	tcase_add_test(tc, cost_shared_computations);
 	tcase_add_test(tc, cost_cycles_refused);

@@ -167,6 +167,7 @@ main(void)
 	srunner_add_suite(sr, suite_stats());
 	srunner_add_suite(sr, suite_device_peak());
 	srunner_add_suite(sr, suite_kernel_stats());
+	srunner_add_suite(sr, suite_precision());
 	srunner_add_suite(sr, suite_strmap());
 	srunner_add_suite(sr, suite_hlo_wire());
 	srunner_add_suite(sr, suite_checked());

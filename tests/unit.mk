@@ -10,7 +10,7 @@ tests_check_jaxprof_SOURCES = tests/check_main.c tests/check_suites.h \
 	tests/check_hlo.c tests/check_hlo_wire.c tests/check_hlo_cost.c \
 	tests/check_stats.c tests/check_strmap.c tests/check_buffers.c \
 	tests/check_checked.c tests/check_device_peak.c \
-	tests/check_kernel_stats.c \
+	tests/check_kernel_stats.c tests/check_precision.c \
 	tests/check_parquet.c \
 	tests/xplane-reference.c tests/xplane-reference.h
 tests_check_jaxprof_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS) $(CHECK_CFLAGS)

@@ -84,6 +84,7 @@ add_kernel_op(struct file_summary *fs, struct plane_summary *p,
 	o->min_ps = k->min_ps;
 	o->max_ps = k->max_ps;
 	o->compile_work = 1;
+	o->precision = PREC_UNKNOWN;
 }
 
 /*

@@ -13,6 +13,7 @@
 #include "lib/err.h"
 #include "lib/ptime.h"
 #include "lib/xmalloc.h"
+#include "model/precision.h"
 
 char *
 derive_category(const char *name)
@@ -501,6 +502,32 @@ event_framework_op(struct classify *c, uint32_t name)
 	return name;
 }
 
+/*
+ * The precision an op computes in on the plane's device: for a GEMM or
+ * convolution, its kernel's name where that says; else its HLO's, an f32
+ * dot that allows TF32 as the device runs one (precision.h).
+ */
+static int
+op_precision(struct classify *c, const struct hlo_instr *in,
+    uint32_t category)
+{
+	const char *cat = c->fs->strings.strings[category];
+	const struct plane_summary *p = c->plane;
+	int k = PREC_UNKNOWN;
+
+	if (c->occ_kernel != NO_ID && (in == NULL || strcmp(cat, "gemm") == 0
+	    || strcmp(cat, "gemm fusion") == 0 ||
+	    strcmp(cat, "convolution") == 0))
+		k = precision_of_kernel(c->fs->strings.strings[c->occ_kernel]);
+	if (k != PREC_UNKNOWN || in == NULL || !in->has_cost)
+		return k;
+	if (in->f32_dot)
+		return precision_of_f32_dot(strstr(c->fs->strings.strings[
+		    p->name], "TPU") != NULL, p->has_peak ?
+		    p->peak.gflops[PREC_TF32] : 0);
+	return in->precision;
+}
+
 void
 describe_op(struct classify *c, struct op_agg *a)
 {
@@ -521,6 +548,7 @@ describe_op(struct classify *c, struct op_agg *a)
 		free(src);
 	}
 	a->parent = c->occ_parent != NO_ID ? c->occ_parent : empty;
+	a->precision = op_precision(c, in, a->category);
 }
 
 void

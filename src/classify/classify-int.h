@@ -152,6 +152,8 @@ struct classify {
 	uint32_t	 occ_parent;
 	/* Its framework op when worked out from its first event, or NO_ID. */
 	uint32_t	 occ_framework;
+	/* Its first kernel's name (string id), or NO_ID: not a kernel's. */
+	uint32_t	 occ_kernel;
 	struct plane_summary *plane;	/* the current one */
 	struct op_table	 cand[NCAND];
 	int		 has_xla_ops_line;

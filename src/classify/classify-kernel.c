@@ -88,10 +88,12 @@ kernels_flush_pending(struct classify *c)
 	c->occ_instr = c->pending_instr;
 	c->occ_parent = c->pending_parent;
 	c->occ_framework = c->pending_framework;
+	c->occ_kernel = c->pending_kernel;
 	add_kernel_occurrence(c);
 	c->occ_instr = NULL;
 	c->occ_parent = NO_ID;
 	c->occ_framework = NO_ID;
+	c->occ_kernel = NO_ID;
 	c->pending = 0;
 }
 

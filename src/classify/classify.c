@@ -768,6 +768,7 @@ classify_new(struct file_summary *fs, const struct step_windows *windows,
 	c->windows = windows;
 	c->occ_parent = NO_ID;
 	c->occ_framework = NO_ID;
+	c->occ_kernel = NO_ID;
 	c->last_hlo_program = INT64_MIN;
 	memset(h, 0, sizeof *h);
 	h->ctx = c;

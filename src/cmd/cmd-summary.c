@@ -200,6 +200,36 @@ print_items(const struct ov_item *v, size_t n, const char *title,
 	return output_finish(o);
 }
 
+static const struct out_col precision_cols[] = {
+	{ "precision", COL_STR, NULL },
+	{ "total_us", COL_PS, "total" },
+	{ "percent", COL_PCT, "% of compute" },
+};
+
+/* The precisions compute time went to, those with any. */
+static int
+print_precision(const struct overview *ov, enum out_format fmt, FILE *fp)
+{
+	const struct precision_share *s = &ov->precision;
+	struct output *o = output_new(fmt, fp, precision_cols, 3);
+	int p;
+
+	output_title(o, "Compute time by precision (ops that compute, each "
+	    "judged against its precision's peak in top):");
+	for (p = 0; p <= PREC_N; p++) {
+		int prec = p == PREC_N ? PREC_UNKNOWN : p;
+
+		if (s->ps[p] <= 0)
+			continue;
+		output_str(o, prec == PREC_UNKNOWN ? "unknown" :
+		    prec == PREC_BF16 ? "bf16/fp16" : precision_name(prec));
+		output_ps(o, (double)s->ps[p]);
+		output_double(o, precision_share_pct(s, prec));
+		output_end_row(o);
+	}
+	return output_finish(o);
+}
+
 static const struct out_col compile_cols[] = {
 	{ "function", COL_STR, NULL },
 	{ "compiles", COL_INT, NULL },
@@ -356,6 +386,10 @@ print_text(const struct overview *ov, enum out_format fmt, FILE *fp)
 	fputc('\n', fp);
 	rc |= print_items(ov->lines, ov->nlines, "Top source lines by "
 	    "device time:", fmt, fp);
+	if (ov->precision.compute_ps > 0) {
+		fputc('\n', fp);
+		rc |= print_precision(ov, fmt, fp);
+	}
 	if (ov->ncompiles > 0) {
 		fputc('\n', fp);
 		rc |= print_compiles(ov, fmt, fp);

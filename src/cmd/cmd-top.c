@@ -15,6 +15,7 @@
 #include "lib/ptime.h"
 #include "model/device-peak.h"
 #include "model/kernel-stats.h"
+#include "model/precision.h"
 #include "output/output.h"
 #include "report/report.h"
 #include "lib/strmap.h"
@@ -65,13 +66,15 @@ struct roof {
 	int		 ndevices;	/* kinds of device peaks selected */
 	/* --peak-flops, --peak-bandwidth in G per second; 0: not given */
 	double		 flops_option, bandwidth_option;
+	/* The table's rate per precision (precision.h); 0: none published */
+	double		 prec_gflops[PREC_N];
 };
 
 /*
  * The device peaks of the selected planes, when they all have the same
  * (a roofline for one kind of device), with the options over them.  A
- * device in the table is judged at its 16-bit rate, as xprof judges
- * every op: the index keeps no op's precision to pick another rate by.
+ * device in the table has a rate per precision, each op judged at its
+ * own (roof_peak()); gflops is its 16-bit rate, xprof's for every op.
  */
 static void
 roof_of(struct report *r, struct roof *roof)
@@ -79,7 +82,9 @@ roof_of(struct report *r, struct roof *roof)
 	sqlite3_stmt *st;
 
 	st = report_prepare(r, "SELECT DISTINCT p.peak_gflops, p.peak_gbps, "
-	    "p.device_model, p.peak_source, p.peak_bf16_gflops "
+	    "p.device_model, p.peak_source, p.peak_bf16_gflops, "
+	    "p.peak_fp8_gflops, p.peak_tf32_gflops, p.peak_fp32_gflops, "
+	    "p.peak_fp64_gflops, p.peak_int8_gflops "
 	    "FROM planes p JOIN files f ON f.id = p.file_id "
 	    "JOIN selected s ON s.file_id = f.id "
 	    "WHERE p.peak_gflops > 0 AND p.peak_gbps > 0", "");
@@ -88,6 +93,13 @@ roof_of(struct report *r, struct roof *roof)
 		const char *source = (const char *)sqlite3_column_text(st, 3);
 		double bf16 = sqlite3_column_double(st, 4);
 
+		static const int precs[] = { PREC_BF16, PREC_FP8, PREC_TF32,
+		    PREC_FP32, PREC_FP64, PREC_INT8 };
+		size_t k;
+
+		for (k = 0; k < sizeof precs / sizeof precs[0]; k++)
+			roof->prec_gflops[precs[k]] =
+			    sqlite3_column_double(st, 4 + (int)k);
 		roof->bf16 = bf16 > 0;
 		roof->gflops = bf16 > 0 ? bf16 : sqlite3_column_double(st, 0);
 		roof->gbps = sqlite3_column_double(st, 1);
@@ -96,16 +108,70 @@ roof_of(struct report *r, struct roof *roof)
 		    strcmp(source, "spec") == 0;
 	}
 	sqlite3_finalize(st);
-	if (roof->ndevices != 1)
+	if (roof->ndevices != 1) {
 		roof->gflops = roof->gbps = 0;
+		memset(roof->prec_gflops, 0, sizeof roof->prec_gflops);
+	}
 	if (roof->flops_option > 0) {
 		roof->gflops = roof->flops_option;
 		roof->bf16 = 0;
+		memset(roof->prec_gflops, 0, sizeof roof->prec_gflops);
 	}
 	if (roof->bandwidth_option > 0)
 		roof->gbps = roof->bandwidth_option;
 	if (roof->gflops <= 0 || roof->gbps <= 0)
 		roof->gflops = roof->gbps = 0;
+}
+
+/*
+ * The title line naming the peaks the rows that compute are judged at,
+ * each precision's, and how many fall back to the roof's own rate
+ * (precision unknown or without a published rate); NULL where the table
+ * gives no rates (the profile's figures, --peak-flops).
+ */
+static char *
+precision_title(const struct roof *roof, const struct op_row *rows,
+    size_t n)
+{
+	double seen[PREC_N] = { 0 };
+	size_t i, fallback = 0;
+	char *list, *more, *title;
+	int p, any = 0;
+
+	if (roof->gflops <= 0 || !roof->from_spec || roof->flops_option > 0)
+		return NULL;
+	list = xstrdup("");
+	for (i = 0; i < n; i++) {
+		if (!rows[i].has_flops || rows[i].flops <= 0)
+			continue;
+		p = precision_parse(rows[i].precision);
+		if (p != PREC_UNKNOWN && roof->prec_gflops[p] > 0)
+			seen[p] = roof->prec_gflops[p];
+		else
+			fallback++;
+	}
+	for (p = 0; p < PREC_N; p++) {
+		if (seen[p] <= 0)
+			continue;
+		more = xasprintf("%s%s%s %.1f", list, any ? ", " : "",
+		    precision_name(p), seen[p] / 1e3);
+		free(list);
+		list = more;
+		any = 1;
+	}
+	if (!any) {
+		free(list);
+		return fallback == 0 ? NULL : xasprintf("Every op against the "
+		    "%.1f TFLOP/s above: none that computes has a precision "
+		    "with a published rate of its own.", roof->gflops / 1e3);
+	}
+	title = fallback == 0 ? xasprintf("Each op against its precision's "
+	    "peak: %s TFLOP/s.", list) : xasprintf("Each op against its "
+	    "precision's peak: %s TFLOP/s; %zu row%s of unknown precision, or "
+	    "one without a published rate, against the %.1f above.", list,
+	    fallback, fallback == 1 ? "" : "s", roof->gflops / 1e3);
+	free(list);
+	return title;
 }
 
 /* The title line saying where the roofline's peaks come from. */
@@ -151,6 +217,7 @@ struct top_line {
 	double		 cum;
 	int64_t		 flops, bytes;
 	int		 has_flops, has_bytes;
+	int		 precision;	/* precision.h's, or PREC_UNKNOWN */
 	const struct roof *roof;	/* the device peaks; NULL: none */
 	const struct op_row *kernel;	/* --group=kernel's row, or NULL */
 	int		 has_launch;	/* the kernel's kernel_details */
@@ -318,6 +385,17 @@ put_intensity(struct output *o, const struct top_line *l)
 }
 
 /*
+ * The FLOP/s an op is judged against: its precision's published peak,
+ * else (precision unknown, none published, --peak-flops) the roof's.
+ */
+static double
+roof_peak(const struct roof *roof, int precision)
+{
+	return precision != PREC_UNKNOWN && roof->prec_gflops[precision] > 0 ?
+	    roof->prec_gflops[precision] : roof->gflops;
+}
+
+/*
  * Whether the device's peaks bound the row: its intensity against the
  * ridge point (peak FLOP/s over peak bytes/s); an op that moves bytes and
  * computes nothing is memory-bound.  *pct is its rate's share of the roof
@@ -331,7 +409,7 @@ roof_at(const struct top_line *l, int *compute, double *pct)
 	if (in < 0 || l->roof == NULL || l->roof->gflops <= 0 ||
 	    !rate_meaningful((double)l->total_ps, (double)l->count))
 		return 0;
-	peak = l->roof->gflops;
+	peak = roof_peak(l->roof, l->precision);
 	*compute = in >= peak / l->roof->gbps;
 	/* units per ps * 1e3 = G units per second */
 	*pct = *compute ?
@@ -393,6 +471,15 @@ put_hlo_op(struct output *o, const struct top_line *l)
 	if (l->kernel != NULL)
 		output_str(o, l->kernel->hlo_op != NULL ? l->kernel->hlo_op :
 		    "");
+	else
+		output_null(o);
+}
+
+static void
+put_precision(struct output *o, const struct top_line *l)
+{
+	if (l->precision != PREC_UNKNOWN)
+		output_str(o, precision_name(l->precision));
 	else
 		output_null(o);
 }
@@ -530,6 +617,7 @@ static const struct top_field {
 	{ { "bound", COL_STR, NULL }, put_bound, SHOWN },
 	{ { "roofline_pct", COL_PCT, "roof%" }, put_roofline_pct, SHOWN },
 	{ { "above_roof", COL_STR, "!" }, put_above_roof, SHOWN },
+	{ { "precision", COL_STR, "prec" }, put_precision, SHOWN_NEVER },
 	{ { "op", COL_STR, NULL }, put_hlo_op, SHOWN_KERNEL },
 	{ { "framework_op", COL_STR, NULL }, put_framework_op, SHOWN_KERNEL },
 	{ { "registers_per_thread", COL_INT, "regs" }, put_regs,
@@ -663,7 +751,8 @@ parse_rate(const char *opt, const char *arg)
 /* The title lines: what was ranked, over which devices, which peaks. */
 static void
 top_titles(struct report *r, struct output *o, enum op_by by,
-    enum op_group group, int any_cost, const struct roof *roof)
+    enum op_group group, int any_cost, const struct roof *roof,
+    const struct op_row *rows, size_t nrows)
 {
 	sqlite3_stmt *st;
 	char *sql, *line;
@@ -717,6 +806,10 @@ top_titles(struct report *r, struct output *o, enum op_by by,
 		line = roof_title(roof);
 		output_title(o, line);
 		free(line);
+		if ((line = precision_title(roof, rows, nrows)) != NULL) {
+			output_title(o, line);
+			free(line);
+		}
 	}
 }
 
@@ -1085,7 +1178,8 @@ top_run(int argc, char **argv)
 		jp_warnx("no ops in the selection");
 
 	o = report_output(&r, cols.col, cols.n);
-	top_titles(&r, o, by, group, any_cost || nrows == 0, &roof);
+	top_titles(&r, o, by, group, any_cost || nrows == 0, &roof, rows,
+	    nrows);
 	k = limit == 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
 	for (i = 0; i < k; i++) {
 		const struct op_row *row = &rows[i];
@@ -1112,6 +1206,7 @@ top_run(int argc, char **argv)
 		l.bytes = row->bytes;
 		l.has_flops = row->has_flops;
 		l.has_bytes = row->has_bytes;
+		l.precision = precision_parse(row->precision);
 		l.roof = &roof;
 		l.kernel = group == GROUP_KERNEL ? row : NULL;
 		l.has_launch = l.kernel != NULL && row->details != NULL &&

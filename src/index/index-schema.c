@@ -39,7 +39,7 @@ static const char *const schema[] = {
 	    "min_ps INTEGER, max_ps INTEGER, flops INTEGER, "
 	    "bytes_accessed INTEGER, framework_op TEXT, source TEXT, "
 	    "source_function TEXT, parent TEXT, "
-	    "compile_work INTEGER NOT NULL DEFAULT 0)",
+	    "compile_work INTEGER NOT NULL DEFAULT 0, precision TEXT)",
 	"CREATE TABLE kernels("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "name TEXT NOT NULL, op TEXT, count INTEGER, total_ps INTEGER, "
@@ -87,7 +87,7 @@ static const char *const schema[] = {
 	    "total_ps INTEGER, self_ps INTEGER, min_ps INTEGER, "
 	    "max_ps INTEGER, flops INTEGER, bytes_accessed INTEGER, "
 	    "framework_op TEXT, source TEXT, source_function TEXT, "
-	    "details TEXT, hlo_op TEXT)",
+	    "details TEXT, hlo_op TEXT, precision TEXT)",
 	"CREATE TABLE step_collectives("
 	    "file_id INTEGER NOT NULL, plane INTEGER NOT NULL, "
 	    "step INTEGER NOT NULL, name TEXT NOT NULL, "

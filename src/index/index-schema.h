@@ -5,7 +5,7 @@
 #include <sqlite3.h>
 
 /* Bump with any change of the schema: older indexes are rebuilt on open. */
-#define INDEX_SCHEMA_VERSION	16
+#define INDEX_SCHEMA_VERSION	17
 /*
  * What tells a jaxprof index from any other SQLite file: the application
  * id in its header ("JAXP") and a meta row ('application', this).

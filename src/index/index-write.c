@@ -219,7 +219,7 @@ writers_prepare(struct index *ix, struct writers *w,
 	    "VALUES (?,?,?,?,?,?,?,?)");
 	w->phase = index_cached(ix, "INSERT INTO compile_phases VALUES "
 	    "(?,?,?,?,?)");
-	w->op = index_rows_new(ix, "ops", 17);
+	w->op = index_rows_new(ix, "ops", 18);
 	w->kernel = index_rows_new(ix, "kernels", 14);
 	w->module = index_rows_new(ix, "modules", 10);
 	w->step = index_rows_new(ix, "steps", 11);
@@ -637,6 +637,8 @@ write_plane(struct index *ix, struct writers *w, sqlite3_int64 file_id,
 		index_rows_text(rows, 15, s[o->source_function]);
 		index_rows_text(rows, 16, s[o->parent]);
 		index_rows_int(rows, 17, o->compile_work);
+		if (o->precision != PREC_UNKNOWN)
+			index_rows_text(rows, 18, precision_name(o->precision));
 		if (index_rows_end(rows, cause) == -1)
 			return -1;
 	}

@@ -56,6 +56,7 @@ static const struct op_col {
 	    NONE },
 	{ "NULL", "details", "details", FOLD_MIN_TEXT, AT(details), NONE },
 	{ "NULL", "op", "hlo_op", FOLD_MIN_TEXT, AT(hlo_op), NONE },
+	{ "precision", "NULL", NULL, FOLD_MIN_TEXT, AT(precision), NONE },
 };
 
 #define NOP_COLS	(sizeof op_cols / sizeof op_cols[0])
@@ -274,6 +275,7 @@ op_rows_free(struct op_row *rows, size_t n)
 		free(rows[i].source_function);
 		free(rows[i].details);
 		free(rows[i].hlo_op);
+		free(rows[i].precision);
 	}
 	free(rows);
 }

@@ -21,6 +21,8 @@ struct op_row {
 	char		*source_function;	/* the function there; "" */
 	char		*details;	/* a kernel's kernel_details; NULL */
 	char		*hlo_op;	/* the HLO op a kernel runs; NULL */
+	/* The precision it computes in (precision.h's names); NULL: unknown */
+	char		*precision;
 	int64_t		 count;
 	int64_t		 total_ps;	/* device time */
 	int64_t		 self_ps;

@@ -14,18 +14,8 @@
 
 #include <stddef.h>
 
+#include "model/precision.h"
 #include "model/profile.h"
-
-/* The precisions the table gives rates for, narrowest float first. */
-enum precision {
-	PREC_FP8,
-	PREC_BF16,	/* bf16 and fp16 */
-	PREC_TF32,
-	PREC_FP32,
-	PREC_FP64,
-	PREC_INT8,
-	PREC_N,
-};
 
 enum peak_source {
 	PEAK_SPEC,	/* the table of published specifications */

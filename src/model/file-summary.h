@@ -47,6 +47,8 @@ struct op_agg {
 	uint64_t	flops, bytes_accessed;
 	int		has_flops, has_bytes;
 	int		compile_work;	/* of an autotuning module */
+	/* The precision it computes in on its device (precision.h). */
+	int		precision;
 };
 
 struct hlo_instr;

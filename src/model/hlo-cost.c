@@ -1158,6 +1158,95 @@ operands_bytes(struct hlo_cost_env *env, const InstrProto *in)
 	return b;
 }
 
+/*
+ * Whether an f32 dot's precision config keeps it at f32: HIGHEST for an
+ * operand (Precision 2), or for a library call, its backend config
+ * naming HIGHEST or the F32_F32_F32 algorithm.
+ */
+static int
+asks_full_f32(const InstrProto *in)
+{
+	const Xla__PrecisionConfig *pc = in->precision_config;
+	size_t i;
+
+	for (i = 0; pc != NULL && i < pc->n_operand_precision; i++)
+		if (pc->operand_precision[i] == 2)
+			return 1;
+	return strstr(in->backend_config, "HIGHEST") != NULL ||
+	    strstr(in->backend_config, "ALG_DOT_F32_F32_F32") != NULL;
+}
+
+/* A dot's, convolution's or library call's precision: its lhs's type. */
+static void
+dot_precision(struct hlo_cost_env *env, const InstrProto *in,
+    struct hlo_cost *out)
+{
+	const ShapeProto *lhs = operand_shape(env, in, 0);
+
+	out->precision = lhs != NULL ? precision_of_type(lhs->element_type) :
+	    PREC_UNKNOWN;
+	out->f32_dot = out->precision == PREC_FP32 && !asks_full_f32(in);
+}
+
+/*
+ * Instructions fused_dot() looks at for one op: fusions that share
+ * computations would otherwise be walked path by path (issue 41.2).
+ */
+#define FUSED_DOT_BUDGET	4096
+
+/*
+ * The first dot or convolution of a fused computation, nested ones too,
+ * looking at *budget instructions at most.
+ */
+static const InstrProto *
+fused_dot(struct hlo_cost_env *env, const InstrProto *fusion, int depth,
+    size_t *budget)
+{
+	const CompProto *c = fusion->n_called_computation_ids > 0 ?
+	    env->comp(env->ctx, fusion->called_computation_ids[0]) : NULL;
+	const InstrProto *d;
+	size_t i;
+
+	if (c == NULL || depth > MAX_CALL_DEPTH)
+		return NULL;
+	for (i = 0; i < c->n_instructions && *budget > 0; i++) {
+		const InstrProto *x = c->instructions[i];
+		enum kind k = cost_kind_of(x)->kind;
+
+		--*budget;
+		if (k == K_DOT || k == K_CONV)
+			return x;
+		if (k == K_FUSION &&
+		    (d = fused_dot(env, x, depth + 1, budget)) != NULL)
+			return d;
+	}
+	return NULL;
+}
+
+static void
+precision_of(struct hlo_cost_env *env, const InstrProto *in,
+    const ShapeProto *s, struct hlo_cost *out)
+{
+	const struct op_kind *ok = cost_kind_of(in);
+	size_t budget = FUSED_DOT_BUDGET;
+	const InstrProto *d = ok->kind == K_FUSION ?
+	    fused_dot(env, in, 0, &budget) :
+	    ok->kind == K_DOT || ok->kind == K_CONV ||
+	    (ok->kind == K_CUSTOM_CALL && (is_gemm_call(in->custom_call_target)
+	    || is_dnn_conv_call(in->custom_call_target))) ? in : NULL;
+	const ShapeProto *r;
+	ShapeProto tmp;
+
+	out->f32_dot = 0;
+	if (d != NULL) {
+		dot_precision(env, d, out);
+		return;
+	}
+	r = result_array(s, &tmp);
+	out->precision = r != NULL ? precision_of_type(r->element_type) :
+	    PREC_UNKNOWN;
+}
+
 int
 hlo_cost_of(struct hlo_cost_env *env, const InstrProto *in,
     struct hlo_cost *out)
@@ -1171,6 +1260,7 @@ hlo_cost_of(struct hlo_cost_env *env, const InstrProto *in,
 	if (s == NULL)
 		return -1;
 	sc->refused = sc->too_deep = sc->reach = 0;
+	precision_of(env, in, s, out);
 	out->bytes = operands_bytes(env, in) + shape_bytes(s);
 	ok = cost_kind_of(in);
 	if (ok->kind == K_FUSION) {

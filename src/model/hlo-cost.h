@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "model/precision.h"
 #include "proto/hlo.pb-c.h"
 
 /*
@@ -37,10 +38,20 @@ struct hlo_cost_env {
 struct hlo_cost {
 	double		 flops;
 	double		 bytes;		/* read and written */
+	/*
+	 * The precision it computes in (precision.h): a dot's or
+	 * convolution's (a fusion's first) by its lhs operand's element
+	 * type, any other's by its result's; PREC_UNKNOWN when neither
+	 * says.  f32_dot: an f32 dot or convolution whose precision config
+	 * allows fewer bits (DEFAULT, HIGH), which precision_of_f32_dot()
+	 * resolves on a device.
+	 */
+	int		 precision;
+	int		 f32_dot;
 };
 
 /*
- * The cost of in: 0, or -1 when the rules do not know it (a custom call
+ * The cost and precision of in: 0, or -1 when the rules do not know it (a custom call
  * other than cuBLAS/cuDNN, an instruction without a shape) or refuse it:
  * it calls a computation that calls itself or the entry, its calls nest
  * deeper than the rules follow, or its sizes are beyond counting.

@@ -46,6 +46,8 @@ struct hlo_instr {
 	 */
 	double		 flops, bytes;
 	int		 has_cost;
+	/* Its precision and whether an f32 dot may be TF32 (hlo-cost.h). */
+	int		 precision, f32_dot;
 };
 
 struct arena;

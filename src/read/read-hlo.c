@@ -649,6 +649,8 @@ add_costs(struct order_ctx *o)
 			continue;
 		hi->flops = cost.flops;
 		hi->bytes = cost.bytes;
+		hi->precision = cost.precision;
+		hi->f32_dot = cost.f32_dot;
 		hi->has_cost = 1;
 	}
 	hlo_cost_env_release(&env);

@@ -254,6 +254,8 @@ op_rows_group(struct op_row **rows, size_t *n, enum op_group group)
 	struct op_row *in = *rows, *out = NULL, *g;
 	const char *last_key = NULL;
 	size_t nout = 0, i;
+	/* The group's precision: its computing members', if one. */
+	int computes = 0, mixed = 0;
 
 	if ((group != GROUP_CATEGORY && group != GROUP_MODULE &&
 	    group != GROUP_FRAMEWORK_OP && group != GROUP_SOURCE) || *n == 0)
@@ -287,6 +289,20 @@ op_rows_group(struct op_row **rows, size_t *n, enum op_group group)
 			    key : "");
 			g->min_ps = in[i].min_ps;
 			g->max_ps = in[i].max_ps;
+			computes = mixed = 0;
+		}
+		if (in[i].has_flops && in[i].flops > 0 && !mixed) {
+			const char *p = in[i].precision;
+
+			if (!computes)
+				g->precision = p != NULL ? xstrdup(p) : NULL;
+			else if (p == NULL || g->precision == NULL ||
+			    strcmp(p, g->precision) != 0) {
+				free(g->precision);
+				g->precision = NULL;
+				mixed = 1;
+			}
+			computes = 1;
 		}
 		g->count = sat_add(g->count, in[i].count);
 		g->total_ps = sat_add(g->total_ps, in[i].total_ps);
@@ -341,4 +357,6 @@ op_row_copy(struct op_row *dst, const struct op_row *row)
 	dst->framework_op = xstrdup(row->framework_op);
 	dst->source = xstrdup(row->source);
 	dst->source_function = xstrdup(row->source_function);
+	dst->precision = row->precision != NULL ? xstrdup(row->precision) :
+	    NULL;
 }

@@ -578,6 +578,35 @@ memory_charts(const struct overview *ov, FILE *fp)
 		memory_chart(ov, &ov->memory[i], i, fp);
 }
 
+/* Compute time by precision: a table of those with any. */
+static void
+precision_table(const struct overview *ov, FILE *fp)
+{
+	const struct precision_share *s = &ov->precision;
+	int p;
+
+	if (s->compute_ps <= 0)
+		return;
+	fputs("<h2>Compute time by precision</h2>\n<table id=\"precision\">"
+	    "<tr><th>precision</th><th>total</th><th>% of compute</th></tr>",
+	    fp);
+	for (p = 0; p <= PREC_N; p++) {
+		int prec = p == PREC_N ? PREC_UNKNOWN : p;
+
+		if (s->ps[p] <= 0)
+			continue;
+		fprintf(fp, "<tr data-precision=\"%s\"><td>%s</td><td>",
+		    prec == PREC_UNKNOWN ? "unknown" : precision_name(prec),
+		    prec == PREC_UNKNOWN ? "unknown" : prec == PREC_BF16 ?
+		    "bf16/fp16" : precision_name(prec));
+		dur(fp, (double)s->ps[p]);
+		fputs("</td><td>", fp);
+		pct(fp, precision_share_pct(s, prec));
+		fputs("%</td></tr>", fp);
+	}
+	fputs("</table>\n", fp);
+}
+
 /*
  * The page's sections in order; charts of other reports (memory over
  * time, the roofline) take their place here as they come.
@@ -591,6 +620,7 @@ html_page_write(const struct overview *ov, FILE *fp)
 	steps_chart(ov, fp);
 	bars("ops", "Top ops by device time", ov->ops, ov->nops, fp);
 	bars("lines", "Time by source line", ov->lines, ov->nlines, fp);
+	precision_table(ov, fp);
 	compile_chart(ov, fp);
 	timeline(ov, fp);
 	memory_charts(ov, fp);

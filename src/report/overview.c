@@ -1463,6 +1463,7 @@ overview_load(struct overview *ov, struct report *r)
 	name_stragglers(ov, r);
 	load_timeline(ov, r);
 	overview_load_memory(ov, r);
+	precision_share_load(&ov->precision, r);
 }
 
 static void
@@ -1750,6 +1751,8 @@ overview_write_json(const struct overview *ov, FILE *fp)
 	fputs("],", fp);
 	json_items(fp, "top_ops", ov->ops, ov->nops, "source");
 	json_items(fp, "top_lines", ov->lines, ov->nlines, "function");
+	precision_share_write_json(&ov->precision, fp);
+	fputc(',', fp);
 	fputs("\"compiles\":[", fp);
 	for (i = 0; i < ov->ncompiles; i++) {
 		const struct ov_compile *c = &ov->compiles[i];

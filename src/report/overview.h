@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "report/memory-losses.h"
+#include "report/precision-share.h"
 
 struct report;
 
@@ -158,6 +159,8 @@ struct overview {
 	size_t		 nmemory;
 	/* Allocators left out of memory: damaged, and said so. */
 	struct memory_losses memory_losses;
+
+	struct precision_share precision;	/* compute time by precision */
 };
 
 /* The thresholds of jaxprof-summary(1), in percent of step time. */

@@ -120,7 +120,7 @@ test_case 'totals of a run of one file (an older index) are not read'
 plant "INSERT INTO run_totals SELECT '2026_01_02_00_00_00', device, kernels, \
     compile_work, name, module, category, count * 1000, total_ps, self_ps, \
     min_ps, max_ps, flops, bytes_accessed, framework_op, source, \
-    source_function, details, hlo_op FROM run_totals \
+    source_function, details, hlo_op, precision FROM run_totals \
     WHERE run = '2026_01_01_00_00_00'"
 top_is "$tmp/all3plus1" "top read the totals of a run of one file"
 rm -r "$ONE"

@@ -14,14 +14,18 @@ T=$CORPUS/xprof/xprof/convert/test_xplanes/tpu_inference_2.xplane.pb
     skip "no MI300X, H200 and TPU profiles under '$CORPUS'"
 "$PYTHON" -c 'import csv' 2>/dev/null || skip "no Python at '$PYTHON'"
 
-# check_roof CSV GFLOPS GBPS FLAGGED: every row's bound and roof% as the
-# peaks given make them, from its own FLOPs, bytes and time; above_roof
-# where roof% is over 100; FLAGGED: how many must be (or "some").
+# check_roof CSV GFLOPS GBPS FLAGGED [PEAKS]: every row's bound and roof%
+# as the peaks given make them, from its own FLOPs, bytes and time;
+# above_roof where roof% is over 100; FLAGGED: how many must be (or
+# "some").  PEAKS ("tf32=494700,fp32=67000"): the GFLOP/s of the rows of
+# those precisions (a precision column), GFLOPS the others'.
 check_roof() {
 	"$PYTHON" - "$@" >"$tmp/off" <<'PY' || fail "$(head -n 5 "$tmp/off")"
 import csv, sys
 path, gflops, gbps, flagged = sys.argv[1], float(sys.argv[2]), \
     float(sys.argv[3]), sys.argv[4]
+peaks = dict((k, float(v)) for k, v in (p.split("=") for p in
+             sys.argv[5].split(","))) if len(sys.argv) > 5 else {}
 bad = n = above = 0
 for r in csv.DictReader(open(path)):
     if not r["flops"] or not r["bytes_accessed"] or not r["bound"]:
@@ -30,8 +34,9 @@ for r in csv.DictReader(open(path)):
     ps = float(r["total_us"]) * 1e6
     if b == 0:
         continue
-    bound = "compute" if f / b >= gflops / gbps else "memory"
-    pct = 100 * (f / ps * 1e3 / gflops if bound == "compute" else
+    peak = peaks.get(r.get("precision"), gflops)
+    bound = "compute" if f / b >= peak / gbps else "memory"
+    pct = 100 * (f / ps * 1e3 / peak if bound == "compute" else
                  b / ps * 1e3 / gbps)
     n += 1
     if r["bound"] != bound or abs(float(r["roofline_pct"]) - pct) > 0.011 \
@@ -81,8 +86,10 @@ done
 test_case "H200: its published peaks; zero-FLOP ops that move bytes memory-bound"
 expect_code 0 jaxprof top -n 1 "$H"
 expect_stdout_match "^Roofline peaks from H200 SXM's published specifications: 989\.4 TFLOP/s \(bf16/fp16\), 4\.80 TB/s\.$"
-expect_code 0 jaxprof top -n 0 --format=csv "$H"
-check_roof "$out" 989400 4800 some
+expect_code 0 jaxprof top -n 0 --format=csv \
+    --fields=name,module,total_us,flops,bytes_accessed,bound,roofline_pct,above_roof,precision \
+    "$H"
+check_roof "$out" 989400 4800 some tf32=494700,fp32=67000
 "$PYTHON" - "$out" >"$tmp/off" <<'PY' || fail "$(head -n 5 "$tmp/off")"
 import csv, sys
 zero = [r for r in csv.DictReader(open(sys.argv[1]))
