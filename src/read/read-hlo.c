@@ -22,6 +22,12 @@
  * splice exponentially many (found by fuzzing); XLA's do not come near.
  */
 #define SPLICES_PER_INSTR	16
+/*
+ * Schedule entries and instructions looked at while splicing, at most, per
+ * instruction: each splice scans the schedule and its computation, so
+ * splices alone still leave quadratic work (found by fuzzing).
+ */
+#define STEPS_PER_INSTR		16
 
 struct hlo_set {
 	struct hlo_module **mods;
@@ -498,17 +504,26 @@ struct order_ctx {
 	const InstrProto **protos;	/* of m->instrs, index for index */
 	size_t		 cap;
 	size_t		 splices_left;	/* SPLICES_PER_INSTR of them */
+	size_t		 steps_left;	/* STEPS_PER_INSTR of them */
 	/* instr_by_id() by hash: ids and m->instrs indexes, or NULL. */
 	int64_t		*hash_ids;
 	int32_t		*hash_at;	/* -1: an empty slot */
 	size_t		 hash_mask;
 };
 
+/*
+ * Every bit of the id moves the slot (splitmix64's finalizer): ids that
+ * differ only in their high bits, as a hostile file's may, must not all
+ * probe one cluster (found by fuzzing).
+ */
 static size_t
 id_slot(const struct order_ctx *o, int64_t id)
 {
-	return (size_t)(((uint64_t)id * 0x9e3779b97f4a7c15ULL) >> 32) &
-	    o->hash_mask;
+	uint64_t x = (uint64_t)id;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return (size_t)(x ^ (x >> 31)) & o->hash_mask;
 }
 
 /* The index in m->instrs of the instruction with that id, or -1. */
@@ -568,7 +583,8 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth, int loop)
 	    o->splices_left == 0)
 		return;
 	o->splices_left--;
-	for (i = 0; sched != NULL && i < sched->n_sequences; i++)
+	for (i = 0; sched != NULL && i < sched->n_sequences &&
+	    o->steps_left > 0; i++, o->steps_left--)
 		if (sched->sequences[i]->key == c->id &&
 		    sched->sequences[i]->value != NULL) {
 			ids = sched->sequences[i]->value->instruction_ids;
@@ -576,7 +592,7 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth, int loop)
 		}
 	if (ids == NULL)
 		n = c->n_instructions;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && o->steps_left > 0; i++, o->steps_left--) {
 		int64_t id = ids != NULL ? ids[i] : c->instructions[i]->id;
 		int64_t k = order_instr(o, id);
 		const InstrProto *in;
@@ -600,7 +616,9 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth, int loop)
 		}
 		/* A call, loop or branch runs its computations here. */
 		in = o->protos[k];
-		for (j = 0; j < in->n_called_computation_ids; j++)
+		for (j = 0; j < in->n_called_computation_ids &&
+		    o->steps_left > 0 && o->splices_left > 0;
+		    j++, o->steps_left--)
 			add_launches(o, find_comp(o->comps,
 			    in->called_computation_ids[j]), depth + 1,
 			    loop || strcmp(in->opcode, "while") == 0);
@@ -792,6 +810,7 @@ module_build(struct hlo_module *m, const ModuleProto *mp,
 	op->mp = mp;
 	op->comps = csp;
 	op->splices_left = SPLICES_PER_INSTR * (m->ninstrs + 1);
+	op->steps_left = STEPS_PER_INSTR * (m->ninstrs + 1);
 	op->order = xcalloc(m->ninstrs + 1, sizeof *op->order);
 	for (i = 0; i < m->ninstrs; i++)
 		op->order[i] = (uint32_t)i;
