@@ -2,23 +2,42 @@
  * Runs a fuzz target once per input without libFuzzer: each argument is a
  * file, or a folder whose files are all run (sorted, dot files skipped).
  * make check runs every target over its seed corpus and its crashers, so an
- * input that once crashed stays a test; a crash is the test failing.
+ * input that once crashed stays a test; a crash is the test failing, and
+ * so is one input running past REPLAY_TIMEOUT seconds (default 60: an
+ * input that once hung fails alone, not only when all of them pass 600).
  */
 #include "config.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/fdio.h"
 #include "fuzz.h"
 #include "lib/err.h"
 #include "lib/xmalloc.h"
 
+/* The input running, named when it runs too long. */
+static const char *running;
+
+static void
+on_alarm(int sig)
+{
+	static const char msg[] = "replay: this input ran too long: ";
+
+	(void)sig;
+	(void)write(STDERR_FILENO, msg, sizeof msg - 1);
+	(void)write(STDERR_FILENO, running, strlen(running));
+	(void)write(STDERR_FILENO, "\n", 1);
+	_exit(3);
+}
+
 static int
-run_file(const char *path)
+run_file(const char *path, unsigned limit)
 {
 	FILE *fp = fopen(path, "rb");
 	uint8_t *buf = NULL;
@@ -45,7 +64,10 @@ run_file(const char *path)
 	fclose(fp);
 	printf("%s (%zu bytes)\n", path, n);
 	fflush(stdout);
+	running = path;
+	alarm(limit);
 	LLVMFuzzerTestOneInput(buf, n);
+	alarm(0);
 	free(buf);
 	return 0;
 }
@@ -60,6 +82,10 @@ int
 main(int argc, char **argv)
 {
 	int i, j, n, rc = 0, ran = 0;
+	const char *env = getenv("REPLAY_TIMEOUT");
+	unsigned limit = env != NULL && atoi(env) > 0 ? (unsigned)atoi(env) : 60;
+
+	signal(SIGALRM, on_alarm);
 
 	for (i = 1; i < argc; i++) {
 		struct dirent **ents;
@@ -70,7 +96,7 @@ main(int argc, char **argv)
 			return 2;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			rc |= run_file(argv[i]);
+			rc |= run_file(argv[i], limit);
 			ran++;
 			continue;
 		}
@@ -84,7 +110,7 @@ main(int argc, char **argv)
 			if (ents[j]->d_name[0] != '.') {
 				p = xasprintf("%s/%s", argv[i],
 				    ents[j]->d_name);
-				rc |= run_file(p);
+				rc |= run_file(p, limit);
 				ran++;
 				free(p);
 			}

@@ -23,9 +23,9 @@
  */
 #define SPLICES_PER_INSTR	16
 /*
- * Schedule entries and instructions looked at while splicing, at most, per
- * instruction: each splice scans the schedule and its computation, so
- * splices alone still leave quadratic work (found by fuzzing).
+ * Instructions and calls looked at while splicing, at most, per
+ * instruction: each splice walks its computation, so splices alone
+ * still leave quadratic work (found by fuzzing).
  */
 #define STEPS_PER_INSTR		16
 
@@ -229,6 +229,8 @@ struct comps {
 	/* Per computation: a hash of its opcodes in order, once hashed. */
 	uint64_t	*opcodes;
 	uint8_t		*hashed;
+	/* Per computation: its schedule's sequence (the last listed), or -1. */
+	int32_t		*sequence;
 };
 
 static int
@@ -258,6 +260,7 @@ comps_init(struct comps *cs, const ModuleProto *mp)
 		    sizeof *cs->held[i]);
 	cs->opcodes = xcalloc(mp->n_computations + 1, sizeof *cs->opcodes);
 	cs->hashed = xcalloc(mp->n_computations + 1, sizeof *cs->hashed);
+	cs->sequence = NULL;
 }
 
 static void
@@ -270,6 +273,7 @@ comps_release(struct comps *cs)
 		free(cs->held[i]);
 	free(cs->opcodes);
 	free(cs->hashed);
+	free(cs->sequence);
 }
 
 /* The index of the (first) computation of that id, or -1. */
@@ -297,6 +301,31 @@ find_comp(const struct comps *cs, int64_t id)
 	int64_t i = comp_index(cs, id);
 
 	return i < 0 ? NULL : cs->mp->computations[i];
+}
+
+/*
+ * Finds each computation's schedule sequence once: looking it up per
+ * splice scanned the whole schedule each time (found by fuzzing).
+ */
+static void
+comps_index_schedule(struct comps *cs)
+{
+	const Xla__HloScheduleProto *sched = cs->mp->schedule;
+	size_t i;
+
+	if (sched == NULL || sched->n_sequences == 0 ||
+	    sched->n_sequences > INT32_MAX)
+		return;
+	cs->sequence = xcalloc(cs->mp->n_computations + 1,
+	    sizeof *cs->sequence);
+	memset(cs->sequence, 0xff, (cs->mp->n_computations + 1) *
+	    sizeof *cs->sequence);
+	for (i = 0; i < sched->n_sequences; i++) {
+		int64_t ci = comp_index(cs, sched->sequences[i]->key);
+
+		if (ci >= 0 && sched->sequences[i]->value != NULL)
+			cs->sequence[ci] = (int32_t)i;
+	}
 }
 
 /*
@@ -571,28 +600,45 @@ order_hash(struct order_ctx *o)
 	}
 }
 
-/* Appends the launches of computation c in run order (see read-hlo.h). */
+/*
+ * Spends one of the steps splicing may take; none left stops it.  A step
+ * is spent before the work it pays for, so the count never runs below 0.
+ */
+static int
+order_step(struct order_ctx *o)
+{
+	if (o->steps_left == 0)
+		return 0;
+	o->steps_left--;
+	return 1;
+}
+
+/*
+ * Appends the launches of computation ci (an index into the module's
+ * computations, or -1) in run order (see read-hlo.h).
+ */
 static void
-add_launches(struct order_ctx *o, const CompProto *c, int depth, int loop)
+add_launches(struct order_ctx *o, int64_t ci, int depth, int loop)
 {
 	const Xla__HloScheduleProto *sched = o->mp->schedule;
+	const CompProto *c;
 	const int64_t *ids = NULL;
-	size_t n = 0, i, j;
+	size_t n, i, j;
+	int32_t seq;
 
-	if (c == NULL || c->is_fusion_computation || depth > MAX_CALL_DEPTH ||
-	    o->splices_left == 0)
+	if (ci < 0 || depth > MAX_CALL_DEPTH || o->splices_left == 0)
+		return;
+	c = o->mp->computations[ci];
+	if (c->is_fusion_computation)
 		return;
 	o->splices_left--;
-	for (i = 0; sched != NULL && i < sched->n_sequences &&
-	    o->steps_left > 0; i++, o->steps_left--)
-		if (sched->sequences[i]->key == c->id &&
-		    sched->sequences[i]->value != NULL) {
-			ids = sched->sequences[i]->value->instruction_ids;
-			n = sched->sequences[i]->value->n_instruction_ids;
-		}
-	if (ids == NULL)
+	seq = o->comps->sequence != NULL ? o->comps->sequence[ci] : -1;
+	if (seq >= 0) {
+		ids = sched->sequences[seq]->value->instruction_ids;
+		n = sched->sequences[seq]->value->n_instruction_ids;
+	} else
 		n = c->n_instructions;
-	for (i = 0; i < n && o->steps_left > 0; i++, o->steps_left--) {
+	for (i = 0; i < n && order_step(o); i++) {
 		int64_t id = ids != NULL ? ids[i] : c->instructions[i]->id;
 		int64_t k = order_instr(o, id);
 		const InstrProto *in;
@@ -617,9 +663,8 @@ add_launches(struct order_ctx *o, const CompProto *c, int depth, int loop)
 		/* A call, loop or branch runs its computations here. */
 		in = o->protos[k];
 		for (j = 0; j < in->n_called_computation_ids &&
-		    o->steps_left > 0 && o->splices_left > 0;
-		    j++, o->steps_left--)
-			add_launches(o, find_comp(o->comps,
+		    o->splices_left > 0 && order_step(o); j++)
+			add_launches(o, comp_index(o->comps,
 			    in->called_computation_ids[j]), depth + 1,
 			    loop || strcmp(in->opcode, "while") == 0);
 	}
@@ -819,7 +864,8 @@ module_build(struct hlo_module *m, const ModuleProto *mp,
 	for (i = 0; i < m->ninstrs; i++)
 		op->sorted_ids[i] = ids[op->order[i]];
 	order_hash(op);
-	add_launches(op, find_comp(csp, mp->entry_computation_id), 0, 0);
+	comps_index_schedule(csp);
+	add_launches(op, comp_index(csp, mp->entry_computation_id), 0, 0);
 }
 
 static void
