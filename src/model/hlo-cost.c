@@ -554,8 +554,8 @@ static const struct op_kind kinds[] = {
  * looked up, and a binary search of strcmp()s was most of a fused
  * instruction's cost.  Built once, for all threads.
  */
-#define KIND_SLOTS	256		/* a power of 2, > 2 x kinds[] */
-static uint8_t kind_slots[KIND_SLOTS];	/* kinds[] index + 1; 0 empty */
+#define OPCODE_SLOTS	256	/* a power of 2, > 2 x kinds[] */
+static uint8_t kind_slots[OPCODE_SLOTS];	/* kinds[] index + 1; 0 empty */
 static pthread_once_t kind_once = PTHREAD_ONCE_INIT;
 
 static unsigned
@@ -565,7 +565,7 @@ kind_hash(const char *s)
 
 	for (; *s != '\0'; s++)
 		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h & (KIND_SLOTS - 1);
+	return h & (OPCODE_SLOTS - 1);
 }
 
 static void
@@ -576,7 +576,7 @@ kind_build(void)
 
 	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		for (j = kind_hash(kinds[i].opcode); kind_slots[j] != 0;
-		    j = (j + 1) & (KIND_SLOTS - 1))
+		    j = (j + 1) & (OPCODE_SLOTS - 1))
 			;
 		kind_slots[j] = (uint8_t)(i + 1);
 	}
@@ -590,7 +590,7 @@ cost_kind_of(const InstrProto *in)
 
 	pthread_once(&kind_once, kind_build);
 	for (j = kind_hash(in->opcode); kind_slots[j] != 0;
-	    j = (j + 1) & (KIND_SLOTS - 1))
+	    j = (j + 1) & (OPCODE_SLOTS - 1))
 		if (strcmp(kinds[kind_slots[j] - 1].opcode, in->opcode) == 0)
 			return &kinds[kind_slots[j] - 1];
 	return &other;
