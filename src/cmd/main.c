@@ -112,8 +112,8 @@ main(int argc, char **argv)
 	/*
 	 * The reading threads' arenas grow a few pages at a time, each an
 	 * mprotect() that stops the other threads' cores to flush their
-	 * TLBs: 4 MiB a step makes far fewer, with the same peak memory
-	 * (only pages written are resident; bench/RESULTS.md).
+	 * TLBs: 4 MiB a step makes fewer, and the peak memory stays (only
+	 * pages written are resident; bench/RESULTS.md).
 	 */
 	mallopt(M_TOP_PAD, 4 * 1024 * 1024);
 #endif

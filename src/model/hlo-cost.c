@@ -23,7 +23,7 @@ typedef Xla__ShapeProto ShapeProto;
 
 /*
  * Steps of a fused computation's walk per member (keeping each root once
- * per instruction): past them the fusion is refused, not walked for hours.
+ * per instruction): past them the fusion is refused, not walked to its end.
  */
 #define ROOT_STEPS_PER_MEMBER	4096
 
@@ -421,8 +421,8 @@ read_shape_in(struct arena *a, const uint8_t *p, const uint8_t *end,
 /*
  * A ShapeProto read from its bytes into the arena: element_type,
  * dimensions and the tuple's elements (nested ones' after theirs), the
- * rest skipped.  Shapes are most of what the rules read and all alike;
- * protobuf-c's general reader took five times as long.  -1 in doubt
+ * rest skipped.  Shapes are most of what the rules read and all alike,
+ * so they skip protobuf-c's general reader (bench/RESULTS.md).  -1 in doubt
  * (then protobuf-c decides, reading tuples one level deep).
  */
 static int

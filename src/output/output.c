@@ -217,7 +217,7 @@ output_json_string(FILE *fp, const char *s)
 	output_prose(fp, FMT_JSON, s);
 }
 
-/* 16 bytes: a table of 15,000 rows keeps 200,000 of them. */
+/* 16 bytes: a long table keeps every cell until it is rendered. */
 struct cell {
 	const char *text;	/* in the output's texts; NULL: no value */
 	/* Tables: the text shows as it is (len bytes, width columns). */
