@@ -36,7 +36,8 @@ typedef Xla__ShapeProto ShapeProto;
 /* XLA PrimitiveType values the rules treat apart. */
 enum { PT_F32 = 11, PT_TUPLE = 13 };
 
-double
+/* The bytes of one element of XLA PrimitiveType t; 0 for none. */
+static double
 hlo_cost_type_bytes(int32_t t)
 {
 	/* By PrimitiveType: sub-byte types take a byte, as XLA sizes them. */

@@ -142,7 +142,11 @@ profile_folder(const char *path)
 	return xstrndup(path, p != NULL ? (size_t)(p - path) : 0);
 }
 
-char *
+/*
+ * The default index path for these roots, under $XDG_CACHE_HOME/jaxprof:
+ * one per profile folder (jaxprof(1), THE INDEX).
+ */
+static char *
 default_db_path(char **roots, size_t nroots)
 {
 	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
