@@ -4,7 +4,7 @@
  * (the reader), the index refresh (which of a folder's files to read),
  * reading one beside another and falling back from one to the next each
  * ask of a format.  A new input format is a row of formats.c and its
- * reader; only formats.c and this file name a kind (the layering test).
+ * reader; only formats.c and this file name a kind (t0905 checks).
  *
  *	enum file_kind kind;
  *	if (file_kind_of("host0.xplane.pb", &kind) == 0 &&
