@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "output/output.h"
+#include "lib/json-string.h"
 #include "lib/ptime.h"
 #include "lib/units.h"
 #include "lib/utf8.h"
@@ -61,11 +62,18 @@ md_literal(const unsigned char *s, size_t i, size_t n)
 	    isalnum(s[i - 1]) && isalnum(s[i + 1]);
 }
 
+static void
+put_line(void *l, const char *s, size_t n)
+{
+	line_put(l, s, n);
+}
+
 /*
  * Appends the characters s[0, n) rendered for fmt to l (code: inside a
  * name's code span; cell: in a markdown table row); returns how many
- * columns they take, a character each.  Controls (C0, DEL, C1) become
- * '?' and bytes that are not UTF-8 U+FFFD, or their JSON escapes.
+ * columns they take, a character each (none in JSON).  Controls (C0,
+ * DEL, C1) become '?' and bytes that are not UTF-8 U+FFFD; JSON escapes
+ * them as every JSON string is (json-string.h).
  */
 static size_t
 render_chars(struct line *l, const unsigned char *s, size_t n,
@@ -74,6 +82,10 @@ render_chars(struct line *l, const unsigned char *s, size_t n,
 	size_t i = 0, width = 0, len;
 	char esc[8];
 
+	if (fmt == FMT_JSON) {
+		json_escape((const char *)s, n, put_line, l);
+		return 0;
+	}
 	while (i < n) {
 		unsigned ch = s[i];
 
@@ -83,27 +95,13 @@ render_chars(struct line *l, const unsigned char *s, size_t n,
 			if (fmt == FMT_CSV && (ch == '\n' || ch == '\r' ||
 			    ch == '\t'))
 				line_put(l, (const char *)s + i, 1);
-			else if (fmt != FMT_JSON)
-				line_put(l, "?", 1);
-			else if (ch == '\n' || ch == '\t')
-				line_put(l, ch == '\n' ? "\\n" : "\\t", 2);
-			else {
-				snprintf(esc, sizeof esc, "\\u%04x",
-				    ch < 0x80 ? ch : s[i + 1]);
-				line_put(l, esc, 6);
-			}
-		} else if (ch >= 0x80 && len == 1) {
-			if (fmt == FMT_JSON)
-				line_put(l, "\\ufffd", 6);
 			else
-				line_put(l, REPLACEMENT, 3);
-		} else if (ch >= 0x80)
+				line_put(l, "?", 1);
+		} else if (ch >= 0x80 && len == 1)
+			line_put(l, REPLACEMENT, 3);
+		else if (ch >= 0x80)
 			line_put(l, (const char *)s + i, len);
-		else if (fmt == FMT_JSON && (ch == '"' || ch == '\\')) {
-			esc[0] = '\\';
-			esc[1] = (char)ch;
-			line_put(l, esc, 2);
-		} else if (fmt == FMT_HTML && strchr("&<>\"'", (int)ch) != NULL) {
+		else if (fmt == FMT_HTML && strchr("&<>\"'", (int)ch) != NULL) {
 			snprintf(esc, sizeof esc, "&#%u;", ch);
 			line_put(l, esc, strlen(esc));
 		} else if (fmt == FMT_MARKDOWN && (code ? cell && ch == '|' :
@@ -219,7 +217,7 @@ output_json_string(FILE *fp, const char *s)
 	output_prose(fp, FMT_JSON, s);
 }
 
-/* 16 bytes: a table of 15,000 rows keeps 200,000 of them. */
+/* 16 bytes: a long table keeps every cell until it is rendered. */
 struct cell {
 	const char *text;	/* in the output's texts; NULL: no value */
 	/* Tables: the text shows as it is (len bytes, width columns). */

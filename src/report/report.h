@@ -141,10 +141,5 @@ long	parse_long_option(const char *cmd, const char *name, const char *arg,
  * microseconds), in ps; -1 if arg is not one.
  */
 int64_t	parse_duration(const char *arg);
-/*
- * The default index path for these roots, under $XDG_CACHE_HOME/jaxprof:
- * one per profile folder (jaxprof(1), THE INDEX).
- */
-char	*default_db_path(char **roots, size_t nroots);
 
 #endif
