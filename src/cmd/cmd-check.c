@@ -843,16 +843,16 @@ check_memory(struct verdict *v, const struct setting *set,
 }
 
 static const struct out_col columns[] = {
-	{ "rule", COL_STR, NULL },
-	{ "subject", COL_STR, NULL },
-	{ "base", COL_STR, NULL },
-	{ "new", COL_STR, NULL },
-	{ "measured", COL_STR, NULL },
-	{ "limit", COL_STR, NULL },
-	{ "result", COL_STR, NULL },
-	{ "limit_from", COL_STR, "from" },
-	{ "framework_op", COL_STR, "framework op" },
-	{ "source", COL_STR, NULL },
+	{ "rule", COL_STR, NULL, 0, UNIT_NONE },
+	{ "subject", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base", COL_STR, NULL, 0, UNIT_NONE },
+	{ "new", COL_STR, NULL, 0, UNIT_NONE },
+	{ "measured", COL_STR, NULL, 0, UNIT_NONE },
+	{ "limit", COL_STR, NULL, 0, UNIT_NONE },
+	{ "result", COL_STR, NULL, 0, UNIT_NONE },
+	{ "limit_from", COL_STR, "from", 0, UNIT_NONE },
+	{ "framework_op", COL_STR, "framework op", 0, UNIT_NONE },
+	{ "source", COL_STR, NULL, 0, UNIT_NONE },
 };
 
 static int

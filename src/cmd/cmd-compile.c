@@ -33,26 +33,26 @@ const struct cmd cmd_compile = {
 };
 
 static const struct out_col columns[] = {
-	{ "name", COL_STR, NULL },
-	{ "module", COL_STR, NULL },
-	{ "compiles", COL_INT, NULL },
-	{ "compile_us", COL_PS, "compile" },
-	{ "executions", COL_INT, NULL },
-	{ "execute_us", COL_PS, "execute" },
-	{ "compile_execute_ratio", COL_RATE, "compile/execute" },
-	{ "programs", COL_INT, NULL },
-	{ "execute_span_us", COL_PS, "execute span" },
-	{ "autotune_us", COL_PS, "autotune" },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "module", COL_STR, NULL, 0, UNIT_NONE },
+	{ "compiles", COL_INT, NULL, 0, UNIT_NONE },
+	{ "compile_us", COL_PS, "compile", 0, UNIT_NONE },
+	{ "executions", COL_INT, NULL, 0, UNIT_NONE },
+	{ "execute_us", COL_PS, "execute", 0, UNIT_NONE },
+	{ "compile_execute_ratio", COL_RATE, "compile/execute", 0, UNIT_NONE },
+	{ "programs", COL_INT, NULL, 0, UNIT_NONE },
+	{ "execute_span_us", COL_PS, "execute span", 0, UNIT_NONE },
+	{ "autotune_us", COL_PS, "autotune", 0, UNIT_NONE },
 };
 
 static const struct out_col phase_columns[] = {
-	{ "name", COL_STR, NULL },
-	{ "phase", COL_STR, NULL },
-	{ "line", COL_STR, NULL },
-	{ "depth", COL_INT, NULL },
-	{ "count", COL_INT, NULL },
-	{ "total_us", COL_PS, "total" },
-	{ "percent", COL_PCT, "% of compile" },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "phase", COL_STR, NULL, 0, UNIT_NONE },
+	{ "line", COL_STR, NULL, 0, UNIT_NONE },
+	{ "depth", COL_INT, NULL, 0, UNIT_NONE },
+	{ "count", COL_INT, NULL, 0, UNIT_NONE },
+	{ "total_us", COL_PS, "total", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "% of compile", 0, UNIT_NONE },
 };
 
 struct fn_row {

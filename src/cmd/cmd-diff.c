@@ -63,10 +63,10 @@ static void	put_memory(struct output *o, const struct summary *a,
 
 /* The summary the table's title lines give, as rows (--summary, JSON). */
 static const struct out_col summary_columns[] = {
-	{ "metric", COL_STR, NULL },
-	{ "base", COL_REAL, NULL },
-	{ "new", COL_REAL, NULL },
-	{ "change_percent", COL_PCT, "change" },
+	{ "metric", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "new", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "change_percent", COL_PCT, "change", 0, UNIT_NONE },
 };
 
 static void
@@ -165,26 +165,26 @@ put_summary(struct output *o, const struct summary *a,
 #define DELTA_COL	11
 
 static const struct out_col columns[] = {
-	{ "name", COL_STR, NULL },
-	{ "base_name", COL_STR, "was" },
-	{ "module", COL_STR, NULL },
-	{ "category", COL_STR, NULL },
-	{ "match", COL_STR, NULL },
-	{ "base_count", COL_INT, "base n" },
-	{ "new_count", COL_INT, "new n" },
-	{ "base_total_us", COL_PS, "base total" },
-	{ "new_total_us", COL_PS, "new total" },
-	{ "base_self_us", COL_PS, "base self" },
-	{ "new_self_us", COL_PS, "new self" },
-	{ "delta_us", COL_PS, "delta" },
-	{ "ratio", COL_RATE, NULL },
-	{ "change_share", COL_PCT, "share" },
-	{ "base_normalized_us", COL_PS, "base per" },
-	{ "new_normalized_us", COL_PS, "new per" },
-	{ "normalized_per", COL_STR, "per" },
-	{ "framework_op", COL_STR, "framework op" },
-	{ "source", COL_STR, NULL },
-	{ "paired_by", COL_STR, "paired by" },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base_name", COL_STR, "was", 0, UNIT_NONE },
+	{ "module", COL_STR, NULL, 0, UNIT_NONE },
+	{ "category", COL_STR, NULL, 0, UNIT_NONE },
+	{ "match", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base_count", COL_INT, "base n", 0, UNIT_NONE },
+	{ "new_count", COL_INT, "new n", 0, UNIT_NONE },
+	{ "base_total_us", COL_PS, "base total", 0, UNIT_NONE },
+	{ "new_total_us", COL_PS, "new total", 0, UNIT_NONE },
+	{ "base_self_us", COL_PS, "base self", 0, UNIT_NONE },
+	{ "new_self_us", COL_PS, "new self", 0, UNIT_NONE },
+	{ "delta_us", COL_PS, "delta", 0, UNIT_NONE },
+	{ "ratio", COL_RATE, NULL, 0, UNIT_NONE },
+	{ "change_share", COL_PCT, "share", 0, UNIT_NONE },
+	{ "base_normalized_us", COL_PS, "base per", 0, UNIT_NONE },
+	{ "new_normalized_us", COL_PS, "new per", 0, UNIT_NONE },
+	{ "normalized_per", COL_STR, "per", 0, UNIT_NONE },
+	{ "framework_op", COL_STR, "framework op", 0, UNIT_NONE },
+	{ "source", COL_STR, NULL, 0, UNIT_NONE },
+	{ "paired_by", COL_STR, "paired by", 0, UNIT_NONE },
 };
 
 /* The normalised columns' place: their unit follows --by too. */

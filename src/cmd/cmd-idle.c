@@ -34,15 +34,15 @@ const struct cmd cmd_idle = {
 };
 
 static const struct out_col columns[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "device", COL_STR, NULL },
-	{ "start_us", COL_PS, "start" },
-	{ "duration_us", COL_PS, "idle" },
-	{ "step", COL_INT, NULL },
-	{ "host_activity", COL_STR, "host was running" },
-	{ "host_context", COL_STR, "inside" },
-	{ "host_line", COL_STR, "thread" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "device", COL_STR, NULL, 0, UNIT_NONE },
+	{ "start_us", COL_PS, "start", 0, UNIT_NONE },
+	{ "duration_us", COL_PS, "idle", 0, UNIT_NONE },
+	{ "step", COL_INT, NULL, 0, UNIT_NONE },
+	{ "host_activity", COL_STR, "host was running", 0, UNIT_NONE },
+	{ "host_context", COL_STR, "inside", 0, UNIT_NONE },
+	{ "host_line", COL_STR, "thread", 0, UNIT_NONE },
 };
 
 static int

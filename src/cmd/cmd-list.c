@@ -32,16 +32,16 @@ const struct cmd cmd_list = {
 };
 
 static const struct out_col columns[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "file", COL_STR, NULL },
-	{ "kind", COL_STR, NULL },
-	{ "size_bytes", COL_BYTES, "size" },
-	{ "planes", COL_INT, NULL },
-	{ "events", COL_INT, NULL },
-	{ "devices", COL_STR, NULL },
-	{ "span_us", COL_PS, "span" },
-	{ "start_utc", COL_STR, "start (UTC)" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "file", COL_STR, NULL, 0, UNIT_NONE },
+	{ "kind", COL_STR, NULL, 0, UNIT_NONE },
+	{ "size_bytes", COL_BYTES, "size", 0, UNIT_NONE },
+	{ "planes", COL_INT, NULL, 0, UNIT_NONE },
+	{ "events", COL_INT, NULL, 0, UNIT_NONE },
+	{ "devices", COL_STR, NULL, 0, UNIT_NONE },
+	{ "span_us", COL_PS, "span", 0, UNIT_NONE },
+	{ "start_utc", COL_STR, "start (UTC)", 0, UNIT_NONE },
 };
 
 /*
@@ -130,6 +130,7 @@ list_run(int argc, char **argv)
 		{ "host", required_argument, NULL, OPT_HOST },
 		{ "latest", no_argument, NULL, OPT_LATEST },
 		{ "run", required_argument, NULL, OPT_RUN },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r;

@@ -49,8 +49,8 @@ joined(char **v, size_t n)
 }
 
 static const struct out_col kv_cols[] = {
-	{ "what", COL_STR, NULL },
-	{ "value", COL_STR, NULL },
+	{ "what", COL_STR, NULL, 0, UNIT_NONE },
+	{ "value", COL_STR, NULL, 0, UNIT_NONE },
 };
 
 static void
@@ -106,9 +106,9 @@ print_run(const struct overview *ov, enum out_format fmt, FILE *fp)
 }
 
 static const struct out_col part_cols[] = {
-	{ "part", COL_STR, NULL },
-	{ "per_step_us", COL_PS, "per step" },
-	{ "percent", COL_PCT, "%" },
+	{ "part", COL_STR, NULL, 0, UNIT_NONE },
+	{ "per_step_us", COL_PS, "per step", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "%", 0, UNIT_NONE },
 };
 
 static int
@@ -136,12 +136,12 @@ print_parts(const struct overview *ov, enum out_format fmt, FILE *fp)
 }
 
 static const struct out_col cause_cols[] = {
-	{ "part", COL_STR, NULL },
-	{ "host_activity", COL_STR, "host was running" },
-	{ "host_context", COL_STR, "inside" },
-	{ "gaps", COL_INT, NULL },
-	{ "per_step_us", COL_PS, "per step" },
-	{ "percent", COL_PCT, "% of step" },
+	{ "part", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host_activity", COL_STR, "host was running", 0, UNIT_NONE },
+	{ "host_context", COL_STR, "inside", 0, UNIT_NONE },
+	{ "gaps", COL_INT, NULL, 0, UNIT_NONE },
+	{ "per_step_us", COL_PS, "per step", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "% of step", 0, UNIT_NONE },
 };
 
 static int
@@ -170,12 +170,12 @@ print_causes(const struct overview *ov, enum out_format fmt, FILE *fp)
 }
 
 static const struct out_col item_cols[] = {
-	{ "rank", COL_INT, "#" },
-	{ "name", COL_STR, NULL },
-	{ "count", COL_INT, NULL },
-	{ "total_us", COL_PS, "total" },
-	{ "percent", COL_PCT, "%" },
-	{ "where", COL_STR, NULL },
+	{ "rank", COL_INT, "#", 0, UNIT_NONE },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "count", COL_INT, NULL, 0, UNIT_NONE },
+	{ "total_us", COL_PS, "total", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "%", 0, UNIT_NONE },
+	{ "where", COL_STR, NULL, 0, UNIT_NONE },
 };
 
 static int
@@ -199,14 +199,14 @@ print_items(const struct ov_item *v, size_t n, const char *title,
 }
 
 static const struct out_col compile_cols[] = {
-	{ "function", COL_STR, NULL },
-	{ "compiles", COL_INT, NULL },
-	{ "compile_us", COL_PS, "compile" },
-	{ "executions", COL_INT, NULL },
-	{ "execute_us", COL_PS, "execute" },
-	{ "steps", COL_STR, "in steps" },
-	{ "programs", COL_STR, NULL },
-	{ "shapes", COL_STR, "differing shapes" },
+	{ "function", COL_STR, NULL, 0, UNIT_NONE },
+	{ "compiles", COL_INT, NULL, 0, UNIT_NONE },
+	{ "compile_us", COL_PS, "compile", 0, UNIT_NONE },
+	{ "executions", COL_INT, NULL, 0, UNIT_NONE },
+	{ "execute_us", COL_PS, "execute", 0, UNIT_NONE },
+	{ "steps", COL_STR, "in steps", 0, UNIT_NONE },
+	{ "programs", COL_STR, NULL, 0, UNIT_NONE },
+	{ "shapes", COL_STR, "differing shapes", 0, UNIT_NONE },
 };
 
 static int
@@ -237,15 +237,15 @@ print_compiles(const struct overview *ov, enum out_format fmt, FILE *fp)
 }
 
 static const struct out_col memory_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "allocator", COL_STR, NULL },
-	{ "peak_bytes", COL_BYTES, "peak" },
-	{ "peak_time_us", COL_PS, "at" },
-	{ "step", COL_INT, NULL },
-	{ "module", COL_STR, NULL },
-	{ "op", COL_STR, NULL },
-	{ "capacity_bytes", COL_BYTES, "capacity" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "allocator", COL_STR, NULL, 0, UNIT_NONE },
+	{ "peak_bytes", COL_BYTES, "peak", 0, UNIT_NONE },
+	{ "peak_time_us", COL_PS, "at", 0, UNIT_NONE },
+	{ "step", COL_INT, NULL, 0, UNIT_NONE },
+	{ "module", COL_STR, NULL, 0, UNIT_NONE },
+	{ "op", COL_STR, NULL, 0, UNIT_NONE },
+	{ "capacity_bytes", COL_BYTES, "capacity", 0, UNIT_NONE },
 };
 
 static int
@@ -286,10 +286,10 @@ print_memory(const struct overview *ov, enum out_format fmt, FILE *fp)
 }
 
 static const struct out_col rec_cols[] = {
-	{ "rank", COL_INT, "#" },
-	{ "rule", COL_STR, NULL },
-	{ "value", COL_REAL, NULL },
-	{ "threshold", COL_REAL, NULL },
+	{ "rank", COL_INT, "#", 0, UNIT_NONE },
+	{ "rule", COL_STR, NULL, 0, UNIT_NONE },
+	{ "value", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "threshold", COL_REAL, NULL, 0, UNIT_NONE },
 };
 
 static int

@@ -50,6 +50,9 @@ report_option(struct report *r, int ch, const char *arg)
 	case OPT_RUN:
 		r->run_glob = arg;
 		break;
+	case OPT_WIDE:
+		output_set_wide(1);
+		break;
 	default:
 		return 0;
 	}
