@@ -18,7 +18,7 @@
 #include "lib/xmalloc.h"
 
 #define TABLE_MAX_NAME	80	/* longer names are cut in tables */
-#define SCREEN_NAME_MIN	16	/* a name column narrower tells nothing */
+#define SCREEN_NAME_MIN	20	/* a name column narrower tells nothing */
 #define ELLIPSIS	"\xe2\x80\xa6"	/* U+2026, a column wide */
 
 static int keep_every_column;	/* --wide */
