@@ -19,7 +19,7 @@ static int	compile_run(int argc, char **argv);
 const struct cmd cmd_compile = {
 	.name = "compile",
 	.usage = "jaxprof compile [--phases] [--device=glob] [--host=glob] "
-	    "[--run=glob] [--latest] [--format=fmt] [--db=file] path ...",
+	    "[--run=glob] [--latest] [--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "compile time versus execution time per jitted function",
 	.options =
 	    "  --phases        what ran inside the compiles, per function\n"
@@ -28,6 +28,7 @@ const struct cmd cmd_compile = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = compile_run,
 };

@@ -23,7 +23,7 @@ const struct cmd cmd_diff = {
 	.name = "diff",
 	.usage = "jaxprof diff [--by=key] [--group=key] [-n count] "
 	    "[--skip=n] [--summary] [--include-compile-work] [--device=glob] "
-	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] [--db=file] "
+	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] [--wide] [--db=file] "
 	    "base new",
 	.summary = "compare two profiles or baselines op by op",
 	.options =
@@ -44,6 +44,7 @@ const struct cmd cmd_diff = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n"
 	    "BASE and NEW are profile paths or files saved by "

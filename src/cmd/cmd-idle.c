@@ -17,7 +17,7 @@ static int	idle_run(int argc, char **argv);
 const struct cmd cmd_idle = {
 	.name = "idle",
 	.usage = "jaxprof idle [--min-gap=time] [-n count] [--device=glob] "
-	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] "
+	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] [--wide] "
 	    "[--db=file] path ...",
 	.summary = "device idle gaps and what the host was doing meanwhile",
 	.options =
@@ -29,6 +29,7 @@ const struct cmd cmd_idle = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = idle_run,
 };

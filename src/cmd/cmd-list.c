@@ -19,13 +19,14 @@ static int	list_run(int argc, char **argv);
 const struct cmd cmd_list = {
 	.name = "list",
 	.usage = "jaxprof list [--host=glob] [--run=glob] [--latest] "
-	    "[--format=fmt] [--db=file] path ...",
+	    "[--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "list the runs, hosts and profile files under each path",
 	.options =
 	    "  --host=GLOB     only hosts matching\n"
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
 	.run = list_run,

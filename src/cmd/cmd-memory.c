@@ -26,7 +26,7 @@ const struct cmd cmd_memory = {
 	.name = "memory",
 	.usage = "jaxprof memory [--group=key] [--program=name] [--points=n] "
 	    "[-n count] [--device=glob] [--host=glob] [--run=glob] [--latest] "
-	    "[--format=fmt] [--db=file] path ...",
+	    "[--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "peak device memory per allocator and program, and what "
 	    "holds it",
 	.options =
@@ -48,6 +48,7 @@ const struct cmd cmd_memory = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = memory_run,
 };

@@ -23,7 +23,7 @@ const struct cmd cmd_steps = {
 	.usage = "jaxprof steps [--summary | --skew] [--skip=n] "
 	    "[--outlier-margin=pct] "
 	    "[--device=glob] [--host=glob] [--run=glob] [--latest] "
-	    "[--format=fmt] [--db=file] path ...",
+	    "[--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "step times per device, with compute, collective, "
 	    "transfer and idle time",
 	.options =
@@ -38,6 +38,7 @@ const struct cmd cmd_steps = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = steps_run,
 };

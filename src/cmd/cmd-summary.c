@@ -21,7 +21,7 @@ static int	summary_run(int argc, char **argv);
 const struct cmd cmd_summary = {
 	.name = "summary",
 	.usage = "jaxprof summary [-o file] [--device=glob] [--host=glob] "
-	    "[--run=glob] [--latest] [--format=fmt] [--db=file] path ...",
+	    "[--run=glob] [--latest] [--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "what bounds the run, with the numbers, and what to do",
 	.options =
 	    "  -o, --output=FILE  write to FILE (needed for --format=html)\n"
@@ -30,6 +30,7 @@ const struct cmd cmd_summary = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), json, markdown, html\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = summary_run,
 };

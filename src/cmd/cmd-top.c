@@ -25,7 +25,7 @@ const struct cmd cmd_top = {
 	.usage = "jaxprof top [--by=key] [--group=key] [--tree] [-n count] "
 	    "[--fields=list] [--include-compile-work] "
 	    "[--device=glob] [--host=glob] [--run=glob] [--latest] "
-	    "[--format=fmt] [--db=file] path ...",
+	    "[--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "rank ops by device time, self time, count or average",
 	.options =
 	    "  --by=KEY        device-time (default), self-time, count, avg\n"
@@ -44,6 +44,7 @@ const struct cmd cmd_top = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
 	.run = top_run,

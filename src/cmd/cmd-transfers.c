@@ -17,7 +17,7 @@ static int	transfers_run(int argc, char **argv);
 const struct cmd cmd_transfers = {
 	.name = "transfers",
 	.usage = "jaxprof transfers [--events] [--device=glob] [--host=glob] "
-	    "[--run=glob] [--latest] [--format=fmt] [--db=file] path ...",
+	    "[--run=glob] [--latest] [--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "host-device and device-device copies with bytes and "
 	    "bandwidth",
 	.options =
@@ -27,6 +27,7 @@ const struct cmd cmd_transfers = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = transfers_run,
 };
