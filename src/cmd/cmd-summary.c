@@ -170,26 +170,39 @@ print_causes(const struct overview *ov, enum out_format fmt, FILE *fp)
 	return output_finish(o);
 }
 
+/* Ops say what they are (op_what()); source lines need not. */
 static const struct out_col item_cols[] = {
-	{ "rank", COL_INT, "#", 0, UNIT_NONE },
+	{ "rank", COL_INT, "#", 2, UNIT_NONE },
 	{ "name", COL_STR, NULL, 0, UNIT_NONE },
-	{ "count", COL_INT, NULL, 0, UNIT_NONE },
+	{ "what", COL_STR, NULL, 0, UNIT_NONE },
+	{ "count", COL_INT, NULL, 3, UNIT_NONE },
 	{ "total_us", COL_PS, "total", 0, UNIT_NONE },
 	{ "percent", COL_PCT, "%", 0, UNIT_NONE },
-	{ "where", COL_STR, NULL, 0, UNIT_NONE },
+	{ "where", COL_STR, NULL, 1, UNIT_NONE },
+};
+static const struct out_col line_cols[] = {
+	{ "rank", COL_INT, "#", 2, UNIT_NONE },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "count", COL_INT, NULL, 3, UNIT_NONE },
+	{ "total_us", COL_PS, "total", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "%", 0, UNIT_NONE },
+	{ "where", COL_STR, NULL, 1, UNIT_NONE },
 };
 
 static int
-print_items(const struct ov_item *v, size_t n, const char *title,
+print_items(const struct ov_item *v, size_t n, const char *title, int ops,
     enum out_format fmt, FILE *fp)
 {
-	struct output *o = output_new(fmt, fp, item_cols, 6);
+	struct output *o = ops ? output_new(fmt, fp, item_cols, 7) :
+	    output_new(fmt, fp, line_cols, 6);
 	size_t i, k = n < 5 ? n : 5;
 
 	output_title(o, title);
 	for (i = 0; i < k; i++) {
 		output_int(o, (int64_t)i + 1);
 		output_str(o, v[i].name);
+		if (ops)
+			output_str(o, v[i].what);
 		output_int(o, v[i].count);
 		output_ps(o, (double)v[i].total_ps);
 		output_double(o, v[i].pct);
@@ -331,11 +344,11 @@ print_text(const struct overview *ov, enum out_format fmt, FILE *fp)
 		rc |= print_causes(ov, fmt, fp);
 	}
 	fputc('\n', fp);
-	rc |= print_items(ov->ops, ov->nops, "Top ops by device time:", fmt,
+	rc |= print_items(ov->ops, ov->nops, "Top ops by device time:", 1, fmt,
 	    fp);
 	fputc('\n', fp);
 	rc |= print_items(ov->lines, ov->nlines, "Top source lines by "
-	    "device time:", fmt, fp);
+	    "device time:", 0, fmt, fp);
 	if (ov->ncompiles > 0) {
 		fputc('\n', fp);
 		rc |= print_compiles(ov, fmt, fp);

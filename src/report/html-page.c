@@ -283,22 +283,29 @@ steps_chart(const struct overview *ov, FILE *fp)
 	    (long long)se->steps[se->n - 1].step);
 }
 
-/* Horizontal bars: label, bar, value, for the ops and the lines. */
+/*
+ * Horizontal bars for the ops and the lines, each under its label (whole:
+ * a name says nothing cut), all on one scale: BARS_PX is the whole of the
+ * device time, in both charts, so 1% draws as 1% wherever it is.
+ */
+#define BARS_PX		800.0
+#define BAR_ROW		34
+
 static void
 bars(const char *id, const char *title, const struct ov_item *v, size_t n,
     FILE *fp)
 {
-	double hi = n > 0 ? v[0].pct : 0;
 	size_t i;
 
 	if (n == 0)
 		return;
 	fprintf(fp, "<h2>%s</h2>\n<svg id=\"%s\" data-chart=\"%s\" "
-	    "width=\"1000\" height=\"%zu\" viewBox=\"0 0 1000 %zu\">", title,
-	    id, id, n * 20 + 4, n * 20 + 4);
+	    "data-scale-px=\"%.0f\" width=\"1000\" height=\"%zu\" "
+	    "viewBox=\"0 0 1000 %zu\">", title, id, id, BARS_PX,
+	    n * BAR_ROW + 4, n * BAR_ROW + 4);
 	for (i = 0; i < n; i++) {
-		double w = hi > 0 ? v[i].pct / hi * 400 : 0;
-		double y = (double)i * 20;
+		double w = v[i].pct / 100 * BARS_PX;
+		double y = (double)(i * BAR_ROW);
 
 		fputs("<g class=\"bar\" data-name=\"", fp);
 		esc(fp, v[i].name);
@@ -306,21 +313,24 @@ bars(const char *id, const char *title, const struct ov_item *v, size_t n,
 		pct(fp, v[i].pct);
 		fputs("\" data-total-us=\"", fp);
 		us(fp, (double)v[i].total_ps);
-		fprintf(fp, "\"><text x=\"440\" y=\"%.0f\" text-anchor=\"end\">",
-		    y + 14);
-		/* Long names keep their end: the line number, the op. */
-		esc(fp, utf8_tail(v[i].name, 70));
-		fprintf(fp, "</text><rect x=\"448\" y=\"%.0f\" width=\"%.1f\" "
-		    "height=\"15\" fill=\"#4e79a7\"><title>", y + 3, w);
+		fprintf(fp, "\"><text x=\"0\" y=\"%.0f\">", y + 13);
+		esc(fp, v[i].name);
+		/* custom-call.42 alone tells nothing: what it is, too. */
+		if (v[i].what != NULL && v[i].what[0] != '\0') {
+			fputs(" · ", fp);
+			esc(fp, v[i].what);
+		}
+		fprintf(fp, "</text><rect x=\"0\" y=\"%.0f\" width=\"%.1f\" "
+		    "height=\"13\" fill=\"#4e79a7\"><title>", y + 17, w);
 		esc(fp, v[i].name);
 		if (v[i].detail[0] != '\0') {
 			fputs(" ", fp);
 			esc(fp, v[i].detail);
 		}
 		fputs("</title></rect>", fp);
-		fprintf(fp, "<text x=\"%.1f\" y=\"%.0f\">", 452 + w, y + 14);
+		fprintf(fp, "<text x=\"%.1f\" y=\"%.0f\">", 6 + w, y + 28);
 		pct(fp, v[i].pct);
-		fputs("% · ", fp);
+		fputs("% of device time · ", fp);
 		dur(fp, (double)v[i].total_ps);
 		fputs("</text></g>", fp);
 	}

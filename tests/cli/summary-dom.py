@@ -159,6 +159,18 @@ def main():
         got = [(a["data-name"], float(a["data-percent"]))
                for t, a, c in dom.elems if c == chart and a.get("class") == "bar"]
         check(chart, got, [(r["name"], r["percent"]) for r in rep[key]])
+        # One scale in both charts: a bar's length is its share of device time.
+        scale = [float(a["data-scale-px"]) for t, a, c in dom.elems
+                 if a.get("data-chart") == chart]
+        widths = [float(a["width"]) for t, a, c in dom.elems
+                  if c == chart and t == "rect"]
+        check(chart + " scale (data-scale-px)", len(scale), 1)
+        if scale:
+            # json's percent has 2 decimals, the width 1: 0.1 px apart at most
+            check(chart + " bar lengths off by over 0.1 px",
+                  [i for i, (w, r) in enumerate(zip(widths, rep[key]))
+                   if abs(w - r["percent"] / 100 * scale[0]) > 0.1], [])
+            check(chart + " bars", len(widths), len(rep[key]))
 
     fns = [(a["data-function"], int(a["data-count"]))
            for t, a, c in dom.elems if c == "compile" and a.get("class") == "fn"]
