@@ -9,6 +9,7 @@
 #include "output/output.h"
 #include "report/overview.h"
 #include "lib/utf8.h"
+#include "lib/xmalloc.h"
 
 /* One colour per part, named in the words beside each chart. */
 static const char *const part_colour[OV_NPARTS] = {
@@ -395,6 +396,33 @@ compile_chart(const struct overview *ov, FILE *fp)
 }
 
 /* One step's timeline: a row per device line and host thread. */
+#define LABEL_CHAR_PX	6.5	/* a character of the 11px labels */
+
+/*
+ * A span's name in the picture, inside its bar: whole where it fits,
+ * else its head and U+2026; nothing in a bar under four characters.
+ */
+static void
+span_label(FILE *fp, const char *name, double x, double y, double w)
+{
+	size_t room = (size_t)((w - 4) / LABEL_CHAR_PX), n = utf8_chars(name);
+	char *head;
+
+	if (w < 4 + 4 * LABEL_CHAR_PX)
+		return;
+	fprintf(fp, "<text class=\"label\" x=\"%.1f\" y=\"%.0f\" "
+	    "font-size=\"11\" fill=\"#fff\">", x + 2, y + 14);
+	if (n <= room)
+		esc(fp, name);
+	else {
+		head = xstrndup(name, utf8_head(name, room - 1));
+		esc(fp, head);
+		fputs("\xe2\x80\xa6", fp);
+		free(head);
+	}
+	fputs("</text>", fp);
+}
+
 static void
 timeline(const struct overview *ov, FILE *fp)
 {
@@ -411,8 +439,8 @@ timeline(const struct overview *ov, FILE *fp)
 	    "programs</span><span class=\"key\"><i style=\"background:#59a14f"
 	    "\"></i>copies</span><span class=\"key\"><i style=\"background:"
 	    "#e15759\"></i>device idle</span><span class=\"key\"><i style=\""
-	    "background:#9c755f\"></i>host events</span>; hover a bar for its "
-	    "name.</p>\n", fp);
+	    "background:#9c755f\"></i>host events</span>; a bar too narrow "
+	    "for its name shows it on hover.</p>\n", fp);
 	fprintf(fp, "<svg id=\"timeline\" data-chart=\"timeline\" "
 	    "data-step=\"%lld\" data-tracks=\"%zu\" width=\"1000\" "
 	    "height=\"%zu\" viewBox=\"0 0 1000 %zu\">", (long long)ov->tl_step,
@@ -438,6 +466,8 @@ timeline(const struct overview *ov, FILE *fp)
 			fputc(' ', fp);
 			dur(fp, (double)s->dur_ps);
 			fputs("</title></rect>", fp);
+			span_label(fp, s->name, 236 + (double)s->start_ps *
+			    scale, y, w);
 		}
 		fputs("</g>", fp);
 	}
@@ -470,6 +500,9 @@ memory_chart(const struct overview *ov, const struct ov_memory *m, size_t i,
 	for (j = 0; j < m->npoints; j++)
 		if ((double)m->points[j].bytes > hi)
 			hi = (double)m->points[j].bytes;
+	/* Against its capacity: how full the device is, not only the shape. */
+	if ((double)m->capacity_bytes > hi)
+		hi = (double)m->capacity_bytes;
 	if (hi <= 0)
 		hi = 1;
 	span = m->end_ps > m->start_ps ? (double)(m->end_ps - m->start_ps) : 1;
@@ -507,6 +540,16 @@ memory_chart(const struct overview *ov, const struct ov_memory *m, size_t i,
 	    "y2=\"%.0f\" stroke=\"#999\"/>", MEM_X0 - 4, MEM_Y0 + 4, b,
 	    MEM_X0 - 4, MEM_Y1, MEM_X0, MEM_Y0, MEM_X1, MEM_Y0, MEM_X0,
 	    MEM_Y1, MEM_X1, MEM_Y1);
+	if (m->capacity_bytes > 0) {
+		fmt_bytes(b, sizeof b, m->capacity_bytes);
+		fprintf(fp, "<g class=\"capacity\" data-bytes=\"%lld\"><line "
+		    "x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+		    "stroke=\"#e15759\" stroke-dasharray=\"4 3\"/><text "
+		    "x=\"%.0f\" y=\"%.1f\">capacity %s</text></g>",
+		    (long long)m->capacity_bytes, MEM_X0,
+		    MY(m->capacity_bytes), MEM_X1, MY(m->capacity_bytes),
+		    MEM_X0 + 4, MY(m->capacity_bytes) + 12, b);
+	}
 	if (m->npoints > 0) {
 		fprintf(fp, "<path class=\"in-use\" fill=\"none\" "
 		    "stroke=\"#4e79a7\" d=\"M%.1f %.1f",

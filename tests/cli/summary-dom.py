@@ -44,6 +44,12 @@ def check_memory(dom, rep, mem, tl, check):
             check("timeline of " + m["allocator"],
                   [(p["time_us"], p["bytes_in_use"]) for p in m["timeline"]],
                   want)
+    # Memory against its capacity: a line at it where it is known.
+    check("memory capacity lines",
+          [int(pa["data-bytes"]) for t, pa, c in dom.elems
+           if t == "g" and pa.get("class") == "capacity" and c == "memory"],
+          [m["capacity_bytes"] for m in allocs[:len(svgs)]
+           if m["capacity_bytes"]])
     for i, (a, m) in enumerate(zip(svgs, allocs)):
         name = "memory chart %d (%s)" % (i, m["allocator"])
         check(name + " allocator", (a["data-run"], a["data-host"],
@@ -68,7 +74,9 @@ def check_memory(dom, rep, mem, tl, check):
         t0, t1 = float(a["data-start-us"]), float(a["data-end-us"])
         hi = float(a["data-max-bytes"])
         check(name + " scale", hi, float(max([m["peak_bytes"]] +
-              [q["bytes_in_use"] for q in m["timeline"]])))
+              [q["bytes_in_use"] for q in m["timeline"]] +
+              [m["capacity_bytes"] or 0])))
+
         got = path_points(paths[i]["d"])
         if got is None:
             check(name + " path", paths[i]["d"][:40], "a step path")
@@ -161,7 +169,7 @@ def main():
         check(chart, got, [(r["name"], r["percent"]) for r in rep[key]])
         # One scale in both charts: a bar's length is its share of device time.
         scale = [float(a["data-scale-px"]) for t, a, c in dom.elems
-                 if a.get("data-chart") == chart]
+                 if a.get("data-chart") == chart and "data-scale-px" in a]
         widths = [float(a["width"]) for t, a, c in dom.elems
                   if c == chart and t == "rect"]
         check(chart + " scale (data-scale-px)", len(scale), 1)
