@@ -9,10 +9,12 @@
 
 #include "report/analyze-diff.h"
 #include "report/analyze-ops.h"
+#include "report/op-what.h"
 #include "cmd/cmd.h"
 #include "lib/err.h"
 #include "output/output.h"
 #include "lib/ptime.h"
+#include "lib/units.h"
 #include "report/report.h"
 #include "report/summary.h"
 #include "lib/xmalloc.h"
@@ -521,6 +523,84 @@ add_pairing_title(struct output *o, const struct summary *a,
 	free(line);
 }
 
+/* New ops of one kind: what they are (op_what()), how many, their time. */
+struct new_kind {
+	char	*what;
+	size_t	 n;
+	double	 ps;
+};
+
+static int
+cmp_new_kind(const void *a, const void *b)
+{
+	const struct new_kind *x = a, *y = b;
+
+	return x->ps < y->ps ? 1 : x->ps > y->ps ? -1 : strcmp(x->what, y->what);
+}
+
+#define NEW_KINDS_SHOWN	5
+
+/*
+ * A note on the ops the new profile added, grouped by what they are:
+ * twenty rows of "added custom-call.N" are one line of code.
+ */
+static void
+add_new_kinds_note(struct output *o, const struct diff_pair *pairs,
+    size_t npairs)
+{
+	struct new_kind *kinds = NULL;
+	size_t i, k, nkinds = 0;
+	char *note, *more, when[64];
+
+	for (i = 0; i < npairs; i++) {
+		const struct op_row *row = pairs[i].new;
+		char *what;
+
+		if (pairs[i].match != MATCH_ADDED || row == NULL)
+			continue;
+		what = op_what(row->framework_op, row->source);
+		if (what[0] == '\0') {
+			free(what);
+			what = xstrdup(row->name);
+		}
+		for (k = 0; k < nkinds && strcmp(kinds[k].what, what) != 0; k++)
+			;
+		if (k == nkinds) {
+			kinds = xreallocarray(kinds, nkinds + 1, sizeof *kinds);
+			kinds[nkinds].what = what;
+			kinds[nkinds].n = 0;
+			kinds[nkinds++].ps = 0;
+		} else
+			free(what);
+		kinds[k].n++;
+		kinds[k].ps += (double)row->total_ps;
+	}
+	if (nkinds == 0)
+		return;
+	qsort(kinds, nkinds, sizeof *kinds, cmp_new_kind);
+	note = xasprintf("New ops by what they are (device time in the new "
+	    "profile):");
+	for (k = 0; k < nkinds && k < NEW_KINDS_SHOWN; k++) {
+		fmt_duration(when, sizeof when, ps_from_double(kinds[k].ps));
+		more = xasprintf("%s%s " OUT_CODE "%s" OUT_END_CODE " %zu op%s "
+		    "%s", note, k > 0 ? ";" : "", kinds[k].what, kinds[k].n,
+		    kinds[k].n == 1 ? "" : "s", when);
+		free(note);
+		note = more;
+	}
+	if (nkinds > NEW_KINDS_SHOWN) {
+		more = xasprintf("%s; %zu more kinds", note,
+		    nkinds - NEW_KINDS_SHOWN);
+		free(note);
+		note = more;
+	}
+	output_note(o, note);
+	free(note);
+	for (k = 0; k < nkinds; k++)
+		free(kinds[k].what);
+	free(kinds);
+}
+
 static int
 diff_run(int argc, char **argv)
 {
@@ -637,6 +717,8 @@ diff_run(int argc, char **argv)
 	for (i = 0; i < k; i++)
 		put_row(o, &pairs[i], by, abs_sum, per);
 	output_more_rows(o, k, npairs);
+	if (group == GROUP_OP)
+		add_new_kinds_note(o, pairs, npairs);
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
 	if (r.format == FMT_JSON)
