@@ -28,7 +28,7 @@ const struct cmd cmd_check = {
 	    "[--max-new-op-share=pct] [--min-op-share=pct] [--max-compiles=n] "
 	    "[--max-memory-growth=pct] [--max-peak-memory=size] "
 	    "[--include-compile-work] [--device=glob] "
-	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] "
+	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] [--wide] "
 	    "[--db=file] new",
 	.summary = "check a profile against a baseline; exit 1 on regression",
 	.options =
@@ -64,6 +64,7 @@ const struct cmd cmd_check = {
 	    "  --device=GLOB, --host=GLOB, --run=GLOB, --latest\n"
 	    "                           select what both sides hold\n"
 	    "  --format=FMT             table (default), csv, json, markdown\n"
+	    "  --wide                   tables at a terminal: every column, not cut\n"
 	    "  --db=FILE                the index to use\n"
 	    "Every rule has its default unless set; a rule's value 'off'\n"
 	    "turns it off.  Numbers are plain decimals (no sign, exponent,\n"
@@ -1010,34 +1011,34 @@ check_memory(struct verdict *v, const struct setting *set,
 
 /* Table and markdown: each figure with its unit, as a person reads it. */
 static const struct out_col columns[] = {
-	{ "rule", COL_STR, NULL },
-	{ "subject", COL_STR, NULL },
-	{ "base", COL_STR, NULL },
-	{ "new", COL_STR, NULL },
-	{ "measured", COL_STR, NULL },
-	{ "limit", COL_STR, NULL },
-	{ "result", COL_STR, NULL },
-	{ "limit_from", COL_STR, "from" },
-	{ "framework_op", COL_STR, "framework op" },
-	{ "source", COL_STR, NULL },
-	{ "judged", COL_STR, NULL },
+	{ "rule", COL_STR, NULL, 0, UNIT_NONE },
+	{ "subject", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base", COL_STR, NULL, 0, UNIT_NONE },
+	{ "new", COL_STR, NULL, 0, UNIT_NONE },
+	{ "measured", COL_STR, NULL, 0, UNIT_NONE },
+	{ "limit", COL_STR, NULL, 0, UNIT_NONE },
+	{ "result", COL_STR, NULL, 0, UNIT_NONE },
+	{ "limit_from", COL_STR, "from", 0, UNIT_NONE },
+	{ "framework_op", COL_STR, "framework op", 0, UNIT_NONE },
+	{ "source", COL_STR, NULL, 0, UNIT_NONE },
+	{ "judged", COL_STR, NULL, 0, UNIT_NONE },
 };
 
 /* Csv and json: numbers, each unit in a field of its own. */
 static const struct out_col machine_columns[] = {
-	{ "rule", COL_STR, NULL },
-	{ "subject", COL_STR, NULL },
-	{ "base", COL_REAL, NULL },
-	{ "new", COL_REAL, NULL },
-	{ "value_unit", COL_STR, NULL },
-	{ "measured", COL_REAL, NULL },
-	{ "limit", COL_REAL, NULL },
-	{ "unit", COL_STR, NULL },
-	{ "result", COL_STR, NULL },
-	{ "limit_from", COL_STR, NULL },
-	{ "framework_op", COL_STR, NULL },
-	{ "source", COL_STR, NULL },
-	{ "judged", COL_STR, NULL },
+	{ "rule", COL_STR, NULL, 0, UNIT_NONE },
+	{ "subject", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "new", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "value_unit", COL_STR, NULL, 0, UNIT_NONE },
+	{ "measured", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "limit", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "unit", COL_STR, NULL, 0, UNIT_NONE },
+	{ "result", COL_STR, NULL, 0, UNIT_NONE },
+	{ "limit_from", COL_STR, NULL, 0, UNIT_NONE },
+	{ "framework_op", COL_STR, NULL, 0, UNIT_NONE },
+	{ "source", COL_STR, NULL, 0, UNIT_NONE },
+	{ "judged", COL_STR, NULL, 0, UNIT_NONE },
 };
 
 static int

@@ -9,10 +9,12 @@
 
 #include "report/analyze-diff.h"
 #include "report/analyze-ops.h"
+#include "report/op-what.h"
 #include "cmd/cmd.h"
 #include "lib/err.h"
 #include "output/output.h"
 #include "lib/ptime.h"
+#include "lib/units.h"
 #include "report/report.h"
 #include "report/summary.h"
 #include "lib/xmalloc.h"
@@ -23,7 +25,7 @@ const struct cmd cmd_diff = {
 	.name = "diff",
 	.usage = "jaxprof diff [--by=key] [--group=key] [-n count] "
 	    "[--skip=n] [--summary] [--include-compile-work] [--device=glob] "
-	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] [--db=file] "
+	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] [--wide] [--db=file] "
 	    "base new",
 	.summary = "compare two profiles or baselines op by op",
 	.options =
@@ -44,6 +46,7 @@ const struct cmd cmd_diff = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n"
 	    "BASE and NEW are profile paths or files saved by "
@@ -63,10 +66,10 @@ static void	put_memory(struct output *o, const struct summary *a,
 
 /* The summary the table's title lines give, as rows (--summary, JSON). */
 static const struct out_col summary_columns[] = {
-	{ "metric", COL_STR, NULL },
-	{ "base", COL_REAL, NULL },
-	{ "new", COL_REAL, NULL },
-	{ "change_percent", COL_PCT, "change" },
+	{ "metric", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "new", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "change_percent", COL_PCT, "change", 0, UNIT_NONE },
 };
 
 static void
@@ -164,27 +167,28 @@ put_summary(struct output *o, const struct summary *a,
 /* The delta column's place in columns[]: its unit follows --by. */
 #define DELTA_COL	11
 
+/* drop: what a narrow terminal leaves out first (output.h). */
 static const struct out_col columns[] = {
-	{ "name", COL_STR, NULL },
-	{ "base_name", COL_STR, "was" },
-	{ "module", COL_STR, NULL },
-	{ "category", COL_STR, NULL },
-	{ "match", COL_STR, NULL },
-	{ "base_count", COL_INT, "base n" },
-	{ "new_count", COL_INT, "new n" },
-	{ "base_total_us", COL_PS, "base total" },
-	{ "new_total_us", COL_PS, "new total" },
-	{ "base_self_us", COL_PS, "base self" },
-	{ "new_self_us", COL_PS, "new self" },
-	{ "delta_us", COL_PS, "delta" },
-	{ "ratio", COL_RATE, NULL },
-	{ "change_share", COL_PCT, "share" },
-	{ "base_normalized_us", COL_PS, "base per" },
-	{ "new_normalized_us", COL_PS, "new per" },
-	{ "normalized_per", COL_STR, "per" },
-	{ "framework_op", COL_STR, "framework op" },
-	{ "source", COL_STR, NULL },
-	{ "paired_by", COL_STR, "paired by" },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base_name", COL_STR, "was", 1, UNIT_NONE },
+	{ "module", COL_STR, NULL, 9, UNIT_NONE },
+	{ "category", COL_STR, NULL, 5, UNIT_NONE },
+	{ "match", COL_STR, NULL, 4, UNIT_NONE },
+	{ "base_count", COL_INT, "base n", 8, UNIT_NONE },
+	{ "new_count", COL_INT, "new n", 8, UNIT_NONE },
+	{ "base_total_us", COL_PS, "base total", 7, UNIT_NONE },
+	{ "new_total_us", COL_PS, "new total", 7, UNIT_NONE },
+	{ "base_self_us", COL_PS, "base self", 10, UNIT_NONE },
+	{ "new_self_us", COL_PS, "new self", 10, UNIT_NONE },
+	{ "delta_us", COL_PS, "delta", 0, UNIT_NONE },
+	{ "ratio", COL_RATE, NULL, 6, UNIT_NONE },
+	{ "change_share", COL_PCT, "share", 3, UNIT_NONE },
+	{ "base_normalized_us", COL_PS, "base per", 11, UNIT_NONE },
+	{ "new_normalized_us", COL_PS, "new per", 11, UNIT_NONE },
+	{ "normalized_per", COL_STR, "per", 11, UNIT_NONE },
+	{ "framework_op", COL_STR, "framework op", 0, UNIT_NONE },
+	{ "source", COL_STR, NULL, 2, UNIT_NONE },
+	{ "paired_by", COL_STR, "paired by", 12, UNIT_NONE },
 };
 
 /* The normalised columns' place: their unit follows --by too. */
@@ -519,6 +523,84 @@ add_pairing_title(struct output *o, const struct summary *a,
 	free(line);
 }
 
+/* New ops of one kind: what they are (op_what()), how many, their time. */
+struct new_kind {
+	char	*what;
+	size_t	 n;
+	double	 ps;
+};
+
+static int
+cmp_new_kind(const void *a, const void *b)
+{
+	const struct new_kind *x = a, *y = b;
+
+	return x->ps < y->ps ? 1 : x->ps > y->ps ? -1 : strcmp(x->what, y->what);
+}
+
+#define NEW_KINDS_SHOWN	5
+
+/*
+ * A note on the ops the new profile added, grouped by what they are:
+ * twenty rows of "added custom-call.N" are one line of code.
+ */
+static void
+add_new_kinds_note(struct output *o, const struct diff_pair *pairs,
+    size_t npairs)
+{
+	struct new_kind *kinds = NULL;
+	size_t i, k, nkinds = 0;
+	char *note, *more, when[64];
+
+	for (i = 0; i < npairs; i++) {
+		const struct op_row *row = pairs[i].new;
+		char *what;
+
+		if (pairs[i].match != MATCH_ADDED || row == NULL)
+			continue;
+		what = op_what(row->framework_op, row->source);
+		if (what[0] == '\0') {
+			free(what);
+			what = xstrdup(row->name);
+		}
+		for (k = 0; k < nkinds && strcmp(kinds[k].what, what) != 0; k++)
+			;
+		if (k == nkinds) {
+			kinds = xreallocarray(kinds, nkinds + 1, sizeof *kinds);
+			kinds[nkinds].what = what;
+			kinds[nkinds].n = 0;
+			kinds[nkinds++].ps = 0;
+		} else
+			free(what);
+		kinds[k].n++;
+		kinds[k].ps += (double)row->total_ps;
+	}
+	if (nkinds == 0)
+		return;
+	qsort(kinds, nkinds, sizeof *kinds, cmp_new_kind);
+	note = xasprintf("New ops by what they are (device time in the new "
+	    "profile):");
+	for (k = 0; k < nkinds && k < NEW_KINDS_SHOWN; k++) {
+		fmt_duration(when, sizeof when, ps_from_double(kinds[k].ps));
+		more = xasprintf("%s%s " OUT_CODE "%s" OUT_END_CODE " %zu op%s "
+		    "%s", note, k > 0 ? ";" : "", kinds[k].what, kinds[k].n,
+		    kinds[k].n == 1 ? "" : "s", when);
+		free(note);
+		note = more;
+	}
+	if (nkinds > NEW_KINDS_SHOWN) {
+		more = xasprintf("%s; %zu more kinds", note,
+		    nkinds - NEW_KINDS_SHOWN);
+		free(note);
+		note = more;
+	}
+	output_note(o, note);
+	free(note);
+	for (k = 0; k < nkinds; k++)
+		free(kinds[k].what);
+	free(kinds);
+}
+
 static int
 diff_run(int argc, char **argv)
 {
@@ -635,6 +717,8 @@ diff_run(int argc, char **argv)
 	for (i = 0; i < k; i++)
 		put_row(o, &pairs[i], by, abs_sum, per);
 	output_more_rows(o, k, npairs);
+	if (group == GROUP_OP)
+		add_new_kinds_note(o, pairs, npairs);
 	if (output_finish(o) == -1)
 		status = EXIT_TROUBLE;
 	if (r.format == FMT_JSON)

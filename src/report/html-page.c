@@ -9,6 +9,7 @@
 #include "output/output.h"
 #include "report/overview.h"
 #include "lib/utf8.h"
+#include "lib/xmalloc.h"
 
 /* One colour per part, named in the words beside each chart. */
 static const char *const part_colour[OV_NPARTS] = {
@@ -283,22 +284,29 @@ steps_chart(const struct overview *ov, FILE *fp)
 	    (long long)se->steps[se->n - 1].step);
 }
 
-/* Horizontal bars: label, bar, value, for the ops and the lines. */
+/*
+ * Horizontal bars for the ops and the lines, each under its label (whole:
+ * a name says nothing cut), all on one scale: BARS_PX is the whole of the
+ * device time, in both charts, so 1% draws as 1% wherever it is.
+ */
+#define BARS_PX		800.0
+#define BAR_ROW		34
+
 static void
 bars(const char *id, const char *title, const struct ov_item *v, size_t n,
     FILE *fp)
 {
-	double hi = n > 0 ? v[0].pct : 0;
 	size_t i;
 
 	if (n == 0)
 		return;
 	fprintf(fp, "<h2>%s</h2>\n<svg id=\"%s\" data-chart=\"%s\" "
-	    "width=\"1000\" height=\"%zu\" viewBox=\"0 0 1000 %zu\">", title,
-	    id, id, n * 20 + 4, n * 20 + 4);
+	    "data-scale-px=\"%.0f\" width=\"1000\" height=\"%zu\" "
+	    "viewBox=\"0 0 1000 %zu\">", title, id, id, BARS_PX,
+	    n * BAR_ROW + 4, n * BAR_ROW + 4);
 	for (i = 0; i < n; i++) {
-		double w = hi > 0 ? v[i].pct / hi * 400 : 0;
-		double y = (double)i * 20;
+		double w = v[i].pct / 100 * BARS_PX;
+		double y = (double)(i * BAR_ROW);
 
 		fputs("<g class=\"bar\" data-name=\"", fp);
 		esc(fp, v[i].name);
@@ -306,21 +314,24 @@ bars(const char *id, const char *title, const struct ov_item *v, size_t n,
 		pct(fp, v[i].pct);
 		fputs("\" data-total-us=\"", fp);
 		us(fp, (double)v[i].total_ps);
-		fprintf(fp, "\"><text x=\"440\" y=\"%.0f\" text-anchor=\"end\">",
-		    y + 14);
-		/* Long names keep their end: the line number, the op. */
-		esc(fp, utf8_tail(v[i].name, 70));
-		fprintf(fp, "</text><rect x=\"448\" y=\"%.0f\" width=\"%.1f\" "
-		    "height=\"15\" fill=\"#4e79a7\"><title>", y + 3, w);
+		fprintf(fp, "\"><text x=\"0\" y=\"%.0f\">", y + 13);
+		esc(fp, v[i].name);
+		/* custom-call.42 alone tells nothing: what it is, too. */
+		if (v[i].what != NULL && v[i].what[0] != '\0') {
+			fputs(" · ", fp);
+			esc(fp, v[i].what);
+		}
+		fprintf(fp, "</text><rect x=\"0\" y=\"%.0f\" width=\"%.1f\" "
+		    "height=\"13\" fill=\"#4e79a7\"><title>", y + 17, w);
 		esc(fp, v[i].name);
 		if (v[i].detail[0] != '\0') {
 			fputs(" ", fp);
 			esc(fp, v[i].detail);
 		}
 		fputs("</title></rect>", fp);
-		fprintf(fp, "<text x=\"%.1f\" y=\"%.0f\">", 452 + w, y + 14);
+		fprintf(fp, "<text x=\"%.1f\" y=\"%.0f\">", 6 + w, y + 28);
 		pct(fp, v[i].pct);
-		fputs("% · ", fp);
+		fputs("% of device time · ", fp);
 		dur(fp, (double)v[i].total_ps);
 		fputs("</text></g>", fp);
 	}
@@ -385,6 +396,33 @@ compile_chart(const struct overview *ov, FILE *fp)
 }
 
 /* One step's timeline: a row per device line and host thread. */
+#define LABEL_CHAR_PX	6.5	/* a character of the 11px labels */
+
+/*
+ * A span's name in the picture, inside its bar: whole where it fits,
+ * else its head and U+2026; nothing in a bar under four characters.
+ */
+static void
+span_label(FILE *fp, const char *name, double x, double y, double w)
+{
+	size_t room = (size_t)((w - 4) / LABEL_CHAR_PX), n = utf8_chars(name);
+	char *head;
+
+	if (w < 4 + 4 * LABEL_CHAR_PX)
+		return;
+	fprintf(fp, "<text class=\"label\" x=\"%.1f\" y=\"%.0f\" "
+	    "font-size=\"11\" fill=\"#fff\">", x + 2, y + 14);
+	if (n <= room)
+		esc(fp, name);
+	else {
+		head = xstrndup(name, utf8_head(name, room - 1));
+		esc(fp, head);
+		fputs("\xe2\x80\xa6", fp);
+		free(head);
+	}
+	fputs("</text>", fp);
+}
+
 static void
 timeline(const struct overview *ov, FILE *fp)
 {
@@ -401,8 +439,8 @@ timeline(const struct overview *ov, FILE *fp)
 	    "programs</span><span class=\"key\"><i style=\"background:#59a14f"
 	    "\"></i>copies</span><span class=\"key\"><i style=\"background:"
 	    "#e15759\"></i>device idle</span><span class=\"key\"><i style=\""
-	    "background:#9c755f\"></i>host events</span>; hover a bar for its "
-	    "name.</p>\n", fp);
+	    "background:#9c755f\"></i>host events</span>; a bar too narrow "
+	    "for its name shows it on hover.</p>\n", fp);
 	fprintf(fp, "<svg id=\"timeline\" data-chart=\"timeline\" "
 	    "data-step=\"%lld\" data-tracks=\"%zu\" width=\"1000\" "
 	    "height=\"%zu\" viewBox=\"0 0 1000 %zu\">", (long long)ov->tl_step,
@@ -428,6 +466,8 @@ timeline(const struct overview *ov, FILE *fp)
 			fputc(' ', fp);
 			dur(fp, (double)s->dur_ps);
 			fputs("</title></rect>", fp);
+			span_label(fp, s->name, 236 + (double)s->start_ps *
+			    scale, y, w);
 		}
 		fputs("</g>", fp);
 	}
@@ -460,6 +500,9 @@ memory_chart(const struct overview *ov, const struct ov_memory *m, size_t i,
 	for (j = 0; j < m->npoints; j++)
 		if ((double)m->points[j].bytes > hi)
 			hi = (double)m->points[j].bytes;
+	/* Against its capacity: how full the device is, not only the shape. */
+	if ((double)m->capacity_bytes > hi)
+		hi = (double)m->capacity_bytes;
 	if (hi <= 0)
 		hi = 1;
 	span = m->end_ps > m->start_ps ? (double)(m->end_ps - m->start_ps) : 1;
@@ -497,6 +540,16 @@ memory_chart(const struct overview *ov, const struct ov_memory *m, size_t i,
 	    "y2=\"%.0f\" stroke=\"#999\"/>", MEM_X0 - 4, MEM_Y0 + 4, b,
 	    MEM_X0 - 4, MEM_Y1, MEM_X0, MEM_Y0, MEM_X1, MEM_Y0, MEM_X0,
 	    MEM_Y1, MEM_X1, MEM_Y1);
+	if (m->capacity_bytes > 0) {
+		fmt_bytes(b, sizeof b, m->capacity_bytes);
+		fprintf(fp, "<g class=\"capacity\" data-bytes=\"%lld\"><line "
+		    "x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+		    "stroke=\"#e15759\" stroke-dasharray=\"4 3\"/><text "
+		    "x=\"%.0f\" y=\"%.1f\">capacity %s</text></g>",
+		    (long long)m->capacity_bytes, MEM_X0,
+		    MY(m->capacity_bytes), MEM_X1, MY(m->capacity_bytes),
+		    MEM_X0 + 4, MY(m->capacity_bytes) + 12, b);
+	}
 	if (m->npoints > 0) {
 		fprintf(fp, "<path class=\"in-use\" fill=\"none\" "
 		    "stroke=\"#4e79a7\" d=\"M%.1f %.1f",

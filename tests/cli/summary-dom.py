@@ -44,6 +44,12 @@ def check_memory(dom, rep, mem, tl, check):
             check("timeline of " + m["allocator"],
                   [(p["time_us"], p["bytes_in_use"]) for p in m["timeline"]],
                   want)
+    # Memory against its capacity: a line at it where it is known.
+    check("memory capacity lines",
+          [int(pa["data-bytes"]) for t, pa, c in dom.elems
+           if t == "g" and pa.get("class") == "capacity" and c == "memory"],
+          [m["capacity_bytes"] for m in allocs[:len(svgs)]
+           if m["capacity_bytes"]])
     for i, (a, m) in enumerate(zip(svgs, allocs)):
         name = "memory chart %d (%s)" % (i, m["allocator"])
         check(name + " allocator", (a["data-run"], a["data-host"],
@@ -68,7 +74,9 @@ def check_memory(dom, rep, mem, tl, check):
         t0, t1 = float(a["data-start-us"]), float(a["data-end-us"])
         hi = float(a["data-max-bytes"])
         check(name + " scale", hi, float(max([m["peak_bytes"]] +
-              [q["bytes_in_use"] for q in m["timeline"]])))
+              [q["bytes_in_use"] for q in m["timeline"]] +
+              [m["capacity_bytes"] or 0])))
+
         got = path_points(paths[i]["d"])
         if got is None:
             check(name + " path", paths[i]["d"][:40], "a step path")
@@ -159,6 +167,18 @@ def main():
         got = [(a["data-name"], float(a["data-percent"]))
                for t, a, c in dom.elems if c == chart and a.get("class") == "bar"]
         check(chart, got, [(r["name"], r["percent"]) for r in rep[key]])
+        # One scale in both charts: a bar's length is its share of device time.
+        scale = [float(a["data-scale-px"]) for t, a, c in dom.elems
+                 if a.get("data-chart") == chart and "data-scale-px" in a]
+        widths = [float(a["width"]) for t, a, c in dom.elems
+                  if c == chart and t == "rect"]
+        check(chart + " scale (data-scale-px)", len(scale), 1)
+        if scale:
+            # json's percent has 2 decimals, the width 1: 0.1 px apart at most
+            check(chart + " bar lengths off by over 0.1 px",
+                  [i for i, (w, r) in enumerate(zip(widths, rep[key]))
+                   if abs(w - r["percent"] / 100 * scale[0]) > 0.1], [])
+            check(chart + " bars", len(widths), len(rep[key]))
 
     fns = [(a["data-function"], int(a["data-count"]))
            for t, a, c in dom.elems if c == "compile" and a.get("class") == "fn"]
