@@ -210,6 +210,19 @@ def main():
           [r["rule"] for r in rep["recommendations"]
            if re.sub(r"`([^`]*)`", r"\1", r["text"]) == verdict_text], [])
 
+    # The timeline names its bars in the picture: each label its span's
+    # name, whole or its head and an ellipsis.
+    if rep["series"]:
+        raw = open(sys.argv[1], encoding="utf-8").read()
+        tl = raw[raw.find('data-chart="timeline"'):]
+        tl = tl[:tl.find("</svg>")]
+        spans = re.findall(r'<title>([^<]*) [0-9.]+ [mun]?s</title></rect>'
+                           r'<text class="label"[^>]*>([^<]*)</text>', tl)
+        check("timeline labels in the picture", len(spans) > 0, True)
+        check("timeline labels not their span's name",
+              [(n, l) for n, l in spans if l != n and not
+               (l.endswith("\u2026") and n.startswith(l[:-1]))], [])
+
     fns = [(a["data-function"], int(a["data-count"]))
            for t, a, c in dom.elems if c == "compile" and a.get("class") == "fn"]
     check("compile", fns, [(c["function"], c["count"]) for c in rep["compiles"]])
