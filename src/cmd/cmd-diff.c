@@ -436,9 +436,10 @@ add_norm_title(struct output *o, const char *per, double da, double db)
 	free(line);
 }
 
+/* for_person: table or markdown. */
 static void
 put_row(struct output *o, const struct diff_pair *p, enum op_by by,
-    double abs_sum, const char *per)
+    double abs_sum, const char *per, int for_person)
 {
 	const struct op_row *r = p->new != NULL ? p->new : p->base;
 
@@ -489,7 +490,14 @@ put_row(struct output *o, const struct diff_pair *p, enum op_by by,
 		output_ps(o, p->new_value);
 	}
 	output_str(o, per);
-	output_str(o, r->framework_op);
+	if (for_person) {
+		/* As top's what column says it: the full name is in csv. */
+		char *what = op_what(r->framework_op, NULL);
+
+		output_str(o, what);
+		free(what);
+	} else
+		output_str(o, r->framework_op);
 	output_str(o, r->source);
 	output_str(o, diff_pairing_name(p->paired_by));
 	output_end_row(o);
@@ -754,7 +762,8 @@ diff_run(int argc, char **argv)
 	summary_note_runs(&b, o, "new");
 	k = limit == 0 || (size_t)limit > npairs ? npairs : (size_t)limit;
 	for (i = 0; i < k; i++)
-		put_row(o, &pairs[i], by, abs_sum, per);
+		put_row(o, &pairs[i], by, abs_sum, per,
+		    r.format == FMT_TABLE || r.format == FMT_MARKDOWN);
 	output_more_rows(o, k, npairs);
 	if (group == GROUP_OP)
 		add_new_kinds_note(o, pairs, npairs);
