@@ -104,6 +104,14 @@ at_terminal 80 top --wide "$P"
 [ "$(longest)" -gt 120 ] || fail "--wide is $(longest) columns"
 ! grep -q '^Left out' "$out" || fail "--wide left columns out"
 
+test_case 'sql --wide: the columns a query asked for, however wide'
+Q="'SELECT name, framework_op, source, source_function FROM ops'"
+at_terminal 80 sql "$Q" "$P"
+[ "$(longest)" -le 80 ] || fail "sql at 80 columns is $(longest) wide"
+at_terminal 80 sql --wide "$Q" "$P"
+[ "$(longest)" -gt 80 ] || fail "sql --wide is $(longest) columns"
+! grep -q '^Left out' "$out" || fail "sql --wide left columns out"
+
 test_case 'COLUMNS=100 wins over the terminal 120 wide'
 script -qec "stty cols 120 rows 50; COLUMNS=100 \"$JAXPROF\" top --db=\"$DB\" \"$P\"" \
     /dev/null </dev/null | tr -d '\r' >"$out"
