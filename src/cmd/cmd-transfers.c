@@ -17,7 +17,7 @@ static int	transfers_run(int argc, char **argv);
 const struct cmd cmd_transfers = {
 	.name = "transfers",
 	.usage = "jaxprof transfers [--events] [--device=glob] [--host=glob] "
-	    "[--run=glob] [--latest] [--format=fmt] [--db=file] path ...",
+	    "[--run=glob] [--latest] [--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "host-device and device-device copies with bytes and "
 	    "bandwidth",
 	.options =
@@ -27,38 +27,39 @@ const struct cmd cmd_transfers = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = transfers_run,
 };
 
 static const struct out_col total_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "device", COL_STR, NULL },
-	{ "direction", COL_STR, NULL },
-	{ "kind", COL_STR, NULL },
-	{ "count", COL_INT, NULL },
-	{ "bytes", COL_BYTES, NULL },
-	{ "time_us", COL_PS, "time" },
-	{ "wait_us", COL_PS, "waiting" },
-	{ "gbps", COL_RATE, "GB/s" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "device", COL_STR, NULL, 0, UNIT_NONE },
+	{ "direction", COL_STR, NULL, 0, UNIT_NONE },
+	{ "kind", COL_STR, NULL, 0, UNIT_NONE },
+	{ "count", COL_INT, NULL, 0, UNIT_NONE },
+	{ "bytes", COL_BYTES, NULL, 0, UNIT_NONE },
+	{ "time_us", COL_PS, "time", 0, UNIT_NONE },
+	{ "wait_us", COL_PS, "waiting", 0, UNIT_NONE },
+	{ "gbps", COL_RATE, "GB/s", 0, UNIT_NONE },
 };
 
 static const struct out_col event_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "device", COL_STR, NULL },
-	{ "line", COL_STR, NULL },
-	{ "name", COL_STR, NULL },
-	{ "direction", COL_STR, NULL },
-	{ "kind", COL_STR, NULL },
-	{ "bytes", COL_BYTES, NULL },
-	{ "start_us", COL_PS, "start" },
-	{ "duration_us", COL_PS, "duration" },
-	{ "wait_us", COL_PS, "waiting" },
-	{ "gbps", COL_RATE, "GB/s" },
-	{ "module", COL_STR, NULL },
-	{ "step", COL_INT, NULL },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "device", COL_STR, NULL, 0, UNIT_NONE },
+	{ "line", COL_STR, NULL, 0, UNIT_NONE },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "direction", COL_STR, NULL, 0, UNIT_NONE },
+	{ "kind", COL_STR, NULL, 0, UNIT_NONE },
+	{ "bytes", COL_BYTES, NULL, 0, UNIT_NONE },
+	{ "start_us", COL_PS, "start", 0, UNIT_NONE },
+	{ "duration_us", COL_PS, "duration", 0, UNIT_NONE },
+	{ "wait_us", COL_PS, "waiting", 0, UNIT_NONE },
+	{ "gbps", COL_RATE, "GB/s", 0, UNIT_NONE },
+	{ "module", COL_STR, NULL, 0, UNIT_NONE },
+	{ "step", COL_INT, NULL, 0, UNIT_NONE },
 };
 
 /*

@@ -13,6 +13,7 @@
 #include "output/output.h"
 #include "lib/utf8.h"
 #include "report/hosts.h"
+#include "report/op-what.h"
 #include "report/overview.h"
 #include "report/report.h"
 #include "report/summary.h"
@@ -665,6 +666,7 @@ item_from_row(struct ov_item *it, const struct op_row *row, int line,
     int64_t total)
 {
 	it->name = xstrdup(row->name);
+	it->what = line ? xstrdup("") : op_what(row->framework_op, row->source);
 	it->detail = xstrdup(line ? (row->source_function != NULL ?
 	    row->source_function : "") : (row->source != NULL ?
 	    row->source : ""));
@@ -1474,6 +1476,7 @@ free_items(struct ov_item *v, size_t n)
 	for (i = 0; i < n; i++) {
 		free(v[i].name);
 		free(v[i].detail);
+		free(v[i].what);
 	}
 	free(v);
 }
@@ -1558,7 +1561,7 @@ json_pct(FILE *fp, const char *key, double pct)
 
 static void
 json_items(FILE *fp, const char *key, const struct ov_item *v, size_t n,
-    const char *detail)
+    const char *detail, int what)
 {
 	size_t i;
 
@@ -1568,6 +1571,10 @@ json_items(FILE *fp, const char *key, const struct ov_item *v, size_t n,
 		output_json_string(fp, v[i].name);
 		fprintf(fp, ",\"%s\":", detail);
 		output_json_string(fp, v[i].detail);
+		if (what) {
+			fputs(",\"what\":", fp);
+			output_json_string(fp, v[i].what);
+		}
 		fprintf(fp, ",\"count\":%lld,", (long long)v[i].count);
 		json_us(fp, "total_us", (double)v[i].total_ps);
 		fputc(',', fp);
@@ -1749,8 +1756,8 @@ overview_write_json(const struct overview *ov, FILE *fp)
 		fputc('}', fp);
 	}
 	fputs("],", fp);
-	json_items(fp, "top_ops", ov->ops, ov->nops, "source");
-	json_items(fp, "top_lines", ov->lines, ov->nlines, "function");
+	json_items(fp, "top_ops", ov->ops, ov->nops, "source", 1);
+	json_items(fp, "top_lines", ov->lines, ov->nlines, "function", 0);
 	precision_share_write_json(&ov->precision, fp);
 	fputc(',', fp);
 	fputs("\"compiles\":[", fp);

@@ -51,6 +51,9 @@ report_option(struct report *r, int ch, const char *arg)
 		r->run_glob = arg;
 		r->run_given = 1;
 		break;
+	case OPT_WIDE:
+		output_set_wide(1);
+		break;
 	default:
 		return 0;
 	}

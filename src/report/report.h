@@ -29,6 +29,7 @@ enum {
 	OPT_HOST,
 	OPT_LATEST,
 	OPT_RUN,
+	OPT_WIDE,
 	OPT_REPORT_LAST,	/* commands number their own options from here */
 };
 
@@ -39,7 +40,8 @@ enum {
 	{ "format", required_argument, NULL, OPT_FORMAT }, \
 	{ "host", required_argument, NULL, OPT_HOST }, \
 	{ "latest", no_argument, NULL, OPT_LATEST }, \
-	{ "run", required_argument, NULL, OPT_RUN }
+	{ "run", required_argument, NULL, OPT_RUN }, \
+	{ "wide", no_argument, NULL, OPT_WIDE }
 
 struct report {
 	const char	*cmd;		/* for messages */
