@@ -57,8 +57,7 @@ utf8_is_control(const unsigned char *p, size_t n)
 	    (n >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
 }
 
-/* The characters of s. */
-static size_t
+size_t
 utf8_chars(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -18,6 +18,8 @@ size_t		 utf8_seq_len(const unsigned char *p, size_t n);
 size_t		 utf8_char_len(const unsigned char *p, size_t n);
 /* Whether the character at p is a control: C0, DEL, or C1 (U+0080-9F). */
 int		 utf8_is_control(const unsigned char *p, size_t n);
+/* The characters of s. */
+size_t		 utf8_chars(const char *s);
 /* The bytes of s's first chars characters. */
 size_t		 utf8_head(const char *s, size_t chars);
 /* Where s's last chars characters start. */
