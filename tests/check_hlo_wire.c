@@ -34,16 +34,20 @@ sys_free(void *data, void *p)
  */
 struct pieces {
 	void	**p;
-	size_t	  n;
+	size_t	  n, cap;
 };
 
+/* Grown by doubling: one realloc per piece copies the list each time. */
 static void *
 kept_alloc(void *data, size_t n)
 {
 	struct pieces *ps = data;
 
-	ps->p = realloc(ps->p, (ps->n + 1) * sizeof *ps->p);
-	ck_assert_ptr_nonnull(ps->p);
+	if (ps->n == ps->cap) {
+		ps->cap = ps->cap == 0 ? 256 : 2 * ps->cap;
+		ps->p = realloc(ps->p, ps->cap * sizeof *ps->p);
+		ck_assert_ptr_nonnull(ps->p);
+	}
 	return ps->p[ps->n++] = calloc(1, n > 0 ? n : 1);
 }
 
@@ -54,6 +58,7 @@ pieces_free(struct pieces *ps)
 		free(ps->p[--ps->n]);
 	free(ps->p);
 	ps->p = NULL;
+	ps->cap = 0;
 }
 
 /* Whether the known fields of a and b hold the same. */
@@ -112,7 +117,7 @@ static int
 compare(const unsigned char *data, size_t len, const char *what)
 {
 	ProtobufCAllocator sys = { sys_alloc, sys_free, NULL };
-	struct pieces ps = { NULL, 0 };
+	struct pieces ps = { NULL, 0, 0 };
 	ProtobufCAllocator kept = { kept_alloc, sys_free, &ps };
 	ProtobufCMessage *w, *p;
 	int took;
