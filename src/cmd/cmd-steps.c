@@ -127,18 +127,13 @@ fill_steps(struct output *o, struct device_steps *devs, size_t ndev)
 	}
 }
 
-/* The compile time inside a step: COMPILES_IN_SQL, prepared once. */
-#define COMPILES_IN_SQL "SELECT coalesce(sum(min(start_ps + dur_ps, ?2) - " \
-	"max(start_ps, ?1)), 0) FROM compiles WHERE file_id = ?3 " \
-	"AND start_ps < ?2 AND start_ps + dur_ps > ?1"
-
 /*
  * The note for a first step that looks like compilation: a compile ran
- * inside it (st: COMPILES_IN_SQL), or it took more than twice the median
+ * inside it (step_times_compile_ps()), or it took more than twice the median
  * of the others.
  */
 static char *
-compile_step_note(sqlite3_stmt *st, const struct device_steps *d)
+compile_step_note(struct report *r, const struct device_steps *d)
 {
 	const struct step_row *first = &d->rows[0];
 	struct sample rest;
@@ -155,12 +150,7 @@ compile_step_note(sqlite3_stmt *st, const struct device_steps *d)
 		sample_add(&rest, d->rows[i].dur_ps);
 	median = sample_percentile(&rest, 50);
 	sample_release(&rest);
-	sqlite3_bind_int64(st, 1, first->start_ps);
-	sqlite3_bind_int64(st, 2, first->start_ps + first->dur_ps);
-	sqlite3_bind_int64(st, 3, first->file_id);
-	if (index_row(st))
-		compile_ps = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	compile_ps = step_times_compile_ps(r, first);
 	if (compile_ps > first->dur_ps)	/* compiles on threads overlap */
 		compile_ps = first->dur_ps;
 	if (compile_ps == 0 && (double)first->dur_ps <= 2 * median)
@@ -196,7 +186,6 @@ static void
 print_summary(struct report *r, struct output *o, struct device_steps *devs,
     size_t ndev, size_t skip)
 {
-	sqlite3_stmt *compiles = index_prepare(r->ix, COMPILES_IN_SQL);
 	const char *path;
 	size_t i, j;
 
@@ -242,7 +231,7 @@ print_summary(struct report *r, struct output *o, struct device_steps *devs,
 		output_end_row(o);
 		sample_release(&durations);
 		if (skip == 0) {
-			char *note = compile_step_note(compiles, d);
+			char *note = compile_step_note(r, d);
 
 			if (note != NULL) {
 				note_under(o, path, note);
@@ -264,7 +253,6 @@ print_summary(struct report *r, struct output *o, struct device_steps *devs,
 				free(note);
 			}
 	}
-	sqlite3_finalize(compiles);
 }
 
 /* One (run, step, host) of the skew report: its slowest device's time. */

@@ -49,5 +49,10 @@ struct device_steps *step_times_load(struct report *r, size_t skip,
  */
 size_t	step_times_mark_outliers(struct device_steps *d,
 	    const struct sample *durations, double margin);
+/*
+ * The compile time inside step, of compiles on any thread of its file
+ * (overlapping ones each counted).
+ */
+int64_t	step_times_compile_ps(struct report *r, const struct step_row *step);
 
 #endif
