@@ -1,6 +1,10 @@
 /*
  * The step times of the selected devices, read from the index and put in
  * order, and the statistics steps reports mark them with (step-times.c).
+ * step_times_load() is the one reader of the steps table's rows: steps,
+ * the summaries of diff and check (summary.c), hosts and the summary
+ * command (overview-steps.c) take their steps from it, each in its own
+ * order; only lookups of the step a time falls in query the table too.
  *
  *	struct step_row *rows;
  *	struct device_steps *devs = step_times_load(r, skip, &texts, &n, &rows);
