@@ -10,6 +10,7 @@
 
 #include "report/analyze-diff.h"
 #include "report/analyze-ops.h"
+#include "report/op-what.h"
 #include "cmd/cmd.h"
 #include "lib/err.h"
 #include "lib/ptime.h"
@@ -495,7 +496,17 @@ put_verdict(struct verdict *v, const struct setting *rule,
 	}
 	output_str(v->o, pass ? "PASS" : "FAIL");
 	output_str(v->o, setting_from(rule));
-	output_str(v->o, op != NULL ? op->framework_op : "");
+	if (op == NULL)
+		output_str(v->o, "");
+	else if (v->machine)
+		output_str(v->o, op->framework_op);
+	else {
+		/* For a person, as top's what column says it. */
+		char *what = op_what(op->framework_op, NULL);
+
+		output_str(v->o, what);
+		free(what);
+	}
 	output_str(v->o, op != NULL ? op->source : "");
 	output_str(v->o, judged != NULL ? judged : "");
 	output_end_row(v->o);
@@ -1009,19 +1020,23 @@ check_memory(struct verdict *v, const struct setting *set,
 	}
 }
 
-/* Table and markdown: each figure with its unit, as a person reads it. */
+/*
+ * Table and markdown: each figure with its unit, as a person reads it.
+ * A narrow terminal leaves out the largest drop first (output.h): a row's
+ * rule, measured value, limit and result stay.
+ */
 static const struct out_col columns[] = {
 	{ "rule", COL_STR, NULL, 0, UNIT_NONE },
 	{ "subject", COL_STR, NULL, 0, UNIT_NONE },
-	{ "base", COL_STR, NULL, 0, UNIT_NONE },
-	{ "new", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base", COL_STR, NULL, 6, UNIT_NONE },
+	{ "new", COL_STR, NULL, 5, UNIT_NONE },
 	{ "measured", COL_STR, NULL, 0, UNIT_NONE },
 	{ "limit", COL_STR, NULL, 0, UNIT_NONE },
 	{ "result", COL_STR, NULL, 0, UNIT_NONE },
-	{ "limit_from", COL_STR, "from", 0, UNIT_NONE },
-	{ "framework_op", COL_STR, "framework op", 0, UNIT_NONE },
-	{ "source", COL_STR, NULL, 0, UNIT_NONE },
-	{ "judged", COL_STR, NULL, 0, UNIT_NONE },
+	{ "limit_from", COL_STR, "from", 9, UNIT_NONE },
+	{ "framework_op", COL_STR, "framework op", 7, UNIT_NONE },
+	{ "source", COL_STR, NULL, 8, UNIT_NONE },
+	{ "judged", COL_STR, NULL, 10, UNIT_NONE },
 };
 
 /* Csv and json: numbers, each unit in a field of its own. */

@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "output/output.h"
 #include "lib/ptime.h"
 #include "lib/units.h"
+#include "lib/term.h"
 #include "lib/utf8.h"
 #include "lib/xmalloc.h"
 
@@ -30,28 +30,11 @@ output_set_wide(int wide)
 	keep_every_column = wide;
 }
 
-/* The width of the terminal fp writes to; 0 if it is none. */
+/* The width of the terminal stdout is, when fp is stdout; else 0. */
 static size_t
 screen_width(FILE *fp)
 {
-	struct winsize ws;
-	const char *env;
-	char *end;
-	long n;
-
-	if (fp != stdout || !isatty(fileno(fp)))
-		return 0;
-	env = getenv("COLUMNS");
-	if (env != NULL) {
-		errno = 0;
-		n = strtol(env, &end, 10);
-		if (errno == 0 && end != env && *end == '\0' && n > 0 &&
-		    n < 100000)
-			return (size_t)n;
-	}
-	if (ioctl(fileno(fp), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return 80;
+	return fp == stdout ? term_width(fp) : 0;
 }
 
 const char output_formats[] = "table, csv, json, markdown";
@@ -1045,36 +1028,9 @@ static void
 put_prose(const struct output *o, const char *text)
 {
 	struct line l = { NULL, 0, 0 };
-	size_t start = 0;
 
-	if (render(&l, text, o->fmt, 0) <= o->screen || o->screen == 0) {
-		fwrite(l.s, 1, l.len, o->fp);
-		fputc('\n', o->fp);
-		free(l.s);
-		return;
-	}
-	while (start < l.len) {
-		size_t col = start == 0 ? 0 : 2, end = start, blank = SIZE_MAX;
-
-		/* The most characters that fit; then back to a blank. */
-		while (end < l.len && col < o->screen) {
-			if (l.s[end] == ' ')
-				blank = end;
-			end += utf8_char_len((const unsigned char *)l.s + end,
-			    l.len - end);
-			col++;
-		}
-		if (end < l.len && l.s[end] != ' ' && blank != SIZE_MAX &&
-		    blank > start)
-			end = blank;
-		if (start > 0)
-			fputs("  ", o->fp);
-		fwrite(l.s + start, 1, end - start, o->fp);
-		fputc('\n', o->fp);
-		start = end;
-		while (start < l.len && l.s[start] == ' ')
-			start++;
-	}
+	(void)render(&l, text, o->fmt, 0);
+	term_put_folded(o->fp, l.s, l.len, o->screen);
 	free(l.s);
 }
 

@@ -54,6 +54,7 @@ CLI_TESTS += tests/cli/t0160-summary-scenarios.sh
 CLI_TESTS += tests/cli/t0161-summary-h200.sh
 CLI_TESTS += tests/cli/t0162-summary-corpus.sh
 CLI_TESTS += tests/cli/t0163-summary-advice.sh
+CLI_TESTS += tests/cli/t0170-diff-page.sh
 CLI_TESTS += tests/cli/t0432-extract-chrome-hlo.sh
 CLI_TESTS += tests/cli/t0400-extract-archive.sh
 CLI_TESTS += tests/cli/t0410-extract-unsafe.sh
@@ -105,4 +106,4 @@ EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/device_events.py \
     tests/cli/expect $(CLI_TESTS)
 EXTRA_DIST += tests/cli/summary-page.sh tests/cli/summary-dom.py \
 	tests/cli/summary-advice.py tests/cli/hosts_reference.py \
-	tests/cli/export_readers.py
+	tests/cli/export_readers.py tests/cli/diff-dom.py

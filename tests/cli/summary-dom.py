@@ -101,17 +101,27 @@ class Dom(HTMLParser):
         super().__init__()
         self.elems = []
         self.stack = []
+        self.texts = []     # (chart, the bar's data-name or None, text)
+        self.bar = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         chart = a.get("data-chart") or (self.stack[-1] if self.stack else None)
         self.elems.append((tag, a, chart))
+        if tag == "g" and a.get("class") == "bar":
+            self.bar = a.get("data-name")
         if tag not in ("rect", "path", "line", "i", "br", "meta", "title"):
             self.stack.append(chart)
 
     def handle_endtag(self, tag):
+        if tag == "g":
+            self.bar = None
         if tag not in ("rect", "path", "line", "i", "br", "meta", "title") and self.stack:
             self.stack.pop()
+
+    def handle_data(self, data):
+        self.texts.append((self.stack[-1] if self.stack else None, self.bar,
+                           data))
 
 
 def main():
@@ -179,6 +189,39 @@ def main():
                   [i for i, (w, r) in enumerate(zip(widths, rep[key]))
                    if abs(w - r["percent"] / 100 * scale[0]) > 0.1], [])
             check(chart + " bars", len(widths), len(rep[key]))
+
+    # One scale across both charts: 1% draws as long in each.
+    scales = {float(a["data-scale-px"]) for t, a, c in dom.elems
+              if a.get("data-chart") in ("ops", "lines")}
+    check("one scale for ops and lines", len(scales) <= 1, True)
+    # Each bar's label is its whole name, first text of the bar.
+    for chart in ("ops", "lines"):
+        first = {}
+        for c, bar, text in dom.texts:
+            if c == chart and bar is not None and bar not in first:
+                first[bar] = text
+        check(chart + " labels cut",
+              [n for n, t in first.items() if not t.startswith(n)], [])
+    # The verdict once: in its box, nowhere else, no advice repeating it.
+    verdict_text = re.sub(r"`([^`]*)`", r"\1", rep["verdict"]["text"])
+    page_text = "".join(t for c, b, t in dom.texts)
+    check("the verdict's text on the page", page_text.count(verdict_text), 1)
+    check("advice repeating the verdict",
+          [r["rule"] for r in rep["recommendations"]
+           if re.sub(r"`([^`]*)`", r"\1", r["text"]) == verdict_text], [])
+
+    # The timeline names its bars in the picture: each label its span's
+    # name, whole or its head and an ellipsis.
+    if rep["series"]:
+        raw = open(sys.argv[1], encoding="utf-8").read()
+        tl = raw[raw.find('data-chart="timeline"'):]
+        tl = tl[:tl.find("</svg>")]
+        spans = re.findall(r'<title>([^<]*) [0-9.]+ [mun]?s</title></rect>'
+                           r'<text class="label"[^>]*>([^<]*)</text>', tl)
+        check("timeline labels in the picture", len(spans) > 0, True)
+        check("timeline labels not their span's name",
+              [(n, l) for n, l in spans if l != n and not
+               (l.endswith("\u2026") and n.startswith(l[:-1]))], [])
 
     fns = [(a["data-function"], int(a["data-count"]))
            for t, a, c in dom.elems if c == "compile" and a.get("class") == "fn"]

@@ -1,7 +1,10 @@
 #!/bin/sh
-# Every report fits the terminal it prints to: run in a pseudo-terminal 120
-# and 80 columns wide (as a person would), no line is longer, counted in
-# characters; --wide keeps every column; COLUMNS wins over the terminal.
+# Every report fits the terminal it prints to: each command that reports
+# to a person (top and its groups, steps, summary, diff, check, transfers,
+# idle, memory, list, compile, hosts, sql, index, export), run in a
+# pseudo-terminal 120 and 80 columns wide (as a person would): no line is
+# longer, counted in characters; --wide keeps every column; COLUMNS wins
+# over the terminal.
 . "$(dirname "$0")/lib.sh"
 
 command -v script >/dev/null || skip "no script(1) to make a pseudo-terminal; apt-get install bsdutils"
@@ -20,7 +23,8 @@ else
 fi
 DB=$tmp/idx.sqlite
 
-# at_terminal COLS ARGS...: jaxprof ARGS in a pty COLS wide, in $out.
+# at_terminal COLS ARGS...: jaxprof ARGS in a pty COLS wide, in $out
+# (stdout and stderr: a person sees both).
 at_terminal() {
 	cols=$1
 	shift
@@ -35,39 +39,56 @@ longest() {
 print(max([len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")] or [0]))' "$out"
 }
 
-REPORTS="top
-top --group=category
-top --group=module
-top --group=kernel
-top --group=framework-op
-top --group=source
-top --group=scope
-top --group=scope --tree
-steps
-summary
+# Every command that reports to a person, each of its tables and note
+# lines: the arguments, shell-quoted, paths included.
+T=$TESTDATA
+REPORTS="top $P
+top --group=category $P
+top --group=module $P
+top --group=kernel $P
+top --group=framework-op $P
+top --group=source $P
+top --group=scope $P
+top --group=scope --tree $P
+top --fields=rank,name,what,precision,total,%,roof% $P
+steps $P
+steps --summary $P
+steps --skew $P
+summary $P
+summary $T/jax-mlp
+summary $T/multihost-straggler
 diff $BASE $NEW
+diff --summary $BASE $NEW
 check --baseline=$BASE $NEW
-transfers
-transfers --events
-idle
-memory
-memory --group=allocation
-memory --group=timeline
-memory --group=program
-memory --group=buffer
-list
-compile"
+check --baseline=$BASE --max-op-regression=1% --min-op-share=0.1% --max-compiles=0 $NEW
+transfers $P
+transfers --events $P
+idle $P
+memory $P
+memory --group=allocation $P
+memory --group=timeline $P
+memory --group=program $P
+memory --group=buffer $P
+list $P
+compile $P
+compile --phases $P
+hosts $T/multihost-even
+hosts $T/multihost-straggler
+sql 'SELECT name, framework_op, source, sum(total_ps) AS total FROM ops GROUP BY name' $P
+index $P
+export --to=ndjson -o $tmp/export $P"
 
 expect_code 0 jaxprof top --db="$DB" "$P"	# index once
 for cols in 120 80; do
 	echo "$REPORTS" | while read -r cmd; do
 		test_case "$cmd at $cols columns: no line longer"
+		at_terminal "$cols" "$cmd"
 		case $cmd in
-		diff*|check*) at_terminal "$cols" $cmd ;;
-		*) at_terminal "$cols" $cmd "$P" ;;
+		export*) ;;	# writes files, says nothing when all is well
+		*) grep -q . "$out" || fail "no output" ;;
 		esac
-		grep -q . "$out" || fail "no output"
-		! grep -q '^usage: ' "$out" || fail "a usage error"
+		! grep -q '^usage: \|: invalid \|did you mean' "$out" ||
+		    fail "a usage error: $(head -n 3 "$out")"
 		n=$(longest)
 		[ "$n" -le "$cols" ] || fail "a line of $n characters"
 	done || exit 1
@@ -82,6 +103,14 @@ test_case '--wide: every column that has a value, wider than the terminal'
 at_terminal 80 top --wide "$P"
 [ "$(longest)" -gt 120 ] || fail "--wide is $(longest) columns"
 ! grep -q '^Left out' "$out" || fail "--wide left columns out"
+
+test_case 'sql --wide: the columns a query asked for, however wide'
+Q="'SELECT name, framework_op, source, source_function FROM ops'"
+at_terminal 80 sql "$Q" "$P"
+[ "$(longest)" -le 80 ] || fail "sql at 80 columns is $(longest) wide"
+at_terminal 80 sql --wide "$Q" "$P"
+[ "$(longest)" -gt 80 ] || fail "sql --wide is $(longest) columns"
+! grep -q '^Left out' "$out" || fail "sql --wide left columns out"
 
 test_case 'COLUMNS=100 wins over the terminal 120 wide'
 script -qec "stty cols 120 rows 50; COLUMNS=100 \"$JAXPROF\" top --db=\"$DB\" \"$P\"" \
