@@ -50,7 +50,7 @@ static const struct out_col event_cols[] = {
  * copies nothing) or a copy of the autotuner's (compile work, not the
  * steps').
  */
-#define KIND_SQL \
+#define MOVED_BY_SQL \
 	"CASE WHEN t.on_host THEN 'host call' " \
 	"WHEN t.compile_work THEN 'autotuning' " \
 	"WHEN t.direction = 'memset' THEN 'memset' ELSE 'device copy' END"
@@ -96,7 +96,7 @@ print_totals(struct report *r, struct output *o)
 	 * sum() of only NULLs is NULL: bytes unknown stay unknown.
 	 */
 	st = report_prepare(r, "SELECT f.run, f.host, p.name, t.direction, "
-	    KIND_SQL ", "
+	    MOVED_BY_SQL ", "
 	    "sum(t.count), sum(t.bytes), sum(t.dur_ps), sum(t.rated_ps), "
 	    "sum(t.rated_count), sum(t.wait_ps) FROM transfer_totals t "
 	    "JOIN planes p ON p.id = t.plane JOIN files f ON f.id = t.file_id "
@@ -132,7 +132,7 @@ print_events(struct report *r, struct output *o)
 	 */
 	sql = xasprintf("SELECT f.run, f.host, p.name, t.line, t.name, "
 	    "t.direction, "
-	    KIND_SQL ", "
+	    MOVED_BY_SQL ", "
 	    "t.bytes, t.start_ps, t.dur_ps, "
 	    "coalesce((SELECT e.module FROM executions e WHERE "
 	    "e.plane = t.plane AND e.start_ps <= t.start_ps AND "
