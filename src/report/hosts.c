@@ -1,9 +1,9 @@
 /*
  * The hosts of each run compared, and the stragglers named
- * (jaxprof-hosts(1), THE RULE), from three tables of the index: each
- * query streams in order, one step's collectives at a time, so memory
- * grows with the hosts of a run and the steps they were last in, not
- * with the collectives.
+ * (jaxprof-hosts(1), THE RULE), from the step rows (step_times_load())
+ * and two tables of the index: their queries stream in order, one step's
+ * collectives at a time, so memory grows with the hosts of a run, their
+ * steps and the steps they were last in, not with the collectives.
  */
 #include "config.h"
 
@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "lib/stats.h"
+#include "lib/strmap.h"
 #include "lib/units.h"
 #include "lib/xmalloc.h"
 #include "report/hosts.h"
+#include "report/step-times.h"
 
 /* The tables' rows of the selected files and planes, by the filters. */
 #define FROM_SQL(t, alias) " FROM " t " " alias " JOIN files f ON f.id = " \
@@ -56,55 +58,126 @@ struct step_decider {
 	int64_t		 min_ps;
 };
 
+/* Steps by run, host and step number: a host's devices side by side. */
+static int
+cmp_host_step(const void *a, const void *b)
+{
+	const struct step_row *x = *(const struct step_row *const *)a;
+	const struct step_row *y = *(const struct step_row *const *)b;
+	int c = strcmp(x->run, y->run);
+
+	if (c == 0)
+		c = strcmp(x->host, y->host);
+	return c != 0 ? c : x->step < y->step ? -1 : x->step > y->step;
+}
+
+/* The median and p90 of a host's steps, its parts per step. */
+static void
+end_host(struct host_row *row, struct sample *durs)
+{
+	double n = (double)row->steps;
+
+	sample_sort(durs);
+	row->median_step_ps = sample_percentile(durs, 50);
+	row->p90_step_ps = sample_percentile(durs, 90);
+	row->compute_ps /= n;
+	row->collective_ps /= n;
+	row->idle_ps /= n;
+	sample_release(durs);
+	sample_init(durs);
+}
+
+/* The median of all steps of a run, on each of its rows from lo. */
+static void
+end_run(struct hosts *h, size_t lo, struct sample *durs)
+{
+	size_t i;
+
+	sample_sort(durs);
+	for (i = lo; i < h->nrows; i++)
+		h->rows[i].run_median_step_ps = sample_percentile(durs, 50);
+	sample_release(durs);
+	sample_init(durs);
+}
+
+/*
+ * Each host's numbered steps, from step_times_load(): a step's time on a
+ * host is its devices' average, and the host's row the median and p90 of
+ * those, with the parts averaged over its steps; its run's median is
+ * over all its hosts' steps.
+ */
 static void
 load_steps(struct hosts *h, struct report *r)
 {
-	sqlite3_stmt *st = report_prepare(r, "SELECT f.run, f.host, s.step, "
-	    "avg(s.dur_ps), avg(s.compute_ps), avg(s.collective_ps), "
-	    "avg(s.idle_ps)" FROM_SQL("steps", "s") " AND s.step IS NOT NULL",
-	    " GROUP BY f.run, f.host, s.step ORDER BY f.run, f.host, s.step");
-	struct sample durs;
+	struct strmap texts;
+	struct device_steps *devs;
+	struct step_row *all, **v = NULL;
 	struct host_row *row = NULL;
+	struct sample durs, run_durs;
+	size_t ndev, n = 0, cap = 0, run_lo = 0, i, j, k;
 
+	strmap_init(&texts);
+	devs = step_times_load(r, 0, &texts, &ndev, &all);
+	for (i = 0; i < ndev; i++)
+		for (j = 0; j < devs[i].n; j++) {
+			if (devs[i].rows[j].step_key == INT64_MIN)
+				continue;	/* no step number */
+			if (n == cap) {
+				cap = cap > 0 ? 2 * cap : 256;
+				v = xreallocarray(v, cap, sizeof *v);
+			}
+			v[n++] = &devs[i].rows[j];
+		}
+	if (n > 0)
+		qsort(v, n, sizeof *v, cmp_host_step);
 	sample_init(&durs);
-	for (;;) {
-		int more = sqlite3_step(st) == SQLITE_ROW;
-		const char *run = more ? text_at(st, 0) : NULL;
-		const char *host = more ? text_at(st, 1) : NULL;
+	sample_init(&run_durs);
+	for (i = 0; i < n; i = j) {
+		int64_t dur = 0, compute = 0, collective = 0, idle = 0, avg;
 
-		if (row != NULL && (!more || strcmp(row->run, run) != 0 ||
-		    strcmp(row->host, host) != 0)) {
-			double n = (double)row->steps;
-
-			sample_sort(&durs);
-			row->median_step_ps = sample_percentile(&durs, 50);
-			row->p90_step_ps = sample_percentile(&durs, 90);
-			row->compute_ps /= n;
-			row->collective_ps /= n;
-			row->idle_ps /= n;
-			sample_release(&durs);
-			sample_init(&durs);
+		if (row != NULL && strcmp(row->run, v[i]->run) != 0) {
+			end_host(row, &durs);
+			end_run(h, run_lo, &run_durs);
+			row = NULL;
+			run_lo = h->nrows;
+		} else if (row != NULL && strcmp(row->host, v[i]->host) != 0) {
+			end_host(row, &durs);
 			row = NULL;
 		}
-		if (!more)
-			break;
 		if (row == NULL) {
 			h->rows = xgrow1(h->rows, h->nrows, sizeof *h->rows);
 			row = &h->rows[h->nrows++];
 			memset(row, 0, sizeof *row);
-			row->run = xstrdup(run);
-			row->host = xstrdup(host);
+			row->run = xstrdup(v[i]->run);
+			row->host = xstrdup(v[i]->host);
 			row->idle_in = xstrdup("");
 			row->evidence = xstrdup("");
 		}
+		for (j = i; j < n && cmp_host_step(&v[i], &v[j]) == 0; j++) {
+			dur += v[j]->dur_ps;
+			compute += v[j]->busy_ps[0];
+			collective += v[j]->busy_ps[1];
+			idle += v[j]->idle_ps;
+		}
+		k = j - i;
+		avg = (int64_t)((double)dur / (double)k);
 		row->steps++;
-		sample_add(&durs, (int64_t)sqlite3_column_double(st, 3));
-		row->compute_ps += sqlite3_column_double(st, 4);
-		row->collective_ps += sqlite3_column_double(st, 5);
-		row->idle_ps += sqlite3_column_double(st, 6);
+		sample_add(&durs, avg);
+		sample_add(&run_durs, avg);
+		row->compute_ps += (double)compute / (double)k;
+		row->collective_ps += (double)collective / (double)k;
+		row->idle_ps += (double)idle / (double)k;
+	}
+	if (row != NULL) {
+		end_host(row, &durs);
+		end_run(h, run_lo, &run_durs);
 	}
 	sample_release(&durs);
-	sqlite3_finalize(st);
+	sample_release(&run_durs);
+	free(v);
+	free(devs);
+	free(all);
+	strmap_release(&texts);
 }
 
 /* The row of host in run, in rows [lo, hi) sorted by host; -1 if none. */
@@ -400,43 +473,6 @@ load_collectives(struct hosts *h, struct report *r, size_t lo, size_t hi)
 	free(d.v);
 }
 
-/* Each row's run_median_step_ps: the median of all steps of its run. */
-static void
-run_medians(struct hosts *h, struct report *r)
-{
-	sqlite3_stmt *st = report_prepare(r, "SELECT f.run, avg(s.dur_ps)"
-	    FROM_SQL("steps", "s") " AND s.step IS NOT NULL",
-	    " GROUP BY f.run, f.host, s.step ORDER BY f.run");
-	struct sample durs;
-	char *run = NULL;
-	size_t lo, hi, i;
-	int more;
-
-	sample_init(&durs);
-	do {
-		more = sqlite3_step(st) == SQLITE_ROW;
-		if (run != NULL && (!more ||
-		    strcmp(run, text_at(st, 0)) != 0)) {
-			sample_sort(&durs);
-			if (run_rows(h, run, &lo, &hi))
-				for (i = lo; i < hi; i++)
-					h->rows[i].run_median_step_ps =
-					    sample_percentile(&durs, 50);
-			sample_release(&durs);
-			sample_init(&durs);
-			free(run);
-			run = NULL;
-		}
-		if (!more)
-			break;
-		if (run == NULL)
-			run = xstrdup(text_at(st, 0));
-		sample_add(&durs, (int64_t)sqlite3_column_double(st, 1));
-	} while (more);
-	sample_release(&durs);
-	sqlite3_finalize(st);
-}
-
 void
 hosts_load(struct hosts *h, struct report *r)
 {
@@ -444,7 +480,6 @@ hosts_load(struct hosts *h, struct report *r)
 
 	memset(h, 0, sizeof *h);
 	load_steps(h, r);
-	run_medians(h, r);
 	load_annotations(h, r);
 	for (lo = 0; lo < h->nrows; lo = hi) {
 		for (hi = lo; hi < h->nrows &&

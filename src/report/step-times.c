@@ -302,3 +302,21 @@ step_times_mark_outliers(struct device_steps *d,
 	}
 	return n;
 }
+
+int64_t
+step_times_compile_ps(struct report *r, const struct step_row *step)
+{
+	/* Kept by the index: asked once per device. */
+	sqlite3_stmt *st = index_cached(r->ix, "SELECT coalesce(sum(min("
+	    "start_ps + dur_ps, ?2) - max(start_ps, ?1)), 0) FROM compiles "
+	    "WHERE file_id = ?3 AND start_ps < ?2 AND start_ps + dur_ps > ?1");
+	int64_t ps = 0;
+
+	sqlite3_bind_int64(st, 1, step->start_ps);
+	sqlite3_bind_int64(st, 2, step->start_ps + step->dur_ps);
+	sqlite3_bind_int64(st, 3, step->file_id);
+	if (index_row(st))
+		ps = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return ps;
+}

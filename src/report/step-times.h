@@ -1,6 +1,10 @@
 /*
  * The step times of the selected devices, read from the index and put in
  * order, and the statistics steps reports mark them with (step-times.c).
+ * step_times_load() is the one reader of the steps table's rows: steps,
+ * the summaries of diff and check (summary.c), hosts and the summary
+ * command (overview-steps.c) take their steps from it, each in its own
+ * order; only lookups of the step a time falls in query the table too.
  *
  *	struct step_row *rows;
  *	struct device_steps *devs = step_times_load(r, skip, &texts, &n, &rows);
@@ -49,5 +53,10 @@ struct device_steps *step_times_load(struct report *r, size_t skip,
  */
 size_t	step_times_mark_outliers(struct device_steps *d,
 	    const struct sample *durations, double margin);
+/*
+ * The compile time inside step, of compiles on any thread of its file
+ * (overlapping ones each counted).
+ */
+int64_t	step_times_compile_ps(struct report *r, const struct step_row *step);
 
 #endif

@@ -13,7 +13,9 @@
 #include "report/report.h"
 #include "lib/ptime.h"
 #include "lib/stats.h"
+#include "report/step-times.h"
 #include "report/summary.h"
+#include "lib/strmap.h"
 #include "lib/xmalloc.h"
 
 void
@@ -85,6 +87,7 @@ load_distinct(struct report *r, const char *col, char ***v, size_t *n)
 struct step_dur {
 	size_t		 file_rank;
 	int64_t		 plane, step_key, start_key, dur_ps;
+	const struct step_row *row;	/* its names */
 };
 
 static int
@@ -137,100 +140,90 @@ file_ranks(struct report *r, size_t *n)
 	return files;
 }
 
-/* A new series for plane, named by names (host, run, plane name). */
+/* A new series for a device's steps, named as row names it. */
 static void
-add_series(struct summary *s, sqlite3_stmt *names, int64_t plane)
+add_series(struct summary *s, const struct step_row *row)
 {
 	struct step_series *cur;
 
 	s->steps = xreallocarray(s->steps, s->nsteps + 1, sizeof *s->steps);
 	cur = &s->steps[s->nsteps++];
 	memset(cur, 0, sizeof *cur);
-	sqlite3_bind_int64(names, 1, plane);
-	if (index_row(names)) {
-		cur->host = index_column_text(names, 0);
-		cur->run = index_column_text(names, 1);
-		cur->plane = index_column_text(names, 2);
-	}
-	sqlite3_reset(names);
+	cur->host = xstrdup(row->host);
+	cur->run = xstrdup(row->run);
+	cur->plane = xstrdup(row->device);
 }
 
 /*
- * Step durations per (file, plane).  Device steps are used when the
- * selection has any, else host steps (StepTraceAnnotation), so a GPU
- * profile's host annotations do not count its steps twice.  This is
- * the one place that picks step rows; adapt it with the steps schema.
- * Ordered here, in C: SQL's ORDER BY f.path sorted every step with its
- * texts.
+ * Step durations per (file, plane), from step_times_load().  Device
+ * steps are used when the selection has any, else host steps
+ * (StepTraceAnnotation), so a GPU profile's host annotations do not
+ * count its steps twice.  Ordered by file path, plane and step, as
+ * --skip counts them.
  */
 static void
 load_step_times(struct summary *s, struct report *r)
 {
-	sqlite3_stmt *st;
-	struct step_dur *rows = NULL;
+	struct strmap texts;
+	struct device_steps *devs;
+	struct step_row *all;
+	struct step_dur *order = NULL;
 	struct file_rank *ranks;
+	const char *source = "";
 	int64_t last_plane = -1;
-	size_t nfiles, nrows = 0, cap = 0, i;
+	size_t ndev, nfiles, nrows = 0, cap = 0, i, j;
 
-	st = report_prepare(r, "SELECT st.source FROM steps st "
-	    "JOIN planes p ON p.id = st.plane JOIN files f ON f.id = "
-	    "st.file_id JOIN selected s ON s.file_id = f.id "
-	    "WHERE st.source = 'device'", " LIMIT 1");
-	if (!index_row(st)) {
-		sqlite3_finalize(st);
-		st = report_prepare(r, "SELECT st.source FROM steps st "
-		    "JOIN planes p ON p.id = st.plane JOIN files f ON f.id = "
-		    "st.file_id JOIN selected s ON s.file_id = f.id WHERE 1",
-		    " LIMIT 1");
-		(void)index_row(st);
-	}
-	s->step_source = sqlite3_data_count(st) > 0 ?
-	    index_column_text(st, 0) : xstrdup("");
-	sqlite3_finalize(st);
-
+	strmap_init(&texts);
+	devs = step_times_load(r, 0, &texts, &ndev, &all);
+	for (i = 0; i < ndev; i++)
+		if (devs[i].n > 0 && (strcmp(devs[i].rows[0].source,
+		    "device") == 0 || source[0] == '\0'))
+			source = devs[i].rows[0].source;
+	s->step_source = xstrdup(source);
 	ranks = file_ranks(r, &nfiles);
-	st = report_prepare(r, "SELECT f.id, p.id, st.step, st.start_ps, "
-	    "st.dur_ps FROM steps st JOIN planes p ON p.id = st.plane "
-	    "JOIN files f ON f.id = st.file_id JOIN selected s ON s.file_id "
-	    "= f.id WHERE st.source = ?1", "");
-	sqlite3_bind_text(st, 1, s->step_source, -1, SQLITE_STATIC);
-	while (index_row(st)) {
-		struct file_rank key = { sqlite3_column_int64(st, 0), 0 };
-		const struct file_rank *file = bsearch(&key, ranks, nfiles,
-		    sizeof *ranks, cmp_file_id);
-		struct step_dur *d;
+	for (i = 0; i < ndev; i++)
+		for (j = 0; j < devs[i].n; j++) {
+			const struct step_row *row = &devs[i].rows[j];
+			struct file_rank key = { row->file_id, 0 };
+			const struct file_rank *file;
+			struct step_dur *d;
 
-		if (nrows == cap) {
-			cap = cap > 0 ? 2 * cap : 256;
-			rows = xreallocarray(rows, cap, sizeof *rows);
+			if (strcmp(row->source, source) != 0)
+				continue;
+			file = bsearch(&key, ranks, nfiles, sizeof *ranks,
+			    cmp_file_id);
+			if (nrows == cap) {
+				cap = cap > 0 ? 2 * cap : 256;
+				order = xreallocarray(order, cap,
+				    sizeof *order);
+			}
+			d = &order[nrows++];
+			d->file_rank = file != NULL ? file->rank : 0;
+			d->plane = row->plane_id;
+			d->step_key = row->step_key;
+			d->start_key = row->start_key;
+			d->dur_ps = row->dur_ps;
+			d->row = row;
 		}
-		d = &rows[nrows++];
-		d->file_rank = file != NULL ? file->rank : 0;
-		d->plane = sqlite3_column_int64(st, 1);
-		d->step_key = index_column_order(st, 2);
-		d->start_key = index_column_order(st, 3);
-		d->dur_ps = sqlite3_column_int64(st, 4);
-	}
-	sqlite3_finalize(st);
 	free(ranks);
 	if (nrows > 0)
-		qsort(rows, nrows, sizeof *rows, cmp_step_dur);
-	st = index_prepare(r->ix, "SELECT f.host, f.run, p.name FROM planes p "
-	    "JOIN files f ON f.id = p.file_id WHERE p.id = ?");
+		qsort(order, nrows, sizeof *order, cmp_step_dur);
 	for (i = 0; i < nrows; i++) {
 		struct step_series *cur;
 
-		if (i == 0 || rows[i].plane != last_plane) {
-			add_series(s, st, rows[i].plane);
-			last_plane = rows[i].plane;
+		if (i == 0 || order[i].plane != last_plane) {
+			add_series(s, order[i].row);
+			last_plane = order[i].plane;
 		}
 		cur = &s->steps[s->nsteps - 1];
 		cur->dur_ps = xreallocarray(cur->dur_ps, cur->n + 1,
 		    sizeof *cur->dur_ps);
-		cur->dur_ps[cur->n++] = rows[i].dur_ps;
+		cur->dur_ps[cur->n++] = order[i].dur_ps;
 	}
-	sqlite3_finalize(st);
-	free(rows);
+	free(order);
+	free(devs);
+	free(all);
+	strmap_release(&texts);
 }
 
 /* Compilations run on the host: --device does not apply to them. */
