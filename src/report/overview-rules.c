@@ -60,15 +60,6 @@ op_count(const struct overview *ov, const struct ov_rule *rule)
 	return (double)ov->nops;
 }
 
-/* A rule that applies to whatever is left. */
-static double
-nothing(const struct overview *ov, const struct ov_rule *rule)
-{
-	(void)ov;
-	(void)rule;
-	return 0;
-}
-
 /*
  * The rules of jaxprof-summary(1) RULES, in its order and words: first
  * the waits (those with a lead), whose largest share that fired is the
@@ -110,7 +101,8 @@ const struct ov_rule ov_rules[] = {
 	{ "compute", OV_COMPUTE, top_line_share, 50,
 	    .verdict = "compute bound" },
 	{ "no-steps", OV_NPARTS, op_count, 1, .verdict = "no steps found" },
-	{ "none", OV_NPARTS, nothing, 0, .verdict = "no steps and no ops" },
+	/* Whatever is left: nothing to measure. */
+	{ "none", OV_NPARTS, NULL, 0, .verdict = "no steps and no ops" },
 	/* jaxprof-hosts(1) measures it, host by host: of joined steps. */
 	{ "straggler", OV_COLLECTIVE, NULL, STRAGGLER_LAST_SHARE,
 	    .verdict = "straggler" },

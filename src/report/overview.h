@@ -181,7 +181,7 @@ struct overview {
 struct ov_rule {
 	const char	*name;		/* "host": the verdict_rule, JSON "rule" */
 	enum ov_part	 part;		/* the part it weighs; OV_NPARTS none */
-	/* Its number from the overview; NULL: another report's. */
+	/* Its number from the overview; NULL: none, or another report's. */
 	double		(*measured)(const struct overview *ov,
 			    const struct ov_rule *rule);
 	double		 threshold;	/* fires at this number or more */
