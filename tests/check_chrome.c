@@ -825,7 +825,10 @@ START_TEST(test_overlap)
 	parsed_release(&pb);
 
 	json = test_slurp(path, NULL);
-	/* Exactly, byte for byte: the format the UI reads. */
+	/*
+	 * Exactly, byte for byte: the format the UI reads, strings escaped
+	 * as every JSON jaxprof writes (json-string.h: a line feed as \n).
+	 */
 	ck_assert_ptr_eq(strstr(json, "{\"displayTimeUnit\":\"ns\","
 	    "\"traceEvents\":[\n"), json);
 	ck_assert_ptr_nonnull(strstr(json,
@@ -839,7 +842,7 @@ START_TEST(test_overlap)
 	    "\"thread_sort_index\",\"args\":{\"sort_index\":2}},\n"
 	    "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0.001000,"
 	    "\"dur\":0.100000,\"name\":\"fusion.1\",\"args\":{"
-	    "\"long_name\":\"fusion.1 long\",\"tf_op\":\"a\\\"b\\\\c\\u000a\","
+	    "\"long_name\":\"fusion.1 long\",\"tf_op\":\"a\\\"b\\\\c\\n\","
 	    "\"flops\":18446744073709551615,\"x\":7,\"d\":1.5,"
 	    "\"bad\":\"\\ufffd\\ufffdok\\u0001\\ufffd\\ufffd\\ufffd "
 	    "\xc3\xa9 \xf0\x9f\x98\x80 \\ufffd\\ufffd\\ufffd\\ufffd "

@@ -12,10 +12,10 @@
 #include "lib/xmalloc.h"
 
 static const struct out_col cols[] = {
-	{ "name", COL_STR, NULL },
-	{ "count", COL_INT, NULL },
-	{ "total_us", COL_PS, "total" },
-	{ "percent", COL_PCT, "%" },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "count", COL_INT, NULL, 0, UNIT_NONE },
+	{ "total_us", COL_PS, "total", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "%", 0, UNIT_NONE },
 };
 
 /* Renders two fixed rows in fmt and returns the text (caller frees). */
@@ -99,7 +99,7 @@ END_TEST
 START_TEST(test_repeated_texts)
 {
 	static const struct out_col two[] = {
-		{ "name", COL_STR, NULL }, { "n", COL_STR, NULL },
+		{ "name", COL_STR, NULL, 0, UNIT_NONE }, { "n", COL_STR, NULL, 0, UNIT_NONE },
 	};
 	static const char *const names[] = {
 		"a|b", "a|b", "x\ty", "x\ty", NULL, "", "", "c", "c", "d",
@@ -145,8 +145,8 @@ END_TEST
 START_TEST(test_long_table)
 {
 	static const struct out_col two[] = {
-		{ "name", COL_STR, NULL },
-		{ "count", COL_INT, NULL },
+		{ "name", COL_STR, NULL, 0, UNIT_NONE },
+		{ "count", COL_INT, NULL, 0, UNIT_NONE },
 	};
 	enum { NROWS = 9001 };
 	char *got = NULL, *want = xmalloc(32 * (NROWS + 1)), *w = want;
@@ -264,7 +264,7 @@ printf_duration(char *buf, size_t size, int64_t ps)
  */
 START_TEST(test_durations_match_printf)
 {
-	static const struct out_col us_col[] = { { "t_us", COL_PS, NULL } };
+	static const struct out_col us_col[] = { { "t_us", COL_PS, NULL, 0, UNIT_NONE } };
 	uint64_t x = 88172645463325252ULL;
 	char got[64], want[64], *s = NULL;
 	size_t len = 0, i;
@@ -311,7 +311,7 @@ END_TEST
 /* Integers as printf's %lld writes them, the extremes included. */
 START_TEST(test_ints_match_printf)
 {
-	static const struct out_col int_col[] = { { "n", COL_INT, NULL } };
+	static const struct out_col int_col[] = { { "n", COL_INT, NULL, 0, UNIT_NONE } };
 	static const int64_t v[] = { 0, 7, -7, 10, -10, 1234567890123LL,
 	    INT64_MAX, INT64_MIN, INT64_MIN + 1 };
 	char *s = NULL, want[512] = "n\n";
@@ -395,7 +395,7 @@ START_TEST(test_json_utf8)
 		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" }, /* surrogate */
 		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
 	};
-	static const struct out_col one[] = { { "name", COL_STR, NULL } };
+	static const struct out_col one[] = { { "name", COL_STR, NULL, 0, UNIT_NONE } };
 	size_t i;
 
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -1,6 +1,6 @@
 """The fleet recipe on one machine with DuckDB: `jaxprof export` on every
-host file under LOGDIR (several at once), then stragglers.sql and
-top_ops.sql beside this file over the Parquet they wrote.
+host file under LOGDIR (several at once), then the queries of contrib/sql/
+over the Parquet they wrote, with the views of views.sql beside this file.
 
     python3 contrib/duckdb/jaxprof_fleet_duckdb.py [--jaxprof PATH] [--jobs N] LOGDIR OUTDIR
 
@@ -10,8 +10,6 @@ the straggler table.  Needs the duckdb Python module (pip install duckdb).
 """
 import argparse
 import concurrent.futures
-import csv
-import json
 import os
 import subprocess
 import sys
@@ -19,16 +17,8 @@ import sys
 import duckdb
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def host_files(logdir):
-    """The XSpace files under logdir, absolute, in a fixed order."""
-    found = []
-    for root, dirs, files in os.walk(os.path.abspath(logdir)):
-        dirs.sort()
-        found += [os.path.join(root, f) for f in sorted(files)
-                  if f.endswith((".xplane.pb", ".xplane.pb.gz"))]
-    return found
+sys.path.insert(0, os.path.dirname(HERE))
+import fleet  # noqa: E402
 
 
 def main():
@@ -40,7 +30,7 @@ def main():
     args = ap.parse_args()
     out = os.path.abspath(args.outdir)
     parquet = os.path.join(out, "parquet")
-    files = host_files(args.logdir)
+    files = fleet.host_files(args.logdir)
     if not files:
         sys.exit(f"jaxprof_fleet_duckdb: no *.xplane.pb under "
                  f"'{args.logdir}'")
@@ -56,27 +46,15 @@ def main():
     if failed:
         sys.exit(2)
 
-    os.chdir(parquet)	# the .sql files read paths relative to it
+    os.chdir(parquet)	# views.sql reads paths relative to it
     con = duckdb.connect()
-    # The straggler table last: it is the one printed.
-    for name in ("top_ops", "stragglers"):
-        rel = con.sql(open(os.path.join(HERE, name + ".sql")).read())
+    with open(os.path.join(HERE, "views.sql")) as f:
+        con.execute(f.read())
+    for name in fleet.QUERIES:
+        rel = con.sql(fleet.query(name))
         columns, rows = rel.columns, rel.fetchall()
-        with open(os.path.join(out, name + ".csv"), "w", newline="") as f:
-            w = csv.writer(f, lineterminator="\n")
-            w.writerow(columns)
-            w.writerows([["true" if v is True else "false" if v is False
-                          else "" if v is None else v for v in r]
-                         for r in rows])
-        with open(os.path.join(out, name + ".json"), "w") as f:
-            json.dump([dict(zip(columns, r)) for r in rows], f, indent=1)
-            f.write("\n")
-    cells = [columns] + [["" if v is None else str(v).lower()
-                          if isinstance(v, bool) else str(v) for v in r]
-                         for r in rows]
-    widths = [max(len(c[i]) for c in cells) for i in range(len(columns))]
-    for c in cells:
-        print("  ".join(v.ljust(w) for v, w in zip(c, widths)).rstrip())
+        fleet.write_rows(rows, columns, out, name)
+    fleet.print_table(rows, columns)
 
 
 if __name__ == "__main__":

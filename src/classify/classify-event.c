@@ -432,6 +432,25 @@ static const char *const transfer_prefixes[] = {
 	"host recv",
 };
 
+/* What a category's time is: a collective, a transfer or compute. */
+static enum busy_class
+busy_class_of(const char *category)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof collective_prefixes /
+	    sizeof collective_prefixes[0]; i++)
+		if (strncmp(category, collective_prefixes[i],
+		    strlen(collective_prefixes[i])) == 0)
+			return BUSY_COLLECTIVE;
+	for (i = 0; i < sizeof transfer_prefixes /
+	    sizeof transfer_prefixes[0]; i++)
+		if (strncmp(category, transfer_prefixes[i],
+		    strlen(transfer_prefixes[i])) == 0)
+			return BUSY_TRANSFER;
+	return BUSY_COMPUTE;
+}
+
 /* busy_class_of() a category string id, cached per id. */
 enum busy_class
 busy_class_id(struct classify *c, uint32_t category)
@@ -460,24 +479,6 @@ add_named_span(struct named_span **v, size_t *n, uint32_t name,
 	(*v)[*n].start_ps = start;
 	(*v)[*n].dur_ps = dur;
 	(*n)++;
-}
-
-enum busy_class
-busy_class_of(const char *category)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof collective_prefixes /
-	    sizeof collective_prefixes[0]; i++)
-		if (strncmp(category, collective_prefixes[i],
-		    strlen(collective_prefixes[i])) == 0)
-			return BUSY_COLLECTIVE;
-	for (i = 0; i < sizeof transfer_prefixes /
-	    sizeof transfer_prefixes[0]; i++)
-		if (strncmp(category, transfer_prefixes[i],
-		    strlen(transfer_prefixes[i])) == 0)
-			return BUSY_TRANSFER;
-	return BUSY_COMPUTE;
 }
 
 /*

@@ -117,7 +117,6 @@ add_op_occurrence(struct classify *c, enum candidate cand,
 void		add_transfer(struct classify *c, const struct pf_event *ev,
 		    enum transfer_dir dir, int on_host, int64_t bytes,
 		    int64_t start, int64_t dur);
-enum busy_class	busy_class_of(const char *category);
 /* Adds a span named name to *v (a plane's collectives or annotations). */
 void		add_named_span(struct named_span **v, size_t *n, uint32_t name,
 		    int64_t start, int64_t dur);

@@ -381,7 +381,7 @@ other_kernel_op(struct classify *c, const struct pf_event *ev, int64_t start,
 
 /*
  * Kernel busy time, of a device plane only measured without an "XLA Ops"
- * line: once that line is seen it is not kept (half the memory).
+ * line: once that line is seen it is not kept (memory for nothing).
  */
 void
 kernels_add_busy(struct classify *c, enum busy_class k, int64_t start,

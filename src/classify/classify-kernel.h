@@ -9,7 +9,7 @@
 
 /*
  * Kernel busy time, of a device plane only measured without an "XLA Ops"
- * line: once that line is seen it is not kept (half the memory).
+ * line: once that line is seen it is not kept (memory for nothing).
  */
 void	kernels_add_busy(struct classify *c, enum busy_class k, int64_t start,
 	    int64_t end);

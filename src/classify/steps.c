@@ -513,7 +513,7 @@ module_windows(const struct exec_rec *execs, size_t nexecs,
 
 		if (execs[i].module != best)
 			continue;
-		/* By doubling: one realloc each took minutes for 10^5 runs. */
+		/* By doubling: a realloc per window is quadratic in the runs. */
 		v = xgrow1(v, n, sizeof *v);
 		w = &v[n];
 		w->step = (int64_t)n;

@@ -63,7 +63,7 @@ exec_ends_free(struct exec_ends *x)
  * those starting before t ends, when that end is after t starts (else
  * none overlaps): a binary search, then the running maximum.
  */
-int64_t
+static int64_t
 transfer_wait(const struct exec_ends *x, const struct transfer_rec *t)
 {
 	int64_t end = t->start_ps + t->dur_ps, wait;

@@ -25,9 +25,6 @@ struct exec_ends;
 struct exec_ends *exec_ends_new(const struct file_summary *fs);
 void		 exec_ends_free(struct exec_ends *x);
 
-/* What the host waited for t's value (INDEX_WAIT_PS_SQL). */
-int64_t		 transfer_wait(const struct exec_ends *x,
-		    const struct transfer_rec *t);
 
 /* One row of transfer_totals: a plane's transfers of one dir and kind. */
 struct transfer_total {

@@ -22,7 +22,7 @@ const struct cmd cmd_check = {
 	    "[--max-new-op-share=pct] [--min-op-share=pct] [--max-compiles=n] "
 	    "[--max-memory-growth=pct] [--max-peak-memory=size] "
 	    "[--include-compile-work] [--device=glob] "
-	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] "
+	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] [--wide] "
 	    "[--db=file] new",
 	.summary = "check a profile against a baseline; exit 1 on regression",
 	.options =
@@ -58,6 +58,7 @@ const struct cmd cmd_check = {
 	    "  --device=GLOB, --host=GLOB, --run=GLOB, --latest\n"
 	    "                           select what both sides hold\n"
 	    "  --format=FMT             table (default), csv, json, markdown\n"
+	    "  --wide                   tables at a terminal: every column, not cut\n"
 	    "  --db=FILE                the index to use\n"
 	    "Every rule has its default unless set; a rule's value 'off'\n"
 	    "turns it off.  Numbers are plain decimals (no sign, exponent,\n"

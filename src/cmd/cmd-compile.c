@@ -19,7 +19,7 @@ static int	compile_run(int argc, char **argv);
 const struct cmd cmd_compile = {
 	.name = "compile",
 	.usage = "jaxprof compile [--phases] [--device=glob] [--host=glob] "
-	    "[--run=glob] [--latest] [--format=fmt] [--db=file] path ...",
+	    "[--run=glob] [--latest] [--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "compile time versus execution time per jitted function",
 	.options =
 	    "  --phases        what ran inside the compiles, per function\n"
@@ -28,31 +28,32 @@ const struct cmd cmd_compile = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = compile_run,
 };
 
 static const struct out_col columns[] = {
-	{ "name", COL_STR, NULL },
-	{ "module", COL_STR, NULL },
-	{ "compiles", COL_INT, NULL },
-	{ "compile_us", COL_PS, "compile" },
-	{ "executions", COL_INT, NULL },
-	{ "execute_us", COL_PS, "execute" },
-	{ "compile_execute_ratio", COL_RATE, "compile/execute" },
-	{ "programs", COL_INT, NULL },
-	{ "execute_span_us", COL_PS, "execute span" },
-	{ "autotune_us", COL_PS, "autotune" },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "module", COL_STR, NULL, 0, UNIT_NONE },
+	{ "compiles", COL_INT, NULL, 0, UNIT_NONE },
+	{ "compile_us", COL_PS, "compile", 0, UNIT_NONE },
+	{ "executions", COL_INT, NULL, 0, UNIT_NONE },
+	{ "execute_us", COL_PS, "execute", 0, UNIT_NONE },
+	{ "compile_execute_ratio", COL_RATE, "compile/execute", 0, UNIT_NONE },
+	{ "programs", COL_INT, NULL, 0, UNIT_NONE },
+	{ "execute_span_us", COL_PS, "execute span", 0, UNIT_NONE },
+	{ "autotune_us", COL_PS, "autotune", 0, UNIT_NONE },
 };
 
 static const struct out_col phase_columns[] = {
-	{ "name", COL_STR, NULL },
-	{ "phase", COL_STR, NULL },
-	{ "line", COL_STR, NULL },
-	{ "depth", COL_INT, NULL },
-	{ "count", COL_INT, NULL },
-	{ "total_us", COL_PS, "total" },
-	{ "percent", COL_PCT, "% of compile" },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "phase", COL_STR, NULL, 0, UNIT_NONE },
+	{ "line", COL_STR, NULL, 0, UNIT_NONE },
+	{ "depth", COL_INT, NULL, 0, UNIT_NONE },
+	{ "count", COL_INT, NULL, 0, UNIT_NONE },
+	{ "total_us", COL_PS, "total", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "% of compile", 0, UNIT_NONE },
 };
 
 struct fn_row {

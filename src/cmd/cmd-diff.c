@@ -9,10 +9,14 @@
 
 #include "report/analyze-diff.h"
 #include "report/analyze-ops.h"
+#include "report/diff-page.h"
+#include "report/op-what.h"
 #include "cmd/cmd.h"
 #include "lib/err.h"
+#include "lib/outfile.h"
 #include "output/output.h"
 #include "lib/ptime.h"
+#include "lib/units.h"
 #include "report/report.h"
 #include "report/summary.h"
 #include "lib/xmalloc.h"
@@ -23,8 +27,8 @@ const struct cmd cmd_diff = {
 	.name = "diff",
 	.usage = "jaxprof diff [--by=key] [--group=key] [-n count] "
 	    "[--skip=n] [--summary] [--include-compile-work] [--device=glob] "
-	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] [--db=file] "
-	    "base new",
+	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] [--wide] "
+	    "[-o file] [--db=file] base new",
 	.summary = "compare two profiles or baselines op by op",
 	.options =
 	    "  --by=KEY        device-time (default), self-time, count, avg\n"
@@ -43,7 +47,10 @@ const struct cmd cmd_diff = {
 	    "  --host=GLOB     only hosts matching\n"
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
-	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --format=FMT    table (default), csv, json, markdown, html (a\n"
+	    "                  page for a pull request; needs -o)\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
+	    "  -o, --output=FILE  write to FILE, replaced once whole\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n"
 	    "BASE and NEW are profile paths or files saved by "
@@ -63,10 +70,10 @@ static void	put_memory(struct output *o, const struct summary *a,
 
 /* The summary the table's title lines give, as rows (--summary, JSON). */
 static const struct out_col summary_columns[] = {
-	{ "metric", COL_STR, NULL },
-	{ "base", COL_REAL, NULL },
-	{ "new", COL_REAL, NULL },
-	{ "change_percent", COL_PCT, "change" },
+	{ "metric", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "new", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "change_percent", COL_PCT, "change", 0, UNIT_NONE },
 };
 
 static void
@@ -164,27 +171,28 @@ put_summary(struct output *o, const struct summary *a,
 /* The delta column's place in columns[]: its unit follows --by. */
 #define DELTA_COL	11
 
+/* drop: what a narrow terminal leaves out first (output.h). */
 static const struct out_col columns[] = {
-	{ "name", COL_STR, NULL },
-	{ "base_name", COL_STR, "was" },
-	{ "module", COL_STR, NULL },
-	{ "category", COL_STR, NULL },
-	{ "match", COL_STR, NULL },
-	{ "base_count", COL_INT, "base n" },
-	{ "new_count", COL_INT, "new n" },
-	{ "base_total_us", COL_PS, "base total" },
-	{ "new_total_us", COL_PS, "new total" },
-	{ "base_self_us", COL_PS, "base self" },
-	{ "new_self_us", COL_PS, "new self" },
-	{ "delta_us", COL_PS, "delta" },
-	{ "ratio", COL_RATE, NULL },
-	{ "change_share", COL_PCT, "share" },
-	{ "base_normalized_us", COL_PS, "base per" },
-	{ "new_normalized_us", COL_PS, "new per" },
-	{ "normalized_per", COL_STR, "per" },
-	{ "framework_op", COL_STR, "framework op" },
-	{ "source", COL_STR, NULL },
-	{ "paired_by", COL_STR, "paired by" },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base_name", COL_STR, "was", 1, UNIT_NONE },
+	{ "module", COL_STR, NULL, 9, UNIT_NONE },
+	{ "category", COL_STR, NULL, 5, UNIT_NONE },
+	{ "match", COL_STR, NULL, 4, UNIT_NONE },
+	{ "base_count", COL_INT, "base n", 8, UNIT_NONE },
+	{ "new_count", COL_INT, "new n", 8, UNIT_NONE },
+	{ "base_total_us", COL_PS, "base total", 7, UNIT_NONE },
+	{ "new_total_us", COL_PS, "new total", 7, UNIT_NONE },
+	{ "base_self_us", COL_PS, "base self", 10, UNIT_NONE },
+	{ "new_self_us", COL_PS, "new self", 10, UNIT_NONE },
+	{ "delta_us", COL_PS, "delta", 0, UNIT_NONE },
+	{ "ratio", COL_RATE, NULL, 6, UNIT_NONE },
+	{ "change_share", COL_PCT, "share", 3, UNIT_NONE },
+	{ "base_normalized_us", COL_PS, "base per", 11, UNIT_NONE },
+	{ "new_normalized_us", COL_PS, "new per", 11, UNIT_NONE },
+	{ "normalized_per", COL_STR, "per", 11, UNIT_NONE },
+	{ "framework_op", COL_STR, "framework op", 0, UNIT_NONE },
+	{ "source", COL_STR, NULL, 2, UNIT_NONE },
+	{ "paired_by", COL_STR, "paired by", 12, UNIT_NONE },
 };
 
 /* The normalised columns' place: their unit follows --by too. */
@@ -428,9 +436,10 @@ add_norm_title(struct output *o, const char *per, double da, double db)
 	free(line);
 }
 
+/* for_person: table or markdown. */
 static void
 put_row(struct output *o, const struct diff_pair *p, enum op_by by,
-    double abs_sum, const char *per)
+    double abs_sum, const char *per, int for_person)
 {
 	const struct op_row *r = p->new != NULL ? p->new : p->base;
 
@@ -481,7 +490,14 @@ put_row(struct output *o, const struct diff_pair *p, enum op_by by,
 		output_ps(o, p->new_value);
 	}
 	output_str(o, per);
-	output_str(o, r->framework_op);
+	if (for_person) {
+		/* As top's what column says it: the full name is in csv. */
+		char *what = op_what(r->framework_op, NULL);
+
+		output_str(o, what);
+		free(what);
+	} else
+		output_str(o, r->framework_op);
 	output_str(o, r->source);
 	output_str(o, diff_pairing_name(p->paired_by));
 	output_end_row(o);
@@ -519,6 +535,84 @@ add_pairing_title(struct output *o, const struct summary *a,
 	free(line);
 }
 
+/* New ops of one kind: what they are (op_what()), how many, their time. */
+struct new_kind {
+	char	*what;
+	size_t	 n;
+	double	 ps;
+};
+
+static int
+cmp_new_kind(const void *a, const void *b)
+{
+	const struct new_kind *x = a, *y = b;
+
+	return x->ps < y->ps ? 1 : x->ps > y->ps ? -1 : strcmp(x->what, y->what);
+}
+
+#define NEW_KINDS_SHOWN	5
+
+/*
+ * A note on the ops the new profile added, grouped by what they are:
+ * twenty rows of "added custom-call.N" are one line of code.
+ */
+static void
+add_new_kinds_note(struct output *o, const struct diff_pair *pairs,
+    size_t npairs)
+{
+	struct new_kind *kinds = NULL;
+	size_t i, k, nkinds = 0;
+	char *note, *more, when[64];
+
+	for (i = 0; i < npairs; i++) {
+		const struct op_row *row = pairs[i].new;
+		char *what;
+
+		if (pairs[i].match != MATCH_ADDED || row == NULL)
+			continue;
+		what = op_what(row->framework_op, row->source);
+		if (what[0] == '\0') {
+			free(what);
+			what = xstrdup(row->name);
+		}
+		for (k = 0; k < nkinds && strcmp(kinds[k].what, what) != 0; k++)
+			;
+		if (k == nkinds) {
+			kinds = xreallocarray(kinds, nkinds + 1, sizeof *kinds);
+			kinds[nkinds].what = what;
+			kinds[nkinds].n = 0;
+			kinds[nkinds++].ps = 0;
+		} else
+			free(what);
+		kinds[k].n++;
+		kinds[k].ps += (double)row->total_ps;
+	}
+	if (nkinds == 0)
+		return;
+	qsort(kinds, nkinds, sizeof *kinds, cmp_new_kind);
+	note = xasprintf("New ops by what they are (device time in the new "
+	    "profile):");
+	for (k = 0; k < nkinds && k < NEW_KINDS_SHOWN; k++) {
+		fmt_duration(when, sizeof when, ps_from_double(kinds[k].ps));
+		more = xasprintf("%s%s " OUT_CODE "%s" OUT_END_CODE " %zu op%s "
+		    "%s", note, k > 0 ? ";" : "", kinds[k].what, kinds[k].n,
+		    kinds[k].n == 1 ? "" : "s", when);
+		free(note);
+		note = more;
+	}
+	if (nkinds > NEW_KINDS_SHOWN) {
+		more = xasprintf("%s; %zu more kinds", note,
+		    nkinds - NEW_KINDS_SHOWN);
+		free(note);
+		note = more;
+	}
+	output_note(o, note);
+	free(note);
+	for (k = 0; k < nkinds; k++)
+		free(kinds[k].what);
+	free(kinds);
+}
+
 static int
 diff_run(int argc, char **argv)
 {
@@ -528,6 +622,7 @@ diff_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "include-compile-work", no_argument, NULL, 0x300 },
 		{ "limit", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "skip", required_argument, NULL, OPT_SKIP },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		REPORT_LONGOPTS,
@@ -539,15 +634,29 @@ diff_run(int argc, char **argv)
 	struct op_row *ra, *rb;
 	struct diff_pair *pairs;
 	struct output *o;
+	struct outfile of;
 	size_t na, nb, npairs, i, k;
 	long limit = 20, skip = 0;
 	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, status, summary = 0;
-	int by_identity;
+	int by_identity, html = 0, failed = 0;
 	double abs_sum = 0, da, db;
-	const char *per;
+	const char *per, *out_path = NULL;
+	FILE *fp = stdout;
 
 	report_init(&r, "diff");
-	while ((ch = cmd_getopt(argc, argv, "hn:", longopts)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "hn:o:", longopts)) != -1) {
+		if (ch == OPT_FORMAT) {
+			enum out_format f;
+
+			/* The last --format counts. */
+			html = strcmp(optarg, "html") == 0;
+			if (html)
+				continue;
+			if (output_parse_format(optarg, &f) == -1)
+				jp_errx(EXIT_TROUBLE, "invalid --format '%s' "
+				    "(choose from %s, html)", optarg,
+				    output_formats);
+		}
 		if (report_option(&r, ch, optarg))
 			continue;
 		switch (ch) {
@@ -569,6 +678,9 @@ diff_run(int argc, char **argv)
 			limit = parse_long_option("diff", "limit", optarg, 0,
 			    1000000000L);
 			break;
+		case 'o':
+			out_path = optarg;
+			break;
 		case OPT_SKIP:
 			skip = parse_long_option("diff", "skip", optarg, 0,
 			    1000000000L);
@@ -582,6 +694,12 @@ diff_run(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		cmd_usage_error(&cmd_diff);
+	if (html && out_path == NULL)
+		jp_errx(EXIT_TROUBLE, "--format=html needs -o FILE");
+	/* The page compares the time of ops, paired by what they are. */
+	if (html && (by == BY_COUNT || group != GROUP_OP || summary))
+		jp_errx(EXIT_TROUBLE, "--format=html compares ops by time: "
+		    "no --by=count, --group or --summary");
 
 	summary_init(&a);
 	summary_init(&b);
@@ -601,19 +719,30 @@ diff_run(int argc, char **argv)
 	for (i = 0; i < npairs; i++)
 		abs_sum += fabs(pairs[i].delta);
 
+	if (out_path != NULL && (fp = outfile_fopen(&of, out_path)) == NULL) {
+		jp_warn("cannot write '%s'", out_path);
+		status = EXIT_TROUBLE;
+		goto out;
+	}
+	if (html) {
+		struct diff_page page = { &a, &b, pairs, npairs, per,
+		    (size_t)skip };
+
+		failed = diff_page_write(&page, fp) == -1;
+		goto done;
+	}
 	if (summary || r.format == FMT_JSON) {
 		/* JSON: {"summary": [...], "ops": [...]} (jaxprof-diff(1)). */
 		if (!summary)
-			fputs("{\"summary\": ", stdout);
-		o = output_new(r.format, stdout, summary_columns,
+			fputs("{\"summary\": ", fp);
+		o = output_new(r.format, fp, summary_columns,
 		    sizeof summary_columns / sizeof summary_columns[0]);
 		diff_titles(o, &a, &b, by, group, (size_t)skip, ra, na, rb, nb);
 		put_summary(o, &a, &b, (size_t)skip, ra, na, rb, nb);
-		if (output_finish(o) == -1)
-			status = EXIT_TROUBLE;
+		failed |= output_finish(o) == -1;
 		if (summary)
-			goto out;
-		fputs(", \"ops\": ", stdout);
+			goto done;
+		fputs(", \"ops\": ", fp);
 	}
 	memcpy(cols, columns, sizeof cols);
 	if (by == BY_COUNT) {
@@ -624,7 +753,7 @@ diff_run(int argc, char **argv)
 		cols[NORM_COL + 1].name = "new_normalized_count";
 		cols[NORM_COL + 1].type = COL_RATE;
 	}
-	o = output_new(r.format, stdout, cols, sizeof cols / sizeof cols[0]);
+	o = output_new(r.format, fp, cols, sizeof cols / sizeof cols[0]);
 	diff_titles(o, &a, &b, by, group, (size_t)skip, ra, na, rb, nb);
 	add_norm_title(o, per, da, db);
 	if (group == GROUP_OP)
@@ -633,12 +762,23 @@ diff_run(int argc, char **argv)
 	summary_note_runs(&b, o, "new");
 	k = limit == 0 || (size_t)limit > npairs ? npairs : (size_t)limit;
 	for (i = 0; i < k; i++)
-		put_row(o, &pairs[i], by, abs_sum, per);
+		put_row(o, &pairs[i], by, abs_sum, per,
+		    r.format == FMT_TABLE || r.format == FMT_MARKDOWN);
 	output_more_rows(o, k, npairs);
-	if (output_finish(o) == -1)
-		status = EXIT_TROUBLE;
+	if (group == GROUP_OP)
+		add_new_kinds_note(o, pairs, npairs);
+	failed |= output_finish(o) == -1;
 	if (r.format == FMT_JSON)
-		fputs("}\n", stdout);
+		fputs("}\n", fp);
+done:
+	/* A page cut short never replaces the last one (outfile.h). */
+	if (fp != stdout && (failed || outfile_commit(&of) == -1)) {
+		outfile_abort(&of);
+		jp_warn("cannot write '%s'", out_path);
+		failed = 1;
+	}
+	if (failed)
+		status = EXIT_TROUBLE;	/* stdout's error: main says it */
 out:
 	diff_pairs_free(pairs, npairs);
 	op_rows_free(ra, na);

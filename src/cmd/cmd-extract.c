@@ -45,11 +45,11 @@ const struct cmd cmd_extract = {
 };
 
 static const struct out_col columns[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "kind", COL_STR, NULL },
-	{ "size_bytes", COL_BYTES, "size" },
-	{ "file", COL_STR, NULL },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "kind", COL_STR, NULL, 0, UNIT_NONE },
+	{ "size_bytes", COL_BYTES, "size", 0, UNIT_NONE },
+	{ "file", COL_STR, NULL, 0, UNIT_NONE },
 };
 
 enum {

@@ -18,7 +18,7 @@ static int	hosts_run(int argc, char **argv);
 const struct cmd cmd_hosts = {
 	.name = "hosts",
 	.usage = "jaxprof hosts [--host=glob] [--run=glob] [--latest] "
-	    "[--format=fmt] [--db=file] path ...",
+	    "[--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "compare the hosts of a run; name the one the others "
 	    "wait for",
 	.options =
@@ -26,28 +26,29 @@ const struct cmd cmd_hosts = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = hosts_run,
 };
 
 static const struct out_col columns[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "steps", COL_INT, NULL },
-	{ "median_step_us", COL_PS, "median step" },
-	{ "p90_step_us", COL_PS, "p90 step" },
-	{ "compute_us", COL_PS, "compute" },
-	{ "collective_us", COL_PS, "collectives" },
-	{ "wait_us", COL_PS, "waiting" },
-	{ "transfer_us", COL_PS, "transfer" },
-	{ "idle_us", COL_PS, "host-bound idle" },
-	{ "idle_in", COL_STR, "host ran" },
-	{ "idle_in_us", COL_PS, "per step" },
-	{ "last_steps", COL_INT, "last" },
-	{ "joined_steps", COL_INT, "of" },
-	{ "lateness_us", COL_PS, "late by" },
-	{ "straggler", COL_STR, NULL },
-	{ "evidence", COL_STR, NULL },	/* csv and json only */
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "steps", COL_INT, NULL, 6, UNIT_NONE },
+	{ "median_step_us", COL_PS, "median step", 0, UNIT_NONE },
+	{ "p90_step_us", COL_PS, "p90 step", 5, UNIT_NONE },
+	{ "compute_us", COL_PS, "compute", 3, UNIT_NONE },
+	{ "collective_us", COL_PS, "collectives", 3, UNIT_NONE },
+	{ "wait_us", COL_PS, "waiting", 2, UNIT_NONE },
+	{ "transfer_us", COL_PS, "transfer", 4, UNIT_NONE },
+	{ "idle_us", COL_PS, "host-bound idle", 2, UNIT_NONE },
+	{ "idle_in", COL_STR, "host ran", 7, UNIT_NONE },
+	{ "idle_in_us", COL_PS, "per step", 7, UNIT_NONE },
+	{ "last_steps", COL_INT, "last", 8, UNIT_NONE },
+	{ "joined_steps", COL_INT, "of", 8, UNIT_NONE },
+	{ "lateness_us", COL_PS, "late by", 1, UNIT_NONE },
+	{ "straggler", COL_STR, NULL, 0, UNIT_NONE },
+	{ "evidence", COL_STR, NULL, 0, UNIT_NONE },	/* csv and json only */
 };
 
 /* The table's note for the run of rows [lo, hi): its stragglers, or none. */
@@ -83,6 +84,7 @@ hosts_run(int argc, char **argv)
 		{ "host", required_argument, NULL, OPT_HOST },
 		{ "latest", no_argument, NULL, OPT_LATEST },
 		{ "run", required_argument, NULL, OPT_RUN },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r;

@@ -17,7 +17,7 @@ static int	idle_run(int argc, char **argv);
 const struct cmd cmd_idle = {
 	.name = "idle",
 	.usage = "jaxprof idle [--min-gap=time] [-n count] [--device=glob] "
-	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] "
+	    "[--host=glob] [--run=glob] [--latest] [--format=fmt] [--wide] "
 	    "[--db=file] path ...",
 	.summary = "device idle gaps and what the host was doing meanwhile",
 	.options =
@@ -29,20 +29,21 @@ const struct cmd cmd_idle = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = idle_run,
 };
 
 static const struct out_col columns[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "device", COL_STR, NULL },
-	{ "start_us", COL_PS, "start" },
-	{ "duration_us", COL_PS, "idle" },
-	{ "step", COL_INT, NULL },
-	{ "host_activity", COL_STR, "host was running" },
-	{ "host_context", COL_STR, "inside" },
-	{ "host_line", COL_STR, "thread" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "device", COL_STR, NULL, 0, UNIT_NONE },
+	{ "start_us", COL_PS, "start", 0, UNIT_NONE },
+	{ "duration_us", COL_PS, "idle", 0, UNIT_NONE },
+	{ "step", COL_INT, NULL, 0, UNIT_NONE },
+	{ "host_activity", COL_STR, "host was running", 0, UNIT_NONE },
+	{ "host_context", COL_STR, "inside", 0, UNIT_NONE },
+	{ "host_line", COL_STR, "thread", 0, UNIT_NONE },
 };
 
 static int

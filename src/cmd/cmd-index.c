@@ -4,9 +4,12 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "lib/err.h"
+#include "lib/term.h"
+#include "lib/xmalloc.h"
 #include "report/report.h"
 
 static int	index_run(int argc, char **argv);
@@ -43,6 +46,7 @@ index_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r;
+	char *line;
 	int ch;
 
 	report_init(&r, "index");
@@ -65,8 +69,11 @@ index_run(int argc, char **argv)
 		cmd_usage_error(&cmd_index);
 	}
 	report_open(&r, argc - optind, argv + optind);
-	printf("%s: %zu profile files, %zu other files\n", r.db_path,
+	/* The index's path may be long: folded at a terminal. */
+	line = xasprintf("%s: %zu profile files, %zu other files", r.db_path,
 	    found_profiles(&r.found), r.found.nfiles -
 	    found_profiles(&r.found));
+	term_put_folded(stdout, line, strlen(line), term_width(stdout));
+	free(line);
 	return report_close(&r, EXIT_OK);
 }

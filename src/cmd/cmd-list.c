@@ -19,29 +19,30 @@ static int	list_run(int argc, char **argv);
 const struct cmd cmd_list = {
 	.name = "list",
 	.usage = "jaxprof list [--host=glob] [--run=glob] [--latest] "
-	    "[--format=fmt] [--db=file] path ...",
+	    "[--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "list the runs, hosts and profile files under each path",
 	.options =
 	    "  --host=GLOB     only hosts matching\n"
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
 	.run = list_run,
 };
 
 static const struct out_col columns[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "file", COL_STR, NULL },
-	{ "kind", COL_STR, NULL },
-	{ "size_bytes", COL_BYTES, "size" },
-	{ "planes", COL_INT, NULL },
-	{ "events", COL_INT, NULL },
-	{ "devices", COL_STR, NULL },
-	{ "span_us", COL_PS, "span" },
-	{ "start_utc", COL_STR, "start (UTC)" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "file", COL_STR, NULL, 0, UNIT_NONE },
+	{ "kind", COL_STR, NULL, 0, UNIT_NONE },
+	{ "size_bytes", COL_BYTES, "size", 0, UNIT_NONE },
+	{ "planes", COL_INT, NULL, 0, UNIT_NONE },
+	{ "events", COL_INT, NULL, 0, UNIT_NONE },
+	{ "devices", COL_STR, NULL, 0, UNIT_NONE },
+	{ "span_us", COL_PS, "span", 0, UNIT_NONE },
+	{ "start_utc", COL_STR, "start (UTC)", 0, UNIT_NONE },
 };
 
 /*
@@ -130,6 +131,7 @@ list_run(int argc, char **argv)
 		{ "host", required_argument, NULL, OPT_HOST },
 		{ "latest", no_argument, NULL, OPT_LATEST },
 		{ "run", required_argument, NULL, OPT_RUN },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r;

@@ -27,7 +27,7 @@ const struct cmd cmd_memory = {
 	.name = "memory",
 	.usage = "jaxprof memory [--group=key] [--program=name] [--points=n] "
 	    "[-n count] [--device=glob] [--host=glob] [--run=glob] [--latest] "
-	    "[--format=fmt] [--db=file] path ...",
+	    "[--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "peak device memory per allocator and program, and what "
 	    "holds it",
 	.options =
@@ -49,6 +49,7 @@ const struct cmd cmd_memory = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = memory_run,
 };
@@ -78,70 +79,70 @@ static const char *const group_titles[] = {
 enum { OPT_GROUP = OPT_REPORT_LAST, OPT_POINTS, OPT_PROGRAM };
 
 static const struct out_col allocator_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "allocator", COL_STR, NULL },
-	{ "peak_bytes", COL_BYTES, "peak" },
-	{ "heap_bytes", COL_BYTES, "heap" },
-	{ "stack_bytes", COL_BYTES, "stack" },
-	{ "peak_time_us", COL_PS, "at" },
-	{ "step", COL_INT, NULL },
-	{ "module", COL_STR, NULL },
-	{ "op", COL_STR, NULL },
-	{ "capacity_bytes", COL_BYTES, "capacity" },
-	{ "lifetime_peak_bytes", COL_BYTES, "lifetime peak" },
-	{ "fragmentation_pct", COL_PCT, "fragmentation" },
-	{ "events", COL_INT, NULL },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "allocator", COL_STR, NULL, 0, UNIT_NONE },
+	{ "peak_bytes", COL_BYTES, "peak", 0, UNIT_NONE },
+	{ "heap_bytes", COL_BYTES, "heap", 0, UNIT_NONE },
+	{ "stack_bytes", COL_BYTES, "stack", 0, UNIT_NONE },
+	{ "peak_time_us", COL_PS, "at", 0, UNIT_NONE },
+	{ "step", COL_INT, NULL, 0, UNIT_NONE },
+	{ "module", COL_STR, NULL, 0, UNIT_NONE },
+	{ "op", COL_STR, NULL, 0, UNIT_NONE },
+	{ "capacity_bytes", COL_BYTES, "capacity", 0, UNIT_NONE },
+	{ "lifetime_peak_bytes", COL_BYTES, "lifetime peak", 0, UNIT_NONE },
+	{ "fragmentation_pct", COL_PCT, "fragmentation", 0, UNIT_NONE },
+	{ "events", COL_INT, NULL, 0, UNIT_NONE },
 };
 
 static const struct out_col allocation_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "allocator", COL_STR, NULL },
-	{ "allocation_bytes", COL_BYTES, "bytes" },
-	{ "requested_bytes", COL_BYTES, "requested" },
-	{ "time_us", COL_PS, "allocated at" },
-	{ "op", COL_STR, NULL },
-	{ "shape", COL_STR, NULL },
-	{ "data_type", COL_STR, "dtype" },
-	{ "region_type", COL_STR, "region" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "allocator", COL_STR, NULL, 0, UNIT_NONE },
+	{ "allocation_bytes", COL_BYTES, "bytes", 0, UNIT_NONE },
+	{ "requested_bytes", COL_BYTES, "requested", 0, UNIT_NONE },
+	{ "time_us", COL_PS, "allocated at", 0, UNIT_NONE },
+	{ "op", COL_STR, NULL, 0, UNIT_NONE },
+	{ "shape", COL_STR, NULL, 0, UNIT_NONE },
+	{ "data_type", COL_STR, "dtype", 0, UNIT_NONE },
+	{ "region_type", COL_STR, "region", 0, UNIT_NONE },
 };
 
 static const struct out_col timeline_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "allocator", COL_STR, NULL },
-	{ "time_us", COL_PS, "time" },
-	{ "bytes_in_use", COL_BYTES, "in use" },
-	{ "heap_bytes", COL_BYTES, "heap" },
-	{ "stack_bytes", COL_BYTES, "stack" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "allocator", COL_STR, NULL, 0, UNIT_NONE },
+	{ "time_us", COL_PS, "time", 0, UNIT_NONE },
+	{ "bytes_in_use", COL_BYTES, "in use", 0, UNIT_NONE },
+	{ "heap_bytes", COL_BYTES, "heap", 0, UNIT_NONE },
+	{ "stack_bytes", COL_BYTES, "stack", 0, UNIT_NONE },
 };
 
 static const struct out_col program_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "program", COL_STR, NULL },
-	{ "program_id", COL_INT, NULL },
-	{ "peak_bytes", COL_BYTES, "peak" },
-	{ "heap_peak_bytes", COL_BYTES, "heap peak" },
-	{ "parameter_bytes", COL_BYTES, "parameters" },
-	{ "output_bytes", COL_BYTES, "outputs" },
-	{ "temp_bytes", COL_BYTES, "temporaries" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "program", COL_STR, NULL, 0, UNIT_NONE },
+	{ "program_id", COL_INT, NULL, 0, UNIT_NONE },
+	{ "peak_bytes", COL_BYTES, "peak", 0, UNIT_NONE },
+	{ "heap_peak_bytes", COL_BYTES, "heap peak", 0, UNIT_NONE },
+	{ "parameter_bytes", COL_BYTES, "parameters", 0, UNIT_NONE },
+	{ "output_bytes", COL_BYTES, "outputs", 0, UNIT_NONE },
+	{ "temp_bytes", COL_BYTES, "temporaries", 0, UNIT_NONE },
 };
 
 static const struct out_col buffer_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "program", COL_STR, NULL },
-	{ "buffer", COL_STR, NULL },
-	{ "count", COL_INT, NULL },
-	{ "size_bytes", COL_BYTES, "each" },
-	{ "total_bytes", COL_BYTES, "total" },
-	{ "kind", COL_STR, NULL },
-	{ "shape", COL_STR, NULL },
-	{ "opcode", COL_STR, NULL },
-	{ "framework_op", COL_STR, "framework op" },
-	{ "source", COL_STR, NULL },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "program", COL_STR, NULL, 0, UNIT_NONE },
+	{ "buffer", COL_STR, NULL, 0, UNIT_NONE },
+	{ "count", COL_INT, NULL, 0, UNIT_NONE },
+	{ "size_bytes", COL_BYTES, "each", 0, UNIT_NONE },
+	{ "total_bytes", COL_BYTES, "total", 0, UNIT_NONE },
+	{ "kind", COL_STR, NULL, 0, UNIT_NONE },
+	{ "shape", COL_STR, NULL, 0, UNIT_NONE },
+	{ "opcode", COL_STR, NULL, 0, UNIT_NONE },
+	{ "framework_op", COL_STR, "framework op", 0, UNIT_NONE },
+	{ "source", COL_STR, NULL, 0, UNIT_NONE },
 };
 
 /* Samples m of the selected files, filtered; ?102 matches allocators. */

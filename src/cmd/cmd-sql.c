@@ -17,12 +17,13 @@ static int	sql_run(int argc, char **argv);
 
 const struct cmd cmd_sql = {
 	.name = "sql",
-	.usage = "jaxprof sql [--latest] [--format=fmt] [--db=file] query "
-	    "path ...",
+	.usage = "jaxprof sql [--latest] [--format=fmt] [--wide] [--db=file] "
+	    "query path ...",
 	.summary = "run an SQL query on the index of the profiles under path",
 	.options =
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n"
 	    "The temporary table selected(file_id) holds the files found "
@@ -105,6 +106,7 @@ sql_run(int argc, char **argv)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "latest", no_argument, NULL, OPT_LATEST },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r;

@@ -23,7 +23,7 @@ const struct cmd cmd_steps = {
 	.usage = "jaxprof steps [--summary | --skew] [--skip=n] "
 	    "[--outlier-margin=pct] "
 	    "[--device=glob] [--host=glob] [--run=glob] [--latest] "
-	    "[--format=fmt] [--db=file] path ...",
+	    "[--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "step times per device, with compute, collective, "
 	    "transfer and idle time",
 	.options =
@@ -39,6 +39,7 @@ const struct cmd cmd_steps = {
 	    "                  naming the others)\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = steps_run,
 };
@@ -47,49 +48,49 @@ const struct cmd cmd_steps = {
 static double outlier_margin = 0.10;
 
 static const struct out_col step_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "device", COL_STR, NULL },
-	{ "step", COL_INT, NULL },
-	{ "name", COL_STR, NULL },
-	{ "start_us", COL_PS, "start" },
-	{ "duration_us", COL_PS, "duration" },
-	{ "compute_us", COL_PS, "compute" },
-	{ "collective_us", COL_PS, "collective" },
-	{ "transfer_us", COL_PS, "transfer" },
-	{ "idle_us", COL_PS, "idle" },
-	{ "outlier", COL_INT, NULL },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "device", COL_STR, NULL, 0, UNIT_NONE },
+	{ "step", COL_INT, NULL, 0, UNIT_NONE },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "start_us", COL_PS, "start", 0, UNIT_NONE },
+	{ "duration_us", COL_PS, "duration", 0, UNIT_NONE },
+	{ "compute_us", COL_PS, "compute", 0, UNIT_NONE },
+	{ "collective_us", COL_PS, "collective", 0, UNIT_NONE },
+	{ "transfer_us", COL_PS, "transfer", 0, UNIT_NONE },
+	{ "idle_us", COL_PS, "idle", 0, UNIT_NONE },
+	{ "outlier", COL_INT, NULL, 0, UNIT_NONE },
 };
 
 /* "path" (the PATH given) only when several are: see print_summary(). */
 static const struct out_col summary_cols[] = {
-	{ "path", COL_STR, NULL },
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "device", COL_STR, NULL },
-	{ "source", COL_STR, NULL },
-	{ "steps", COL_INT, NULL },
-	{ "min_us", COL_PS, "min" },
-	{ "median_us", COL_PS, "median" },
-	{ "mean_us", COL_PS, "mean" },
-	{ "p90_us", COL_PS, "p90" },
-	{ "max_us", COL_PS, "max" },
-	{ "stddev_us", COL_PS, "stddev" },
-	{ "compute_percent", COL_PCT, "compute" },
-	{ "collective_percent", COL_PCT, "collective" },
-	{ "transfer_percent", COL_PCT, "transfer" },
-	{ "idle_percent", COL_PCT, "idle" },
-	{ "outliers", COL_INT, NULL },
+	{ "path", COL_STR, NULL, 0, UNIT_NONE },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "device", COL_STR, NULL, 0, UNIT_NONE },
+	{ "source", COL_STR, NULL, 0, UNIT_NONE },
+	{ "steps", COL_INT, NULL, 0, UNIT_NONE },
+	{ "min_us", COL_PS, "min", 0, UNIT_NONE },
+	{ "median_us", COL_PS, "median", 0, UNIT_NONE },
+	{ "mean_us", COL_PS, "mean", 0, UNIT_NONE },
+	{ "p90_us", COL_PS, "p90", 0, UNIT_NONE },
+	{ "max_us", COL_PS, "max", 0, UNIT_NONE },
+	{ "stddev_us", COL_PS, "stddev", 0, UNIT_NONE },
+	{ "compute_percent", COL_PCT, "compute", 0, UNIT_NONE },
+	{ "collective_percent", COL_PCT, "collective", 0, UNIT_NONE },
+	{ "transfer_percent", COL_PCT, "transfer", 0, UNIT_NONE },
+	{ "idle_percent", COL_PCT, "idle", 0, UNIT_NONE },
+	{ "outliers", COL_INT, NULL, 0, UNIT_NONE },
 };
 
 static const struct out_col skew_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "step", COL_INT, NULL },
-	{ "hosts", COL_INT, NULL },
-	{ "min_us", COL_PS, "fastest" },
-	{ "max_us", COL_PS, "slowest" },
-	{ "skew_us", COL_PS, "skew" },
-	{ "slowest_host", COL_STR, "slowest host" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "step", COL_INT, NULL, 0, UNIT_NONE },
+	{ "hosts", COL_INT, NULL, 0, UNIT_NONE },
+	{ "min_us", COL_PS, "fastest", 0, UNIT_NONE },
+	{ "max_us", COL_PS, "slowest", 0, UNIT_NONE },
+	{ "skew_us", COL_PS, "skew", 0, UNIT_NONE },
+	{ "slowest_host", COL_STR, "slowest host", 0, UNIT_NONE },
 };
 
 static void

@@ -22,7 +22,7 @@ static int	summary_run(int argc, char **argv);
 const struct cmd cmd_summary = {
 	.name = "summary",
 	.usage = "jaxprof summary [-o file] [--device=glob] [--host=glob] "
-	    "[--run=glob] [--latest] [--format=fmt] [--db=file] path ...",
+	    "[--run=glob] [--latest] [--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "what bounds the run, with the numbers, and what to do",
 	.options =
 	    "  -o, --output=FILE  write to FILE (needed for --format=html)\n"
@@ -32,6 +32,7 @@ const struct cmd cmd_summary = {
 	    "                  naming the others)\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), json, markdown, html\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = summary_run,
 };
@@ -51,8 +52,8 @@ joined(char **v, size_t n)
 }
 
 static const struct out_col kv_cols[] = {
-	{ "what", COL_STR, NULL },
-	{ "value", COL_STR, NULL },
+	{ "what", COL_STR, NULL, 0, UNIT_NONE },
+	{ "value", COL_STR, NULL, 0, UNIT_NONE },
 };
 
 static void
@@ -108,9 +109,9 @@ print_run(const struct overview *ov, enum out_format fmt, FILE *fp)
 }
 
 static const struct out_col part_cols[] = {
-	{ "part", COL_STR, NULL },
-	{ "per_step_us", COL_PS, "per step" },
-	{ "percent", COL_PCT, "%" },
+	{ "part", COL_STR, NULL, 0, UNIT_NONE },
+	{ "per_step_us", COL_PS, "per step", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "%", 0, UNIT_NONE },
 };
 
 static int
@@ -138,12 +139,12 @@ print_parts(const struct overview *ov, enum out_format fmt, FILE *fp)
 }
 
 static const struct out_col cause_cols[] = {
-	{ "part", COL_STR, NULL },
-	{ "host_activity", COL_STR, "host was running" },
-	{ "host_context", COL_STR, "inside" },
-	{ "gaps", COL_INT, NULL },
-	{ "per_step_us", COL_PS, "per step" },
-	{ "percent", COL_PCT, "% of step" },
+	{ "part", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host_activity", COL_STR, "host was running", 0, UNIT_NONE },
+	{ "host_context", COL_STR, "inside", 0, UNIT_NONE },
+	{ "gaps", COL_INT, NULL, 0, UNIT_NONE },
+	{ "per_step_us", COL_PS, "per step", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "% of step", 0, UNIT_NONE },
 };
 
 static int
@@ -171,26 +172,39 @@ print_causes(const struct overview *ov, enum out_format fmt, FILE *fp)
 	return output_finish(o);
 }
 
+/* Ops say what they are (op_what()); source lines need not. */
 static const struct out_col item_cols[] = {
-	{ "rank", COL_INT, "#" },
-	{ "name", COL_STR, NULL },
-	{ "count", COL_INT, NULL },
-	{ "total_us", COL_PS, "total" },
-	{ "percent", COL_PCT, "%" },
-	{ "where", COL_STR, NULL },
+	{ "rank", COL_INT, "#", 2, UNIT_NONE },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "what", COL_STR, NULL, 0, UNIT_NONE },
+	{ "count", COL_INT, NULL, 3, UNIT_NONE },
+	{ "total_us", COL_PS, "total", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "%", 0, UNIT_NONE },
+	{ "where", COL_STR, NULL, 1, UNIT_NONE },
+};
+static const struct out_col line_cols[] = {
+	{ "rank", COL_INT, "#", 2, UNIT_NONE },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "count", COL_INT, NULL, 3, UNIT_NONE },
+	{ "total_us", COL_PS, "total", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "%", 0, UNIT_NONE },
+	{ "where", COL_STR, NULL, 1, UNIT_NONE },
 };
 
 static int
-print_items(const struct ov_item *v, size_t n, const char *title,
+print_items(const struct ov_item *v, size_t n, const char *title, int ops,
     enum out_format fmt, FILE *fp)
 {
-	struct output *o = output_new(fmt, fp, item_cols, 6);
+	struct output *o = ops ? output_new(fmt, fp, item_cols, 7) :
+	    output_new(fmt, fp, line_cols, 6);
 	size_t i, k = n < 5 ? n : 5;
 
 	output_title(o, title);
 	for (i = 0; i < k; i++) {
 		output_int(o, (int64_t)i + 1);
 		output_str(o, v[i].name);
+		if (ops)
+			output_str(o, v[i].what);
 		output_int(o, v[i].count);
 		output_ps(o, (double)v[i].total_ps);
 		output_double(o, v[i].pct);
@@ -201,9 +215,9 @@ print_items(const struct ov_item *v, size_t n, const char *title,
 }
 
 static const struct out_col precision_cols[] = {
-	{ "precision", COL_STR, NULL },
-	{ "total_us", COL_PS, "total" },
-	{ "percent", COL_PCT, "% of compute" },
+	{ "precision", COL_STR, NULL, 0, UNIT_NONE },
+	{ "total_us", COL_PS, "total", 0, UNIT_NONE },
+	{ "percent", COL_PCT, "% of compute", 0, UNIT_NONE },
 };
 
 /* The precisions compute time went to, those with any. */
@@ -231,14 +245,14 @@ print_precision(const struct overview *ov, enum out_format fmt, FILE *fp)
 }
 
 static const struct out_col compile_cols[] = {
-	{ "function", COL_STR, NULL },
-	{ "compiles", COL_INT, NULL },
-	{ "compile_us", COL_PS, "compile" },
-	{ "executions", COL_INT, NULL },
-	{ "execute_us", COL_PS, "execute" },
-	{ "steps", COL_STR, "in steps" },
-	{ "programs", COL_STR, NULL },
-	{ "shapes", COL_STR, "differing shapes" },
+	{ "function", COL_STR, NULL, 0, UNIT_NONE },
+	{ "compiles", COL_INT, NULL, 0, UNIT_NONE },
+	{ "compile_us", COL_PS, "compile", 0, UNIT_NONE },
+	{ "executions", COL_INT, NULL, 0, UNIT_NONE },
+	{ "execute_us", COL_PS, "execute", 0, UNIT_NONE },
+	{ "steps", COL_STR, "in steps", 0, UNIT_NONE },
+	{ "programs", COL_STR, NULL, 0, UNIT_NONE },
+	{ "shapes", COL_STR, "differing shapes", 0, UNIT_NONE },
 };
 
 static int
@@ -269,15 +283,15 @@ print_compiles(const struct overview *ov, enum out_format fmt, FILE *fp)
 }
 
 static const struct out_col memory_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "allocator", COL_STR, NULL },
-	{ "peak_bytes", COL_BYTES, "peak" },
-	{ "peak_time_us", COL_PS, "at" },
-	{ "step", COL_INT, NULL },
-	{ "module", COL_STR, NULL },
-	{ "op", COL_STR, NULL },
-	{ "capacity_bytes", COL_BYTES, "capacity" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "allocator", COL_STR, NULL, 0, UNIT_NONE },
+	{ "peak_bytes", COL_BYTES, "peak", 0, UNIT_NONE },
+	{ "peak_time_us", COL_PS, "at", 0, UNIT_NONE },
+	{ "step", COL_INT, NULL, 0, UNIT_NONE },
+	{ "module", COL_STR, NULL, 0, UNIT_NONE },
+	{ "op", COL_STR, NULL, 0, UNIT_NONE },
+	{ "capacity_bytes", COL_BYTES, "capacity", 0, UNIT_NONE },
 };
 
 static int
@@ -326,11 +340,11 @@ print_memory(const struct overview *ov, enum out_format fmt, FILE *fp)
 }
 
 static const struct out_col rec_cols[] = {
-	{ "rank", COL_INT, "#" },
-	{ "rule", COL_STR, NULL },
-	{ "value", COL_REAL, NULL },
-	{ "threshold", COL_REAL, NULL },
-	{ "saves_us", COL_PS, "saves up to" },
+	{ "rank", COL_INT, "#", 0, UNIT_NONE },
+	{ "rule", COL_STR, NULL, 0, UNIT_NONE },
+	{ "value", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "threshold", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "saves_us", COL_PS, "saves up to", 0, UNIT_NONE },
 };
 
 static int
@@ -381,11 +395,11 @@ print_text(const struct overview *ov, enum out_format fmt, FILE *fp)
 		rc |= print_causes(ov, fmt, fp);
 	}
 	fputc('\n', fp);
-	rc |= print_items(ov->ops, ov->nops, "Top ops by device time:", fmt,
+	rc |= print_items(ov->ops, ov->nops, "Top ops by device time:", 1, fmt,
 	    fp);
 	fputc('\n', fp);
 	rc |= print_items(ov->lines, ov->nlines, "Top source lines by "
-	    "device time:", fmt, fp);
+	    "device time:", 0, fmt, fp);
 	if (ov->precision.compute_ps > 0) {
 		fputc('\n', fp);
 		rc |= print_precision(ov, fmt, fp);

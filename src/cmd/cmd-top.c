@@ -17,6 +17,7 @@
 #include "model/kernel-stats.h"
 #include "model/precision.h"
 #include "output/output.h"
+#include "report/op-what.h"
 #include "report/report.h"
 #include "lib/strmap.h"
 #include "lib/xmalloc.h"
@@ -29,7 +30,7 @@ const struct cmd cmd_top = {
 	    "[--fields=list] [--include-compile-work] "
 	    "[--peak-flops=rate] [--peak-bandwidth=rate] "
 	    "[--device=glob] [--host=glob] [--run=glob] [--latest] "
-	    "[--format=fmt] [--db=file] path ...",
+	    "[--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "rank ops by device time, self time, count or average",
 	.options =
 	    "  --by=KEY        device-time (default), self-time, count, avg\n"
@@ -52,6 +53,7 @@ const struct cmd cmd_top = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
 	.run = top_run,
@@ -210,6 +212,7 @@ roof_title(const struct roof *roof)
 struct top_line {
 	int64_t		 rank;
 	const char	*name, *module, *category, *source;
+	const char	*what;		/* op_what() of an HLO op; NULL */
 	int64_t		 count, total_ps, self_ps, min_ps, max_ps;
 	int		 has_min_max;	/* scopes have none */
 	double		 pct;
@@ -236,6 +239,12 @@ static void
 put_name(struct output *o, const struct top_line *l)
 {
 	output_str(o, l->name);
+}
+
+static void
+put_what(struct output *o, const struct top_line *l)
+{
+	output_str(o, l->what);
 }
 
 static void
@@ -587,6 +596,7 @@ enum shown {
 	SHOWN,		/* always */
 	SHOWN_KERNEL,	/* with --group=kernel */
 	SHOWN_TREE,	/* with --tree, in csv and json */
+	SHOWN_OP_TABLE,	/* ops in a table: custom-call.42 tells nothing */
 };
 
 static const struct top_field {
@@ -594,42 +604,43 @@ static const struct top_field {
 	void		(*put)(struct output *, const struct top_line *);
 	enum shown	 shown;
 } fields[] = {
-	{ { "rank", COL_INT, "#" }, put_rank, SHOWN },
-	{ { "name", COL_STR, NULL }, put_name, SHOWN },
-	{ { "module", COL_STR, NULL }, put_module, SHOWN },
-	{ { "category", COL_STR, NULL }, put_category, SHOWN },
-	{ { "count", COL_INT, NULL }, put_count, SHOWN },
-	{ { "total_us", COL_PS, "total" }, put_total, SHOWN },
-	{ { "self_us", COL_PS, "self" }, put_self, SHOWN },
-	{ { "avg_us", COL_PS, "avg" }, put_avg, SHOWN },
-	{ { "min_us", COL_PS, "min" }, put_min, SHOWN },
-	{ { "max_us", COL_PS, "max" }, put_max, SHOWN },
-	{ { "percent", COL_PCT, "%" }, put_pct, SHOWN },
-	{ { "cum_percent", COL_PCT, "cum%" }, put_cum, SHOWN },
-	{ { "gflops_per_s", COL_RATE, "GFLOP/s" }, put_gflops, SHOWN },
-	{ { "gbps", COL_RATE, "GB/s" }, put_gbps, SHOWN },
-	{ { "source", COL_STR, NULL }, put_source, SHOWN },
-	{ { "flops", COL_INT, "FLOP" }, put_flops, SHOWN },
-	{ { "bytes_accessed", COL_INT, "bytes" }, put_bytes, SHOWN },
-	{ { "flops_per_call", COL_REAL, "FLOP/call" }, put_flops_per_call,
+	{ { "rank", COL_INT, "#", 3, UNIT_NONE }, put_rank, SHOWN },
+	{ { "name", COL_STR, NULL, 0, UNIT_NONE }, put_name, SHOWN },
+	{ { "what", COL_STR, NULL, 0, UNIT_NONE }, put_what, SHOWN_OP_TABLE },
+	{ { "module", COL_STR, NULL, 10, UNIT_NONE }, put_module, SHOWN },
+	{ { "category", COL_STR, NULL, 5, UNIT_NONE }, put_category, SHOWN },
+	{ { "count", COL_INT, NULL, 2, UNIT_NONE }, put_count, SHOWN },
+	{ { "total_us", COL_PS, "total", 0, UNIT_NONE }, put_total, SHOWN },
+	{ { "self_us", COL_PS, "self", 8, UNIT_NONE }, put_self, SHOWN },
+	{ { "avg_us", COL_PS, "avg", 6, UNIT_NONE }, put_avg, SHOWN },
+	{ { "min_us", COL_PS, "min", 12, UNIT_NONE }, put_min, SHOWN },
+	{ { "max_us", COL_PS, "max", 11, UNIT_NONE }, put_max, SHOWN },
+	{ { "percent", COL_PCT, "%", 0, UNIT_NONE }, put_pct, SHOWN },
+	{ { "cum_percent", COL_PCT, "cum%", 7, UNIT_NONE }, put_cum, SHOWN },
+	{ { "gflops_per_s", COL_RATE, "GFLOP/s", 5, UNIT_GFLOP_S }, put_gflops, SHOWN },
+	{ { "gbps", COL_RATE, "GB/s", 5, UNIT_GB_S }, put_gbps, SHOWN },
+	{ { "source", COL_STR, NULL, 4, UNIT_NONE }, put_source, SHOWN },
+	{ { "flops", COL_INT, "FLOP", 14, UNIT_FLOP }, put_flops, SHOWN },
+	{ { "bytes_accessed", COL_INT, "bytes", 14, UNIT_BYTE }, put_bytes, SHOWN },
+	{ { "flops_per_call", COL_REAL, "FLOP/call", 14, UNIT_FLOP }, put_flops_per_call,
 	    SHOWN_NEVER },
-	{ { "intensity", COL_RATE, "FLOP/B" }, put_intensity, SHOWN },
-	{ { "bound", COL_STR, NULL }, put_bound, SHOWN },
-	{ { "roofline_pct", COL_PCT, "roof%" }, put_roofline_pct, SHOWN },
-	{ { "above_roof", COL_STR, "!" }, put_above_roof, SHOWN },
-	{ { "precision", COL_STR, "prec" }, put_precision, SHOWN_NEVER },
-	{ { "op", COL_STR, NULL }, put_hlo_op, SHOWN_KERNEL },
-	{ { "framework_op", COL_STR, NULL }, put_framework_op, SHOWN_KERNEL },
-	{ { "registers_per_thread", COL_INT, "regs" }, put_regs,
+	{ { "intensity", COL_RATE, "FLOP/B", 13, UNIT_NONE }, put_intensity, SHOWN },
+	{ { "bound", COL_STR, NULL, 9, UNIT_NONE }, put_bound, SHOWN },
+	{ { "roofline_pct", COL_PCT, "roof%", 9, UNIT_NONE }, put_roofline_pct, SHOWN },
+	{ { "above_roof", COL_STR, "!", 9, UNIT_NONE }, put_above_roof, SHOWN },
+	{ { "precision", COL_STR, "prec", 9, UNIT_NONE }, put_precision, SHOWN_NEVER },
+	{ { "op", COL_STR, NULL, 4, UNIT_NONE }, put_hlo_op, SHOWN_KERNEL },
+	{ { "framework_op", COL_STR, NULL, 1, UNIT_NONE }, put_framework_op, SHOWN_KERNEL },
+	{ { "registers_per_thread", COL_INT, "regs", 13, UNIT_NONE }, put_regs,
 	    SHOWN_KERNEL },
-	{ { "shared_mem_bytes", COL_INT, "shmem" }, put_shared,
+	{ { "shared_mem_bytes", COL_INT, "shmem", 13, UNIT_BYTE }, put_shared,
 	    SHOWN_KERNEL },
-	{ { "block", COL_STR, NULL }, put_block, SHOWN_KERNEL },
-	{ { "grid", COL_STR, NULL }, put_grid, SHOWN_KERNEL },
-	{ { "occupancy_pct", COL_PCT, "occ%" }, put_occupancy, SHOWN_KERNEL },
-	{ { "tensor_core", COL_STR, "TC" }, put_tensor_core, SHOWN_KERNEL },
-	{ { "depth", COL_INT, NULL }, put_depth, SHOWN_TREE },
-	{ { "parent_rank", COL_INT, NULL }, put_parent_rank, SHOWN_TREE },
+	{ { "block", COL_STR, NULL, 13, UNIT_NONE }, put_block, SHOWN_KERNEL },
+	{ { "grid", COL_STR, NULL, 13, UNIT_NONE }, put_grid, SHOWN_KERNEL },
+	{ { "occupancy_pct", COL_PCT, "occ%", 12, UNIT_NONE }, put_occupancy, SHOWN_KERNEL },
+	{ { "tensor_core", COL_STR, "TC", 12, UNIT_NONE }, put_tensor_core, SHOWN_KERNEL },
+	{ { "depth", COL_INT, NULL, 14, UNIT_NONE }, put_depth, SHOWN_TREE },
+	{ { "parent_rank", COL_INT, NULL, 14, UNIT_NONE }, put_parent_rank, SHOWN_TREE },
 };
 
 #define NFIELDS	(sizeof fields / sizeof fields[0])
@@ -675,11 +686,11 @@ bad_fields(const char *list, const char *why, const char *p, size_t len)
 
 /*
  * tree_fields: the default columns and a scope tree's depth and parent;
- * kernel_fields: and a kernel's.
+ * kernel_fields: and a kernel's; what_field: and what an op is.
  */
 static void
 choose_columns(struct top_columns *c, const char *list, int tree_fields,
-    int kernel_fields)
+    int kernel_fields, int what_field)
 {
 	const char *p = list, *end;
 	size_t i, k, len;
@@ -690,7 +701,8 @@ choose_columns(struct top_columns *c, const char *list, int tree_fields,
 			if (fields[i].shown == SHOWN ||
 			    (tree_fields && fields[i].shown == SHOWN_TREE) ||
 			    (kernel_fields &&
-			    fields[i].shown == SHOWN_KERNEL))
+			    fields[i].shown == SHOWN_KERNEL) ||
+			    (what_field && fields[i].shown == SHOWN_OP_TABLE))
 				c->field[c->n++] = &fields[i];
 	}
 	for (; p != NULL && *p != '\0'; p = *end == ',' ? end + 1 : end) {
@@ -1153,7 +1165,8 @@ top_run(int argc, char **argv)
 		limit = r.format == FMT_CSV || r.format == FMT_JSON ? 0 : 20;
 	choose_columns(&cols, field_list, tree && field_list == NULL &&
 	    (r.format == FMT_CSV || r.format == FMT_JSON),
-	    group == GROUP_KERNEL);
+	    group == GROUP_KERNEL, group == GROUP_OP && !scopes &&
+	    (r.format == FMT_TABLE || r.format == FMT_MARKDOWN));
 	report_open(&r, argc - optind, argv + optind);
 	if (scopes) {
 		o = report_output(&r, cols.col, cols.n);
@@ -1184,6 +1197,7 @@ top_run(int argc, char **argv)
 	for (i = 0; i < k; i++) {
 		const struct op_row *row = &rows[i];
 		struct top_line l;
+		char *what;
 
 		memset(&l, 0, sizeof l);
 		l.rank = (int64_t)i + 1;
@@ -1191,6 +1205,7 @@ top_run(int argc, char **argv)
 		l.module = row->module;
 		l.category = row->category;
 		l.source = row->source;
+		l.what = what = op_what(row->framework_op, row->source);
 		l.count = row->count;
 		l.total_ps = row->total_ps;
 		l.self_ps = row->self_ps;
@@ -1215,6 +1230,7 @@ top_run(int argc, char **argv)
 			kernel_launch_parse(row->details, &l.launch);
 		put_line(o, &cols, &l);
 		above += above_roof(&l);
+		free(what);
 	}
 	op_rows_free(rows, nrows);
 	output_more_rows(o, k, nrows);

@@ -17,7 +17,7 @@ static int	transfers_run(int argc, char **argv);
 const struct cmd cmd_transfers = {
 	.name = "transfers",
 	.usage = "jaxprof transfers [--events] [--device=glob] [--host=glob] "
-	    "[--run=glob] [--latest] [--format=fmt] [--db=file] path ...",
+	    "[--run=glob] [--latest] [--format=fmt] [--wide] [--db=file] path ...",
 	.summary = "host-device and device-device copies with bytes and "
 	    "bandwidth",
 	.options =
@@ -27,38 +27,39 @@ const struct cmd cmd_transfers = {
 	    "  --run=GLOB      only runs matching\n"
 	    "  --latest        only the newest run\n"
 	    "  --format=FMT    table (default), csv, json, markdown\n"
+	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
 	.run = transfers_run,
 };
 
 static const struct out_col total_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "device", COL_STR, NULL },
-	{ "direction", COL_STR, NULL },
-	{ "kind", COL_STR, NULL },
-	{ "count", COL_INT, NULL },
-	{ "bytes", COL_BYTES, NULL },
-	{ "time_us", COL_PS, "time" },
-	{ "wait_us", COL_PS, "waiting" },
-	{ "gbps", COL_RATE, "GB/s" },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "device", COL_STR, NULL, 0, UNIT_NONE },
+	{ "direction", COL_STR, NULL, 0, UNIT_NONE },
+	{ "kind", COL_STR, NULL, 0, UNIT_NONE },
+	{ "count", COL_INT, NULL, 0, UNIT_NONE },
+	{ "bytes", COL_BYTES, NULL, 0, UNIT_NONE },
+	{ "time_us", COL_PS, "time", 0, UNIT_NONE },
+	{ "wait_us", COL_PS, "waiting", 0, UNIT_NONE },
+	{ "gbps", COL_RATE, "GB/s", 0, UNIT_NONE },
 };
 
 static const struct out_col event_cols[] = {
-	{ "run", COL_STR, NULL },
-	{ "host", COL_STR, NULL },
-	{ "device", COL_STR, NULL },
-	{ "line", COL_STR, NULL },
-	{ "name", COL_STR, NULL },
-	{ "direction", COL_STR, NULL },
-	{ "kind", COL_STR, NULL },
-	{ "bytes", COL_BYTES, NULL },
-	{ "start_us", COL_PS, "start" },
-	{ "duration_us", COL_PS, "duration" },
-	{ "wait_us", COL_PS, "waiting" },
-	{ "gbps", COL_RATE, "GB/s" },
-	{ "module", COL_STR, NULL },
-	{ "step", COL_INT, NULL },
+	{ "run", COL_STR, NULL, 0, UNIT_NONE },
+	{ "host", COL_STR, NULL, 0, UNIT_NONE },
+	{ "device", COL_STR, NULL, 0, UNIT_NONE },
+	{ "line", COL_STR, NULL, 0, UNIT_NONE },
+	{ "name", COL_STR, NULL, 0, UNIT_NONE },
+	{ "direction", COL_STR, NULL, 0, UNIT_NONE },
+	{ "kind", COL_STR, NULL, 0, UNIT_NONE },
+	{ "bytes", COL_BYTES, NULL, 0, UNIT_NONE },
+	{ "start_us", COL_PS, "start", 0, UNIT_NONE },
+	{ "duration_us", COL_PS, "duration", 0, UNIT_NONE },
+	{ "wait_us", COL_PS, "waiting", 0, UNIT_NONE },
+	{ "gbps", COL_RATE, "GB/s", 0, UNIT_NONE },
+	{ "module", COL_STR, NULL, 0, UNIT_NONE },
+	{ "step", COL_INT, NULL, 0, UNIT_NONE },
 };
 
 /*
@@ -66,7 +67,7 @@ static const struct out_col event_cols[] = {
  * copies nothing) or a copy of the autotuner's (compile work, not the
  * steps').
  */
-#define KIND_SQL \
+#define MOVED_BY_SQL \
 	"CASE WHEN t.on_host THEN 'host call' " \
 	"WHEN t.compile_work THEN 'autotuning' " \
 	"WHEN t.direction = 'memset' THEN 'memset' ELSE 'device copy' END"
@@ -112,7 +113,7 @@ print_totals(struct report *r, struct output *o)
 	 * sum() of only NULLs is NULL: bytes unknown stay unknown.
 	 */
 	st = report_prepare(r, "SELECT f.run, f.host, p.name, t.direction, "
-	    KIND_SQL ", "
+	    MOVED_BY_SQL ", "
 	    "sum(t.count), sum(t.bytes), sum(t.dur_ps), sum(t.rated_ps), "
 	    "sum(t.rated_count), sum(t.wait_ps) FROM transfer_totals t "
 	    "JOIN planes p ON p.id = t.plane JOIN files f ON f.id = t.file_id "
@@ -148,7 +149,7 @@ print_events(struct report *r, struct output *o)
 	 */
 	sql = xasprintf("SELECT f.run, f.host, p.name, t.line, t.name, "
 	    "t.direction, "
-	    KIND_SQL ", "
+	    MOVED_BY_SQL ", "
 	    "t.bytes, t.start_ps, t.dur_ps, "
 	    "coalesce((SELECT e.module FROM executions e WHERE "
 	    "e.plane = t.plane AND e.start_ps <= t.start_ps AND "

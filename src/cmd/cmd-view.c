@@ -76,11 +76,11 @@ choose_trace(const char *path, const char *run, enum file_kind *kind,
 	for (i = 0; i < f.nfiles; i++) {
 		const struct found_file *ff = &f.files[i];
 
-		if (ff->kind == KIND_OTHER ||
+		if (!file_kind_is_profile(ff->kind) ||
 		    (run != NULL && strcmp(ff->run, run) != 0))
 			continue;
-		if (best == NULL || (ff->kind == KIND_XPLANE &&
-		    best->kind != KIND_XPLANE))
+		if (best == NULL || (format_of_kind(ff->kind)->complete &&
+		    !format_of_kind(best->kind)->complete))
 			best = ff;
 	}
 	if (best == NULL && run != NULL && found_profiles(&f) > 0)
@@ -549,7 +549,7 @@ view_run(int argc, char **argv)
 		jp_warn("cannot create a temporary folder");
 		goto out;
 	}
-	if (kind == KIND_XPLANE) {
+	if (format_of_kind(kind)->complete) {
 		/* The UI reads Chrome JSON: convert the XSpace first. */
 		served = xasprintf("%s/trace.json.gz", tmpdir);
 		if (convert_to_chrome(trace, served, NULL, &cause) == -1) {

@@ -1,7 +1,9 @@
 /*
  * Subcommands.  Adding one:
- *  1. src/cmd-<name>.c defining `const struct cmd cmd_<name>` and its run();
- *  2. a row in the sorted table in src/cmd/main.c and a declaration below;
+ *  1. src/cmd/cmd-<name>.c defining `const struct cmd cmd_<name>` and its
+ *     run();
+ *  2. its COMMAND(<name>) line in src/cmd/commands.def, in name order
+ *     (the declaration below and main.c's table come from it);
  *  3. the file in libjaxprof_a_SOURCES in Makefile.am;
  *  4. man/jaxprof-<name>.1 (SYNOPSIS = .usage, word for word) in
  *     dist_man_MANS, and a line in man/jaxprof.1;
@@ -21,23 +23,9 @@ struct cmd {
 	int		(*run)(int argc, char **argv);
 };
 
-extern const struct cmd cmd_baseline;
-extern const struct cmd cmd_check;
-extern const struct cmd cmd_compile;
-extern const struct cmd cmd_diff;
-extern const struct cmd cmd_export;
-extern const struct cmd cmd_extract;
-extern const struct cmd cmd_hosts;
-extern const struct cmd cmd_idle;
-extern const struct cmd cmd_index;
-extern const struct cmd cmd_list;
-extern const struct cmd cmd_memory;
-extern const struct cmd cmd_sql;
-extern const struct cmd cmd_steps;
-extern const struct cmd cmd_summary;
-extern const struct cmd cmd_top;
-extern const struct cmd cmd_transfers;
-extern const struct cmd cmd_view;
+#define COMMAND(name)	extern const struct cmd cmd_##name;
+#include "cmd/commands.def"
+#undef COMMAND
 
 /* Prints cmd's usage and option list to fp. */
 void	cmd_print_help(const struct cmd *cmd, FILE *fp);

@@ -17,25 +17,11 @@
 #include "output/output.h"
 #include "report/report.h"
 
-/* Sorted by name. */
+/* Sorted by name, as commands.def lists them. */
 static const struct cmd *const commands[] = {
-	&cmd_baseline,
-	&cmd_check,
-	&cmd_compile,
-	&cmd_diff,
-	&cmd_export,
-	&cmd_extract,
-	&cmd_hosts,
-	&cmd_idle,
-	&cmd_index,
-	&cmd_list,
-	&cmd_memory,
-	&cmd_sql,
-	&cmd_steps,
-	&cmd_summary,
-	&cmd_top,
-	&cmd_transfers,
-	&cmd_view,
+#define COMMAND(name)	&cmd_##name,
+#include "cmd/commands.def"
+#undef COMMAND
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -126,8 +112,8 @@ main(int argc, char **argv)
 	/*
 	 * The reading threads' arenas grow a few pages at a time, each an
 	 * mprotect() that stops the other threads' cores to flush their
-	 * TLBs: 4 MiB a step makes far fewer, with the same peak memory
-	 * (only pages written are resident; bench/RESULTS.md).
+	 * TLBs: 4 MiB a step makes fewer, and the peak memory stays (only
+	 * pages written are resident; bench/RESULTS.md).
 	 */
 	mallopt(M_TOP_PAD, 4 * 1024 * 1024);
 #endif

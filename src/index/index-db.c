@@ -113,7 +113,8 @@ index_set_aside(const char *path, char **to)
 	return rc;
 }
 
-void
+/* The index open on st's connection, exit 2 as index_row() does. */
+static void __attribute__((noreturn))
 index_fail(sqlite3 *db)
 {
 	struct index *ix;

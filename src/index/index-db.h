@@ -55,8 +55,6 @@ int	index_step(struct index *ix, sqlite3_stmt *st, char **cause);
  * default cache is set aside first, so the next command builds it again.
  */
 int	index_row(sqlite3_stmt *st);
-/* The index open on st's connection, exit 2 as index_row() does. */
-void	index_fail(sqlite3 *db) __attribute__((noreturn));
 /* Makes ix known to index_row() until index_forget(). */
 void	index_track(struct index *ix);
 void	index_forget(struct index *ix);

@@ -216,7 +216,7 @@ op_rows_fold(sqlite3_stmt *st, struct op_row **rows, size_t *n)
 
 	/*
 	 * Summed per (name, module, framework op, source) here: SQL's GROUP
-	 * BY sorts every row first, much slower on a logdir of many hosts
+	 * BY sorts every row first, and a logdir of many hosts has many
 	 * (bench/RESULTS.md).  Programs that share a module name keep their
 	 * own framework ops and source lines.
 	 */

@@ -56,7 +56,8 @@ sniff_varint(const unsigned char *p, size_t n, unsigned long long *v)
 	return 0;
 }
 
-enum sniffed
+/* Looks at the first n bytes of a file already read (decompressed or not). */
+static enum sniffed
 sniff_bytes(const unsigned char *p, size_t n, int gzipped)
 {
 	unsigned long long len;

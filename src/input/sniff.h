@@ -24,8 +24,6 @@ enum sniffed {
 
 /* Looks at the first kilobytes of the file at path. */
 enum sniffed	 sniff_file(const char *path);
-/* Looks at the first n bytes of a file already read (decompressed or not). */
-enum sniffed	 sniff_bytes(const unsigned char *p, size_t n, int gzipped);
 /* The same of n bytes in memory, inflated first when they are gzip. */
 enum sniffed	 sniff_memory(const unsigned char *p, size_t n);
 /* "an XSpace", "gzip'd trace JSON", ...; for messages. */

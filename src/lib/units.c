@@ -229,6 +229,27 @@ fmt_bytes(char *buf, size_t size, int64_t b)
 	snprintf(buf, size, "%s %s", num, units[i]);
 }
 
+void
+fmt_si(char *buf, size_t size, double v, const char *unit)
+{
+	static const char prefixes[] = "kMGTPE";
+	char num[40];
+	int i = -1;
+
+	while (fabs(v) >= 999.95 && i < 5) {
+		v /= 1000;
+		i++;
+	}
+	if (i < 0)
+		fmt_fixed(num, sizeof num, v, v == floor(v) ? 0 : 2);
+	else
+		fmt_fixed(num, sizeof num, v, fabs(v) < 99.995 ? 2 : 1);
+	if (i < 0)
+		snprintf(buf, size, "%s %s", num, unit);
+	else
+		snprintf(buf, size, "%s %c%s", num, prefixes[i], unit);
+}
+
 int
 rate_meaningful(double total_ps, double count)
 {

@@ -19,6 +19,11 @@ void		 fmt_ps_fixed(char *buf, size_t size, double ps, int64_t div,
 		    int decimals);
 /* Human bytes: "512 B", "1.50 KiB", "5.42 GiB". */
 void		 fmt_bytes(char *buf, size_t size, int64_t b);
+/*
+ * SI-prefixed v of unit for a person at a terminal: "1.37 TFLOP",
+ * "3.36 GB", "249.2 TFLOP/s"; below 1000 as it is ("512 B").
+ */
+void		 fmt_si(char *buf, size_t size, double v, const char *unit);
 /* "16G", "512M", "100K", "1000": bytes (K = 1024); -1 if not a size. */
 int64_t		 parse_size(const char *arg);
 /*

@@ -105,10 +105,10 @@ found_no_run_message(const struct found *f, const char *glob)
 	size_t i, j;
 
 	for (i = 0; i < f->nfiles; i++) {
-		if (f->files[i].kind == KIND_OTHER)
+		if (!file_kind_is_profile(f->files[i].kind))
 			continue;
 		for (j = 0; j < i; j++)
-			if (f->files[j].kind != KIND_OTHER &&
+			if (file_kind_is_profile(f->files[j].kind) &&
 			    strcmp(f->files[j].run, f->files[i].run) == 0)
 				break;
 		if (j < i)
@@ -210,7 +210,7 @@ add_archive(struct found *f, const char *abs, const struct stat *st,
 				free(runpath);
 				continue;
 			}
-			kind = KIND_OTHER;
+			kind = format_unnamed()->kind;
 		}
 		path = xasprintf("%s%s%s", abs, ARCHIVE_ENTRY_SEP, e[i].name);
 		add_entry(f, path, runpath, e[i].size >= 0 ? e[i].size : 0,
@@ -262,7 +262,7 @@ walk(struct found *f, const char *dir, int depth, char **cause)
 			} else if (file_kind_of(de->d_name, &kind) == 0)
 				add_file(f, path, &st, kind);
 			else if (in_run_folder(path))
-				add_file(f, path, &st, KIND_OTHER);
+				add_file(f, path, &st, format_unnamed()->kind);
 		}
 		free(path);
 	}
@@ -315,15 +315,16 @@ discover(struct found *f, const char *path, char **cause)
 		else if (format_of_sniffed(what) != NULL)
 			kind = format_of_sniffed(what)->kind;
 		else if (file_kind_of(base, &kind) == -1)
-			kind = KIND_XPLANE;
+			kind = format_complete()->kind;
 		add_file(f, abs, &st, kind);
 	}
 	return 0;
 }
 
 size_t
-discover_xspace_beside(struct found *f, const char *path, char **names)
+discover_beside(struct found *f, const char *path, char **names)
 {
+	enum file_kind complete = format_complete()->kind;
 	char abs[PATH_MAX], *slash, *list = NULL;
 	struct dirent *de;
 	struct stat st, self;
@@ -341,17 +342,16 @@ discover_xspace_beside(struct found *f, const char *path, char **names)
 		enum file_kind kind;
 		char *file;
 
-		if (file_kind_of(de->d_name, &kind) == -1 ||
-		    kind != KIND_XPLANE)
+		if (file_kind_of(de->d_name, &kind) == -1 || kind != complete)
 			continue;
 		file = xasprintf("%s/%s", abs, de->d_name);
-		/* A JSON named as an XSpace is not beside itself. */
+		/* A file named as one of them is not beside itself. */
 		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
 		    (st.st_dev != self.st_dev || st.st_ino != self.st_ino)) {
 			char *l = xasprintf("%s%s%s", list != NULL ? list : "",
 			    list != NULL ? "', '" : "", de->d_name);
 
-			add_file(f, file, &st, KIND_XPLANE);
+			add_file(f, file, &st, complete);
 			free(list);
 			list = l;
 			n++;
@@ -403,7 +403,7 @@ found_keep_latest(struct found *f)
 	for (i = 0; i < f->nfiles; i++) {
 		const struct found_file *ff = &f->files[i];
 
-		if (ff->kind == KIND_OTHER)
+		if (!file_kind_is_profile(ff->kind))
 			continue;
 		if (best == NULL || strcmp(ff->run, best) > 0)
 			best = ff->run;
@@ -450,6 +450,6 @@ found_profiles(const struct found *f)
 	size_t i, n = 0;
 
 	for (i = 0; i < f->nfiles; i++)
-		n += f->files[i].kind != KIND_OTHER;
+		n += file_kind_is_profile(f->files[i].kind);
 	return n;
 }

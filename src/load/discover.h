@@ -74,12 +74,13 @@ void		 found_release(struct found *f);
 /* Adds the profile files under path; -1 with *cause (caller frees). */
 int		 discover(struct found *f, const char *path, char **cause);
 /*
- * For a trace JSON file named on its own (path, as given to discover()):
- * adds the XSpace files in its folder, which hold the same events and
- * what JSON lacks.  Returns how many; *names, their base names joined
- * by "', '" (caller frees), when any.
+ * For a file named on its own (path, as given to discover()) of a format
+ * that reads beside (formats.h: a trace JSON): adds the complete
+ * format's files in its folder (the XSpace files), which hold the same
+ * events and what it lacks.  Returns how many; *names, their base names
+ * joined by "', '" (caller frees), when any.
  */
-size_t		 discover_xspace_beside(struct found *f, const char *path,
+size_t		 discover_beside(struct found *f, const char *path,
 		    char **names);
 /* Sorts and removes duplicates; call once after the last discover(). */
 void		 found_finish(struct found *f);
@@ -88,7 +89,7 @@ void		 found_keep_latest(struct found *f);
 /* Keeps only the files for which keep(file, arg) returns nonzero. */
 void		 found_keep_if(struct found *f,
 		    int (*keep)(const struct found_file *, void *), void *arg);
-/* Number of files of kind xplane or trace-json. */
+/* Number of profile files (file_kind_is_profile()). */
 size_t		 found_profiles(const struct found *f);
 
 #endif

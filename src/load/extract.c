@@ -119,7 +119,7 @@ select_jobs(struct extract *x)
 		struct job *jb;
 		char *rel;
 
-		if (ff->kind == KIND_OTHER ||
+		if (!file_kind_is_profile(ff->kind) ||
 		    fnmatch(x->run_glob, ff->run, 0) != 0)
 			continue;
 		x->jobs = xreallocarray(x->jobs, x->njobs + 1, sizeof *x->jobs);
@@ -612,8 +612,8 @@ steps_there(int64_t *v, size_t n)
  * to the last one's end, over every plane that has them.
  */
 static int
-step_window(const char *path, int64_t first, int64_t last, int64_t *start,
-    int64_t *end, char **cause)
+step_window(const struct found_file *ff, int64_t first, int64_t last,
+    int64_t *start, int64_t *end, char **cause)
 {
 	struct file_summary fs;
 	int64_t *all = NULL;
@@ -621,7 +621,7 @@ step_window(const char *path, int64_t first, int64_t last, int64_t *start,
 	int found = 0;
 	char *there;
 
-	if (load_file(path, KIND_XPLANE, 1, NULL, &fs, cause) == -1)
+	if (load_file(ff->path, ff->kind, 1, NULL, &fs, cause) == -1)
 		return -1;
 	for (i = 0; i < fs.nplanes; i++)
 		for (j = 0; j < fs.planes[i].nsteps; j++) {
@@ -680,7 +680,7 @@ extract_chrome(struct extract *x, struct chrome_options *opt, int64_t first,
 	if (x->latest)
 		found_keep_latest(&x->found);
 	for (i = 0; i < x->found.nfiles; i++)
-		if (x->found.files[i].kind == KIND_XPLANE &&
+		if (format_of_kind(x->found.files[i].kind)->complete &&
 		    fnmatch(x->run_glob, x->found.files[i].run, 0) == 0) {
 			xspace = &x->found.files[i];
 			n++;
@@ -705,7 +705,7 @@ extract_chrome(struct extract *x, struct chrome_options *opt, int64_t first,
 		return -1;
 	}
 	shown = found_display_path(xspace->path);
-	if (first >= 0 && step_window(xspace->path, first, last,
+	if (first >= 0 && step_window(xspace, first, last,
 	    &opt->start_ps, &opt->end_ps, &cause) == -1) {
 		jp_warnx("%s: %s", shown, cause);
 		free(cause);

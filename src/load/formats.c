@@ -41,16 +41,21 @@ static const struct format_name other_names[] = {
 	{ NULL, 0, 0 },
 };
 
-/* By enum file_kind. */
+/*
+ * By enum file_kind.  An XSpace has what trace JSON lacks (the HLO): a
+ * trace JSON named on its own is read with the XSpace beside it, and a
+ * folder whose XSpace cannot be read has its trace JSON read instead.
+ */
 static const struct format formats[] = {
 	{ KIND_XPLANE, "xplane", "an XSpace", xplane_names,
-	    { SNIFF_XSPACE, SNIFF_XSPACE_GZ, SNIFF_XSPACE_GZ },
+	    { SNIFF_XSPACE, SNIFF_XSPACE_GZ, SNIFF_XSPACE_GZ }, 1, 0, 1,
 	    load_xspace_file, load_xspace_bytes },
 	{ KIND_TRACE_JSON, "trace-json", "trace JSON", json_names,
-	    { SNIFF_JSON, SNIFF_JSON_GZ, SNIFF_JSON_OTHER },
+	    { SNIFF_JSON, SNIFF_JSON_GZ, SNIFF_JSON_OTHER }, 0, 1, 0,
 	    load_json_file, NULL },
 	{ KIND_OTHER, "other", "another tool's output", other_names,
-	    { SNIFF_UNKNOWN, SNIFF_UNKNOWN, SNIFF_UNKNOWN }, NULL, NULL },
+	    { SNIFF_UNKNOWN, SNIFF_UNKNOWN, SNIFF_UNKNOWN }, 0, 0, 0,
+	    NULL, NULL },
 };
 
 #define NFORMATS	(sizeof formats / sizeof formats[0])
@@ -66,21 +71,33 @@ format_of_kind(enum file_kind kind)
 	return &formats[NFORMATS - 1];
 }
 
+const struct format *
+format_complete(void)
+{
+	size_t i;
+
+	for (i = 0; i < NFORMATS; i++)
+		if (formats[i].complete)
+			return &formats[i];
+	return &formats[0];
+}
+
+const struct format *
+format_unnamed(void)
+{
+	return format_of_kind(KIND_OTHER);
+}
+
+int
+file_kind_is_profile(enum file_kind kind)
+{
+	return format_of_kind(kind)->load != NULL;
+}
+
 const char *
 file_kind_name(enum file_kind kind)
 {
 	return format_of_kind(kind)->name;
-}
-
-int
-file_kind_of(const char *name, enum file_kind *kind)
-{
-	const struct format *f = format_of_name(name, NULL);
-
-	if (f == NULL)
-		return -1;
-	*kind = f->kind;
-	return 0;
 }
 
 static int
@@ -109,17 +126,24 @@ match_name(const char *name, int suffixes_only, const struct format **fp)
 	return NULL;
 }
 
-const struct format *
-format_of_name(const char *name, int *rank)
+/* The format a file name says; NULL: none. */
+static const struct format *
+format_of_name(const char *name)
 {
 	const struct format *f;
-	const struct format_name *fn = match_name(name, 0, &f);
 
-	if (fn == NULL)
-		return NULL;
-	if (rank != NULL)
-		*rank = fn->rank;
-	return f;
+	return match_name(name, 0, &f) != NULL ? f : NULL;
+}
+
+int
+file_kind_of(const char *name, enum file_kind *kind)
+{
+	const struct format *f = format_of_name(name);
+
+	if (f == NULL)
+		return -1;
+	*kind = f->kind;
+	return 0;
 }
 
 size_t
@@ -159,13 +183,13 @@ format_of_sniffed(enum sniffed s)
 	return NULL;
 }
 
-/* The reader of kind: an XSpace's for a kind without one. */
+/* The reader of kind: the complete format's for a kind without one. */
 static const struct format *
 reader_of(enum file_kind kind)
 {
 	const struct format *f = format_of_kind(kind);
 
-	return f->load != NULL ? f : format_of_kind(KIND_XPLANE);
+	return f->load != NULL ? f : format_complete();
 }
 
 int

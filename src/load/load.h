@@ -4,7 +4,7 @@
  * first pass for the step boundaries.
  *
  *	struct file_summary fs;
- *	if (load_file(path, KIND_XPLANE, 2, NULL, &fs, &cause) == -1) ...
+ *	if (load_file(ff->path, ff->kind, 2, NULL, &fs, &cause) == -1) ...
  *	... file_summary_release(&fs);
  *
  * load_file() and load_memory() (formats.h) take the reader of a kind

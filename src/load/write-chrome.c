@@ -14,9 +14,9 @@
 
 #include "lib/err.h"
 #include "classify/hlo-match.h"
+#include "lib/json-string.h"
 #include "model/profile.h"
 #include "lib/outfile.h"
-#include "lib/utf8.h"
 #include "load/write-chrome.h"
 #include "lib/xmalloc.h"
 
@@ -158,39 +158,18 @@ chrome_fmt_us(char *buf, int64_t ps)
 	return buf;
 }
 
-/* s[0..n) as a JSON string (RFC 8259); invalid UTF-8 becomes U+FFFD. */
+static void
+put_escaped(void *w, const char *s, size_t n)
+{
+	put_raw(w, s, n);
+}
+
+/* s[0..n) as a JSON string, escaped as all are (json-string.h). */
 static void
 put_str(struct chrome_writer *w, const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, run, len;
-	char esc[8];
-
 	put_raw(w, "\"", 1);
-	while (i < n) {
-		for (run = i; run < n && p[run] >= 0x20 && p[run] < 0x80 &&
-		    p[run] != '"' && p[run] != '\\'; run++)
-			;
-		put_raw(w, s + i, run - i);
-		if ((i = run) == n)
-			break;
-		if (p[i] == '"' || p[i] == '\\') {
-			esc[0] = '\\';
-			esc[1] = (char)p[i];
-			put_raw(w, esc, 2);
-			i++;
-		} else if (p[i] < 0x20) {
-			snprintf(esc, sizeof esc, "\\u%04x", p[i]);
-			put_raw(w, esc, 6);
-			i++;
-		} else if ((len = utf8_seq_len(p + i, n - i)) > 0) {
-			put_raw(w, s + i, len);
-			i += len;
-		} else {
-			puts_(w, "\\ufffd");
-			i++;
-		}
-	}
+	json_escape(s, n, put_escaped, w);
 	put_raw(w, "\"", 1);
 }
 

@@ -47,9 +47,10 @@
  *   the same, whatever the locale; NaN and infinities as the strings
  *   "nan", "inf", "-inf"), strings and resolved refs JSON strings, bytes
  *   "<N bytes>", a stat without a value null.  A stat whose name is
- *   unknown is keyed "stat_<metadata id>".  Strings are escaped per
- *   RFC 8259 (control characters as \u00XX); bytes that are not valid
- *   UTF-8 become U+FFFD, so the output is always valid JSON.
+ *   unknown is keyed "stat_<metadata id>".  Strings are escaped as
+ *   every JSON string jaxprof writes (json-string.h: controls as \n, \t
+ *   or \u00xx, bytes that are not valid UTF-8 as U+FFFD), so the output
+ *   is always valid JSON.
  * - With opt.hlo, events gain the attribution args said above it.
  * - Aggregated events (num_occurrences instead of a start time) have no
  *   place on a timeline and are not written (counted in stats).

@@ -23,7 +23,7 @@ typedef Xla__ShapeProto ShapeProto;
 
 /*
  * Steps of a fused computation's walk per member (keeping each root once
- * per instruction): past them the fusion is refused, not walked for hours.
+ * per instruction): past them the fusion is refused, not walked to its end.
  */
 #define ROOT_STEPS_PER_MEMBER	4096
 
@@ -36,7 +36,8 @@ typedef Xla__ShapeProto ShapeProto;
 /* XLA PrimitiveType values the rules treat apart. */
 enum { PT_F32 = 11, PT_TUPLE = 13 };
 
-double
+/* The bytes of one element of XLA PrimitiveType t; 0 for none. */
+static double
 hlo_cost_type_bytes(int32_t t)
 {
 	/* By PrimitiveType: sub-byte types take a byte, as XLA sizes them. */
@@ -421,8 +422,8 @@ read_shape_in(struct arena *a, const uint8_t *p, const uint8_t *end,
 /*
  * A ShapeProto read from its bytes into the arena: element_type,
  * dimensions and the tuple's elements (nested ones' after theirs), the
- * rest skipped.  Shapes are most of what the rules read and all alike;
- * protobuf-c's general reader took five times as long.  -1 in doubt
+ * rest skipped.  Shapes are most of what the rules read and all alike,
+ * so they skip protobuf-c's general reader (bench/RESULTS.md).  -1 in doubt
  * (then protobuf-c decides, reading tuples one level deep).
  */
 static int
@@ -554,8 +555,8 @@ static const struct op_kind kinds[] = {
  * looked up, and a binary search of strcmp()s was most of a fused
  * instruction's cost.  Built once, for all threads.
  */
-#define KIND_SLOTS	256		/* a power of 2, > 2 x kinds[] */
-static uint8_t kind_slots[KIND_SLOTS];	/* kinds[] index + 1; 0 empty */
+#define OPCODE_SLOTS	256	/* a power of 2, > 2 x kinds[] */
+static uint8_t kind_slots[OPCODE_SLOTS];	/* kinds[] index + 1; 0 empty */
 static pthread_once_t kind_once = PTHREAD_ONCE_INIT;
 
 static unsigned
@@ -565,7 +566,7 @@ kind_hash(const char *s)
 
 	for (; *s != '\0'; s++)
 		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h & (KIND_SLOTS - 1);
+	return h & (OPCODE_SLOTS - 1);
 }
 
 static void
@@ -576,7 +577,7 @@ kind_build(void)
 
 	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		for (j = kind_hash(kinds[i].opcode); kind_slots[j] != 0;
-		    j = (j + 1) & (KIND_SLOTS - 1))
+		    j = (j + 1) & (OPCODE_SLOTS - 1))
 			;
 		kind_slots[j] = (uint8_t)(i + 1);
 	}
@@ -590,7 +591,7 @@ cost_kind_of(const InstrProto *in)
 
 	pthread_once(&kind_once, kind_build);
 	for (j = kind_hash(in->opcode); kind_slots[j] != 0;
-	    j = (j + 1) & (KIND_SLOTS - 1))
+	    j = (j + 1) & (OPCODE_SLOTS - 1))
 		if (strcmp(kinds[kind_slots[j] - 1].opcode, in->opcode) == 0)
 			return &kinds[kind_slots[j] - 1];
 	return &other;

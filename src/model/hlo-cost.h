@@ -66,7 +66,4 @@ void		 hlo_cost_env_entry(struct hlo_cost_env *env, int64_t id);
 /* Frees env->scratch; env can be used again. */
 void		 hlo_cost_env_release(struct hlo_cost_env *env);
 
-/* The bytes of one element of XLA PrimitiveType t; 0 for none. */
-double		 hlo_cost_type_bytes(int32_t t);
-
 #endif

@@ -9,14 +9,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output/output.h"
+#include "lib/json-string.h"
 #include "lib/ptime.h"
 #include "lib/units.h"
+#include "lib/term.h"
 #include "lib/utf8.h"
 #include "lib/xmalloc.h"
 
 #define TABLE_MAX_NAME	80	/* longer names are cut in tables */
+#define SCREEN_NAME_MIN	20	/* a name column narrower tells nothing */
+#define ELLIPSIS	"\xe2\x80\xa6"	/* U+2026, a column wide */
+
+static int keep_every_column;	/* --wide */
+
+void
+output_set_wide(int wide)
+{
+	keep_every_column = wide;
+}
+
+/* The width of the terminal stdout is, when fp is stdout; else 0. */
+static size_t
+screen_width(FILE *fp)
+{
+	return fp == stdout ? term_width(fp) : 0;
+}
 
 const char output_formats[] = "table, csv, json, markdown";
 
@@ -61,11 +81,18 @@ md_literal(const unsigned char *s, size_t i, size_t n)
 	    isalnum(s[i - 1]) && isalnum(s[i + 1]);
 }
 
+static void
+put_line(void *l, const char *s, size_t n)
+{
+	line_put(l, s, n);
+}
+
 /*
  * Appends the characters s[0, n) rendered for fmt to l (code: inside a
  * name's code span; cell: in a markdown table row); returns how many
- * columns they take, a character each.  Controls (C0, DEL, C1) become
- * '?' and bytes that are not UTF-8 U+FFFD, or their JSON escapes.
+ * columns they take, a character each (none in JSON).  Controls (C0,
+ * DEL, C1) become '?' and bytes that are not UTF-8 U+FFFD; JSON escapes
+ * them as every JSON string is (json-string.h).
  */
 static size_t
 render_chars(struct line *l, const unsigned char *s, size_t n,
@@ -74,6 +101,10 @@ render_chars(struct line *l, const unsigned char *s, size_t n,
 	size_t i = 0, width = 0, len;
 	char esc[8];
 
+	if (fmt == FMT_JSON) {
+		json_escape((const char *)s, n, put_line, l);
+		return 0;
+	}
 	while (i < n) {
 		unsigned ch = s[i];
 
@@ -83,27 +114,13 @@ render_chars(struct line *l, const unsigned char *s, size_t n,
 			if (fmt == FMT_CSV && (ch == '\n' || ch == '\r' ||
 			    ch == '\t'))
 				line_put(l, (const char *)s + i, 1);
-			else if (fmt != FMT_JSON)
-				line_put(l, "?", 1);
-			else if (ch == '\n' || ch == '\t')
-				line_put(l, ch == '\n' ? "\\n" : "\\t", 2);
-			else {
-				snprintf(esc, sizeof esc, "\\u%04x",
-				    ch < 0x80 ? ch : s[i + 1]);
-				line_put(l, esc, 6);
-			}
-		} else if (ch >= 0x80 && len == 1) {
-			if (fmt == FMT_JSON)
-				line_put(l, "\\ufffd", 6);
 			else
-				line_put(l, REPLACEMENT, 3);
-		} else if (ch >= 0x80)
+				line_put(l, "?", 1);
+		} else if (ch >= 0x80 && len == 1)
+			line_put(l, REPLACEMENT, 3);
+		else if (ch >= 0x80)
 			line_put(l, (const char *)s + i, len);
-		else if (fmt == FMT_JSON && (ch == '"' || ch == '\\')) {
-			esc[0] = '\\';
-			esc[1] = (char)ch;
-			line_put(l, esc, 2);
-		} else if (fmt == FMT_HTML && strchr("&<>\"'", (int)ch) != NULL) {
+		else if (fmt == FMT_HTML && strchr("&<>\"'", (int)ch) != NULL) {
 			snprintf(esc, sizeof esc, "&#%u;", ch);
 			line_put(l, esc, strlen(esc));
 		} else if (fmt == FMT_MARKDOWN && (code ? cell && ch == '|' :
@@ -219,7 +236,7 @@ output_json_string(FILE *fp, const char *s)
 	output_prose(fp, FMT_JSON, s);
 }
 
-/* 16 bytes: a table of 15,000 rows keeps 200,000 of them. */
+/* 16 bytes: a long table keeps every cell until it is rendered. */
 struct cell {
 	const char *text;	/* in the output's texts; NULL: no value */
 	/* Tables: the text shows as it is (len bytes, width columns). */
@@ -258,6 +275,8 @@ struct output {
 	size_t		 ntitles, nnotes;
 	size_t		 emitted;	/* json: rows written */
 	int		 whole;		/* table text is never cut */
+	int		 terminal;	/* a table for a person at a terminal */
+	size_t		 screen;	/* its width to fit; 0: any */
 };
 
 int
@@ -287,6 +306,11 @@ output_new(enum out_format fmt, FILE *fp, const struct out_col *cols,
 	o->cols = cols;
 	o->ncols = ncols;
 	o->row = xcalloc(ncols, sizeof *o->row);
+	if (fmt == FMT_TABLE && (o->screen = screen_width(fp)) > 0) {
+		o->terminal = 1;
+		if (keep_every_column)
+			o->screen = 0;
+	}
 	if (fmt == FMT_CSV) {
 		size_t i;
 
@@ -489,12 +513,44 @@ output_str(struct output *o, const char *s)
 	put_cell(o, s != NULL ? s : "", 0);
 }
 
+/* The column the next cell goes in, NULL past the last. */
+static const struct out_col *
+next_col(const struct output *o)
+{
+	return o->ncells < o->ncols ? &o->cols[o->ncells] : NULL;
+}
+
+/* Adds v of the next column with its SI unit; 0 if it has none. */
+static int
+put_si(struct output *o, double v)
+{
+	static const struct {
+		const char	*unit;
+		double		 scale;
+	} units[] = {
+		[UNIT_FLOP] = { "FLOP", 1 }, [UNIT_BYTE] = { "B", 1 },
+		[UNIT_GFLOP_S] = { "FLOP/s", 1e9 },
+		[UNIT_GB_S] = { "B/s", 1e9 },
+	};
+	const struct out_col *c = next_col(o);
+	char *buf;
+
+	if (!o->terminal || c == NULL || c->unit == UNIT_NONE)
+		return 0;
+	buf = number_room(o);
+	fmt_si(buf, NUMBER_MAX, v * units[c->unit].scale, units[c->unit].unit);
+	put_number(o, buf, strlen(buf));
+	return 1;
+}
+
 void
 output_int(struct output *o, int64_t v)
 {
 	char buf[32], *p = buf + sizeof buf;
 	uint64_t m = v < 0 ? -(uint64_t)v : (uint64_t)v;	/* INT64_MIN too */
 
+	if (put_si(o, (double)v))
+		return;
 	/* Digits from the end, without printf (reports print many). */
 	*--p = '\0';
 	do {
@@ -547,6 +603,8 @@ output_double(struct output *o, double v)
 		output_null(o);
 		return;
 	}
+	if (put_si(o, v))
+		return;
 	buf = number_room(o);
 	if (type == COL_BYTES && (o->fmt == FMT_TABLE ||
 	    o->fmt == FMT_MARKDOWN)) {
@@ -754,26 +812,59 @@ pad(FILE *fp, size_t n)
 		fputc(' ', fp);
 }
 
+/* Column i's header; SI rates at a terminal carry their own prefix. */
 static const char *
-header_of(const struct out_col *c)
+header_of(const struct output *o, size_t i)
 {
+	const struct out_col *c = &o->cols[i];
+
+	if (o->terminal && c->unit == UNIT_GFLOP_S)
+		return "FLOP/s";
+	if (o->terminal && c->unit == UNIT_GB_S)
+		return "B/s";
 	return c->header != NULL ? c->header : c->name;
 }
 
 /*
- * Rows [from, to) of a table whose columns are width wide, appended to
- * line; written to fp by the batch unless fp is NULL (then kept whole).
+ * Cuts the rendered text at l->s + start, width columns, to fit columns:
+ * its middle gives way to U+2026, a name's head and tail both tell.
+ */
+static size_t
+cut_middle(struct line *l, size_t start, size_t width, size_t fit)
+{
+	char *text, *tail;
+	size_t head, keep;
+
+	if (width <= fit)
+		return width;
+	text = xstrdup(l->s + start);
+	keep = fit - 1;
+	head = utf8_head(text, keep - keep / 2);
+	tail = (char *)utf8_tail(text, keep / 2);
+	l->len = start;
+	line_put(l, text, head);
+	line_put(l, ELLIPSIS, strlen(ELLIPSIS));
+	line_put(l, tail, strlen(tail));
+	free(text);
+	return fit;
+}
+
+/*
+ * Rows [from, to) of a table whose columns are width wide (those shown),
+ * appended to line; written to fp by the batch unless fp is NULL (then
+ * kept whole).
  */
 static void
-render_rows(const struct output *o, const size_t *width, size_t from,
-    size_t to, struct line *line, FILE *fp)
+render_rows(const struct output *o, const size_t *width,
+    const unsigned char *shown, size_t from, size_t to, struct line *line,
+    FILE *fp)
 {
 	int md = o->fmt == FMT_MARKDOWN;
 	struct line text = { NULL, 0, 0 };
 	size_t r, i;
 
 	for (r = from; r < to; r++) {
-		size_t row_start = line->len;
+		size_t row_start = line->len, nth = 0;
 		char *out;
 
 		for (i = 0; i < o->ncols; i++) {
@@ -782,13 +873,17 @@ render_rows(const struct output *o, const size_t *width, size_t from,
 			const char *t = c->text != NULL ? c->text : "";
 			size_t w = c->width, len = c->len;
 
-			if (!c->plain) {
+			if (!shown[i])
+				continue;
+			if (!c->plain || w > width[i]) {
 				text.len = 0;
-				w = add_table_text(&text, c, md, o->whole);
+				w = add_table_text(&text, c, md,
+				    o->whole || o->terminal);
+				w = cut_middle(&text, 0, w, width[i]);
 				t = text.s;
 				len = text.len;
 			}
-			out = cell_start(line, md, i, len + width[i] - w);
+			out = cell_start(line, md, nth++, len + width[i] - w);
 			if (right)
 				out = spaces(out, width[i] - w);
 			memcpy(out, t, len);
@@ -814,18 +909,144 @@ render_rows(const struct output *o, const size_t *width, size_t from,
 	free(text.s);
 }
 
+/* Whether some row of a table has a value in column i. */
+static int
+column_used(const struct output *o, size_t i)
+{
+	size_t r;
+
+	for (r = 0; r < o->nrows; r++) {
+		const struct cell *c = &o->rows[r * o->ncols + i];
+
+		if (c->text != NULL && c->len > 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The narrowest a terminal's table cuts column i to. */
+static size_t
+least_width(const struct output *o, const size_t *width, size_t i)
+{
+	size_t least = strlen(header_of(o, i));
+
+	if (o->cols[i].type != COL_STR)
+		return width[i];
+	if (least < SCREEN_NAME_MIN)
+		least = SCREEN_NAME_MIN;
+	return least < width[i] ? least : width[i];
+}
+
+/* The columns the shown ones take, names at their narrowest if least. */
+static size_t
+table_width(const struct output *o, const size_t *width,
+    const unsigned char *shown, int least)
+{
+	size_t i, total = 0, n = 0;
+
+	for (i = 0; i < o->ncols; i++)
+		if (shown[i]) {
+			total += least ? least_width(o, width, i) : width[i];
+			n++;
+		}
+	return total + (n > 0 ? 2 * (n - 1) : 0);
+}
+
+/*
+ * The shown column a table too wide leaves out first: the largest drop,
+ * the rightmost of equals; the rightmost when none has a drop.  SIZE_MAX
+ * when one column is left.
+ */
+static size_t
+column_to_leave(const struct output *o, const unsigned char *shown)
+{
+	size_t i, best = SIZE_MAX, n = 0, last = SIZE_MAX;
+
+	for (i = 0; i < o->ncols; i++) {
+		if (!shown[i])
+			continue;
+		n++;
+		last = i;
+		if (o->cols[i].drop > 0 && (best == SIZE_MAX ||
+		    o->cols[i].drop >= o->cols[best].drop))
+			best = i;
+	}
+	if (n < 2)
+		return SIZE_MAX;
+	return best != SIZE_MAX ? best : last;
+}
+
+/*
+ * Fits a terminal's table to o->screen: leaves out the least important
+ * columns until the rest fit with names at their narrowest, then cuts
+ * the widest names.  Says under the table what it left out.
+ */
+static void
+fit_screen(struct output *o, size_t *width, unsigned char *shown)
+{
+	char *left = NULL, *more;
+	size_t i, excess, n = 0;
+
+	while (table_width(o, width, shown, 1) > o->screen &&
+	    (i = column_to_leave(o, shown)) != SIZE_MAX) {
+		shown[i] = 0;
+		more = xasprintf("%s%s%s", left != NULL ? left : "",
+		    left != NULL ? ", " : "", header_of(o, i));
+		free(left);
+		left = more;
+		n++;
+	}
+	while (table_width(o, width, shown, 0) > o->screen) {
+		size_t widest = SIZE_MAX, cut;
+
+		for (i = 0; i < o->ncols; i++)
+			if (shown[i] && width[i] > least_width(o, width, i) &&
+			    (widest == SIZE_MAX || width[i] > width[widest]))
+				widest = i;
+		if (widest == SIZE_MAX)
+			break;
+		excess = table_width(o, width, shown, 0) - o->screen;
+		cut = width[widest] - least_width(o, width, widest);
+		width[widest] -= cut < excess ? cut : excess;
+	}
+	if (left != NULL) {
+		more = xasprintf("Left out to fit %zu columns: %s; --wide "
+		    "shows %s.", o->screen, left, n == 1 ? "it" : "them");
+		output_note(o, more);
+		free(more);
+		free(left);
+	}
+}
+
+/*
+ * Writes text, rendered, to o's stream; at a terminal in lines that fit
+ * it, broken at blanks.
+ */
+static void
+put_prose(const struct output *o, const char *text)
+{
+	struct line l = { NULL, 0, 0 };
+
+	(void)render(&l, text, o->fmt, 0);
+	term_put_folded(o->fp, l.s, l.len, o->screen);
+	free(l.s);
+}
+
 static void
 render_grid(struct output *o)
 {
 	int md = o->fmt == FMT_MARKDOWN;
 	size_t *width = xcalloc(o->ncols, sizeof *width);
+	unsigned char *shown = xcalloc(o->ncols, 1);
 	struct line text = { NULL, 0, 0 };
-	size_t r, i;
+	size_t r, i, nth;
 
 	for (i = 0; i < o->ncols; i++) {
-		width[i] = strlen(header_of(&o->cols[i]));
+		width[i] = strlen(header_of(o, i));
 		if (md && width[i] < 3)
 			width[i] = 3;
+		/* A column empty on every row tells nothing in a table. */
+		shown[i] = md || o->nrows == 0 || column_used(o, i);
 	}
 	for (r = 0; r < o->nrows; r++)
 		for (i = 0; i < o->ncols; i++) {
@@ -834,27 +1055,37 @@ render_grid(struct output *o)
 
 			if (!c->plain) {
 				text.len = 0;
-				w = add_table_text(&text, c, md, o->whole);
+				w = add_table_text(&text, c, md,
+				    o->whole || o->terminal);
 			}
 			if (w > width[i])
 				width[i] = w;
 		}
-	for (i = 0; i < o->ntitles; i++) {
-		output_prose(o->fp, o->fmt, o->titles[i]);
-		fputc('\n', o->fp);
-	}
+	if (o->terminal && !o->whole)
+		for (i = 0; i < o->ncols; i++)
+			if (o->cols[i].type == COL_STR &&
+			    width[i] > TABLE_MAX_NAME)
+				width[i] = TABLE_MAX_NAME;
+	if (o->screen > 0)
+		fit_screen(o, width, shown);
+	for (i = 0; i < o->ntitles; i++)
+		put_prose(o, o->titles[i]);
 	if (o->ntitles > 0)
 		fputc('\n', o->fp);
 	/* Header: numbers are right-aligned, names left. */
-	for (i = 0; i < o->ncols; i++) {
+	for (i = 0, nth = 0; i < o->ncols; i++) {
 		int right = o->cols[i].type != COL_STR;
-		size_t w = strlen(header_of(&o->cols[i]));
+		size_t w = strlen(header_of(o, i)), k;
 
-		fputs(md ? "| " : (i > 0 ? "  " : ""), o->fp);
+		if (!shown[i])
+			continue;
+		fputs(md ? "| " : (nth++ > 0 ? "  " : ""), o->fp);
 		if (right)
 			pad(o->fp, width[i] - w);
-		fputs(header_of(&o->cols[i]), o->fp);
-		if (!right && (md || i + 1 < o->ncols))
+		fputs(header_of(o, i), o->fp);
+		for (k = i + 1; k < o->ncols && !shown[k]; k++)
+			;
+		if (!right && (md || k < o->ncols))
 			pad(o->fp, width[i] - w);
 		if (md)
 			fputc(' ', o->fp);
@@ -874,16 +1105,15 @@ render_grid(struct output *o)
 	{
 		struct line line = { NULL, 0, 0 };
 
-		render_rows(o, width, 0, o->nrows, &line, o->fp);
+		render_rows(o, width, shown, 0, o->nrows, &line, o->fp);
 		free(line.s);
 	}
 	if (o->nnotes > 0)
 		fputc('\n', o->fp);
-	for (i = 0; i < o->nnotes; i++) {
-		output_prose(o->fp, o->fmt, o->notes[i]);
-		fputc('\n', o->fp);
-	}
+	for (i = 0; i < o->nnotes; i++)
+		put_prose(o, o->notes[i]);
 	free(text.s);
+	free(shown);
 	free(width);
 }
 

@@ -57,11 +57,36 @@ enum col_type {
 	COL_REAL,	/* a double as precise as it comes (sql results) */
 };
 
+/* What a number counts, for SI units in a table at a terminal. */
+enum col_unit {
+	UNIT_NONE,
+	UNIT_FLOP,	/* a count of FLOP: "1.37 TFLOP" */
+	UNIT_BYTE,	/* a count of bytes: "3.36 GB" */
+	UNIT_GFLOP_S,	/* GFLOP/s: "249.2 TFLOP/s" */
+	UNIT_GB_S,	/* GB/s: "1.20 TB/s" */
+};
+
 struct out_col {
 	const char	*name;	/* snake_case, unit in the name; JSON key */
 	enum col_type	 type;
 	const char	*header;	/* table/markdown header; NULL: name */
+	/*
+	 * A table too wide for the terminal leaves columns out, the largest
+	 * drop first; 0: never left out (as long as any other can go).
+	 */
+	unsigned	 drop;
+	enum col_unit	 unit;
 };
+
+/*
+ * Tables at a terminal (stdout, fp a tty) fit its width: $COLUMNS, else
+ * the terminal's.  There a table shows numbers with SI units, cuts long
+ * names in the middle with U+2026, and leaves out the columns that do not
+ * fit, saying so under the table.  Every table, piped or not, leaves out
+ * the columns that are empty on every row (csv, json and markdown keep
+ * them).  output_set_wide(1) (--wide) keeps every column at any width.
+ */
+void		 output_set_wide(int wide);
 
 /* "table" etc. to the enum; -1 if unknown.  output_formats lists them. */
 int		 output_parse_format(const char *s, enum out_format *fmt);

@@ -3,9 +3,9 @@
  *
  * Why our own and not a library: yajl's lexer reads byte by byte through
  * a macro that checks its own buffer, and was most of a large trace's
- * read; this file's bare pass is much faster (bench/RESULTS.md).  The other C JSON
- * libraries packaged in Debian do not stream a 100 MB document in bounded
- * memory: json-c (even its incremental json_tokener), jansson, cJSON and
+ * read; this file lexes each chunk in place (bench/RESULTS.md measures
+ * both).  The other C JSON libraries packaged in Debian do not stream a
+ * document in bounded memory: json-c (even its incremental json_tokener), jansson, cJSON and
  * yyjson build a tree of the whole of it, jsmn and simdjson (C++) want
  * all of it in memory.
  *

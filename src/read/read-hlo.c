@@ -572,8 +572,8 @@ order_instr(const struct order_ctx *o, int64_t id)
 /*
  * Ids are looked up for every launch, operand and fused instruction;
  * XLA's hold the computation's id in their high half, so a table by id
- * would be sparse: a hash table answers in a step or two what the binary
- * search took a dozen for.  The first of equal ids in sorted order is
+ * would be sparse: a hash table answers in a step or two, a binary search
+ * in a step per halving.  The first of equal ids in sorted order is
  * the one, as instr_by_id()'s.
  */
 static void

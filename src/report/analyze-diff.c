@@ -64,7 +64,8 @@ framework_op_of(const struct op_row *row)
 	    row->framework_op : "";
 }
 
-int
+/* Whether row has an identity to pair by (a framework op or source). */
+static int
 diff_has_identity(const struct op_row *row)
 {
 	return *framework_op_of(row) != '\0' || *row->source != '\0';

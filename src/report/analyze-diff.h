@@ -67,8 +67,6 @@ const char	*diff_match_name(enum diff_match m);
 const char	*diff_outcome(const struct diff_pair *p);
 /* "identity", "identity-summed", "name", "stem", "" (unpaired). */
 const char	*diff_pairing_name(enum diff_pairing how);
-/* Whether row has an identity to pair by (a framework op or source). */
-int		 diff_has_identity(const struct op_row *row);
 /* name without trailing ".<digits>" parts; a new string, caller frees. */
 char		*diff_stem(const char *name);
 /*

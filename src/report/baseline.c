@@ -1,4 +1,4 @@
-/* Baseline files: write a summary as versioned JSON, read it back. */
+/* Baseline files: write a summary as versioned JSON, read it back (yajl). */
 #include "config.h"
 
 #include <errno.h>
@@ -7,67 +7,143 @@
 #include <string.h>
 #include <time.h>
 
-#include <yajl_gen.h>
 #include <yajl_tree.h>
 
 #include "report/baseline.h"
 #include "lib/err.h"
+#include "lib/json-string.h"
 #include "report/summary.h"
 #include "lib/xmalloc.h"
 
 /* A baseline larger than this is not one (real ones are KBs). */
 #define BASELINE_MAX_BYTES	(256L * 1024 * 1024)
 
+/*
+ * Writing: laid out as yajl's beautifier did (two-space indents, an
+ * empty array as "[", a blank line, "]"), strings as json-string.h.
+ */
+#define WRITER_DEPTH	8	/* the deepest a baseline nests */
+
+struct writer {
+	FILE		*fp;
+	int		 depth;
+	int		 items[WRITER_DEPTH];	/* values (or keys) per depth */
+	int		 key;		/* a key was written: its value next */
+};
+
+/* Before a key or a value: the separator and the indent. */
 static void
-print_to_file(void *ctx, const char *s, size_t len)
+w_next(struct writer *w)
 {
-	fwrite(s, 1, len, ctx);
+	int i;
+
+	if (w->key) {
+		fputs(": ", w->fp);
+		w->key = 0;
+		return;
+	}
+	if (w->items[w->depth]++ > 0)
+		fputs(",\n", w->fp);
+	for (i = 0; i < w->depth; i++)
+		fputs("  ", w->fp);
 }
 
 static void
-gen_str(yajl_gen g, const char *s)
+w_open(struct writer *w, char c)
 {
-	yajl_gen_string(g, (const unsigned char *)s, strlen(s));
+	w_next(w);
+	fputc(c, w->fp);
+	fputc('\n', w->fp);
+	w->items[++w->depth] = 0;
 }
 
 static void
-gen_key_str(yajl_gen g, const char *key, const char *s)
+w_close(struct writer *w, char c)
 {
-	gen_str(g, key);
+	int i;
+
+	w->depth--;
+	fputc('\n', w->fp);
+	for (i = 0; i < w->depth; i++)
+		fputs("  ", w->fp);
+	fputc(c, w->fp);
+	if (w->depth == 0)
+		fputc('\n', w->fp);
+}
+
+static void
+w_key(struct writer *w, const char *key)
+{
+	w_next(w);
+	json_fputs(w->fp, key);
+	w->key = 1;
+}
+
+static void
+w_str(struct writer *w, const char *s)
+{
+	w_next(w);
+	json_fputs(w->fp, s);
+}
+
+/* A string member, or null when s is NULL. */
+static void
+w_key_str(struct writer *w, const char *key, const char *s)
+{
+	w_key(w, key);
 	if (s != NULL)
-		gen_str(g, s);
-	else
-		yajl_gen_null(g);
+		w_str(w, s);
+	else {
+		w_next(w);
+		fputs("null", w->fp);
+	}
 }
 
 static void
-gen_key_int(yajl_gen g, const char *key, int64_t v)
+w_int(struct writer *w, int64_t v)
 {
-	gen_str(g, key);
-	yajl_gen_integer(g, v);
+	w_next(w);
+	fprintf(w->fp, "%lld", (long long)v);
 }
 
-/* An integer, or null when has is 0. */
 static void
-gen_key_opt(yajl_gen g, const char *key, int64_t v, int has)
+w_key_int(struct writer *w, const char *key, int64_t v)
 {
-	gen_str(g, key);
+	w_key(w, key);
+	w_int(w, v);
+}
+
+/* An integer member, or null when has is 0. */
+static void
+w_key_opt(struct writer *w, const char *key, int64_t v, int has)
+{
+	w_key(w, key);
 	if (has)
-		yajl_gen_integer(g, v);
-	else
-		yajl_gen_null(g);
+		w_int(w, v);
+	else {
+		w_next(w);
+		fputs("null", w->fp);
+	}
 }
 
 static void
-gen_strings(yajl_gen g, const char *key, char **v, size_t n)
+w_key_bool(struct writer *w, const char *key, int v)
+{
+	w_key(w, key);
+	w_next(w);
+	fputs(v ? "true" : "false", w->fp);
+}
+
+static void
+w_strings(struct writer *w, const char *key, char **v, size_t n)
 {
 	size_t i;
 
-	gen_str(g, key);
-	yajl_gen_array_open(g);
+	w_key(w, key);
+	w_open(w, '[');
 	for (i = 0; i < n; i++)
-		gen_str(g, v[i]);
-	yajl_gen_array_close(g);
+		w_str(w, v[i]);
+	w_close(w, ']');
 }
 
 /* "2026-01-01T00:00:00Z" for now, or for $SOURCE_DATE_EPOCH. */
@@ -91,162 +167,151 @@ format_created(char *buf, size_t size)
 }
 
 static void
-gen_ops(yajl_gen g, const struct summary *s)
+write_ops(struct writer *w, const struct summary *s)
 {
 	size_t i;
 
-	gen_str(g, "ops");
-	yajl_gen_array_open(g);
+	w_key(w, "ops");
+	w_open(w, '[');
 	for (i = 0; i < s->nops; i++) {
 		const struct op_row *o = &s->ops[i];
 
-		yajl_gen_map_open(g);
-		gen_key_str(g, "name", o->name);
-		gen_key_str(g, "module", o->module);
-		gen_key_str(g, "category", o->category);
-		gen_key_str(g, "framework_op", o->framework_op);
-		gen_key_str(g, "source", o->source);
-		gen_key_str(g, "source_function", o->source_function);
-		gen_key_int(g, "count", o->count);
-		gen_key_int(g, "total_ps", o->total_ps);
-		gen_key_int(g, "self_ps", o->self_ps);
-		gen_key_int(g, "min_ps", o->min_ps);
-		gen_key_int(g, "max_ps", o->max_ps);
-		gen_key_opt(g, "flops", o->flops, o->has_flops);
-		gen_key_opt(g, "bytes_accessed", o->bytes, o->has_bytes);
-		yajl_gen_map_close(g);
+		w_open(w, '{');
+		w_key_str(w, "name", o->name);
+		w_key_str(w, "module", o->module);
+		w_key_str(w, "category", o->category);
+		w_key_str(w, "framework_op", o->framework_op);
+		w_key_str(w, "source", o->source);
+		w_key_str(w, "source_function", o->source_function);
+		w_key_int(w, "count", o->count);
+		w_key_int(w, "total_ps", o->total_ps);
+		w_key_int(w, "self_ps", o->self_ps);
+		w_key_int(w, "min_ps", o->min_ps);
+		w_key_int(w, "max_ps", o->max_ps);
+		w_key_opt(w, "flops", o->flops, o->has_flops);
+		w_key_opt(w, "bytes_accessed", o->bytes, o->has_bytes);
+		w_close(w, '}');
 	}
-	yajl_gen_array_close(g);
-	gen_str(g, "kernels");
-	yajl_gen_array_open(g);
+	w_close(w, ']');
+	w_key(w, "kernels");
+	w_open(w, '[');
 	for (i = 0; i < s->nkernels; i++) {
 		const struct op_row *k = &s->kernels[i];
 
-		yajl_gen_map_open(g);
-		gen_key_str(g, "name", k->name);
-		gen_key_str(g, "op", k->category);
-		gen_key_int(g, "count", k->count);
-		gen_key_int(g, "total_ps", k->total_ps);
-		gen_key_int(g, "min_ps", k->min_ps);
-		gen_key_int(g, "max_ps", k->max_ps);
-		yajl_gen_map_close(g);
+		w_open(w, '{');
+		w_key_str(w, "name", k->name);
+		w_key_str(w, "op", k->category);
+		w_key_int(w, "count", k->count);
+		w_key_int(w, "total_ps", k->total_ps);
+		w_key_int(w, "min_ps", k->min_ps);
+		w_key_int(w, "max_ps", k->max_ps);
+		w_close(w, '}');
 	}
-	yajl_gen_array_close(g);
+	w_close(w, ']');
 }
 
 static void
-gen_steps_compiles_transfers(yajl_gen g, const struct summary *s)
+write_steps_compiles_transfers(struct writer *w, const struct summary *s)
 {
 	int64_t count, total = summary_compile_total_ps(s, &count);
 	size_t i, j;
 
-	gen_str(g, "steps");
-	yajl_gen_map_open(g);
-	gen_key_str(g, "source", s->step_source);
-	gen_str(g, "series");
-	yajl_gen_array_open(g);
+	w_key(w, "steps");
+	w_open(w, '{');
+	w_key_str(w, "source", s->step_source);
+	w_key(w, "series");
+	w_open(w, '[');
 	for (i = 0; i < s->nsteps; i++) {
-		yajl_gen_map_open(g);
-		gen_key_str(g, "host", s->steps[i].host);
-		gen_key_str(g, "run", s->steps[i].run);
-		gen_key_str(g, "plane", s->steps[i].plane);
-		gen_str(g, "dur_ps");
-		yajl_gen_array_open(g);
+		w_open(w, '{');
+		w_key_str(w, "host", s->steps[i].host);
+		w_key_str(w, "run", s->steps[i].run);
+		w_key_str(w, "plane", s->steps[i].plane);
+		w_key(w, "dur_ps");
+		w_open(w, '[');
 		for (j = 0; j < s->steps[i].n; j++)
-			yajl_gen_integer(g, s->steps[i].dur_ps[j]);
-		yajl_gen_array_close(g);
-		yajl_gen_map_close(g);
+			w_int(w, s->steps[i].dur_ps[j]);
+		w_close(w, ']');
+		w_close(w, '}');
 	}
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
+	w_close(w, ']');
+	w_close(w, '}');
 
-	gen_str(g, "compiles");
-	yajl_gen_map_open(g);
-	gen_key_int(g, "count", count);
-	gen_key_int(g, "total_ps", total);
-	gen_str(g, "functions");
-	yajl_gen_array_open(g);
+	w_key(w, "compiles");
+	w_open(w, '{');
+	w_key_int(w, "count", count);
+	w_key_int(w, "total_ps", total);
+	w_key(w, "functions");
+	w_open(w, '[');
 	for (i = 0; i < s->ncompiles; i++) {
-		yajl_gen_map_open(g);
-		gen_key_str(g, "function", s->compiles[i].function);
-		gen_key_int(g, "count", s->compiles[i].count);
-		gen_key_int(g, "total_ps", s->compiles[i].total_ps);
-		yajl_gen_map_close(g);
+		w_open(w, '{');
+		w_key_str(w, "function", s->compiles[i].function);
+		w_key_int(w, "count", s->compiles[i].count);
+		w_key_int(w, "total_ps", s->compiles[i].total_ps);
+		w_close(w, '}');
 	}
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
+	w_close(w, ']');
+	w_close(w, '}');
 
-	gen_str(g, "transfers");
-	yajl_gen_array_open(g);
+	w_key(w, "transfers");
+	w_open(w, '[');
 	for (i = 0; i < s->ntransfers; i++) {
 		const struct transfer_total *t = &s->transfers[i];
 
-		yajl_gen_map_open(g);
-		gen_key_str(g, "direction", t->direction);
-		gen_str(g, "on_host");
-		yajl_gen_bool(g, t->on_host);
-		gen_key_int(g, "count", t->count);
-		gen_key_opt(g, "bytes", t->bytes, t->has_bytes);
-		gen_key_int(g, "total_ps", t->total_ps);
-		yajl_gen_map_close(g);
+		w_open(w, '{');
+		w_key_str(w, "direction", t->direction);
+		w_key_bool(w, "on_host", t->on_host);
+		w_key_int(w, "count", t->count);
+		w_key_opt(w, "bytes", t->bytes, t->has_bytes);
+		w_key_int(w, "total_ps", t->total_ps);
+		w_close(w, '}');
 	}
-	yajl_gen_array_close(g);
+	w_close(w, ']');
 }
 
 static void
-gen_memory(yajl_gen g, const struct summary *s)
+write_memory(struct writer *w, const struct summary *s)
 {
 	size_t i;
 
-	gen_str(g, "memory");
-	yajl_gen_array_open(g);
+	w_key(w, "memory");
+	w_open(w, '[');
 	for (i = 0; i < s->nmemory; i++) {
-		yajl_gen_map_open(g);
-		gen_key_str(g, "kind", s->memory[i].kind);
-		gen_key_str(g, "name", s->memory[i].name);
-		gen_key_int(g, "bytes", s->memory[i].bytes);
-		yajl_gen_map_close(g);
+		w_open(w, '{');
+		w_key_str(w, "kind", s->memory[i].kind);
+		w_key_str(w, "name", s->memory[i].name);
+		w_key_int(w, "bytes", s->memory[i].bytes);
+		w_close(w, '}');
 	}
-	yajl_gen_array_close(g);
+	w_close(w, ']');
 }
 
 int
 baseline_write(const struct summary *s, FILE *fp, char **cause)
 {
-	yajl_gen g = yajl_gen_alloc(NULL);
+	struct writer w = { fp, 0, { 0 }, 0 };
 	char created[32];
 
-	if (g == NULL) {
-		*cause = xasprintf("out of memory");
-		return -1;
-	}
-	yajl_gen_config(g, yajl_gen_beautify, 1);
-	yajl_gen_config(g, yajl_gen_indent_string, "  ");
-	yajl_gen_config(g, yajl_gen_print_callback, print_to_file, fp);
 	format_created(created, sizeof created);
-
-	yajl_gen_map_open(g);
-	gen_key_str(g, "format", BASELINE_FORMAT);
-	gen_key_int(g, "version", BASELINE_VERSION);
-	gen_key_str(g, "jaxprof_version", PACKAGE_VERSION);
-	gen_key_str(g, "created", created);
-	gen_strings(g, "sources", s->sources, s->nsources);
-	gen_str(g, "selection");
-	yajl_gen_map_open(g);
-	gen_key_str(g, "host", s->host_glob);
-	gen_key_str(g, "device", s->device_glob);
-	gen_key_str(g, "run", s->run_glob);
-	gen_str(g, "latest");
-	yajl_gen_bool(g, s->latest);
-	yajl_gen_map_close(g);
-	gen_strings(g, "hosts", s->hosts, s->nhosts);
-	gen_strings(g, "runs", s->runs, s->nruns);
-	gen_ops(g, s);
-	gen_steps_compiles_transfers(g, s);
-	gen_memory(g, s);
-	gen_key_int(g, "executions", s->executions);
-	yajl_gen_map_close(g);
-	yajl_gen_free(g);
+	w_open(&w, '{');
+	w_key_str(&w, "format", BASELINE_FORMAT);
+	w_key_int(&w, "version", BASELINE_VERSION);
+	w_key_str(&w, "jaxprof_version", PACKAGE_VERSION);
+	w_key_str(&w, "created", created);
+	w_strings(&w, "sources", s->sources, s->nsources);
+	w_key(&w, "selection");
+	w_open(&w, '{');
+	w_key_str(&w, "host", s->host_glob);
+	w_key_str(&w, "device", s->device_glob);
+	w_key_str(&w, "run", s->run_glob);
+	w_key_bool(&w, "latest", s->latest);
+	w_close(&w, '}');
+	w_strings(&w, "hosts", s->hosts, s->nhosts);
+	w_strings(&w, "runs", s->runs, s->nruns);
+	write_ops(&w, s);
+	write_steps_compiles_transfers(&w, s);
+	write_memory(&w, s);
+	w_key_int(&w, "executions", s->executions);
+	w_close(&w, '}');
 	if (fflush(fp) != 0 || ferror(fp)) {
 		*cause = xasprintf("%s", strerror(errno));
 		return -1;

@@ -3,10 +3,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/analyze-ops.h"
 #include "report/check-int.h"
+#include "report/op-what.h"
 #include "lib/ptime.h"
 #include "output/output.h"
 
@@ -139,7 +141,17 @@ check_put_row(struct check_judge *v, const struct check_setting *rule,
 	}
 	output_str(v->o, pass ? "PASS" : "FAIL");
 	output_str(v->o, check_setting_from(rule));
-	output_str(v->o, op != NULL ? op->framework_op : "");
+	if (op == NULL)
+		output_str(v->o, "");
+	else if (v->machine)
+		output_str(v->o, op->framework_op);
+	else {
+		/* For a person, as top's what column says it. */
+		char *what = op_what(op->framework_op, NULL);
+
+		output_str(v->o, what);
+		free(what);
+	}
 	output_str(v->o, op != NULL ? op->source : "");
 	output_str(v->o, judged != NULL ? judged : "");
 	output_end_row(v->o);
@@ -147,36 +159,40 @@ check_put_row(struct check_judge *v, const struct check_setting *rule,
 }
 
 
-/* Table and markdown: each figure with its unit, as a person reads it. */
+/*
+ * Table and markdown: each figure with its unit, as a person reads it.
+ * A narrow terminal leaves out the largest drop first (output.h): a row's
+ * rule, measured value, limit and result stay.
+ */
 static const struct out_col columns[] = {
-	{ "rule", COL_STR, NULL },
-	{ "subject", COL_STR, NULL },
-	{ "base", COL_STR, NULL },
-	{ "new", COL_STR, NULL },
-	{ "measured", COL_STR, NULL },
-	{ "limit", COL_STR, NULL },
-	{ "result", COL_STR, NULL },
-	{ "limit_from", COL_STR, "from" },
-	{ "framework_op", COL_STR, "framework op" },
-	{ "source", COL_STR, NULL },
-	{ "judged", COL_STR, NULL },
+	{ "rule", COL_STR, NULL, 0, UNIT_NONE },
+	{ "subject", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base", COL_STR, NULL, 6, UNIT_NONE },
+	{ "new", COL_STR, NULL, 5, UNIT_NONE },
+	{ "measured", COL_STR, NULL, 0, UNIT_NONE },
+	{ "limit", COL_STR, NULL, 0, UNIT_NONE },
+	{ "result", COL_STR, NULL, 0, UNIT_NONE },
+	{ "limit_from", COL_STR, "from", 9, UNIT_NONE },
+	{ "framework_op", COL_STR, "framework op", 7, UNIT_NONE },
+	{ "source", COL_STR, NULL, 8, UNIT_NONE },
+	{ "judged", COL_STR, NULL, 10, UNIT_NONE },
 };
 
 /* Csv and json: numbers, each unit in a field of its own. */
 static const struct out_col machine_columns[] = {
-	{ "rule", COL_STR, NULL },
-	{ "subject", COL_STR, NULL },
-	{ "base", COL_REAL, NULL },
-	{ "new", COL_REAL, NULL },
-	{ "value_unit", COL_STR, NULL },
-	{ "measured", COL_REAL, NULL },
-	{ "limit", COL_REAL, NULL },
-	{ "unit", COL_STR, NULL },
-	{ "result", COL_STR, NULL },
-	{ "limit_from", COL_STR, NULL },
-	{ "framework_op", COL_STR, NULL },
-	{ "source", COL_STR, NULL },
-	{ "judged", COL_STR, NULL },
+	{ "rule", COL_STR, NULL, 0, UNIT_NONE },
+	{ "subject", COL_STR, NULL, 0, UNIT_NONE },
+	{ "base", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "new", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "value_unit", COL_STR, NULL, 0, UNIT_NONE },
+	{ "measured", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "limit", COL_REAL, NULL, 0, UNIT_NONE },
+	{ "unit", COL_STR, NULL, 0, UNIT_NONE },
+	{ "result", COL_STR, NULL, 0, UNIT_NONE },
+	{ "limit_from", COL_STR, NULL, 0, UNIT_NONE },
+	{ "framework_op", COL_STR, NULL, 0, UNIT_NONE },
+	{ "source", COL_STR, NULL, 0, UNIT_NONE },
+	{ "judged", COL_STR, NULL, 0, UNIT_NONE },
 };
 
 struct output *

@@ -9,6 +9,7 @@
 #include "output/output.h"
 #include "report/overview.h"
 #include "lib/utf8.h"
+#include "lib/xmalloc.h"
 
 /* One colour per part, named in the words beside each chart. */
 static const char *const part_colour[OV_NPARTS] = {
@@ -20,19 +21,14 @@ static const char *const span_colour[] = {
 	"#4e79a7", "#59a14f", "#e15759", "#9c755f",
 };
 
-/*
- * Text, attribute values and prose: names as data, marked names as
- * <code> (output.h).
- */
-static void
-esc(FILE *fp, const char *s)
+void
+html_text(FILE *fp, const char *s)
 {
 	output_prose(fp, FMT_HTML, s);
 }
 
-/* Microseconds with 3 decimals: the JSON report's *_us. */
-static void
-us(FILE *fp, double ps)
+void
+html_us(FILE *fp, double ps)
 {
 	char buf[64];
 
@@ -40,8 +36,8 @@ us(FILE *fp, double ps)
 	fputs(buf, fp);
 }
 
-static void
-pct(FILE *fp, double v)
+void
+html_pct(FILE *fp, double v)
 {
 	char buf[64];
 
@@ -49,13 +45,39 @@ pct(FILE *fp, double v)
 	fputs(buf, fp);
 }
 
-static void
-dur(FILE *fp, double ps)
+void
+html_dur(FILE *fp, double ps)
 {
 	char buf[40];
 
 	fmt_duration(buf, sizeof buf, (int64_t)ps);
 	fputs(buf, fp);
+}
+
+void
+html_open(FILE *fp, const char *title)
+{
+	fprintf(fp, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+	    "charset=\"utf-8\"><title>%s</title><style>"
+	    "body{font:14px/1.4 system-ui,sans-serif;margin:24px;max-width:1100px;"
+	    "color:#222}h1{font-size:20px}h2{font-size:16px;margin-top:28px}"
+	    ".verdict{font-size:17px;padding:10px 14px;background:#fff4e5;"
+	    "border-left:5px solid #e15759}"
+	    ".key{margin-right:12px;white-space:nowrap}.key i{display:inline-block;"
+	    "width:11px;height:11px;margin-right:4px;vertical-align:middle}"
+	    "svg text{font:11px system-ui,sans-serif}table{border-collapse:collapse}"
+	    "td,th{padding:2px 8px;text-align:left}td.n{text-align:right}"
+	    "code{background:#f3f3f3;padding:0 3px}.muted{color:#777}"
+	    "</style></head><body>\n<h1>%s</h1>\n", title, title);
+}
+
+int
+html_close(FILE *fp, const char *made_by)
+{
+	fputs("<p class=\"muted\">Made by jaxprof " PACKAGE_VERSION " ", fp);
+	html_text(fp, made_by);
+	fputs(".</p>\n</body></html>\n", fp);
+	return ferror(fp) ? -1 : 0;
 }
 
 /* "compute (blue), ...": the key, in the sentence above a chart. */
@@ -74,31 +96,21 @@ head(const struct overview *ov, FILE *fp)
 {
 	size_t i;
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-	    "<title>jaxprof summary</title><style>"
-	    "body{font:14px/1.4 system-ui,sans-serif;margin:24px;max-width:1100px;"
-	    "color:#222}h1{font-size:20px}h2{font-size:16px;margin-top:28px}"
-	    ".verdict{font-size:17px;padding:10px 14px;background:#fff4e5;"
-	    "border-left:5px solid #e15759}"
-	    ".key{margin-right:12px;white-space:nowrap}.key i{display:inline-block;"
-	    "width:11px;height:11px;margin-right:4px;vertical-align:middle}"
-	    "svg text{font:11px system-ui,sans-serif}table{border-collapse:collapse}"
-	    "td,th{padding:2px 8px;text-align:left}td.n{text-align:right}"
-	    "code{background:#f3f3f3;padding:0 3px}.muted{color:#777}"
-	    "</style></head><body>\n<h1>jaxprof summary</h1>\n<p>", fp);
+	html_open(fp, "jaxprof summary");
+	fputs("<p>", fp);
 	fputs("Runs: ", fp);
 	for (i = 0; i < ov->nruns; i++) {
-		esc(fp, ov->runs[i]);
+		html_text(fp, ov->runs[i]);
 		fputs(i + 1 < ov->nruns ? ", " : "", fp);
 	}
 	fputs(". Hosts: ", fp);
 	for (i = 0; i < ov->nhosts; i++) {
-		esc(fp, ov->hosts[i]);
+		html_text(fp, ov->hosts[i]);
 		fputs(i + 1 < ov->nhosts ? ", " : "", fp);
 	}
 	fputs(". Devices: ", fp);
 	for (i = 0; i < ov->ndevices; i++) {
-		esc(fp, ov->devices[i]);
+		html_text(fp, ov->devices[i]);
 		fputs(i + 1 < ov->ndevices ? ", " : "", fp);
 	}
 	if (ov->ndevices == 0)
@@ -106,18 +118,18 @@ head(const struct overview *ov, FILE *fp)
 		    "the ops)" : "none", fp);
 	fprintf(fp, ".</p>\n<p id=\"steps-line\" data-steps=\"%zu\" "
 	    "data-median-us=\"", ov->nsteps);
-	us(fp, ov->median_ps);
+	html_us(fp, ov->median_ps);
 	fprintf(fp, "\">%zu steps, median ", ov->nsteps);
-	dur(fp, ov->median_ps);
+	html_dur(fp, ov->median_ps);
 	fputs(", p90 ", fp);
-	dur(fp, ov->p90_ps);
+	html_dur(fp, ov->p90_ps);
 	fputs(", max ", fp);
-	dur(fp, ov->max_ps);
+	html_dur(fp, ov->max_ps);
 	fprintf(fp, "; %zu left out of median and spread.</p>\n",
 	    ov->nsteps - ov->nkept);
 	fprintf(fp, "<p class=\"verdict\" id=\"verdict\" data-rule=\"%s\">"
 	    "<b>Verdict:</b> ", ov->verdict_rule);
-	esc(fp, ov->verdict);
+	html_text(fp, ov->verdict);
 	fputs(".</p>\n", fp);
 }
 
@@ -133,7 +145,7 @@ recommendations(const struct overview *ov, FILE *fp)
 		fmt_fixed(v, sizeof v, ov->recs[i].value, 1);
 		fprintf(fp, "<li data-rule=\"%s\" data-value=\"%s\">",
 		    ov->recs[i].rule, v);
-		esc(fp, ov->recs[i].text);
+		html_text(fp, ov->recs[i].text);
 		fputs("</li>", fp);
 	}
 	fputs("</ol>\n", fp);
@@ -158,14 +170,14 @@ breakdown(const struct overview *ov, FILE *fp)
 		fprintf(fp, "<rect x=\"%.1f\" y=\"0\" width=\"%.1f\" "
 		    "height=\"22\" fill=\"%s\" data-part=\"%s\" "
 		    "data-percent=\"", x, w, part_colour[k], ov_part_keys[k]);
-		pct(fp, overview_part_pct(ov, (enum ov_part)k));
+		html_pct(fp, overview_part_pct(ov, (enum ov_part)k));
 		fprintf(fp, "\"><title>%s ", ov_part_words[k]);
-		pct(fp, overview_part_pct(ov, (enum ov_part)k));
+		html_pct(fp, overview_part_pct(ov, (enum ov_part)k));
 		fputs("%</title></rect>", fp);
 		if (w > 60) {
 			fprintf(fp, "<text x=\"%.1f\" y=\"15\" fill=\"#fff\">"
 			    "%s ", x + 4, ov_part_words[k]);
-			pct(fp, overview_part_pct(ov, (enum ov_part)k));
+			html_pct(fp, overview_part_pct(ov, (enum ov_part)k));
 			fputs("%</text>", fp);
 		}
 		x += w;
@@ -210,7 +222,7 @@ steps_chart(const struct overview *ov, FILE *fp)
 		hi *= 1.25;
 	bw = 960.0 / (double)(nbars > 0 ? nbars : 1);
 	fputs("<h2>Steps over time</h2>\n<p>", fp);
-	esc(fp, se->device);
+	html_text(fp, se->device);
 	fprintf(fp, ": each bar a step%s, its height the step's time, "
 	    "split as ", per > 1 ? " bin (the mean of consecutive steps)" :
 	    "");
@@ -222,7 +234,7 @@ steps_chart(const struct overview *ov, FILE *fp)
 	    "patternUnits=\"userSpaceOnUse\"><path d=\"M0 6L6 0\" "
 	    "stroke=\"#000\" stroke-opacity=\".35\"/></pattern></defs>", per);
 	fputs("<text x=\"0\" y=\"30\">", fp);
-	dur(fp, hi);
+	html_dur(fp, hi);
 	fputs("</text><line x1=\"40\" y1=\"20\" x2=\"1000\" y2=\"20\" "
 	    "stroke=\"#ddd\"/><line x1=\"40\" y1=\"220\" x2=\"1000\" y2=\"220\" "
 	    "stroke=\"#999\"/>", fp);
@@ -242,10 +254,10 @@ steps_chart(const struct overview *ov, FILE *fp)
 		total /= (double)(to - from);
 		fprintf(fp, "<g class=\"step\" data-step=\"%lld\" "
 		    "data-duration-us=\"", (long long)se->steps[from].step);
-		us(fp, total);
+		html_us(fp, total);
 		fprintf(fp, "\"><title>step %lld%s: ",
 		    (long long)se->steps[from].step, per > 1 ? " on" : "");
-		dur(fp, total);
+		html_dur(fp, total);
 		if (to - from == 1 && skipped)
 			fprintf(fp, " (left out: %s)", se->steps[from].skip_why);
 		fputs("</title>", fp);
@@ -261,7 +273,7 @@ steps_chart(const struct overview *ov, FILE *fp)
 			    "data-us=\"", 40 + (double)b * bw, y,
 			    bw > 3 ? bw - 1 : bw, h, part_colour[k],
 			    ov_part_keys[k]);
-			us(fp, parts[k]);
+			html_us(fp, parts[k]);
 			fputs("\"/>", fp);
 		}
 		if (skipped == to - from)
@@ -272,7 +284,7 @@ steps_chart(const struct overview *ov, FILE *fp)
 		if (cut < 1) {
 			fprintf(fp, "<text x=\"%.1f\" y=\"16\">",
 			    42 + (double)b * bw);
-			dur(fp, total);
+			html_dur(fp, total);
 			fputs("</text>", fp);
 		}
 		fputs("</g>", fp);
@@ -283,45 +295,55 @@ steps_chart(const struct overview *ov, FILE *fp)
 	    (long long)se->steps[se->n - 1].step);
 }
 
-/* Horizontal bars: label, bar, value, for the ops and the lines. */
+/*
+ * Horizontal bars for the ops and the lines, each under its label (whole:
+ * a name says nothing cut), all on one scale: BARS_PX is the whole of the
+ * device time, in both charts, so 1% draws as 1% wherever it is.
+ */
+#define BARS_PX		800.0
+#define BAR_ROW		34
+
 static void
 bars(const char *id, const char *title, const struct ov_item *v, size_t n,
     FILE *fp)
 {
-	double hi = n > 0 ? v[0].pct : 0;
 	size_t i;
 
 	if (n == 0)
 		return;
 	fprintf(fp, "<h2>%s</h2>\n<svg id=\"%s\" data-chart=\"%s\" "
-	    "width=\"1000\" height=\"%zu\" viewBox=\"0 0 1000 %zu\">", title,
-	    id, id, n * 20 + 4, n * 20 + 4);
+	    "data-scale-px=\"%.0f\" width=\"1000\" height=\"%zu\" "
+	    "viewBox=\"0 0 1000 %zu\">", title, id, id, BARS_PX,
+	    n * BAR_ROW + 4, n * BAR_ROW + 4);
 	for (i = 0; i < n; i++) {
-		double w = hi > 0 ? v[i].pct / hi * 400 : 0;
-		double y = (double)i * 20;
+		double w = v[i].pct / 100 * BARS_PX;
+		double y = (double)(i * BAR_ROW);
 
 		fputs("<g class=\"bar\" data-name=\"", fp);
-		esc(fp, v[i].name);
+		html_text(fp, v[i].name);
 		fputs("\" data-percent=\"", fp);
-		pct(fp, v[i].pct);
+		html_pct(fp, v[i].pct);
 		fputs("\" data-total-us=\"", fp);
-		us(fp, (double)v[i].total_ps);
-		fprintf(fp, "\"><text x=\"440\" y=\"%.0f\" text-anchor=\"end\">",
-		    y + 14);
-		/* Long names keep their end: the line number, the op. */
-		esc(fp, utf8_tail(v[i].name, 70));
-		fprintf(fp, "</text><rect x=\"448\" y=\"%.0f\" width=\"%.1f\" "
-		    "height=\"15\" fill=\"#4e79a7\"><title>", y + 3, w);
-		esc(fp, v[i].name);
+		html_us(fp, (double)v[i].total_ps);
+		fprintf(fp, "\"><text x=\"0\" y=\"%.0f\">", y + 13);
+		html_text(fp, v[i].name);
+		/* custom-call.42 alone tells nothing: what it is, too. */
+		if (v[i].what != NULL && v[i].what[0] != '\0') {
+			fputs(" · ", fp);
+			html_text(fp, v[i].what);
+		}
+		fprintf(fp, "</text><rect x=\"0\" y=\"%.0f\" width=\"%.1f\" "
+		    "height=\"13\" fill=\"#4e79a7\"><title>", y + 17, w);
+		html_text(fp, v[i].name);
 		if (v[i].detail[0] != '\0') {
 			fputs(" ", fp);
-			esc(fp, v[i].detail);
+			html_text(fp, v[i].detail);
 		}
 		fputs("</title></rect>", fp);
-		fprintf(fp, "<text x=\"%.1f\" y=\"%.0f\">", 452 + w, y + 14);
-		pct(fp, v[i].pct);
-		fputs("% · ", fp);
-		dur(fp, (double)v[i].total_ps);
+		fprintf(fp, "<text x=\"%.1f\" y=\"%.0f\">", 6 + w, y + 28);
+		html_pct(fp, v[i].pct);
+		fputs("% of device time · ", fp);
+		html_dur(fp, (double)v[i].total_ps);
 		fputs("</text></g>", fp);
 	}
 	fputs("</svg>\n", fp);
@@ -360,31 +382,58 @@ compile_chart(const struct overview *ov, FILE *fp)
 		double we = hi > 0 ? (double)c->exec_ps / hi * 560 : 0;
 
 		fputs("<g class=\"fn\" data-function=\"", fp);
-		esc(fp, c->function);
+		html_text(fp, c->function);
 		fprintf(fp, "\" data-count=\"%lld\" data-compile-us=\"",
 		    (long long)c->count);
-		us(fp, (double)c->total_ps);
+		html_us(fp, (double)c->total_ps);
 		fputs("\" data-execute-us=\"", fp);
-		us(fp, (double)c->exec_ps);
+		html_us(fp, (double)c->exec_ps);
 		fprintf(fp, "\"><text x=\"300\" y=\"%.0f\" text-anchor=\"end\">",
 		    y + 22);
-		esc(fp, c->function);
+		html_text(fp, c->function);
 		fprintf(fp, " (%lld×)</text><rect x=\"308\" y=\"%.0f\" "
 		    "width=\"%.1f\" height=\"15\" fill=\"#edc948\"/>"
 		    "<text x=\"%.1f\" y=\"%.0f\">", (long long)c->count, y + 3,
 		    wc, 312 + wc, y + 15);
-		dur(fp, (double)c->total_ps);
+		html_dur(fp, (double)c->total_ps);
 		fprintf(fp, " compile</text><rect x=\"308\" y=\"%.0f\" "
 		    "width=\"%.1f\" height=\"15\" fill=\"#4e79a7\"/>"
 		    "<text x=\"%.1f\" y=\"%.0f\">", y + 20, we, 312 + we,
 		    y + 32);
-		dur(fp, (double)c->exec_ps);
+		html_dur(fp, (double)c->exec_ps);
 		fputs(" execute</text></g>", fp);
 	}
 	fputs("</svg>\n", fp);
 }
 
 /* One step's timeline: a row per device line and host thread. */
+#define LABEL_CHAR_PX	6.5	/* a character of the 11px labels */
+
+/*
+ * A span's name in the picture, inside its bar: whole where it fits,
+ * else its head and U+2026; nothing in a bar under four characters.
+ */
+static void
+span_label(FILE *fp, const char *name, double x, double y, double w)
+{
+	size_t room = (size_t)((w - 4) / LABEL_CHAR_PX), n = utf8_chars(name);
+	char *head;
+
+	if (w < 4 + 4 * LABEL_CHAR_PX)
+		return;
+	fprintf(fp, "<text class=\"label\" x=\"%.1f\" y=\"%.0f\" "
+	    "font-size=\"11\" fill=\"#fff\">", x + 2, y + 14);
+	if (n <= room)
+		html_text(fp, name);
+	else {
+		head = xstrndup(name, utf8_head(name, room - 1));
+		html_text(fp, head);
+		fputs("\xe2\x80\xa6", fp);
+		free(head);
+	}
+	fputs("</text>", fp);
+}
+
 static void
 timeline(const struct overview *ov, FILE *fp)
 {
@@ -396,13 +445,13 @@ timeline(const struct overview *ov, FILE *fp)
 		return;
 	fprintf(fp, "<h2>Step %lld on a timeline</h2>\n<p>The step closest "
 	    "to the median (", (long long)ov->tl_step);
-	dur(fp, (double)ov->tl_dur_ps);
+	html_dur(fp, (double)ov->tl_dur_ps);
 	fputs("): <span class=\"key\"><i style=\"background:#4e79a7\"></i>"
 	    "programs</span><span class=\"key\"><i style=\"background:#59a14f"
 	    "\"></i>copies</span><span class=\"key\"><i style=\"background:"
 	    "#e15759\"></i>device idle</span><span class=\"key\"><i style=\""
-	    "background:#9c755f\"></i>host events</span>; hover a bar for its "
-	    "name.</p>\n", fp);
+	    "background:#9c755f\"></i>host events</span>; a bar too narrow "
+	    "for its name shows it on hover.</p>\n", fp);
 	fprintf(fp, "<svg id=\"timeline\" data-chart=\"timeline\" "
 	    "data-step=\"%lld\" data-tracks=\"%zu\" width=\"1000\" "
 	    "height=\"%zu\" viewBox=\"0 0 1000 %zu\">", (long long)ov->tl_step,
@@ -414,7 +463,7 @@ timeline(const struct overview *ov, FILE *fp)
 		fprintf(fp, "<g class=\"track\" data-spans=\"%zu\" "
 		    "data-dropped=\"%zu\"><text x=\"230\" y=\"%.0f\" "
 		    "text-anchor=\"end\">", t->n, t->dropped, y + 14);
-		esc(fp, utf8_tail(t->name, 38));
+		html_text(fp, utf8_tail(t->name, 38));
 		fputs("</text>", fp);
 		for (j = 0; j < t->n; j++) {
 			const struct ov_span *s = &t->spans[j];
@@ -424,16 +473,18 @@ timeline(const struct overview *ov, FILE *fp)
 			    "height=\"16\" fill=\"%s\"><title>",
 			    236 + (double)s->start_ps * scale, y + 2,
 			    w < 0.5 ? 0.5 : w, span_colour[s->kind & 3]);
-			esc(fp, s->name);
+			html_text(fp, s->name);
 			fputc(' ', fp);
-			dur(fp, (double)s->dur_ps);
+			html_dur(fp, (double)s->dur_ps);
 			fputs("</title></rect>", fp);
+			span_label(fp, s->name, 236 + (double)s->start_ps *
+			    scale, y, w);
 		}
 		fputs("</g>", fp);
 	}
 	fprintf(fp, "<text x=\"236\" y=\"%zu\">0</text><text x=\"996\" "
 	    "y=\"%zu\" text-anchor=\"end\">", nt * 22 + 14, nt * 22 + 14);
-	dur(fp, (double)ov->tl_dur_ps);
+	html_dur(fp, (double)ov->tl_dur_ps);
 	fputs("</text></svg>\n", fp);
 }
 
@@ -460,6 +511,9 @@ memory_chart(const struct overview *ov, const struct ov_memory *m, size_t i,
 	for (j = 0; j < m->npoints; j++)
 		if ((double)m->points[j].bytes > hi)
 			hi = (double)m->points[j].bytes;
+	/* Against its capacity: how full the device is, not only the shape. */
+	if ((double)m->capacity_bytes > hi)
+		hi = (double)m->capacity_bytes;
 	if (hi <= 0)
 		hi = 1;
 	span = m->end_ps > m->start_ps ? (double)(m->end_ps - m->start_ps) : 1;
@@ -468,25 +522,25 @@ memory_chart(const struct overview *ov, const struct ov_memory *m, size_t i,
 #define MY(v) (MEM_Y1 - (double)(v) / hi * (MEM_Y1 - MEM_Y0))
 	fprintf(fp, "<svg id=\"memory-%zu\" class=\"memory\" "
 	    "data-chart=\"memory\" data-run=\"", i);
-	esc(fp, m->run);
+	html_text(fp, m->run);
 	fputs("\" data-host=\"", fp);
-	esc(fp, m->host);
+	html_text(fp, m->host);
 	fputs("\" data-allocator=\"", fp);
-	esc(fp, m->allocator);
+	html_text(fp, m->allocator);
 	fprintf(fp, "\" data-points=\"%zu\" data-start-us=\"", m->npoints);
-	us(fp, (double)m->start_ps);
+	html_us(fp, (double)m->start_ps);
 	fputs("\" data-end-us=\"", fp);
-	us(fp, (double)m->end_ps);
+	html_us(fp, (double)m->end_ps);
 	fprintf(fp, "\" data-max-bytes=\"%.0f\" data-box=\"%.0f %.0f %.0f "
 	    "%.0f\" width=\"1000\" height=\"146\" viewBox=\"0 0 1000 146\">",
 	    hi, MEM_X0, MEM_Y0, MEM_X1, MEM_Y1);
 	fputs("<text x=\"0\" y=\"12\">", fp);
-	esc(fp, m->allocator);
+	html_text(fp, m->allocator);
 	fputs(" on ", fp);
-	esc(fp, m->host);
+	html_text(fp, m->host);
 	if (ov->nruns > 1) {
 		fputs(" (", fp);
-		esc(fp, m->run);
+		html_text(fp, m->run);
 		fputs(")", fp);
 	}
 	fmt_bytes(b, sizeof b, (int64_t)hi);
@@ -497,6 +551,16 @@ memory_chart(const struct overview *ov, const struct ov_memory *m, size_t i,
 	    "y2=\"%.0f\" stroke=\"#999\"/>", MEM_X0 - 4, MEM_Y0 + 4, b,
 	    MEM_X0 - 4, MEM_Y1, MEM_X0, MEM_Y0, MEM_X1, MEM_Y0, MEM_X0,
 	    MEM_Y1, MEM_X1, MEM_Y1);
+	if (m->capacity_bytes > 0) {
+		fmt_bytes(b, sizeof b, m->capacity_bytes);
+		fprintf(fp, "<g class=\"capacity\" data-bytes=\"%lld\"><line "
+		    "x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+		    "stroke=\"#e15759\" stroke-dasharray=\"4 3\"/><text "
+		    "x=\"%.0f\" y=\"%.1f\">capacity %s</text></g>",
+		    (long long)m->capacity_bytes, MEM_X0,
+		    MY(m->capacity_bytes), MEM_X1, MY(m->capacity_bytes),
+		    MEM_X0 + 4, MY(m->capacity_bytes) + 12, b);
+	}
 	if (m->npoints > 0) {
 		fprintf(fp, "<path class=\"in-use\" fill=\"none\" "
 		    "stroke=\"#4e79a7\" d=\"M%.1f %.1f",
@@ -510,14 +574,14 @@ memory_chart(const struct overview *ov, const struct ov_memory *m, size_t i,
 	py = MY(m->peak_bytes);
 	fprintf(fp, "<g class=\"peak\" data-bytes=\"%lld\" data-time-us=\"",
 	    (long long)m->peak_bytes);
-	us(fp, (double)m->peak_ps);
+	html_us(fp, (double)m->peak_ps);
 	fputs("\" data-step=\"", fp);
 	if (m->step >= 0)
 		fprintf(fp, "%lld", (long long)m->step);
 	fputs("\" data-module=\"", fp);
-	esc(fp, m->module != NULL ? m->module : "");
+	html_text(fp, m->module != NULL ? m->module : "");
 	fputs("\" data-op=\"", fp);
-	esc(fp, m->op != NULL ? m->op : "");
+	html_text(fp, m->op != NULL ? m->op : "");
 	fmt_bytes(b, sizeof b, m->peak_bytes);
 	fprintf(fp, "\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
 	    "fill=\"#e15759\"/><text x=\"%.1f\" y=\"%.1f\"%s>peak %s at ",
@@ -525,22 +589,22 @@ memory_chart(const struct overview *ov, const struct ov_memory *m, size_t i,
 	    py < MEM_Y0 + 12 ? py + 14 : py - 6,
 	    px > MEM_X0 + (MEM_X1 - MEM_X0) / 2 ? " text-anchor=\"end\"" : "",
 	    b);
-	dur(fp, (double)m->peak_ps);
+	html_dur(fp, (double)m->peak_ps);
 	if (m->step >= 0)
 		fprintf(fp, ", step %lld", (long long)m->step);
 	if (m->module != NULL) {
 		fputs(", ", fp);
-		esc(fp, m->module);
+		html_text(fp, m->module);
 	}
 	if (m->op != NULL) {
 		fputs(", op ", fp);
-		esc(fp, m->op);
+		html_text(fp, m->op);
 	}
 	fprintf(fp, "</text></g><text x=\"%.0f\" y=\"142\">", MEM_X0);
-	dur(fp, (double)m->start_ps);
+	html_dur(fp, (double)m->start_ps);
 	fprintf(fp, "</text><text x=\"%.0f\" y=\"142\" text-anchor=\"end\">",
 	    MEM_X1);
-	dur(fp, (double)m->end_ps);
+	html_dur(fp, (double)m->end_ps);
 	fputs("</text></svg>\n", fp);
 #undef MX
 #undef MY
@@ -559,9 +623,9 @@ memory_charts(const struct overview *ov, FILE *fp)
 	for (i = 0; i < ov->memory_losses.n; i++) {
 		fputs("<p class=\"incomplete\"><strong>Incomplete:</strong> ",
 		    fp);
-		esc(fp, ov->memory_losses.v[i].text);
+		html_text(fp, ov->memory_losses.v[i].text);
 		fputs("; ", fp);
-		esc(fp, ov->memory_losses.v[i].subject);
+		html_text(fp, ov->memory_losses.v[i].subject);
 		fputs(" left out.</p>\n", fp);
 	}
 	if (n == 0)
@@ -599,9 +663,9 @@ precision_table(const struct overview *ov, FILE *fp)
 		    prec == PREC_UNKNOWN ? "unknown" : precision_name(prec),
 		    prec == PREC_UNKNOWN ? "unknown" : prec == PREC_BF16 ?
 		    "bf16/fp16" : precision_name(prec));
-		dur(fp, (double)s->ps[p]);
+		html_dur(fp, (double)s->ps[p]);
 		fputs("</td><td>", fp);
-		pct(fp, precision_share_pct(s, prec));
+		html_pct(fp, precision_share_pct(s, prec));
 		fputs("%</td></tr>", fp);
 	}
 	fputs("</table>\n", fp);
@@ -624,8 +688,6 @@ html_page_write(const struct overview *ov, FILE *fp)
 	compile_chart(ov, fp);
 	timeline(ov, fp);
 	memory_charts(ov, fp);
-	fputs("<p class=\"muted\">Made by jaxprof " PACKAGE_VERSION
-	    " summary; every number here is in its --format=json.</p>\n"
-	    "</body></html>\n", fp);
-	return ferror(fp) ? -1 : 0;
+	return html_close(fp, "summary; every number here is in its "
+	    "--format=json");
 }

@@ -21,4 +21,23 @@
 /* Writes the page; -1 on a write error. */
 int	html_page_write(const struct overview *ov, FILE *fp);
 
+/*
+ * What every page shares (diff's page too: diff-page.c): one look, text
+ * escaped, numbers as the JSON reports give them.
+ *
+ *	html_open(fp, "jaxprof diff");		doctype, style, <h1>
+ *	... html_text(fp, name); html_dur(fp, ps); ...
+ *	return html_close(fp, "diff; ...");	-1 on a write error
+ */
+void	html_open(FILE *fp, const char *title);
+int	html_close(FILE *fp, const char *made_by);
+/* Text or an attribute's value: names as data, marked names as <code>. */
+void	html_text(FILE *fp, const char *s);
+/* Microseconds with 3 decimals: a JSON report's *_us. */
+void	html_us(FILE *fp, double ps);
+/* A percent with 2 decimals. */
+void	html_pct(FILE *fp, double v);
+/* A duration as people read it: "5.183 ms". */
+void	html_dur(FILE *fp, double ps);
+
 #endif

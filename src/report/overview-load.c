@@ -9,6 +9,7 @@
 #include "report/analyze-ops.h"
 #include "index/index.h"
 #include "load/load.h"
+#include "report/op-what.h"
 #include "report/overview.h"
 #include "report/report.h"
 #include "report/summary.h"
@@ -89,6 +90,7 @@ item_from_row(struct ov_item *it, const struct op_row *row, int line,
     int64_t total)
 {
 	it->name = xstrdup(row->name);
+	it->what = line ? xstrdup("") : op_what(row->framework_op, row->source);
 	it->detail = xstrdup(line ? (row->source_function != NULL ?
 	    row->source_function : "") : (row->source != NULL ?
 	    row->source : ""));
@@ -494,6 +496,7 @@ free_items(struct ov_item *v, size_t n)
 	for (i = 0; i < n; i++) {
 		free(v[i].name);
 		free(v[i].detail);
+		free(v[i].what);
 	}
 	free(v);
 }

@@ -65,7 +65,7 @@ json_pct(FILE *fp, const char *key, double pct)
 
 static void
 json_items(FILE *fp, const char *key, const struct ov_item *v, size_t n,
-    const char *detail)
+    const char *detail, int what)
 {
 	size_t i;
 
@@ -75,6 +75,10 @@ json_items(FILE *fp, const char *key, const struct ov_item *v, size_t n,
 		output_json_string(fp, v[i].name);
 		fprintf(fp, ",\"%s\":", detail);
 		output_json_string(fp, v[i].detail);
+		if (what) {
+			fputs(",\"what\":", fp);
+			output_json_string(fp, v[i].what);
+		}
 		fprintf(fp, ",\"count\":%lld,", (long long)v[i].count);
 		json_us(fp, "total_us", (double)v[i].total_ps);
 		fputc(',', fp);
@@ -256,8 +260,8 @@ overview_write_json(const struct overview *ov, FILE *fp)
 		fputc('}', fp);
 	}
 	fputs("],", fp);
-	json_items(fp, "top_ops", ov->ops, ov->nops, "source");
-	json_items(fp, "top_lines", ov->lines, ov->nlines, "function");
+	json_items(fp, "top_ops", ov->ops, ov->nops, "source", 1);
+	json_items(fp, "top_lines", ov->lines, ov->nlines, "function", 0);
 	precision_share_write_json(&ov->precision, fp);
 	fputc(',', fp);
 	fputs("\"compiles\":[", fp);

@@ -67,6 +67,7 @@ struct ov_cause {
 struct ov_item {
 	char		*name;
 	char		*detail;	/* an op's source line, a line's function */
+	char		*what;		/* an op's op_what(); a line's "" */
 	int64_t		 count, total_ps;
 	double		 pct;		/* of all ops' device time */
 };

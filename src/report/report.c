@@ -51,6 +51,9 @@ report_option(struct report *r, int ch, const char *arg)
 		r->run_glob = arg;
 		r->run_given = 1;
 		break;
+	case OPT_WIDE:
+		output_set_wide(1);
+		break;
 	default:
 		return 0;
 	}
@@ -142,7 +145,11 @@ profile_folder(const char *path)
 	return xstrndup(path, p != NULL ? (size_t)(p - path) : 0);
 }
 
-char *
+/*
+ * The default index path for these roots, under $XDG_CACHE_HOME/jaxprof:
+ * one per profile folder (jaxprof(1), THE INDEX).
+ */
+static char *
 default_db_path(char **roots, size_t nroots)
 {
 	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -317,23 +324,27 @@ no_profile_file(const char *path)
 /*
  * A trace JSON named on its own, beside an XSpace: the folder's rule
  * (jaxprof(1), DESCRIPTION) reads the XSpace, which has what JSON lacks
- * (the HLO that names a command buffer's ops, FLOPs, bytes).
+ * (the HLO that names a command buffer's ops, FLOPs, bytes).  Which
+ * formats read beside which is formats.c's.
  */
 static void
-add_xspace_beside(struct report *r, const char *path, size_t first)
+add_beside(struct report *r, const char *path, size_t first)
 {
+	const struct format *fmt;
 	struct stat st;
 	char *names;
 
-	if (r->found.nfiles != first + 1 ||
-	    r->found.files[first].kind != KIND_TRACE_JSON ||
+	if (r->found.nfiles != first + 1)
+		return;
+	fmt = format_of_kind(r->found.files[first].kind);
+	if (!fmt->read_beside ||
 	    strstr(r->found.files[first].path, ARCHIVE_ENTRY_SEP) != NULL ||
 	    stat(path, &st) == -1 || !S_ISREG(st.st_mode))
 		return;
-	if (discover_xspace_beside(&r->found, path, &names) == 0)
+	if (discover_beside(&r->found, path, &names) == 0)
 		return;
 	jp_warnx("note: reading '%s' beside '%s': the same events, with "
-	    "the HLO that trace JSON lacks", names, path);
+	    "the HLO that %s lacks", names, path, fmt->what);
 	free(names);
 }
 
@@ -501,12 +512,21 @@ dir_of(const char *path)
 	return xstrndup(path, slash != NULL ? (size_t)(slash - path) : 0);
 }
 
+/* ff's rank among its folder's files (formats.h: format_rank()). */
+static int
+rank_of(const struct found_file *ff)
+{
+	const char *base = strrchr(ff->path, '/');
+
+	return format_rank(ff->kind, base != NULL ? base + 1 : ff->path);
+}
+
 struct unread {
-	char		**dirs;		/* folders of XSpace files unread */
+	char		**dirs;		/* folders whose XSpace was unread */
 	size_t		 n;
 };
 
-/* found_keep_if(): all but the XSpace files of the unread folders. */
+/* found_keep_if(): all but the unread folders' files that fall back. */
 static int
 not_unread(const struct found_file *ff, void *arg)
 {
@@ -515,7 +535,7 @@ not_unread(const struct found_file *ff, void *arg)
 	size_t i;
 	int keep = 1;
 
-	if (ff->kind != KIND_XPLANE)
+	if (!format_of_kind(ff->kind)->falls_back)
 		return 1;
 	dir = dir_of(ff->path);
 	for (i = 0; keep && i < u->n; i++)
@@ -526,9 +546,10 @@ not_unread(const struct found_file *ff, void *arg)
 
 /*
  * A folder's trace JSON is read only when it has no XSpace
- * (index-refresh.c): when none of its XSpace files could be read, its
- * JSON is read in their place, and said so.  Returns the files the
- * second refresh could not read, or r->nbad when there was none.
+ * (index-refresh.c: the lowest rank is read): when none of its XSpace
+ * files could be read, its JSON is read in their place, and said so
+ * (formats.c: a format that falls back).  Returns the files the second
+ * refresh could not read, or r->nbad when there was none.
  */
 static int
 fall_back_to_json(struct report *r)
@@ -539,13 +560,16 @@ fall_back_to_json(struct report *r)
 
 	if (r->nbad <= 0)
 		return r->nbad;
-	/* The folders where no XSpace was read and a trace JSON waits. */
+	/*
+	 * The folders where no XSpace was read and a file of a later rank
+	 * (a trace JSON) waits.
+	 */
 	for (i = 0; i < r->found.nfiles; i++) {
 		const struct found_file *ff = &r->found.files[i];
 		char *dir;
-		int json = 0, read = 0;
+		int waits = 0, read = 0;
 
-		if (ff->kind != KIND_XPLANE || was_read(r, ff))
+		if (!format_of_kind(ff->kind)->falls_back || was_read(r, ff))
 			continue;
 		dir = dir_of(ff->path);
 		for (j = 0; j < u.n && strcmp(u.dirs[j], dir) != 0; j++)
@@ -559,13 +583,12 @@ fall_back_to_json(struct report *r)
 			char *od = dir_of(o->path);
 
 			if (strcmp(od, dir) == 0) {
-				json |= o->kind == KIND_TRACE_JSON;
-				read |= o->kind == KIND_XPLANE &&
-				    was_read(r, o);
+				waits |= rank_of(o) > rank_of(ff);
+				read |= o->kind == ff->kind && was_read(r, o);
 			}
 			free(od);
 		}
-		if (!json || read) {
+		if (!waits || read) {
 			free(dir);
 			continue;
 		}
@@ -617,7 +640,7 @@ report_open(struct report *r, int npaths, char **paths)
 				    paths[i]);
 			failed = 1;
 		} else
-			add_xspace_beside(r, paths[i], first);
+			add_beside(r, paths[i], first);
 	}
 	if (failed)
 		exit(EXIT_TROUBLE);

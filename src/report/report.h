@@ -29,6 +29,7 @@ enum {
 	OPT_HOST,
 	OPT_LATEST,
 	OPT_RUN,
+	OPT_WIDE,
 	OPT_REPORT_LAST,	/* commands number their own options from here */
 };
 
@@ -39,7 +40,8 @@ enum {
 	{ "format", required_argument, NULL, OPT_FORMAT }, \
 	{ "host", required_argument, NULL, OPT_HOST }, \
 	{ "latest", no_argument, NULL, OPT_LATEST }, \
-	{ "run", required_argument, NULL, OPT_RUN }
+	{ "run", required_argument, NULL, OPT_RUN }, \
+	{ "wide", no_argument, NULL, OPT_WIDE }
 
 struct report {
 	const char	*cmd;		/* for messages */
@@ -141,10 +143,5 @@ long	parse_long_option(const char *cmd, const char *name, const char *arg,
  * microseconds), in ps; -1 if arg is not one.
  */
 int64_t	parse_duration(const char *arg);
-/*
- * The default index path for these roots, under $XDG_CACHE_HOME/jaxprof:
- * one per profile folder (jaxprof(1), THE INDEX).
- */
-char	*default_db_path(char **roots, size_t nroots);
 
 #endif

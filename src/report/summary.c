@@ -443,7 +443,8 @@ summary_step_spread_pct(const struct summary *s, size_t skip)
 	return spread;
 }
 
-size_t
+/* The most steps of any one (file, plane) series. */
+static size_t
 summary_nsteps(const struct summary *s)
 {
 	size_t i, n = 0;

@@ -155,8 +155,6 @@ const char *summary_op_norm(const struct summary *a,
  */
 void	summary_note_runs(const struct summary *s, struct output *o,
 	    const char *side);
-/* The most steps of any one (file, plane) series. */
-size_t	summary_nsteps(const struct summary *s);
 /* Total and count of compilations; the most of any one function. */
 int64_t	summary_compile_total_ps(const struct summary *s, int64_t *count);
 const struct compile_fn *summary_most_compiled(const struct summary *s);

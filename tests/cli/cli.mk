@@ -28,6 +28,8 @@ CLI_TESTS += tests/cli/t0057-damaged-skipped.sh
 CLI_TESTS += tests/cli/t0058-one-run.sh
 CLI_TESTS += tests/cli/t0060-formats-locale.sh
 CLI_TESTS += tests/cli/t0061-names-are-data.sh
+CLI_TESTS += tests/cli/t0070-fit-terminal.sh
+CLI_TESTS += tests/cli/t0071-fit-terminal-golden.sh
 CLI_TESTS += tests/cli/t0500-diff-generated.sh
 CLI_TESTS += tests/cli/t0510-check-rules.sh
 CLI_TESTS += tests/cli/t0511-check-rows.sh
@@ -35,6 +37,7 @@ CLI_TESTS += tests/cli/t0515-check-per-step.sh
 CLI_TESTS += tests/cli/t0516-check-wrong-input.sh
 CLI_TESTS += tests/cli/t0525-check-options.sh
 CLI_TESTS += tests/cli/t0520-check-code-change.sh
+CLI_TESTS += tests/cli/t0530-diff-new-kinds.sh
 CLI_TESTS += tests/cli/t0090-e2e-jax.sh
 CLI_TESTS += tests/cli/t0091-testdata-paths.sh
 CLI_TESTS += tests/cli/t0100-steps-generated.sh
@@ -52,6 +55,7 @@ CLI_TESTS += tests/cli/t0160-summary-scenarios.sh
 CLI_TESTS += tests/cli/t0161-summary-h200.sh
 CLI_TESTS += tests/cli/t0162-summary-corpus.sh
 CLI_TESTS += tests/cli/t0163-summary-advice.sh
+CLI_TESTS += tests/cli/t0170-diff-page.sh
 CLI_TESTS += tests/cli/t0432-extract-chrome-hlo.sh
 CLI_TESTS += tests/cli/t0400-extract-archive.sh
 CLI_TESTS += tests/cli/t0410-extract-unsafe.sh
@@ -86,6 +90,8 @@ CLI_TESTS += tests/cli/t0820-export-readers.sh
 CLI_TESTS += tests/cli/t0821-export-parts.sh
 CLI_TESTS += tests/cli/t0822-export-fleet.sh
 CLI_TESTS += tests/cli/t0900-layering.sh
+CLI_TESTS += tests/cli/t0905-one-of-each.sh
+CLI_TESTS += tests/cli/t0906-json-strings-one-way.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0631-top-cost-mi300.sh
 CLI_TESTS += tests/cli/t0632-top-peaks.sh
@@ -102,4 +108,4 @@ EXTRA_DIST += tests/cli/lib.sh tests/cli/README tests/cli/device_events.py \
     tests/cli/expect $(CLI_TESTS)
 EXTRA_DIST += tests/cli/summary-page.sh tests/cli/summary-dom.py \
 	tests/cli/summary-advice.py tests/cli/hosts_reference.py \
-	tests/cli/export_readers.py
+	tests/cli/export_readers.py tests/cli/diff-dom.py

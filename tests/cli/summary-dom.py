@@ -44,6 +44,12 @@ def check_memory(dom, rep, mem, tl, check):
             check("timeline of " + m["allocator"],
                   [(p["time_us"], p["bytes_in_use"]) for p in m["timeline"]],
                   want)
+    # Memory against its capacity: a line at it where it is known.
+    check("memory capacity lines",
+          [int(pa["data-bytes"]) for t, pa, c in dom.elems
+           if t == "g" and pa.get("class") == "capacity" and c == "memory"],
+          [m["capacity_bytes"] for m in allocs[:len(svgs)]
+           if m["capacity_bytes"]])
     for i, (a, m) in enumerate(zip(svgs, allocs)):
         name = "memory chart %d (%s)" % (i, m["allocator"])
         check(name + " allocator", (a["data-run"], a["data-host"],
@@ -68,7 +74,9 @@ def check_memory(dom, rep, mem, tl, check):
         t0, t1 = float(a["data-start-us"]), float(a["data-end-us"])
         hi = float(a["data-max-bytes"])
         check(name + " scale", hi, float(max([m["peak_bytes"]] +
-              [q["bytes_in_use"] for q in m["timeline"]])))
+              [q["bytes_in_use"] for q in m["timeline"]] +
+              [m["capacity_bytes"] or 0])))
+
         got = path_points(paths[i]["d"])
         if got is None:
             check(name + " path", paths[i]["d"][:40], "a step path")
@@ -93,17 +101,27 @@ class Dom(HTMLParser):
         super().__init__()
         self.elems = []
         self.stack = []
+        self.texts = []     # (chart, the bar's data-name or None, text)
+        self.bar = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         chart = a.get("data-chart") or (self.stack[-1] if self.stack else None)
         self.elems.append((tag, a, chart))
+        if tag == "g" and a.get("class") == "bar":
+            self.bar = a.get("data-name")
         if tag not in ("rect", "path", "line", "i", "br", "meta", "title"):
             self.stack.append(chart)
 
     def handle_endtag(self, tag):
+        if tag == "g":
+            self.bar = None
         if tag not in ("rect", "path", "line", "i", "br", "meta", "title") and self.stack:
             self.stack.pop()
+
+    def handle_data(self, data):
+        self.texts.append((self.stack[-1] if self.stack else None, self.bar,
+                           data))
 
 
 def main():
@@ -159,6 +177,51 @@ def main():
         got = [(a["data-name"], float(a["data-percent"]))
                for t, a, c in dom.elems if c == chart and a.get("class") == "bar"]
         check(chart, got, [(r["name"], r["percent"]) for r in rep[key]])
+        # One scale in both charts: a bar's length is its share of device time.
+        scale = [float(a["data-scale-px"]) for t, a, c in dom.elems
+                 if a.get("data-chart") == chart and "data-scale-px" in a]
+        widths = [float(a["width"]) for t, a, c in dom.elems
+                  if c == chart and t == "rect"]
+        check(chart + " scale (data-scale-px)", len(scale), 1)
+        if scale:
+            # json's percent has 2 decimals, the width 1: 0.1 px apart at most
+            check(chart + " bar lengths off by over 0.1 px",
+                  [i for i, (w, r) in enumerate(zip(widths, rep[key]))
+                   if abs(w - r["percent"] / 100 * scale[0]) > 0.1], [])
+            check(chart + " bars", len(widths), len(rep[key]))
+
+    # One scale across both charts: 1% draws as long in each.
+    scales = {float(a["data-scale-px"]) for t, a, c in dom.elems
+              if a.get("data-chart") in ("ops", "lines")}
+    check("one scale for ops and lines", len(scales) <= 1, True)
+    # Each bar's label is its whole name, first text of the bar.
+    for chart in ("ops", "lines"):
+        first = {}
+        for c, bar, text in dom.texts:
+            if c == chart and bar is not None and bar not in first:
+                first[bar] = text
+        check(chart + " labels cut",
+              [n for n, t in first.items() if not t.startswith(n)], [])
+    # The verdict once: in its box, nowhere else, no advice repeating it.
+    verdict_text = re.sub(r"`([^`]*)`", r"\1", rep["verdict"]["text"])
+    page_text = "".join(t for c, b, t in dom.texts)
+    check("the verdict's text on the page", page_text.count(verdict_text), 1)
+    check("advice repeating the verdict",
+          [r["rule"] for r in rep["recommendations"]
+           if re.sub(r"`([^`]*)`", r"\1", r["text"]) == verdict_text], [])
+
+    # The timeline names its bars in the picture: each label its span's
+    # name, whole or its head and an ellipsis.
+    if rep["series"]:
+        raw = open(sys.argv[1], encoding="utf-8").read()
+        tl = raw[raw.find('data-chart="timeline"'):]
+        tl = tl[:tl.find("</svg>")]
+        spans = re.findall(r'<title>([^<]*) [0-9.]+ [mun]?s</title></rect>'
+                           r'<text class="label"[^>]*>([^<]*)</text>', tl)
+        check("timeline labels in the picture", len(spans) > 0, True)
+        check("timeline labels not their span's name",
+              [(n, l) for n, l in spans if l != n and not
+               (l.endswith("\u2026") and n.startswith(l[:-1]))], [])
 
     fns = [(a["data-function"], int(a["data-count"]))
            for t, a, c in dom.elems if c == "compile" and a.get("class") == "fn"]

@@ -7,7 +7,7 @@
 gen_xplane --seed=5 --devices=2 --steps=3 --ops=6 "$tmp/g" || fail "gen-xplane failed"
 G=$tmp/g
 DB=$tmp/idx.sqlite
-COLUMNS='rank, name, module, category, count, total_us, self_us, avg_us, min_us, max_us, percent, cum_percent, gflops_per_s, gbps, source, flops, bytes_accessed, flops_per_call, intensity, bound, roofline_pct, above_roof, precision, op, framework_op, registers_per_thread, shared_mem_bytes, block, grid, occupancy_pct, tensor_core, depth, parent_rank'
+COLUMNS='rank, name, what, module, category, count, total_us, self_us, avg_us, min_us, max_us, percent, cum_percent, gflops_per_s, gbps, source, flops, bytes_accessed, flops_per_call, intensity, bound, roofline_pct, above_roof, precision, op, framework_op, registers_per_thread, shared_mem_bytes, block, grid, occupancy_pct, tensor_core, depth, parent_rank'
 
 # cut_columns FILE NAME...: the columns NAME... of a CSV without quotes.
 cut_columns() {

@@ -23,7 +23,7 @@ test_case 'cmdbuf-warm: no op row is the CUDA graph launch itself'
 grep -q 'command_buffer' "$tmp/top-cmdbuf-warm" &&
     fail "a row still names the command buffer"
 expect_code 0 jaxprof top "$H/cmdbuf-warm"
-expect_stdout_match '^ 1  custom-call\.22 +jit_train_step +gemm +10 '
+expect_stdout_match '^ 1  custom-call\.22 +transpose\(jvp\(\)\)/transpose +jit_train_step +gemm +10 '
 grep -q unattributed "$out" && fail "unattributed kernels on cmdbuf-warm"
 
 # The acceptance of issue 8: the same ops as the run without command

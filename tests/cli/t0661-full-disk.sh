@@ -1,6 +1,6 @@
 #!/bin/sh
 # A full disk keeps the old file: every file jaxprof writes for the user
-# (summary -o, baseline save -o, extract and extract --to=chrome with
+# (summary -o, diff -o, baseline save -o, extract and extract --to=chrome with
 # --force) goes to a temporary file beside it, renamed over the old one
 # only when whole; a write that fails exits 2 naming the file, and leaves
 # the old file byte for byte and no temporary file behind.
@@ -9,6 +9,7 @@
 T=$TESTDATA/jax-mlp
 # summary analyses one run: name it, so stderr holds only the error.
 ONE=--run=2026_01_01_00_00_01
+BASE=$TESTDATA/baselines/jax-mlp.json
 
 # Never extract --force onto /dev/full: a jaxprof that deletes the old
 # file first would delete the device (tests may run as root).
@@ -43,6 +44,7 @@ test_case 'the old outputs, written while there is room'
 expect_code 0 jaxprof baseline save -o "$D/b.json" "$T"
 expect_code 0 jaxprof summary $ONE --format=html -o "$D/page.html" "$T"
 expect_code 0 jaxprof summary $ONE --format=json -o "$D/s.json" "$T"
+expect_code 0 jaxprof diff $ONE --format=html -o "$D/diff.html" "$BASE" "$T"
 expect_code 0 jaxprof extract --latest -o "$D/x" "$T"
 expect_code 0 jaxprof extract --to=chrome --latest -o "$D/t.json" "$T"
 expect_code 0 jaxprof extract --to=chrome --latest -o "$D/t.json.gz" "$T"
@@ -73,6 +75,14 @@ expect_kept "$D/page.html"
 expect_code 2 jaxprof summary $ONE --format=json -o "$D/s.json" "$T"
 expect_stderr_line "^jaxprof: summary: cannot write '$D/s.json': No space left on device$"
 expect_kept "$D/s.json"
+
+test_case 'diff -o on a full disk, the page and a table'
+expect_code 2 jaxprof diff $ONE --format=html -o "$D/diff.html" "$BASE" "$T"
+expect_stderr_line "^jaxprof: diff: cannot write '$D/diff.html': No space left on device$"
+expect_kept "$D/diff.html"
+expect_code 2 jaxprof diff $ONE --format=csv -o "$D/diff.html" "$BASE" "$T"
+expect_stderr_line "^jaxprof: diff: cannot write '$D/diff.html': No space left on device$"
+expect_kept "$D/diff.html"
 
 test_case 'extract --force on a full disk'
 expect_code 2 jaxprof extract --force --latest -o "$D/x" "$T"

@@ -1,19 +1,8 @@
--- The straggler table of jaxprof-hosts(1) from `jaxprof export`'s
--- Parquet, in DuckDB: one row per run and host, the rule and its
--- thresholds as the man page gives them (THE RULE).  Run it in the
--- folder export wrote (the one holding steps/, step_collectives/ ...):
---     cd OUT/parquet && duckdb -csv < .../contrib/duckdb/stragglers.sql
--- contrib/spark/jaxprof_fleet.py runs the same query in Spark SQL.
-CREATE OR REPLACE TEMP VIEW steps AS SELECT * FROM read_parquet(
-    'steps/*/*/*.parquet', hive_partitioning = true,
-    hive_types = {'run': VARCHAR, 'host': VARCHAR});
-CREATE OR REPLACE TEMP VIEW step_collectives AS SELECT * FROM read_parquet(
-    'step_collectives/*/*/*.parquet', hive_partitioning = true,
-    hive_types = {'run': VARCHAR, 'host': VARCHAR});
-CREATE OR REPLACE TEMP VIEW step_annotations AS SELECT * FROM read_parquet(
-    'step_annotations/*/*/*.parquet', hive_partitioning = true,
-    hive_types = {'run': VARCHAR, 'host': VARCHAR});
-
+-- The straggler table of jaxprof-hosts(1) over `jaxprof export`'s tables
+-- (steps, step_collectives, step_annotations): one row per run and host,
+-- the rule and its thresholds as the man page gives them (THE RULE).
+-- Spark SQL and DuckDB both run this text: contrib/spark/jaxprof_fleet.py,
+-- contrib/duckdb/ (see contrib/README.md).
 WITH
 -- A host's step: the mean of its devices' figures.
 host_steps AS (

@@ -1,13 +1,7 @@
--- The top ops of each run over all its hosts, from `jaxprof export`'s
--- Parquet, in DuckDB: what `jaxprof top` ranks on one machine (ops by
--- device time, the work of compiling left out), summed over the hosts,
--- with how many hosts ran each.  Run it in the folder export wrote:
---     cd OUT/parquet && duckdb -csv < .../contrib/duckdb/top_ops.sql
--- contrib/spark/jaxprof_fleet.py runs the same query in Spark SQL.
-CREATE OR REPLACE TEMP VIEW ops AS SELECT * FROM read_parquet(
-    'ops/*/*/*.parquet', hive_partitioning = true,
-    hive_types = {'run': VARCHAR, 'host': VARCHAR});
-
+-- The top ops of each run over all its hosts, from `jaxprof export`'s ops
+-- table: what `jaxprof top` ranks on one machine (ops by device time, the
+-- work of compiling left out), summed over the hosts, with how many hosts
+-- ran each.  Spark SQL and DuckDB both run this text (contrib/README.md).
 WITH
 run_ops AS (SELECT * FROM ops WHERE NOT compile_work),
 totals AS (SELECT run, sum(total_ps) AS all_ps FROM run_ops GROUP BY run),
