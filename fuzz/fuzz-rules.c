@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "cmd/cmd.h"
+#include "report/check-rules.h"
 #include "fuzz.h"
 
 int

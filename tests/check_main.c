@@ -172,6 +172,7 @@ main(void)
 	srunner_add_suite(sr, suite_hlo_wire());
 	srunner_add_suite(sr, suite_checked());
 	srunner_add_suite(sr, suite_parquet());
+	srunner_add_suite(sr, suite_rules());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -27,6 +27,7 @@ Suite	*suite_device_peak(void);
 Suite	*suite_kernel_stats(void);
 Suite	*suite_parquet(void);
 Suite	*suite_precision(void);
+Suite	*suite_rules(void);
 
 /* Helpers shared by the suites (check_main.c); all abort the test on error. */
 

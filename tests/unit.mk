@@ -11,7 +11,7 @@ tests_check_jaxprof_SOURCES = tests/check_main.c tests/check_suites.h \
 	tests/check_stats.c tests/check_strmap.c tests/check_buffers.c \
 	tests/check_checked.c tests/check_device_peak.c \
 	tests/check_kernel_stats.c tests/check_precision.c \
-	tests/check_parquet.c \
+	tests/check_parquet.c tests/check_rules.c \
 	tests/xplane-reference.c tests/xplane-reference.h
 tests_check_jaxprof_CFLAGS = $(AM_CFLAGS) $(DEP_CFLAGS) $(CHECK_CFLAGS)
 tests_check_jaxprof_LDADD = libjaxprof.a libxplane-pb.a $(DEP_LIBS) \

@@ -39,10 +39,5 @@ int	cmd_getopt(int argc, char **argv, const char *shortopts,
 	    const struct option *longopts);
 /* Resets getopt so a command can parse its own arguments. */
 void	cmd_reset_getopt(void);
-/*
- * Reads a check rules file (jaxprof-check(1)) as --rules would, keeping
- * nothing: 0, or -1 with *cause (caller frees).  For the fuzz target.
- */
-int	check_rules_validate(const char *path, char **cause);
 
 #endif

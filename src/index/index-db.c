@@ -166,6 +166,14 @@ index_column_text(sqlite3_stmt *st, int i)
 	return xstrdup(s != NULL ? (const char *)s : "");
 }
 
+char *
+index_column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s != NULL ? xstrdup((const char *)s) : NULL;
+}
+
 sqlite3_int64
 index_column_order(sqlite3_stmt *st, int i)
 {

@@ -71,6 +71,8 @@ char		*index_errmsg(sqlite3 *db);
 sqlite3_stmt	*index_prepare(struct index *ix, const char *sql);
 /* A new copy of text column i of the current row; "" for NULL. */
 char		*index_column_text(sqlite3_stmt *st, int i);
+/* A new copy of text column i of the current row; NULL for NULL. */
+char		*index_column_dup(sqlite3_stmt *st, int i);
 /*
  * Integer column i of the current row as SQL's ORDER BY ranks it (NULL
  * first, as INT64_MIN): for sorting rows in C.

@@ -3,7 +3,9 @@
  * of, what the device waited for when idle, the ops and source lines that
  * take the time, compilations, and the verdict and recommendations the
  * rules of jaxprof-summary(1) draw from those numbers.  Read from the
- * index of an opened report; rendered by cmd-summary.c and html-page.c.
+ * index of an opened report (overview-load.c; the idle time attributed
+ * in overview-gaps.c, the rules in overview-rules.c); rendered by
+ * cmd-summary.c, html-page.c and as JSON (overview.c).
  *
  *	struct overview ov;
  *	overview_load(&ov, &report);
@@ -164,26 +166,55 @@ struct overview {
 	struct precision_share precision;	/* compute time by precision */
 };
 
-/* The thresholds of jaxprof-summary(1), in percent of step time. */
 #define OV_RECS			5	/* recommendations listed */
-#define OV_HOST_PCT		20.0
-#define OV_LAUNCH_PCT		10.0
-#define OV_COMPILE_PCT		10.0
-#define OV_TRANSFER_PCT		10.0
-#define OV_COLLECTIVE_PCT	10.0
-#define OV_SYNC_PCT		20.0
-#define OV_FEW_OPS_PCT		50.0	/* of device time, the top 3 ops */
-#define OV_LINE_PCT		25.0	/* of device time, one line */
-/* Of device time: a line this large dominates compute (the verdict). */
-#define OV_DOMINANT_PCT		50.0
 #define OV_SPREAD_PCT		10.0	/* stddev over median */
 #define OV_TOP			10	/* ops and lines listed */
 #define OV_TRACK_SPANS		400	/* bars kept per timeline track */
 
+#define OV_SAID_BY	2
+
+/*
+ * A rule of jaxprof-summary(1) RULES (overview-rules.c): the number it
+ * measures, the threshold that number fires it at, and its words as the
+ * verdict and as a recommendation.  Adding one is a row of ov_rules, its
+ * place in apply_rules() unless it is a wait, and its test.
+ */
+struct ov_rule {
+	const char	*name;		/* "host": the verdict_rule, JSON "rule" */
+	enum ov_part	 part;		/* the part it weighs; OV_NPARTS none */
+	/* Its number from the overview; NULL: none, or another report's. */
+	double		(*measured)(const struct overview *ov,
+			    const struct ov_rule *rule);
+	double		 threshold;	/* fires at this number or more */
+	const char	*verdict;	/* "input / host bound"; NULL: never */
+	/*
+	 * A wait (lead non-NULL) says "<lead> 25.0% of step time (...)
+	 * <during>[cause]<advice>"; the largest share of those that fire is
+	 * the verdict.
+	 */
+	const char	*lead;		/* "the device is idle" */
+	const char	*during;	/* " while the host runs " */
+	int		 names_cause;	/* the host activity follows during */
+	/* Its recommendation's own words; NULL: it gives none. */
+	const char	*advice;
+	/* The verdicts whose words say its recommendation already. */
+	const char	*said_by[OV_SAID_BY];
+};
+
+extern const struct ov_rule ov_rules[];
+extern const size_t ov_nrules;
+
 void	overview_load(struct overview *ov, struct report *r);
-/* summary-memory.c: ov->memory from the memory tables, and its release. */
+/* ov->memory from the memory tables, and its release. */
 void	overview_load_memory(struct overview *ov, struct report *r);
 void	overview_release_memory(struct overview *ov);
+/*
+ * overview-gaps.c: the loaded steps' idle time by what the host ran, the
+ * steps left out of median and spread, and the totals.
+ */
+void	overview_attribute(struct overview *ov, struct report *r);
+/* overview-rules.c: the verdict and recommendations of the loaded ov. */
+void	overview_judge(struct overview *ov, struct report *r);
 /* The overview as one JSON object (jaxprof-summary(1) JSON); -1 on error. */
 int	overview_write_json(const struct overview *ov, FILE *fp);
 void	overview_release(struct overview *ov);

@@ -35,6 +35,7 @@ CLI_TESTS += tests/cli/t0510-check-rules.sh
 CLI_TESTS += tests/cli/t0511-check-rows.sh
 CLI_TESTS += tests/cli/t0515-check-per-step.sh
 CLI_TESTS += tests/cli/t0516-check-wrong-input.sh
+CLI_TESTS += tests/cli/t0525-check-options.sh
 CLI_TESTS += tests/cli/t0520-check-code-change.sh
 CLI_TESTS += tests/cli/t0530-diff-new-kinds.sh
 CLI_TESTS += tests/cli/t0090-e2e-jax.sh
