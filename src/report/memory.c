@@ -14,6 +14,7 @@
 #include "index/memory-thin.h"
 #include "lib/checked.h"
 #include "lib/err.h"
+#include "lib/term.h"
 #include "lib/xmalloc.h"
 #include "output/output.h"
 #include "report/memory-losses.h"
@@ -709,7 +710,8 @@ static void
 say_none(struct report *r, struct output *o, const char *what)
 {
 	if (r->format == FMT_TABLE || r->format == FMT_MARKDOWN)
-		printf("%s\n", what);
+		term_put_folded(stdout, what, strlen(what),
+		    term_width(stdout));
 	else
 		jp_warnx("%s", what);
 	(void)o;

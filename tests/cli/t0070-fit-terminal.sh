@@ -69,6 +69,8 @@ memory --group=allocation $P
 memory --group=timeline $P
 memory --group=program $P
 memory --group=buffer $P
+memory $T/jax-mlp
+memory --group=program $T/jax-mlp
 list $P
 compile $P
 compile --phases $P
