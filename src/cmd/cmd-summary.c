@@ -442,11 +442,16 @@ summary_run(int argc, char **argv)
 			html = 1;
 			continue;
 		}
-		if (ch == OPT_FORMAT && strcmp(optarg, "csv") == 0)
-			jp_errx(EXIT_TROUBLE, "invalid --format 'csv' (choose "
-			    "from table, json, markdown, html)");
-		if (ch == OPT_FORMAT)
+		if (ch == OPT_FORMAT) {
+			enum out_format f;
+
 			html = 0;	/* the last --format counts */
+			if (strcmp(optarg, "csv") == 0 ||
+			    output_parse_format(optarg, &f) == -1)
+				jp_errx(EXIT_TROUBLE, "invalid --format '%s' "
+				    "(choose from table, json, markdown, html)",
+				    optarg);
+		}
 		if (report_option(&r, ch, optarg))
 			continue;
 		switch (ch) {

@@ -111,6 +111,11 @@ expect_code 2 jaxprof list --format=yaml "$TESTDATA/jax-mlp"
 expect_stdout_empty
 expect_stderr_is "jaxprof: list: invalid --format 'yaml' (choose from table, csv, json, markdown)"
 
+test_case 'summary --format=yaml names the formats summary takes, html too'
+expect_code 2 jaxprof summary --format=yaml "$TESTDATA/jax-mlp"
+expect_stdout_empty
+expect_stderr_is "jaxprof: summary: invalid --format 'yaml' (choose from table, json, markdown, html)"
+
 for n in ten -1 5x '' 1000000001 99999999999999999999; do
 	test_case "top -n '$n'"
 	expect_code 2 jaxprof top -n "$n" "$TESTDATA/jax-mlp"
