@@ -99,24 +99,35 @@ SRC=$(truth base source)
 EXTRA=$SRC:$(truth extra extra_line)
 MLP=$SRC:$(truth base mlp_line)
 
-test_case 'the program traced again: the timing noise of this machine'
-set -- $(figures "$P/base" "$P/again")
-noise=$2
-echo "base -> again: coverage $1%, change $2% (timing noise only)"
-[ "$1" = 100.0 ] || fail "the same program traced again: coverage $1%"
+# within_noise: whether the paired ops of base -> extra changed by at
+# most 10%, or, on a machine whose own noise (base -> again) is more (CPU
+# time shared with other work), at most twice that noise and 10% more;
+# sets noise, change and limit.
+within_noise() {
+	set -- $(figures "$P/base" "$P/again")
+	noise=$2
+	echo "base -> again: coverage $1%, change $2% (timing noise only)"
+	[ "$1" = 100.0 ] || fail "the same program traced again: coverage $1%"
+	set -- $(figures "$P/base" "$P/extra")
+	change=$2
+	echo "base -> extra: coverage $1%, change $2%, added $3% of the extra time"
+	le 90 "$1" || fail "paired ops cover $1% of the base's device time"
+	le 80 "$3" || fail "the added ops hold $3% of the extra device time"
+	limit=10
+	le "$noise" 5 || limit=$(awk -v n="$noise" 'BEGIN { print 2 * n + 10 }')
+	le "$change" "$limit"
+}
 
-test_case 'after the change: paired ops cover >= 90%, new work >= 80% of the extra'
-set -- $(figures "$P/base" "$P/extra")
-echo "base -> extra: coverage $1%, change $2%, added $3% of the extra time"
-le 90 "$1" || fail "paired ops cover $1% of the base's device time"
-le 80 "$3" || fail "the added ops hold $3% of the extra device time"
-# Up to 10%; on a machine whose own noise is more (CPU time shared with
-# other work), up to twice that noise and 10% more: the noise measured
-# once is itself a sample (pairing by name gives some 90% on this pair).
-limit=10
-le "$noise" 5 || limit=$(awk -v n="$noise" 'BEGIN { print 2 * n + 10 }')
-le "$2" "$limit" ||
-	fail "time-weighted change of paired ops is $2% (limit $limit%)"
+test_case 'after the change: paired ops cover >= 90%, new work >= 80% of the extra, their change within the noise'
+# The noise measured once is itself a sample, and a burst of other work
+# can land on one trace and not the other: traced again once before the
+# test fails (pairing by name gives some 90% on this pair).
+if ! within_noise; then
+	echo "change $change% past $limit%: the four programs traced again"
+	expect_code 0 "$PYTHON" "$SRCDIR/testdata/make-change-profiles.py" "$P"
+	within_noise ||
+		fail "time-weighted change of paired ops is $change% (limit $limit%), twice"
+fi
 expect_code 0 jaxprof diff -n 0 --format=csv "$P/base" "$P/extra"
 grep -q ',renamed,.*,identity$' "$out" ||
 	fail "no op renumbered by the recompile was paired by identity"
