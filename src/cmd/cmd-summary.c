@@ -19,6 +19,13 @@
 
 static int	summary_run(int argc, char **argv);
 
+/* --format is summary's own: it takes html, not csv. */
+static const struct option summary_options[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_summary = {
 	.name = "summary",
 	.usage = "jaxprof summary [-o file] [--device=glob] [--host=glob] "
@@ -34,6 +41,11 @@ const struct cmd cmd_summary = {
 	    "  --format=FMT    table (default), json, markdown, html\n"
 	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
+	.shortopts = "o:",
+	.longopts = summary_options,
+	.takes = TAKES_ALL & ~TAKES_FORMAT,
+	/* host events and executions; each allocator's peak and timeline */
+	.needs = NEEDS_ONE_RUN | NEEDS_EVENTS | NEEDS_MEMORY,
 	.run = summary_run,
 };
 
@@ -420,12 +432,6 @@ print_text(const struct overview *ov, enum out_format fmt, FILE *fp)
 static int
 summary_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "output", required_argument, NULL, 'o' },
-		REPORT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report r;
 	struct overview ov;
 	struct outfile of;
@@ -433,11 +439,9 @@ summary_run(int argc, char **argv)
 	FILE *fp = stdout;
 	int ch, html = 0, rc, status = EXIT_OK;
 
-	report_init(&r, "summary");
-	r.one_run = 1;
-	r.events = 1;	/* host events and executions */
-	r.memory = 1;	/* each allocator's peak and timeline */
-	while ((ch = cmd_getopt(argc, argv, "ho:", longopts)) != -1) {
+	cmd_report_init(&cmd_summary, &r);
+	while ((ch = cmd_next_option(&cmd_summary, NULL, &r, argc, argv)) !=
+	    -1) {
 		if (ch == OPT_FORMAT && strcmp(optarg, "html") == 0) {
 			html = 1;
 			continue;
@@ -454,16 +458,8 @@ summary_run(int argc, char **argv)
 		}
 		if (report_option(&r, ch, optarg))
 			continue;
-		switch (ch) {
-		case 'h':
-			cmd_print_help(&cmd_summary, stdout);
-			return EXIT_OK;
-		case 'o':
+		if (ch == 'o')
 			out_path = optarg;
-			break;
-		default:
-			cmd_usage_error(&cmd_summary);
-		}
 	}
 	if (html && out_path == NULL)
 		jp_errx(EXIT_TROUBLE, "--format=html needs -o FILE");

@@ -20,6 +20,24 @@
 
 static int	top_run(int argc, char **argv);
 
+enum {
+	OPT_INCLUDE_COMPILE_WORK = OPT_REPORT_LAST,
+	OPT_PEAK_BANDWIDTH,
+	OPT_PEAK_FLOPS,
+};
+
+static const struct option top_options[] = {
+	{ "by", required_argument, NULL, 'b' },
+	{ "fields", required_argument, NULL, 'f' },
+	{ "group", required_argument, NULL, 'g' },
+	{ "include-compile-work", no_argument, NULL, OPT_INCLUDE_COMPILE_WORK },
+	{ "limit", required_argument, NULL, 'n' },
+	{ "peak-bandwidth", required_argument, NULL, OPT_PEAK_BANDWIDTH },
+	{ "peak-flops", required_argument, NULL, OPT_PEAK_FLOPS },
+	{ "tree", no_argument, NULL, 't' },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_top = {
 	.name = "top",
 	.usage = "jaxprof top [--by=key] [--group=key] [--tree] [-n count] "
@@ -52,6 +70,9 @@ const struct cmd cmd_top = {
 	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
+	.shortopts = "n:",
+	.longopts = top_options,
+	.takes = TAKES_ALL,
 	.run = top_run,
 };
 
@@ -502,19 +523,6 @@ put_line(struct output *o, const struct top_columns *c,
 static int
 top_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "by", required_argument, NULL, 'b' },
-		{ "fields", required_argument, NULL, 'f' },
-		{ "group", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "include-compile-work", no_argument, NULL, 0x300 },
-		{ "limit", required_argument, NULL, 'n' },
-		{ "peak-bandwidth", required_argument, NULL, 0x302 },
-		{ "peak-flops", required_argument, NULL, 0x301 },
-		{ "tree", no_argument, NULL, 't' },
-		REPORT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct top_columns cols;
 	struct top_options opt;
 	const char *field_list = NULL;
@@ -526,10 +534,8 @@ top_run(int argc, char **argv)
 
 	memset(&opt, 0, sizeof opt);
 	opt.limit = -1;
-	report_init(&r, "top");
-	while ((ch = cmd_getopt(argc, argv, "hn:", longopts)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
+	cmd_report_init(&cmd_top, &r);
+	while ((ch = cmd_next_option(&cmd_top, NULL, &r, argc, argv)) != -1) {
 		switch (ch) {
 		case 'b':
 			if ((by = op_by_parse(optarg)) == -1)
@@ -550,25 +556,20 @@ top_run(int argc, char **argv)
 		case 't':
 			opt.tree = 1;
 			break;
-		case 0x300:
+		case OPT_INCLUDE_COMPILE_WORK:
 			r.include_compile_work = 1;
 			break;
-		case 0x301:
+		case OPT_PEAK_FLOPS:
 			opt.flops_option = top_parse_rate("peak-flops", optarg);
 			break;
-		case 0x302:
+		case OPT_PEAK_BANDWIDTH:
 			opt.bandwidth_option = top_parse_rate("peak-bandwidth",
 			    optarg);
 			break;
-		case 'h':
-			cmd_print_help(&cmd_top, stdout);
-			return EXIT_OK;
 		case 'n':
 			opt.limit = parse_long_option("top", "limit", optarg, 0,
 			    1000000000L);
 			break;
-		default:
-			cmd_usage_error(&cmd_top);
 		}
 	}
 	if (opt.tree && !opt.scopes)
