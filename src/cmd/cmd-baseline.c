@@ -16,6 +16,11 @@
 
 static int	baseline_run(int argc, char **argv);
 
+static const struct option baseline_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_baseline = {
 	.name = "baseline",
 	.usage = "jaxprof baseline save [-o file] [--device=glob] "
@@ -30,18 +35,15 @@ const struct cmd cmd_baseline = {
 	    "  --latest        only the newest run\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
+	.shortopts = "o:",
+	.longopts = baseline_options,
+	.takes = TAKES_DB | TAKES_DEVICE | TAKES_FILE_FILTERS,
 	.run = baseline_run,
 };
 
 static int
 baseline_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "output", required_argument, NULL, 'o' },
-		REPORT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report r;
 	struct summary s;
 	const char *output = NULL;
@@ -50,7 +52,7 @@ baseline_run(int argc, char **argv)
 	FILE *fp;
 	int ch, save = 0, status;
 
-	report_init(&r, "baseline");
+	cmd_report_init(&cmd_baseline, &r);
 	/* The action comes first: "baseline save ..."; drop it. */
 	if (argc > 1 && strcmp(argv[1], "save") == 0) {
 		argv[1] = argv[0];
@@ -58,20 +60,10 @@ baseline_run(int argc, char **argv)
 		argv++;
 		save = 1;
 	}
-	while ((ch = cmd_getopt(argc, argv, "ho:", longopts)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
-		switch (ch) {
-		case 'h':
-			cmd_print_help(&cmd_baseline, stdout);
-			return EXIT_OK;
-		case 'o':
+	while ((ch = cmd_next_option(&cmd_baseline, NULL, &r, argc, argv)) !=
+	    -1)
+		if (ch == 'o')
 			output = optarg;
-			break;
-		default:
-			cmd_usage_error(&cmd_baseline);
-		}
-	}
 	/* "jaxprof baseline --help" is fine without the action. */
 	if (!save && optind < argc)
 		jp_warnx("unknown action '%s' (the only one is save)",

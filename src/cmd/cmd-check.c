@@ -14,6 +14,18 @@
 
 static int	check_run(int argc, char **argv);
 
+/* Setting i of check-rules.h is long option OPT_SETTING + i. */
+enum {
+	OPT_INCLUDE_COMPILE_WORK = OPT_REPORT_LAST,
+	OPT_SETTING = 0x200,
+};
+
+static const struct option check_options[] = {
+	{ "include-compile-work", no_argument, NULL,
+	    OPT_INCLUDE_COMPILE_WORK },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_check = {
 	.name = "check",
 	.usage = "jaxprof check --baseline=base [--rules=file] "
@@ -64,49 +76,26 @@ const struct cmd cmd_check = {
 	    "turns it off.  Numbers are plain decimals (no sign, exponent,\n"
 	    "0x or leading 0); shares and the percentile are 0 to 100.\n"
 	    "Ops pair by identity (jaxprof-diff(1), PAIRING).\n",
+	.longopts = check_options,	/* and the settings' (check_run()) */
+	.takes = TAKES_ALL,
 	.run = check_run,
 };
 
-/* Setting i of check-rules.h is long option OPT_SETTING + i. */
-enum {
-	OPT_INCLUDE_COMPILE_WORK = OPT_REPORT_LAST,
-	OPT_SETTING = 0x200,
-};
-
-static int
-cmp_option(const void *a, const void *b)
-{
-	return strcmp(((const struct option *)a)->name,
-	    ((const struct option *)b)->name);
-}
-
 /*
- * The long options: every setting of check-rules.h and check's own, by
- * name as getopt's messages list them, then the report's.
+ * The long options of the settings of check-rules.h, setting i as
+ * OPT_SETTING + i, with a zero entry after them.
  */
 static struct option *
-check_longopts(const struct check_settings *cs)
+setting_options(const struct check_settings *cs)
 {
-	static const struct option own[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "include-compile-work", no_argument, NULL,
-		    OPT_INCLUDE_COMPILE_WORK },
-	}, report[] = {
-		REPORT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	size_t nown = sizeof own / sizeof own[0], i;
-	struct option *lo = xcalloc(cs->n + nown + sizeof report /
-	    sizeof report[0], sizeof *lo);
+	struct option *lo = xcalloc(cs->n + 1, sizeof *lo);
+	size_t i;
 
 	for (i = 0; i < cs->n; i++) {
 		lo[i].name = check_setting_name(cs, i);
 		lo[i].has_arg = required_argument;
 		lo[i].val = OPT_SETTING + (int)i;
 	}
-	memcpy(&lo[cs->n], own, sizeof own);
-	qsort(lo, cs->n + nown, sizeof *lo, cmp_option);
-	memcpy(&lo[cs->n + nown], report, sizeof report);
 	return lo;
 }
 
@@ -114,28 +103,19 @@ static int
 check_run(int argc, char **argv)
 {
 	struct check_settings *cs = check_settings_new();
-	struct option *longopts = check_longopts(cs);
+	struct option *settings = setting_options(cs);
 	struct report r;
 	char *cause;
 	int ch, status;
 	size_t i;
 
-	report_init(&r, "check");
-	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
-		if (ch == 'h') {
-			cmd_print_help(&cmd_check, stdout);
-			free(longopts);
-			check_settings_free(cs);
-			return EXIT_OK;
-		}
+	cmd_report_init(&cmd_check, &r);
+	while ((ch = cmd_next_option(&cmd_check, settings, &r, argc, argv)) !=
+	    -1) {
 		if (ch == OPT_INCLUDE_COMPILE_WORK) {
 			r.include_compile_work = 1;
 			continue;
 		}
-		if (ch < OPT_SETTING || ch >= OPT_SETTING + (int)cs->n)
-			cmd_usage_error(&cmd_check);
 		i = (size_t)(ch - OPT_SETTING);
 		if (check_setting_parse(cs, i, optarg) == -1)
 			jp_errx(EXIT_TROUBLE, "invalid --%s '%s' (expected %s)",
@@ -151,7 +131,7 @@ check_run(int argc, char **argv)
 		cmd_usage_error(&cmd_check);
 	}
 	status = check_report(&r, cs, argv[optind]);
-	free(longopts);
+	free(settings);
 	check_settings_free(cs);
 	return status;
 }

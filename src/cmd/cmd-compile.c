@@ -11,6 +11,11 @@
 
 static int	compile_run(int argc, char **argv);
 
+static const struct option compile_options[] = {
+	{ "phases", no_argument, NULL, 'p' },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_compile = {
 	.name = "compile",
 	.usage = "jaxprof compile [--phases] [--device=glob] [--host=glob] "
@@ -25,37 +30,22 @@ const struct cmd cmd_compile = {
 	    "  --format=FMT    table (default), csv, json, markdown\n"
 	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
+	.longopts = compile_options,
+	.takes = TAKES_ALL,
+	.needs = NEEDS_EVENTS,
 	.run = compile_run,
 };
 
 static int
 compile_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "phases", no_argument, NULL, 'p' },
-		REPORT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report r;
 	int ch, phases = 0;
 
-	report_init(&r, "compile");
-	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
-		switch (ch) {
-		case 'h':
-			cmd_print_help(&cmd_compile, stdout);
-			return EXIT_OK;
-		case 'p':
+	cmd_report_init(&cmd_compile, &r);
+	while ((ch = cmd_next_option(&cmd_compile, NULL, &r, argc, argv)) != -1)
+		if (ch == 'p')
 			phases = 1;
-			break;
-		default:
-			cmd_usage_error(&cmd_compile);
-		}
-	}
-	r.events = 1;
 	report_open(&r, argc - optind, argv + optind);
 	return report_close(&r, compile_report(&r, phases));
 }

@@ -15,6 +15,25 @@
 
 static int	diff_run(int argc, char **argv);
 
+enum {
+	OPT_INCLUDE_COMPILE_WORK = OPT_REPORT_LAST,
+	OPT_SKIP,
+	OPT_SUMMARY,
+};
+
+/* --format is diff's own: it takes html. */
+static const struct option diff_options[] = {
+	{ "by", required_argument, NULL, 'b' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "group", required_argument, NULL, 'g' },
+	{ "include-compile-work", no_argument, NULL, OPT_INCLUDE_COMPILE_WORK },
+	{ "limit", required_argument, NULL, 'n' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "skip", required_argument, NULL, OPT_SKIP },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_diff = {
 	.name = "diff",
 	.usage = "jaxprof diff [--by=key] [--group=key] [-n count] "
@@ -47,37 +66,23 @@ const struct cmd cmd_diff = {
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n"
 	    "BASE and NEW are profile paths or files saved by "
 	    "'jaxprof baseline save'.\n",
+	.shortopts = "n:o:",
+	.longopts = diff_options,
+	.takes = TAKES_ALL & ~TAKES_FORMAT,
 	.run = diff_run,
-};
-
-enum {
-	OPT_SKIP = OPT_REPORT_LAST,
-	OPT_SUMMARY,
 };
 
 static int
 diff_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "by", required_argument, NULL, 'b' },
-		{ "group", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "include-compile-work", no_argument, NULL, 0x300 },
-		{ "limit", required_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "skip", required_argument, NULL, OPT_SKIP },
-		{ "summary", no_argument, NULL, OPT_SUMMARY },
-		REPORT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct diff_request q;
 	struct report r;
 	long limit = 20, skip = 0;
 	int ch, by = BY_DEVICE_TIME, group = GROUP_OP, summary = 0, html = 0;
 	const char *out_path = NULL;
 
-	report_init(&r, "diff");
-	while ((ch = cmd_getopt(argc, argv, "hn:o:", longopts)) != -1) {
+	cmd_report_init(&cmd_diff, &r);
+	while ((ch = cmd_next_option(&cmd_diff, NULL, &r, argc, argv)) != -1) {
 		if (ch == OPT_FORMAT) {
 			enum out_format f;
 
@@ -104,9 +109,9 @@ diff_run(int argc, char **argv)
 				    "(choose from %s)", optarg,
 				    op_group_choices);
 			break;
-		case 'h':
-			cmd_print_help(&cmd_diff, stdout);
-			return EXIT_OK;
+		case OPT_INCLUDE_COMPILE_WORK:
+			r.include_compile_work = 1;
+			break;
 		case 'n':
 			limit = parse_long_option("diff", "limit", optarg, 0,
 			    1000000000L);
@@ -121,8 +126,6 @@ diff_run(int argc, char **argv)
 		case OPT_SUMMARY:
 			summary = 1;
 			break;
-		default:
-			cmd_usage_error(&cmd_diff);
 		}
 	}
 	if (argc - optind != 2)

@@ -18,6 +18,12 @@ static int	export_run(int argc, char **argv);
 
 enum { OPT_TO = OPT_REPORT_LAST };
 
+static const struct option export_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_export = {
 	.name = "export",
 	.usage = "jaxprof export [--to=parquet|ndjson] [--latest] [--run=glob] "
@@ -35,6 +41,10 @@ const struct cmd cmd_export = {
 	    "                  private one, removed after)\n"
 	    "Each file's parts are replaced whole when it is exported again: "
 	    "one process\nper file may write into one DIR.\n",
+	.shortopts = "o:",
+	.longopts = export_options,
+	.takes = TAKES_DB | TAKES_FILE_FILTERS,
+	.needs = NEEDS_EVENTS | NEEDS_MEMORY,
 	.run = export_run,
 };
 
@@ -88,30 +98,15 @@ remove_db_dir(void)
 static int
 export_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "help", no_argument, NULL, 'h' },
-		{ "host", required_argument, NULL, OPT_HOST },
-		{ "latest", no_argument, NULL, OPT_LATEST },
-		{ "output", required_argument, NULL, 'o' },
-		{ "run", required_argument, NULL, OPT_RUN },
-		{ "to", required_argument, NULL, OPT_TO },
-		{ NULL, 0, NULL, 0 },
-	};
 	enum export_format fmt = EXPORT_PARQUET;
 	const char *out = NULL, *env = getenv("JAXPROF_DB");
 	char *db = NULL;
 	struct report r;
 	int ch, status;
 
-	report_init(&r, "export");
-	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
+	cmd_report_init(&cmd_export, &r);
+	while ((ch = cmd_next_option(&cmd_export, NULL, &r, argc, argv)) != -1) {
 		switch (ch) {
-		case 'h':
-			cmd_print_help(&cmd_export, stdout);
-			return EXIT_OK;
 		case 'o':
 			out = optarg;
 			break;
@@ -120,8 +115,6 @@ export_run(int argc, char **argv)
 				jp_errx(EXIT_TROUBLE, "invalid --to '%s' "
 				    "(parquet, ndjson)", optarg);
 			break;
-		default:
-			cmd_usage_error(&cmd_export);
 		}
 	}
 	if (out == NULL || *out == '\0') {
@@ -136,8 +129,6 @@ export_run(int argc, char **argv)
 		db = xasprintf("%s/index.sqlite", db_dir);
 		r.db_path = db;
 	}
-	r.events = 1;
-	r.memory = 1;
 	report_open(&r, argc - optind, argv + optind);
 	status = export_files(&r, fmt, out) == 0 ? EXIT_OK : EXIT_TROUBLE;
 	status = report_close(&r, status);

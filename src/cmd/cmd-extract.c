@@ -19,6 +19,30 @@
 
 static int	extract_run(int argc, char **argv);
 
+/* --format, --latest and --run are extract's own: it reads no index. */
+enum {
+	OPT_FORCE = OPT_REPORT_LAST,
+	OPT_LIST_ONLY,
+	OPT_MAX_BYTES,
+	OPT_STEP,
+	OPT_TO,
+	OPT_WINDOW,
+};
+
+static const struct option extract_options[] = {
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "latest", no_argument, NULL, OPT_LATEST },
+	{ "list-only", no_argument, NULL, OPT_LIST_ONLY },
+	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
+	{ "output", required_argument, NULL, 'o' },
+	{ "run", required_argument, NULL, OPT_RUN },
+	{ "step", required_argument, NULL, OPT_STEP },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_extract = {
 	.name = "extract",
 	.usage = "jaxprof extract [-o outdir] [--run=glob] [--latest] "
@@ -41,6 +65,8 @@ const struct cmd cmd_extract = {
 	    "  --step=N[-M]      with --to=chrome: only steps N to M\n"
 	    "  --window=A:B      with --to=chrome: only events overlapping\n"
 	    "                    A..B (microseconds, the profile's time base)\n",
+	.shortopts = "o:",
+	.longopts = extract_options,
 	.run = extract_run,
 };
 
@@ -50,18 +76,6 @@ static const struct out_col columns[] = {
 	{ "kind", COL_STR, NULL, 0, UNIT_NONE },
 	{ "size_bytes", COL_BYTES, "size", 0, UNIT_NONE },
 	{ "file", COL_STR, NULL, 0, UNIT_NONE },
-};
-
-enum {
-	OPT_FORCE = 0x100,
-	OPT_FORMAT,
-	OPT_LATEST,
-	OPT_LIST_ONLY,
-	OPT_MAX_BYTES,
-	OPT_RUN,
-	OPT_STEP,
-	OPT_TO,
-	OPT_WINDOW,
 };
 
 /*
@@ -135,20 +149,6 @@ list_jobs(struct extract *x, enum out_format format)
 static int
 extract_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "latest", no_argument, NULL, OPT_LATEST },
-		{ "list-only", no_argument, NULL, OPT_LIST_ONLY },
-		{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
-		{ "output", required_argument, NULL, 'o' },
-		{ "run", required_argument, NULL, OPT_RUN },
-		{ "step", required_argument, NULL, OPT_STEP },
-		{ "to", required_argument, NULL, OPT_TO },
-		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct chrome_options opt;
 	struct extract x;
 	enum out_format format = FMT_TABLE;
@@ -158,7 +158,8 @@ extract_run(int argc, char **argv)
 
 	extract_init(&x);
 	chrome_options_init(&opt);
-	while ((ch = cmd_getopt(argc, argv, "ho:", longopts)) != -1) {
+	while ((ch = cmd_next_option(&cmd_extract, NULL, NULL, argc, argv)) !=
+	    -1) {
 		switch (ch) {
 		case OPT_FORCE:
 			x.force = 1;
@@ -168,9 +169,6 @@ extract_run(int argc, char **argv)
 				jp_errx(EXIT_TROUBLE, "invalid --format '%s' "
 				    "(choose from %s)", optarg, output_formats);
 			break;
-		case 'h':
-			cmd_print_help(&cmd_extract, stdout);
-			return EXIT_OK;
 		case OPT_LATEST:
 			x.latest = 1;
 			break;
@@ -201,8 +199,6 @@ extract_run(int argc, char **argv)
 		case OPT_WINDOW:
 			window = optarg;
 			break;
-		default:
-			cmd_usage_error(&cmd_extract);
 		}
 	}
 	if (argc - optind != 1)

@@ -28,6 +28,7 @@ const struct cmd cmd_hosts = {
 	    "  --format=FMT    table (default), csv, json, markdown\n"
 	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
+	.takes = TAKES_DB | TAKES_FORMAT | TAKES_FILE_FILTERS | TAKES_WIDE,
 	.run = hosts_run,
 };
 
@@ -77,32 +78,15 @@ run_note(struct output *o, const struct host_row *rows, size_t lo, size_t hi)
 static int
 hosts_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "host", required_argument, NULL, OPT_HOST },
-		{ "latest", no_argument, NULL, OPT_LATEST },
-		{ "run", required_argument, NULL, OPT_RUN },
-		{ "wide", no_argument, NULL, OPT_WIDE },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report r;
 	struct output *o;
 	struct hosts h;
 	size_t i, lo;
-	int ch, words, status = EXIT_OK;
+	int words, status = EXIT_OK;
 
-	report_init(&r, "hosts");
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
-		if (ch == 'h') {
-			cmd_print_help(&cmd_hosts, stdout);
-			return EXIT_OK;
-		}
-		cmd_usage_error(&cmd_hosts);
-	}
+	cmd_report_init(&cmd_hosts, &r);
+	while (cmd_next_option(&cmd_hosts, NULL, &r, argc, argv) != -1)
+		;	/* hosts has no option of its own */
 	report_open(&r, argc - optind, argv + optind);
 	hosts_load(&h, &r);
 

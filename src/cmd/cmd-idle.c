@@ -13,6 +13,12 @@
 
 static int	idle_run(int argc, char **argv);
 
+static const struct option idle_options[] = {
+	{ "limit", required_argument, NULL, 'n' },
+	{ "min-gap", required_argument, NULL, 'g' },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_idle = {
 	.name = "idle",
 	.usage = "jaxprof idle [--min-gap=time] [-n count] [--device=glob] "
@@ -30,28 +36,23 @@ const struct cmd cmd_idle = {
 	    "  --format=FMT    table (default), csv, json, markdown\n"
 	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
+	.shortopts = "n:",
+	.longopts = idle_options,
+	.takes = TAKES_ALL,
+	.needs = NEEDS_EVENTS,
 	.run = idle_run,
 };
 
 static int
 idle_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "limit", required_argument, NULL, 'n' },
-		{ "min-gap", required_argument, NULL, 'g' },
-		REPORT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report r;
 	int64_t min_gap = 1000000000LL;
 	long limit = 20;
 	int ch;
 
-	report_init(&r, "idle");
-	while ((ch = cmd_getopt(argc, argv, "hn:", longopts)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
+	cmd_report_init(&cmd_idle, &r);
+	while ((ch = cmd_next_option(&cmd_idle, NULL, &r, argc, argv)) != -1) {
 		switch (ch) {
 		case 'g':
 			min_gap = parse_duration(optarg);
@@ -62,18 +63,12 @@ idle_run(int argc, char **argv)
 				jp_errx(EXIT_TROUBLE, "--min-gap '%s' is below "
 				    "the 100us the index keeps", optarg);
 			break;
-		case 'h':
-			cmd_print_help(&cmd_idle, stdout);
-			return EXIT_OK;
 		case 'n':
 			limit = parse_long_option("idle", "limit", optarg, 0,
 			    1000000000L);
 			break;
-		default:
-			cmd_usage_error(&cmd_idle);
 		}
 	}
-	r.events = 1;
 	report_open(&r, argc - optind, argv + optind);
 	return report_close(&r, idle_report(&r, min_gap, limit));
 }

@@ -16,6 +16,12 @@ static int	index_run(int argc, char **argv);
 
 enum { OPT_EVENTS = OPT_REPORT_LAST, OPT_MEMORY };
 
+static const struct option index_options[] = {
+	{ "events", no_argument, NULL, OPT_EVENTS },
+	{ "memory", no_argument, NULL, OPT_MEMORY },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_index = {
 	.name = "index",
 	.usage = "jaxprof index [--events] [--memory] [--latest] [--db=file] "
@@ -31,42 +37,26 @@ const struct cmd cmd_index = {
 	    "  --latest        only the newest run\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
+	.longopts = index_options,
+	.takes = TAKES_DB | TAKES_LATEST,
+	/* indexing every file is the job; --events, --memory add tables */
+	.needs = NEEDS_EVERY_FILE,
 	.run = index_run,
 };
 
 static int
 index_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "latest", no_argument, NULL, OPT_LATEST },
-		{ "events", no_argument, NULL, OPT_EVENTS },
-		{ "memory", no_argument, NULL, OPT_MEMORY },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report r;
 	char *line;
 	int ch;
 
-	report_init(&r, "index");
-	r.damage_fails = 1;	/* indexing every file is the job */
-	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
-		if (ch == OPT_EVENTS) {
+	cmd_report_init(&cmd_index, &r);
+	while ((ch = cmd_next_option(&cmd_index, NULL, &r, argc, argv)) != -1) {
+		if (ch == OPT_EVENTS)
 			r.events = 1;
-			continue;
-		}
-		if (ch == OPT_MEMORY) {
+		else if (ch == OPT_MEMORY)
 			r.memory = 1;
-			continue;
-		}
-		if (ch == 'h') {
-			cmd_print_help(&cmd_index, stdout);
-			return EXIT_OK;
-		}
-		cmd_usage_error(&cmd_index);
 	}
 	report_open(&r, argc - optind, argv + optind);
 	/* The index's path may be long: folded at a terminal. */

@@ -24,35 +24,18 @@ const struct cmd cmd_list = {
 	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use (default: $JAXPROF_DB, or a\n"
 	    "                  cache file under $XDG_CACHE_HOME/jaxprof)\n",
+	.takes = TAKES_DB | TAKES_FORMAT | TAKES_FILE_FILTERS | TAKES_WIDE,
 	.run = list_run,
 };
 
 static int
 list_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "host", required_argument, NULL, OPT_HOST },
-		{ "latest", no_argument, NULL, OPT_LATEST },
-		{ "run", required_argument, NULL, OPT_RUN },
-		{ "wide", no_argument, NULL, OPT_WIDE },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report r;
-	int ch;
 
-	report_init(&r, "list");
-	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
-		if (ch == 'h') {
-			cmd_print_help(&cmd_list, stdout);
-			return EXIT_OK;
-		}
-		cmd_usage_error(&cmd_list);
-	}
+	cmd_report_init(&cmd_list, &r);
+	while (cmd_next_option(&cmd_list, NULL, &r, argc, argv) != -1)
+		;	/* list has no option of its own */
 	report_open(&r, argc - optind, argv + optind);
 	return report_close(&r, list_report(&r));
 }

@@ -16,6 +16,16 @@
 
 static int	memory_run(int argc, char **argv);
 
+enum { OPT_GROUP = OPT_REPORT_LAST, OPT_POINTS, OPT_PROGRAM };
+
+static const struct option memory_options[] = {
+	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "limit", required_argument, NULL, 'n' },
+	{ "points", required_argument, NULL, OPT_POINTS },
+	{ "program", required_argument, NULL, OPT_PROGRAM },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_memory = {
 	.name = "memory",
 	.usage = "jaxprof memory [--group=key] [--program=name] [--points=n] "
@@ -44,34 +54,24 @@ const struct cmd cmd_memory = {
 	    "  --format=FMT    table (default), csv, json, markdown\n"
 	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
+	.shortopts = "n:",
+	.longopts = memory_options,
+	.takes = TAKES_ALL,
+	/* the executions too: what ran at the peak */
+	.needs = NEEDS_EVENTS | NEEDS_MEMORY,
 	.run = memory_run,
 };
-
-enum { OPT_GROUP = OPT_REPORT_LAST, OPT_POINTS, OPT_PROGRAM };
 
 static int
 memory_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "group", required_argument, NULL, OPT_GROUP },
-		{ "help", no_argument, NULL, 'h' },
-		{ "limit", required_argument, NULL, 'n' },
-		{ "points", required_argument, NULL, OPT_POINTS },
-		{ "program", required_argument, NULL, OPT_PROGRAM },
-		REPORT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct memory_options opt = { MEMORY_ALLOCATOR, NULL, 20,
 	    MEMORY_POINTS };
 	struct report r;
 	int ch, group;
 
-	report_init(&r, "memory");
-	r.events = 1;	/* executions: what ran at the peak */
-	r.memory = 1;
-	while ((ch = cmd_getopt(argc, argv, "hn:", longopts)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
+	cmd_report_init(&cmd_memory, &r);
+	while ((ch = cmd_next_option(&cmd_memory, NULL, &r, argc, argv)) != -1) {
 		switch (ch) {
 		case OPT_GROUP:
 			if ((group = memory_group_parse(optarg)) == -1)
@@ -80,9 +80,6 @@ memory_run(int argc, char **argv)
 				    "timeline, program, buffer)", optarg);
 			opt.group = (enum memory_group)group;
 			break;
-		case 'h':
-			cmd_print_help(&cmd_memory, stdout);
-			return EXIT_OK;
 		case 'n':
 			opt.limit = parse_long_option("memory", "limit",
 			    optarg, 0, 1000000000L);
@@ -94,8 +91,6 @@ memory_run(int argc, char **argv)
 		case OPT_PROGRAM:
 			opt.program = optarg;
 			break;
-		default:
-			cmd_usage_error(&cmd_memory);
 		}
 	}
 	if (opt.program != NULL && opt.group != MEMORY_BUFFER)

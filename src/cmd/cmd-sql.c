@@ -26,35 +26,21 @@ const struct cmd cmd_sql = {
 	    "under path.\nThe query runs read-only, one statement; as in "
 	    "the sqlite3 shell, '.tables'\nlists the tables and '.schema "
 	    "[table]' shows how they are made.\n",
+	.takes = TAKES_DB | TAKES_FORMAT | TAKES_LATEST | TAKES_WIDE,
+	/* a query's answer is for a script */
+	.needs = NEEDS_EVERY_FILE,
 	.run = sql_run,
 };
 
 static int
 sql_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "latest", no_argument, NULL, OPT_LATEST },
-		{ "wide", no_argument, NULL, OPT_WIDE },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report r;
 	const char *query;
-	int ch;
 
-	report_init(&r, "sql");
-	r.damage_fails = 1;	/* a query's answer is for a script */
-	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
-		if (ch == 'h') {
-			cmd_print_help(&cmd_sql, stdout);
-			return EXIT_OK;
-		}
-		cmd_usage_error(&cmd_sql);
-	}
+	cmd_report_init(&cmd_sql, &r);
+	while (cmd_next_option(&cmd_sql, NULL, &r, argc, argv) != -1)
+		;	/* sql has no option of its own */
 	if (argc - optind < 2)
 		cmd_usage_error(&cmd_sql);
 	query = argv[optind];

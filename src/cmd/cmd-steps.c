@@ -14,6 +14,14 @@
 
 static int	steps_run(int argc, char **argv);
 
+static const struct option steps_options[] = {
+	{ "outlier-margin", required_argument, NULL, 'm' },
+	{ "skew", no_argument, NULL, 'k' },
+	{ "skip", required_argument, NULL, 's' },
+	{ "summary", no_argument, NULL, 'S' },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_steps = {
 	.name = "steps",
 	.usage = "jaxprof steps [--summary | --skew] [--skip=n] "
@@ -37,6 +45,9 @@ const struct cmd cmd_steps = {
 	    "  --format=FMT    table (default), csv, json, markdown\n"
 	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
+	.longopts = steps_options,
+	.takes = TAKES_ALL,
+	.needs = NEEDS_ONE_RUN,
 	.run = steps_run,
 };
 
@@ -59,28 +70,13 @@ parse_margin(const char *s)
 static int
 steps_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "outlier-margin", required_argument, NULL, 'm' },
-		{ "skew", no_argument, NULL, 'k' },
-		{ "skip", required_argument, NULL, 's' },
-		{ "summary", no_argument, NULL, 'S' },
-		REPORT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct steps_options opt = { STEPS_EACH, 0, 0.10 };
 	struct report r;
 	int ch, view = 0;
 
-	report_init(&r, "steps");
-	r.one_run = 1;
-	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
+	cmd_report_init(&cmd_steps, &r);
+	while ((ch = cmd_next_option(&cmd_steps, NULL, &r, argc, argv)) != -1) {
 		switch (ch) {
-		case 'h':
-			cmd_print_help(&cmd_steps, stdout);
-			return EXIT_OK;
 		case 'k':
 		case 'S':
 			if (view != 0 && view != ch)
@@ -96,8 +92,6 @@ steps_run(int argc, char **argv)
 			opt.skip = (size_t)parse_long_option("steps", "skip",
 			    optarg, 0, 1000000000L);
 			break;
-		default:
-			cmd_usage_error(&cmd_steps);
 		}
 	}
 	report_open(&r, argc - optind, argv + optind);

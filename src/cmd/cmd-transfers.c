@@ -11,6 +11,11 @@
 
 static int	transfers_run(int argc, char **argv);
 
+static const struct option transfers_options[] = {
+	{ "events", no_argument, NULL, 'e' },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_transfers = {
 	.name = "transfers",
 	.usage = "jaxprof transfers [--events] [--device=glob] [--host=glob] "
@@ -26,37 +31,23 @@ const struct cmd cmd_transfers = {
 	    "  --format=FMT    table (default), csv, json, markdown\n"
 	    "  --wide          tables at a terminal: every column, not cut\n"
 	    "  --db=FILE       the index to use\n",
+	.longopts = transfers_options,
+	.takes = TAKES_ALL,
+	.needs = NEEDS_EVENTS,
 	.run = transfers_run,
 };
 
 static int
 transfers_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "events", no_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		REPORT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report r;
 	int ch, events = 0;
 
-	report_init(&r, "transfers");
-	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
-		if (report_option(&r, ch, optarg))
-			continue;
-		switch (ch) {
-		case 'e':
+	cmd_report_init(&cmd_transfers, &r);
+	while ((ch = cmd_next_option(&cmd_transfers, NULL, &r, argc, argv)) !=
+	    -1)
+		if (ch == 'e')
 			events = 1;
-			break;
-		case 'h':
-			cmd_print_help(&cmd_transfers, stdout);
-			return EXIT_OK;
-		default:
-			cmd_usage_error(&cmd_transfers);
-		}
-	}
-	r.events = 1;
 	report_open(&r, argc - optind, argv + optind);
 	return report_close(&r, transfers_report(&r, events));
 }

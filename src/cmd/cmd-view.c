@@ -12,6 +12,15 @@
 
 static int	view_run(int argc, char **argv);
 
+static const struct option view_options[] = {
+	{ "keep", no_argument, NULL, 'k' },
+	{ "latest", no_argument, NULL, 'l' },
+	{ "once", no_argument, NULL, 'o' },
+	{ "port", required_argument, NULL, 'p' },
+	{ "run", required_argument, NULL, 'r' },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct cmd cmd_view = {
 	.name = "view",
 	.usage = "jaxprof view [--once] [--port=n] [--run=name | --latest] "
@@ -24,30 +33,19 @@ const struct cmd cmd_view = {
 	    "  --port=N        listen on port N (default: 9001, the UI's)\n"
 	    "  --run=NAME      in a folder, that run (default: the newest)\n"
 	    "  --latest        the newest run (the default)\n",
+	.longopts = view_options,
 	.run = view_run,
 };
 
 static int
 view_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "keep", no_argument, NULL, 'k' },
-		{ "latest", no_argument, NULL, 'l' },
-		{ "once", no_argument, NULL, 'o' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "run", required_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *run = NULL;
 	long port = VIEW_DEFAULT_PORT;
 	int ch, once = 0;
 
-	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
+	while ((ch = cmd_next_option(&cmd_view, NULL, NULL, argc, argv)) != -1) {
 		switch (ch) {
-		case 'h':
-			cmd_print_help(&cmd_view, stdout);
-			return EXIT_OK;
 		case 'k':
 			once = 0;	/* what it always does now */
 			break;
@@ -63,8 +61,6 @@ view_run(int argc, char **argv)
 		case 'r':
 			run = optarg;
 			break;
-		default:
-			cmd_usage_error(&cmd_view);
 		}
 	}
 	if (argc - optind != 1)

@@ -1,7 +1,6 @@
 /* jaxprof: global options, the command table, and a checked stdout. */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -72,20 +71,6 @@ unknown_command(const char *name)
 	    "--help'", name);
 }
 
-/* A report cut short by a full disk or closed pipe must not exit 0. */
-static int
-close_stdout(int status)
-{
-	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-		/* A command that failed said why (a full disk, once). */
-		if (errno == EPIPE || status == EXIT_TROUBLE)
-			return status;
-		jp_warn("cannot write standard output");
-		return EXIT_TROUBLE;
-	}
-	return status;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -134,7 +119,7 @@ main(int argc, char **argv)
 		switch (ch) {
 		case 'h':
 			usage(stdout);
-			return close_stdout(EXIT_OK);
+			return cmd_close_stdout(EXIT_OK);
 		case 'I':
 			if ((inflate_max_bytes = parse_size(optarg)) < 0)
 				jp_errx(EXIT_TROUBLE, "invalid --max-inflated "
@@ -147,7 +132,7 @@ main(int argc, char **argv)
 			break;
 		case 'V':
 			printf("jaxprof %s\n", PACKAGE_VERSION);
-			return close_stdout(EXIT_OK);
+			return cmd_close_stdout(EXIT_OK);
 		default:
 			usage(stderr);
 			return EXIT_TROUBLE;
@@ -163,12 +148,12 @@ main(int argc, char **argv)
 	if (strcmp(argv[0], "help") == 0) {
 		if (argc == 1) {
 			usage(stdout);
-			return close_stdout(EXIT_OK);
+			return cmd_close_stdout(EXIT_OK);
 		}
 		if ((cmd = find_command(argv[1])) == NULL)
 			unknown_command(argv[1]);
 		cmd_print_help(cmd, stdout);
-		return close_stdout(EXIT_OK);
+		return cmd_close_stdout(EXIT_OK);
 	}
 	if ((cmd = find_command(argv[0])) == NULL)
 		unknown_command(argv[0]);
@@ -177,5 +162,5 @@ main(int argc, char **argv)
 	/* ... and in a command, "jaxprof: top: unrecognized option ...". */
 	snprintf(prog, sizeof prog, "jaxprof: %s", cmd->name);
 	argv[0] = prog;
-	return close_stdout(cmd->run(argc, argv));
+	return cmd_close_stdout(cmd->run(argc, argv));
 }

@@ -5,7 +5,7 @@
  * rules of jaxprof-summary(1) draw from those numbers.  Read from the
  * index of an opened report (overview-load.c; the idle time attributed
  * in overview-gaps.c, the rules in overview-rules.c); rendered by
- * cmd-summary.c, html-page.c and as JSON (overview.c).
+ * overview-text.c, html-page.c and as JSON (overview.c).
  *
  *	struct overview ov;
  *	overview_load(&ov, &report);

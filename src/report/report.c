@@ -17,13 +17,37 @@
 #include "lib/xmalloc.h"
 
 void
-report_init(struct report *r, const char *cmd)
+report_init(struct report *r, const char *cmd, unsigned needs)
 {
 	memset(r, 0, sizeof *r);
 	r->cmd = cmd;
 	r->format = FMT_TABLE;
 	r->host_glob = r->device_glob = r->run_glob = "*";
+	r->events = (needs & NEEDS_EVENTS) != 0;
+	r->memory = (needs & NEEDS_MEMORY) != 0;
+	r->one_run = (needs & NEEDS_ONE_RUN) != 0;
+	r->damage_fails = (needs & NEEDS_EVERY_FILE) != 0;
 	found_init(&r->found);
+}
+
+size_t
+report_longopts(unsigned takes, struct option *out)
+{
+	static const struct option shared[REPORT_NSHARED] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "host", required_argument, NULL, OPT_HOST },
+		{ "latest", no_argument, NULL, OPT_LATEST },
+		{ "run", required_argument, NULL, OPT_RUN },
+		{ "wide", no_argument, NULL, OPT_WIDE },
+	};
+	size_t i, n = 0;
+
+	for (i = 0; i < REPORT_NSHARED; i++)
+		if (takes & (1u << (shared[i].val - OPT_DB)))
+			out[n++] = shared[i];
+	return n;
 }
 
 int

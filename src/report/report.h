@@ -4,12 +4,15 @@
  * and offer the --host/--device/--run filters as SQL.
  *
  *	struct report r;
- *	report_init(&r, "top");
- *	while ((ch = getopt_long(...)) != -1)
+ *	report_init(&r, "top", NEEDS_EVENTS);
+ *	while ((ch = getopt_long(...)) != -1)	(report_longopts() in its table)
  *		if (!report_option(&r, ch, optarg)) switch (ch) { ... }
  *	report_open(&r, argc - optind, argv + optind);   (exits 2 on failure)
  *	... SQL with report_filter_sql(&r), report_bind_filters() ...
  *	return report_close(&r, EXIT_OK);
+ *
+ * A command declares what it needs and the shared options it takes in its
+ * row of the command table (cmd/cmd.h), which does the first two steps.
  */
 #ifndef JAXPROF_REPORT_H
 #define JAXPROF_REPORT_H
@@ -33,15 +36,30 @@ enum {
 	OPT_REPORT_LAST,	/* commands number their own options from here */
 };
 
-/* The shared long options, for a command's longopts[]. */
-#define REPORT_LONGOPTS \
-	{ "db", required_argument, NULL, OPT_DB }, \
-	{ "device", required_argument, NULL, OPT_DEVICE }, \
-	{ "format", required_argument, NULL, OPT_FORMAT }, \
-	{ "host", required_argument, NULL, OPT_HOST }, \
-	{ "latest", no_argument, NULL, OPT_LATEST }, \
-	{ "run", required_argument, NULL, OPT_RUN }, \
-	{ "wide", no_argument, NULL, OPT_WIDE }
+/* Which shared options a report takes: bit i is OPT_DB + i. */
+enum {
+	TAKES_DB = 1 << (OPT_DB - OPT_DB),
+	TAKES_DEVICE = 1 << (OPT_DEVICE - OPT_DB),
+	TAKES_FORMAT = 1 << (OPT_FORMAT - OPT_DB),
+	TAKES_HOST = 1 << (OPT_HOST - OPT_DB),
+	TAKES_LATEST = 1 << (OPT_LATEST - OPT_DB),
+	TAKES_RUN = 1 << (OPT_RUN - OPT_DB),
+	TAKES_WIDE = 1 << (OPT_WIDE - OPT_DB),
+	/* --host, --run and --latest: which files */
+	TAKES_FILE_FILTERS = TAKES_HOST | TAKES_RUN | TAKES_LATEST,
+	TAKES_ALL = TAKES_DB | TAKES_DEVICE | TAKES_FORMAT |
+	    TAKES_FILE_FILTERS | TAKES_WIDE,
+};
+#define REPORT_NSHARED	(OPT_REPORT_LAST - OPT_DB)
+
+/* What a report reads from the index, and how it treats the files. */
+enum {
+	NEEDS_EVENTS = 1 << 0,		/* an event-level table */
+	NEEDS_MEMORY = 1 << 1,		/* a memory table */
+	/* the newest run, unless --run or several paths choose */
+	NEEDS_ONE_RUN = 1 << 2,
+	NEEDS_EVERY_FILE = 1 << 3,	/* a damaged file fails (exit 2) */
+};
 
 struct report {
 	const char	*cmd;		/* for messages */
@@ -51,19 +69,12 @@ struct report {
 	const char	*device_glob;
 	const char	*run_glob;
 	int		 latest;
-	/*
-	 * summary, steps: the newest run, unless --run or several paths
-	 * choose (report_open()).
-	 */
-	int		 one_run;
+	int		 one_run;	/* NEEDS_ONE_RUN (report_open()) */
 	int		 run_given;	/* --run */
-	/* diff, check, baseline, sql, index: a damaged file fails (exit 2). */
-	int		 damage_fails;
+	int		 damage_fails;	/* NEEDS_EVERY_FILE */
 	int		 include_compile_work;	/* ops of autotuning too */
-	/* Reads an event-level table (index_want_events()). */
-	int		 events;
-	/* Reads a memory table (index_want_memory()). */
-	int		 memory;
+	int		 events;	/* NEEDS_EVENTS: index_want_events() */
+	int		 memory;	/* NEEDS_MEMORY: index_want_memory() */
 	struct found	 found;
 	struct index	*ix;
 	int		 nbad;		/* files that could not be read */
@@ -74,7 +85,13 @@ struct report {
 	int		 npaths;
 };
 
-void	report_init(struct report *r, const char *cmd);
+/* needs: NEEDS_* (more may be set in r before report_open()). */
+void	report_init(struct report *r, const char *cmd, unsigned needs);
+/*
+ * The shared options of takes (TAKES_*), as getopt_long's table entries,
+ * into out[REPORT_NSHARED]; returns how many.
+ */
+size_t	report_longopts(unsigned takes, struct option *out);
 /* Handles a shared option; 0 if ch is not one of them. */
 int	report_option(struct report *r, int ch, const char *arg);
 /*

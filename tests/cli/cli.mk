@@ -93,6 +93,7 @@ CLI_TESTS += tests/cli/t0900-layering.sh
 CLI_TESTS += tests/cli/t0905-one-of-each.sh
 CLI_TESTS += tests/cli/t0906-json-strings-one-way.sh
 CLI_TESTS += tests/cli/t0920-house-rules.sh
+CLI_TESTS += tests/cli/t0930-cmd-shared-options.sh
 CLI_TESTS += tests/cli/t0630-inflate-limits.sh
 CLI_TESTS += tests/cli/t0631-top-cost-mi300.sh
 CLI_TESTS += tests/cli/t0632-top-peaks.sh
