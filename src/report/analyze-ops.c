@@ -357,6 +357,8 @@ op_row_copy(struct op_row *dst, const struct op_row *row)
 	dst->framework_op = xstrdup(row->framework_op);
 	dst->source = xstrdup(row->source);
 	dst->source_function = xstrdup(row->source_function);
+	dst->details = row->details != NULL ? xstrdup(row->details) : NULL;
+	dst->hlo_op = row->hlo_op != NULL ? xstrdup(row->hlo_op) : NULL;
 	dst->precision = row->precision != NULL ? xstrdup(row->precision) :
 	    NULL;
 }

@@ -197,7 +197,8 @@ kinds_load(struct kinds *k, const struct diff_page *d, int by_source)
 		k->v[j].slower += !added;
 		k->v[j].added += added;
 	}
-	qsort(k->v, k->n, sizeof *k->v, cmp_kind);
+	if (k->n > 0)	/* none: k->v is NULL, which qsort() may not take */
+		qsort(k->v, k->n, sizeof *k->v, cmp_kind);
 }
 
 static void

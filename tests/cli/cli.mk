@@ -38,6 +38,7 @@ CLI_TESTS += tests/cli/t0516-check-wrong-input.sh
 CLI_TESTS += tests/cli/t0525-check-options.sh
 CLI_TESTS += tests/cli/t0520-check-code-change.sh
 CLI_TESTS += tests/cli/t0530-diff-new-kinds.sh
+CLI_TESTS += tests/cli/t0531-diff-groups.sh
 CLI_TESTS += tests/cli/t0090-e2e-jax.sh
 CLI_TESTS += tests/cli/t0091-testdata-paths.sh
 CLI_TESTS += tests/cli/t0100-steps-generated.sh
