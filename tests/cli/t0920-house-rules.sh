@@ -1,12 +1,14 @@
 #!/bin/sh
 # The command files are options, one report call and output: no SQL in
 # src/cmd/ (the queries are the reports', src/report/), and no file of the
-# two top layers grows past what a reader takes in (issue 45).
+# two top layers grows past what a reader takes in (issue 45): a command
+# file is its row, its options and one report call.
 . "$(dirname "$0")/lib.sh"
 
 src=$SRCDIR/src
 lib=$(dirname "$JAXPROF")/libjaxprof.a
 max_lines=800
+max_cmd_lines=250
 
 test_case 'the command files are there to check'
 [ "$(cd "$src" && ls cmd/cmd-*.c | wc -l)" -gt 10 ] ||
@@ -21,6 +23,12 @@ test_case 'no command file includes sqlite3.h'
 inc=$(cd "$src" && grep -n '^#[[:space:]]*include[[:space:]]*[<"]sqlite3\.h' \
     cmd/*.[ch] | tr '\n' ' ') || :
 [ -z "$inc" ] || fail "cmd/ includes sqlite3.h: $inc"
+
+test_case "no command file over $max_cmd_lines lines"
+long=$(cd "$src" && wc -l cmd/cmd-*.c |
+    awk -v max="$max_cmd_lines" '$2 != "total" && $1 > max { print $2 " (" $1 ")" }' |
+    tr '\n' ' ')
+[ -z "$long" ] || fail "over $max_cmd_lines lines: $long"
 
 test_case "no .c file in cmd/ or report/ over $max_lines lines"
 long=$(cd "$src" && wc -l cmd/*.c report/*.c |
